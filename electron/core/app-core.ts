@@ -1,0 +1,109 @@
+/**
+ * The core: everything the app does that is not a window. It runs in plain Node
+ * (Electron main and the node host both start it), owns the gateway engine, the
+ * gateway client and, in later work, auth, the offline queue and the devices.
+ */
+import { join } from 'node:path';
+import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
+import { ok } from '../../shared/result';
+import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
+import { startEngine, type RunningEngine } from '../gateway/engine';
+import { APP_NAME, APP_VERSION } from './app-info';
+import { CoreEvents } from './events';
+
+export interface RemoteGateway {
+  baseUrl: string;
+  auth: GatewayAuth;
+}
+
+export interface CoreOptions {
+  dataDir: string;
+  shell: CoreStatus['shell'];
+  /** Use this gateway instead of starting the embedded engine. */
+  remote?: RemoteGateway;
+  /** Port for the embedded engine; 0 or absent picks a free one. */
+  enginePort?: number;
+  /** How often to re-check the gateway, ms (0 disables the timer). */
+  healthIntervalMs?: number;
+}
+
+export interface Core {
+  readonly dataDir: string;
+  readonly handlers: HandlerMap;
+  readonly events: CoreEvents;
+  status(): CoreStatus;
+  close(): Promise<void>;
+}
+
+/** Reads a remote gateway from RINGUP_GATEWAY_URL + RINGUP_DEVELOPER_ID / RINGUP_USER_ID / RINGUP_USER_API_KEY. */
+export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): RemoteGateway | undefined {
+  const baseUrl = env.RINGUP_GATEWAY_URL;
+  if (!baseUrl) return undefined;
+  const { RINGUP_DEVELOPER_ID: developerId, RINGUP_USER_ID: userId, RINGUP_USER_API_KEY: userApiKey } = env;
+  if (!developerId || !userId || !userApiKey) {
+    throw new Error('RINGUP_GATEWAY_URL is set, so RINGUP_DEVELOPER_ID, RINGUP_USER_ID and RINGUP_USER_API_KEY must be set too.');
+  }
+  return { baseUrl, auth: { developerId, userId, userApiKey } };
+}
+
+export async function startCore(opts: CoreOptions): Promise<Core> {
+  const events = new CoreEvents();
+  let engine: RunningEngine | undefined;
+  let client: GatewayClient;
+
+  if (opts.remote) {
+    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
+  } else {
+    engine = await startEngine({ dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0 });
+    const c = engine.credentials;
+    client = new GatewayClient({
+      baseUrl: engine.baseUrl,
+      auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key },
+    });
+  }
+
+  let gateway: CoreStatus['gateway'] = {
+    mode: opts.remote ? 'remote' : 'embedded',
+    baseUrl: client.baseUrl,
+    health: 'starting',
+    latencyMs: null,
+    checkedAt: Date.now(),
+  };
+
+  const status = (): CoreStatus => ({
+    appName: APP_NAME,
+    version: APP_VERSION,
+    dataDir: opts.dataDir,
+    shell: opts.shell,
+    gateway,
+  });
+
+  async function checkGateway(): Promise<CoreStatus['gateway']> {
+    const report = await client.health();
+    const changed = report.health !== gateway.health;
+    gateway = { ...gateway, health: report.health, latencyMs: report.latencyMs, checkedAt: report.checkedAt };
+    if (changed) events.emit('core:status', status());
+    return gateway;
+  }
+
+  await checkGateway();
+  const interval = opts.healthIntervalMs ?? 15_000;
+  const timer = interval > 0 ? setInterval(() => void checkGateway(), interval) : undefined;
+  timer?.unref();
+
+  const handlers: HandlerMap = {
+    'core:status': async () => ok(status()),
+    'gateway:check': async () => ok(await checkGateway()),
+  };
+
+  return {
+    dataDir: opts.dataDir,
+    handlers,
+    events,
+    status,
+    async close() {
+      if (timer) clearInterval(timer);
+      await engine?.close();
+    },
+  };
+}

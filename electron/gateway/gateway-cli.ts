@@ -1,0 +1,22 @@
+/**
+ * `npm run gateway -- --port P --data DIR [--host 127.0.0.1]`
+ * Runs the embedded gateway engine on its own and prints its credentials.
+ */
+import { resolve } from 'node:path';
+import { argPort, argValue, closeOnSignals } from '../core/cli-args';
+import { startEngine } from './engine';
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const dataDir = resolve(argValue(argv, 'data') ?? '.ringup-data/gateway');
+  const host = argValue(argv, 'host') ?? '127.0.0.1';
+  const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0 });
+  closeOnSignals(() => engine.close());
+  console.log(JSON.stringify(engine.credentials, null, 2));
+  console.error(`Gateway engine listening at ${engine.baseUrl} (data: ${dataDir}); credentials in ${resolve(dataDir, 'credentials.json')}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(`The gateway engine could not start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

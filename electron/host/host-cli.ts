@@ -1,0 +1,44 @@
+/**
+ * `node build/node/host.mjs [--port P] [--data DIR] [--json] [--reason TEXT]`
+ * Starts the core and serves the renderer on 127.0.0.1. `--json` prints one JSON line
+ * (url, origin, token, dataDir, gateway) for scripts and tests.
+ */
+import { fileURLToPath } from 'node:url';
+import { remoteGatewayFromEnv, startCore } from '../core/app-core';
+import { argFlag, argPort, argValue, closeOnSignals } from '../core/cli-args';
+import { resolveDataDir } from '../core/data-dir';
+import { startHost } from './host-server';
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const dataDir = resolveDataDir(argv);
+  const core = await startCore({ dataDir, shell: 'node-host', remote: remoteGatewayFromEnv() });
+  const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
+  const host = await startHost({
+    core,
+    rendererDir,
+    port: argPort(argv) ?? 0,
+    logError: (channel, err) => console.error(`[ipc] ${channel} failed:`, err instanceof Error ? err.message : err),
+  });
+  closeOnSignals(async () => {
+    await host.close();
+    await core.close();
+  });
+
+  const status = core.status();
+  if (argFlag(argv, 'json')) {
+    console.log(JSON.stringify({ url: host.url, origin: host.origin, token: host.token, dataDir, gateway: status.gateway }));
+    return;
+  }
+  const reason = argValue(argv, 'reason');
+  if (reason) console.log(`Electron is not available here: ${reason}`);
+  console.log(`Ringup is running on the node host. Open this address in a browser on this computer:\n\n  ${host.url}\n`);
+  console.log(`Data folder: ${dataDir}`);
+  console.log(`Gateway (${status.gateway.mode}): ${status.gateway.baseUrl} — ${status.gateway.health}`);
+  console.log('Press Ctrl+C to stop.');
+}
+
+main().catch((err: unknown) => {
+  console.error(`Ringup could not start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+/**
+ * The node host: serves the built renderer and the IPC contract (over a WebSocket)
+ * on 127.0.0.1, for browsers, kiosks and the end-to-end tests. It runs the same core
+ * as Electron main; only the transport differs.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import Fastify from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Core } from '../core/app-core';
+import { createDispatcher } from '../ipc/dispatcher';
+import { createWsBridge } from './ws-bridge';
+
+export interface HostOptions {
+  core: Core;
+  /** Folder with the built renderer (index.html + assets). */
+  rendererDir: string;
+  port?: number;
+  /** Fixed token for tests; a random one per launch otherwise. */
+  token?: string;
+  logError?: (channel: string, err: unknown) => void;
+}
+
+export interface RunningHost {
+  /** http://127.0.0.1:PORT/ */
+  origin: string;
+  /** URL to open: origin plus `#token=…` (the fragment never reaches a server). */
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function startHost(opts: HostOptions): Promise<RunningHost> {
+  if (!existsSync(opts.rendererDir)) {
+    throw new Error(`The renderer is not built (${opts.rendererDir} is missing). Run "npm run build" first.`);
+  }
+  const token = opts.token ?? randomBytes(24).toString('base64url');
+  const app = Fastify({ logger: false });
+  let allowedHosts = new Set<string>();
+
+  // DNS-rebinding guard: answer only requests addressed to our own loopback host:port.
+  app.addHook('onRequest', async (req, reply) => {
+    if (!allowedHosts.has(req.headers.host ?? '')) {
+      return reply.code(403).type('text/plain').send('Forbidden');
+    }
+  });
+  app.addHook('onSend', async (_req, reply, payload) => {
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('X-Frame-Options', 'DENY');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+  await app.register(fastifyStatic, { root: opts.rendererDir, index: ['index.html'], wildcard: false });
+
+  await app.listen({ host: '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
+
+  const dispatch = createDispatcher(opts.core.handlers, {
+    allowedOrigins: origins,
+    ...(opts.logError ? { logError: opts.logError } : {}),
+  });
+  const bridge = createWsBridge({ token, allowedOrigins: origins, dispatch, events: opts.core.events });
+  app.server.on('upgrade', bridge.handleUpgrade);
+
+  const origin = `http://127.0.0.1:${port}/`;
+  return {
+    origin,
+    url: `${origin}#token=${token}`,
+    token,
+    port,
+    async close() {
+      await bridge.close();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The node host's side of the IPC contract: a WebSocket on the host's own origin.
+ *
+ * Nothing but the page the host served can drive it:
+ *   - the upgrade must carry the host's own Origin and Host headers (no other local
+ *     page, no DNS rebinding);
+ *   - the first message must carry the per-launch token, which is only ever handed
+ *     to the person who started the host (in the printed URL's #fragment, which
+ *     browsers never send to a server) — a local process without it is closed out.
+ * After that, every call goes through the same dispatcher as Electron's ipcMain.
+ */
+import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { CoreEvents } from '../core/events';
+import type { Dispatch } from '../ipc/dispatcher';
+
+export const WS_PATH = '/ipc';
+export const WS_CLOSE = { badToken: 4401, badMessage: 4400, helloTimeout: 4408 } as const;
+const MAX_MESSAGE_BYTES = 1 << 20;
+
+export interface WsBridgeOptions {
+  token: string;
+  /** Origins the page may have, e.g. http://127.0.0.1:5123 and http://localhost:5123. */
+  allowedOrigins: readonly string[];
+  dispatch: Dispatch;
+  events: CoreEvents;
+  helloTimeoutMs?: number;
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export function createWsBridge(opts: WsBridgeOptions) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const allowed = new Set(opts.allowedOrigins);
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const url = new URL(req.url ?? '/', 'http://placeholder');
+    const origin = req.headers.origin ?? '';
+    const hostOrigin = `http://${req.headers.host ?? ''}`;
+    if (url.pathname !== WS_PATH || !allowed.has(origin) || !allowed.has(hostOrigin)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, origin));
+  }
+
+  function serve(ws: WebSocket, origin: string): void {
+    let authed = false;
+    let unsubscribe: (() => void) | undefined;
+    const helloTimer = setTimeout(() => ws.close(WS_CLOSE.helloTimeout, 'hello expected'), opts.helloTimeoutMs ?? 5_000);
+
+    ws.on('close', () => {
+      clearTimeout(helloTimer);
+      unsubscribe?.();
+    });
+    ws.on('message', (data, isBinary) => {
+      let msg: unknown;
+      try {
+        msg = isBinary ? undefined : JSON.parse(data.toString());
+      } catch {
+        msg = undefined;
+      }
+      if (!msg || typeof msg !== 'object') {
+        ws.close(WS_CLOSE.badMessage, 'bad message');
+        return;
+      }
+      const m = msg as { type?: unknown; token?: unknown; id?: unknown; channel?: unknown; arg?: unknown };
+      if (!authed) {
+        if (m.type !== 'hello' || typeof m.token !== 'string' || !sameToken(m.token, opts.token)) {
+          ws.close(WS_CLOSE.badToken, 'bad token');
+          return;
+        }
+        authed = true;
+        clearTimeout(helloTimer);
+        unsubscribe = opts.events.subscribe((event, payload) => {
+          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }));
+        });
+        ws.send(JSON.stringify({ type: 'ready' }));
+        return;
+      }
+      if (m.type !== 'call' || typeof m.id !== 'number' || typeof m.channel !== 'string') {
+        ws.close(WS_CLOSE.badMessage, 'bad message');
+        return;
+      }
+      const id = m.id;
+      void opts.dispatch(m.channel, { url: origin + '/', isMainFrame: true }, m.arg).then((result) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id, result }));
+      });
+    });
+  }
+
+  return {
+    handleUpgrade,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env node
+// Builds what the app needs into build/:
+//   build/main/main.mjs        Electron main      (esbuild, ESM)
+//   build/preload/preload.cjs  Electron preload   (esbuild, CommonJS: sandboxed preloads cannot be ESM)
+//   build/node/host.mjs        node host          (esbuild, ESM)
+//   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
+//   build/renderer/            React renderer     (vite)
+// Usage: node electron/tools/build.mjs [--quiet] [--only node|renderer]
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const argv = process.argv.slice(2);
+const quiet = argv.includes('--quiet');
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+const pkg = JSON.parse(readFileSync(`${root}package.json`, 'utf8'));
+const define = { __RINGUP_VERSION__: JSON.stringify(pkg.version) };
+const log = (msg) => quiet || console.log(msg);
+
+async function buildNode() {
+  const common = {
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: true,
+    define,
+    logLevel: 'warning',
+  };
+  const started = Date.now();
+  await Promise.all([
+    esbuild({ ...common, entryPoints: ['electron/main-entry.ts'], outfile: 'build/main/main.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'build/preload/preload.cjs', format: 'cjs' }),
+    esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
+  ]);
+  log(`built main, preload, host and gateway in ${Date.now() - started} ms`);
+}
+
+async function buildRenderer() {
+  const { build } = await import('vite');
+  const started = Date.now();
+  await build({ configFile: `${root}renderer/vite.config.ts`, logLevel: quiet ? 'error' : 'warn' });
+  log(`built renderer in ${Date.now() - started} ms`);
+}
+
+try {
+  if (!only || only === 'node') await buildNode();
+  if (!only || only === 'renderer') await buildRenderer();
+} catch (err) {
+  console.error(`Build failed: ${err?.message ?? err}`);
+  process.exit(1);
+}

@@ -1,0 +1,86 @@
+/**
+ * End-to-end fixtures: each worker starts its own node host (real core, real engine,
+ * real SQLite in a fresh temporary data folder) and hands tests its URL with the
+ * per-launch token. `shot()` saves a PNG under test/output/screenshots/ for a person
+ * to look at.
+ */
+import { test as base, type Page } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const SCREENSHOT_DIR = join(ROOT, 'test', 'output', 'screenshots');
+
+export interface HostInfo {
+  /** Open this: origin + #token=… */
+  url: string;
+  origin: string;
+  token: string;
+  dataDir: string;
+  gateway: { mode: string; baseUrl: string; health: string };
+  process: ChildProcess;
+}
+
+/** Starts `node build/node/host.mjs --json` on a free port with its own data folder. */
+export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HostInfo> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ringup-e2e-'));
+  const child = spawn(process.execPath, [join(ROOT, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', ...extraArgs], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`host did not start in 30 s: ${stderr}`)), 30_000);
+    lines.once('line', (l) => {
+      clearTimeout(timer);
+      resolve(l);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`host exited with ${code}: ${stderr}`));
+    });
+  });
+  const info = JSON.parse(first) as Omit<HostInfo, 'process'>;
+  return { ...info, process: child };
+}
+
+export async function stopHostProcess(host: HostInfo): Promise<void> {
+  if (host.process.exitCode === null) {
+    const exited = new Promise((r) => host.process.once('exit', r));
+    host.process.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(host.dataDir, { recursive: true, force: true });
+}
+
+/** Saves a full-page screenshot as test/output/screenshots/<name>.png and returns its path. */
+export async function shot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const path = join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+export const test = base.extend<{ app: HostInfo }, { workerHost: HostInfo }>({
+  workerHost: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const host = await startHostProcess();
+      await use(host);
+      await stopHostProcess(host);
+    },
+    { scope: 'worker' },
+  ],
+  app: async ({ workerHost }, use) => {
+    await use(workerHost);
+  },
+});
+
+export { expect } from '@playwright/test';

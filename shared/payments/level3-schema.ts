@@ -1,0 +1,159 @@
+/**
+ * Level 3 (`transactionlevel3.level3_data`) schemas with the engine's own rules, so the
+ * renderer's Level 3 form validates exactly as the engine does. The first card network
+ * is Visa (commodity codes, VAT fields, up to 998 line items); the second is Mastercard
+ * (debit/credit indicator, tax type, up to 98 line items).
+ *
+ * Reading of the field tables (written down because the interface leaves it open):
+ * - For numbers, "Min-Max" counts the digits before the decimal point and "N decimals"
+ *   is the most digits after it; numbers may arrive as JSON numbers or numeric strings
+ *   and are returned as JSON numbers. Negative numbers are refused.
+ * - unit_code is 1-3 upper-case letters: the table says 3-3, yet its own list has
+ *   EA, BG, C, D…; codes after DRM are not published, so the list is not enforced.
+ * - Fields of the other network are dropped (not refused), so one form can post to both.
+ */
+import { z } from 'zod';
+
+export const L3_ERRORS = {
+  lineItemsRequired: 'Level 3 data needs at least one line item.',
+  tooManyLineItemsVisa: 'At most 998 line items are allowed for this card network.',
+  tooManyLineItemsMastercard: 'At most 98 line items are allowed for this card network.',
+  number: (intDigits: number, decimals: number) =>
+    `Must be a number with at most ${intDigits} digits before and ${decimals} after the decimal point.`,
+  text: (min: number, max: number) => (min === max ? `Must be exactly ${min} characters.` : `Must be ${min} to ${max} characters.`),
+  required: 'Required.',
+  taxExempt: 'Must be "1" or "0".',
+  countryCode: 'Must be a three-letter country code.',
+  orderDate: 'Must be a date in the format YYMMDD.',
+  unitCode: 'Must be a unit-of-measure code (1 to 3 upper-case letters).',
+  debitCredit: 'Must be "D" or "C".',
+  taxTypeId: 'Must be one of the tax type identifiers 00-06, 10-14, 20-22.',
+  notObject: 'Level 3 data must be an object.',
+} as const;
+
+export type Level3Network = 'visa' | 'mastercard';
+
+export const LEVEL3_MAX_LINE_ITEMS: Record<Level3Network, number> = { visa: 998, mastercard: 98 };
+
+export const TAX_TYPE_IDS = ['00', '01', '02', '03', '04', '05', '06', '10', '11', '12', '13', '14', '20', '21', '22'] as const;
+
+/** Number with bounded integer digits and decimals; accepts 12.5 or "12.50", yields 12.5. */
+export function l3Number(intDigits: number, decimals: number) {
+  const msg = L3_ERRORS.number(intDigits, decimals);
+  const re = new RegExp(`^\\d{1,${intDigits}}(\\.\\d{0,${decimals}})?$`);
+  return z
+    .union([z.number(), z.string()], { error: msg })
+    .refine((v) => {
+      const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'x') : v.trim();
+      return re.test(s);
+    }, { message: msg })
+    .transform((v) => (typeof v === 'number' ? v : Number(v.trim())));
+}
+
+function l3Text(min: number, max: number) {
+  return z.string({ error: L3_ERRORS.text(min, max) }).min(min, { message: L3_ERRORS.text(min, max) }).max(max, { message: L3_ERRORS.text(min, max) });
+}
+
+function validYymmdd(s: string): boolean {
+  const m = /^(\d{2})(\d{2})(\d{2})$/.exec(s);
+  if (!m) return false;
+  const y = 2000 + Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  if (mo < 1 || mo > 12 || d < 1) return false;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return d <= days;
+}
+
+const commonLineItem = {
+  description: l3Text(1, 26),
+  product_code: l3Text(1, 12),
+  unit_code: z.string({ error: L3_ERRORS.unitCode }).regex(/^[A-Z]{1,3}$/, { message: L3_ERRORS.unitCode }),
+  unit_cost: l3Number(12, 4),
+  quantity: l3Number(4, 4).optional(),
+  discount_amount: l3Number(12, 2).optional(),
+  tax_amount: l3Number(9, 2).optional(),
+  tax_rate: l3Number(2, 2).optional(),
+};
+
+export const visaLineItemSchema = z.object({
+  ...commonLineItem,
+  commodity_code: l3Text(1, 12),
+  other_tax_amount: l3Number(12, 2).optional(),
+});
+
+export const mastercardLineItemSchema = z.object({
+  ...commonLineItem,
+  alternate_tax_id: l3Text(1, 15).optional(),
+  debit_credit: z.enum(['D', 'C'], { error: L3_ERRORS.debitCredit }).optional(),
+  discount_rate: l3Number(5, 2).optional(),
+  tax_type_applied: l3Text(1, 4).optional(),
+  tax_type_id: z.enum(TAX_TYPE_IDS, { error: L3_ERRORS.taxTypeId }).optional(),
+});
+
+const commonData = {
+  destination_country_code: z.string({ error: L3_ERRORS.countryCode }).regex(/^[A-Z]{3}$/, { message: L3_ERRORS.countryCode }).optional(),
+  duty_amount: l3Number(12, 2).optional(),
+  freight_amount: l3Number(12, 2).optional(),
+  national_tax: l3Number(10, 2).optional(),
+  sales_tax: l3Number(10, 2).optional(),
+  shipfrom_zip_code: l3Text(1, 10).optional(),
+  shipto_zip_code: l3Text(1, 10).optional(),
+  tax_amount: l3Number(9, 2).optional(),
+  tax_exempt: z.enum(['1', '0'], { error: L3_ERRORS.taxExempt }).optional(),
+};
+
+function lineItems<T extends z.ZodType>(item: T, network: Level3Network) {
+  const max = LEVEL3_MAX_LINE_ITEMS[network];
+  const tooMany = network === 'visa' ? L3_ERRORS.tooManyLineItemsVisa : L3_ERRORS.tooManyLineItemsMastercard;
+  return z
+    .array(item, { error: L3_ERRORS.lineItemsRequired })
+    .min(1, { message: L3_ERRORS.lineItemsRequired })
+    .max(max, { message: tooMany });
+}
+
+export const visaLevel3DataSchema = z.object(
+  {
+    ...commonData,
+    customer_vat_registration: l3Text(1, 13).optional(),
+    merchant_vat_registration: l3Text(1, 20).optional(),
+    order_date: z.string({ error: L3_ERRORS.orderDate }).refine(validYymmdd, { message: L3_ERRORS.orderDate }).optional(),
+    summary_commodity_code: l3Text(1, 4).optional(),
+    tax_rate: l3Number(4, 2).optional(),
+    unique_vat_ref_number: l3Text(1, 15).optional(),
+    line_items: lineItems(visaLineItemSchema, 'visa'),
+  },
+  { error: L3_ERRORS.notObject },
+);
+
+export const mastercardLevel3DataSchema = z.object(
+  { ...commonData, line_items: lineItems(mastercardLineItemSchema, 'mastercard') },
+  { error: L3_ERRORS.notObject },
+);
+
+export type VisaLevel3Data = z.output<typeof visaLevel3DataSchema>;
+export type MastercardLevel3Data = z.output<typeof mastercardLevel3DataSchema>;
+export type Level3Data = VisaLevel3Data | MastercardLevel3Data;
+
+export function level3SchemaFor(network: Level3Network) {
+  return network === 'visa' ? visaLevel3DataSchema : mastercardLevel3DataSchema;
+}
+
+export type FieldErrors = Record<string, string[]>;
+
+/**
+ * Validates level3_data for a network. Errors use the v2 envelope's keys:
+ * `level3_data.line_items.0.unit_cost` etc.
+ */
+export function validateLevel3(network: Level3Network, data: unknown):
+  | { ok: true; value: Level3Data }
+  | { ok: false; errors: FieldErrors } {
+  const r = level3SchemaFor(network).safeParse(data);
+  if (r.success) return { ok: true, value: r.data };
+  const errors: FieldErrors = {};
+  for (const issue of r.error.issues) {
+    const key = ['level3_data', ...issue.path.map(String)].join('.');
+    (errors[key] ??= []).push(issue.message);
+  }
+  return { ok: false, errors };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { luhnValid } from '../../shared/payments/luhn';
+import { cvvLength, detectCardBrand } from '../../shared/payments/card-brand';
+import { firstSix, lastFour, maskAccountNumber } from '../../shared/payments/masking';
+import { isExpDateCurrent, monthsUntilExpiry, parseExpDate } from '../../shared/payments/exp-date';
+import { abaRoutingValid, achAccountValid } from '../../shared/payments/aba-routing';
+
+const TEST_CARDS = ['4111111111111111', '4012888888881881', '5454545454545454', '6011000995500000', '371449635398431', '4005562231212149', '4485271031055802', '5405222222222226'];
+
+describe('luhn', () => {
+  it('accepts every sandbox test card', () => {
+    for (const c of TEST_CARDS) expect(luhnValid(c), c).toBe(true);
+  });
+  it('refuses a changed digit, letters and empty input', () => {
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(luhnValid('4111-1111-1111-1111')).toBe(false);
+    expect(luhnValid('')).toBe(false);
+  });
+});
+
+describe('card brand', () => {
+  it('detects the four networks', () => {
+    expect(detectCardBrand('4111111111111111')).toBe('visa');
+    expect(detectCardBrand('5454545454545454')).toBe('mastercard');
+    expect(detectCardBrand('2221000000000009')).toBe('mastercard');
+    expect(detectCardBrand('371449635398431')).toBe('amex');
+    expect(detectCardBrand('6011000995500000')).toBe('discover');
+    expect(detectCardBrand('9999999999999995')).toBe('unknown');
+    expect(cvvLength('amex')).toBe(4);
+    expect(cvvLength('visa')).toBe(3);
+  });
+});
+
+describe('masking', () => {
+  it('keeps only first six and last four', () => {
+    expect(firstSix('4111111111111111')).toBe('411111');
+    expect(lastFour('4111111111111111')).toBe('1111');
+    expect(maskAccountNumber('4111111111111111')).toBe('411111******1111');
+    expect(maskAccountNumber('123456789')).toBe('*****6789');
+  });
+});
+
+describe('exp date', () => {
+  const now = new Date(Date.UTC(2026, 10, 21));
+  it('parses MMYY and checks the month', () => {
+    expect(parseExpDate('1229')).toEqual({ month: 12, year: 2029 });
+    expect(parseExpDate('1329')).toBeNull();
+    expect(parseExpDate('12/29')).toBeNull();
+    expect(isExpDateCurrent('1126', now)).toBe(true);
+    expect(isExpDateCurrent('1026', now)).toBe(false);
+    expect(monthsUntilExpiry('0127', now)).toBe(2);
+  });
+});
+
+describe('ABA routing', () => {
+  it('checks the 3-7-1 checksum', () => {
+    expect(abaRoutingValid('072000326')).toBe(true);
+    expect(abaRoutingValid('072000327')).toBe(false);
+    expect(abaRoutingValid('72000326')).toBe(false);
+    expect(achAccountValid('1234')).toBe(true);
+    expect(achAccountValid('123')).toBe(false);
+    expect(achAccountValid('123456789012345678')).toBe(false);
+  });
+});

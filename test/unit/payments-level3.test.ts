@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { L3_ERRORS, validateLevel3 } from '../../shared/payments/level3-schema';
+
+const visaItem = { description: 'Widget', product_code: 'W-1', unit_code: 'EA', unit_cost: '12.5000', quantity: 2, commodity_code: '4410' };
+const mcItem = { description: 'Widget', product_code: 'W-1', unit_code: 'BX', unit_cost: 3.25, debit_credit: 'D', tax_type_id: '02' };
+
+describe('level 3 schemas', () => {
+  it('accepts valid Visa data and normalises numbers', () => {
+    const r = validateLevel3('visa', { tax_amount: '1.50', order_date: '261121', line_items: [visaItem] });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(r.value.line_items[0]?.unit_cost).toBe(12.5);
+  });
+  it('requires line items and the Visa commodity code', () => {
+    const a = validateLevel3('visa', { tax_amount: '1.00' });
+    expect(a.ok).toBe(false);
+    if (!a.ok) expect(a.errors['level3_data.line_items']).toEqual([L3_ERRORS.lineItemsRequired]);
+    const b = validateLevel3('visa', { line_items: [] });
+    if (!b.ok) expect(b.errors['level3_data.line_items']).toEqual([L3_ERRORS.lineItemsRequired]);
+    const c = validateLevel3('visa', { line_items: [{ ...visaItem, commodity_code: undefined }] });
+    expect(c.ok).toBe(false);
+    if (!c.ok) expect(Object.keys(c.errors)).toContain('level3_data.line_items.0.commodity_code');
+  });
+  it('enforces bounds and decimals', () => {
+    const r = validateLevel3('mastercard', { tax_amount: '1.234', line_items: [{ ...mcItem, unit_cost: '1.12345' }] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors['level3_data.tax_amount']).toEqual([L3_ERRORS.number(9, 2)]);
+      expect(r.errors['level3_data.line_items.0.unit_cost']).toEqual([L3_ERRORS.number(12, 4)]);
+    }
+    const d = validateLevel3('visa', { order_date: '261340', line_items: [visaItem] });
+    if (!d.ok) expect(d.errors['level3_data.order_date']).toEqual([L3_ERRORS.orderDate]);
+    expect(d.ok).toBe(false);
+  });
+  it('limits line items per network: 98 Mastercard, 998 Visa', () => {
+    expect(validateLevel3('mastercard', { line_items: Array(98).fill(mcItem) }).ok).toBe(true);
+    const m = validateLevel3('mastercard', { line_items: Array(99).fill(mcItem) });
+    if (!m.ok) expect(m.errors['level3_data.line_items']).toEqual([L3_ERRORS.tooManyLineItemsMastercard]);
+    expect(m.ok).toBe(false);
+    expect(validateLevel3('visa', { line_items: Array(998).fill(visaItem) }).ok).toBe(true);
+    const v = validateLevel3('visa', { line_items: Array(999).fill(visaItem) });
+    if (!v.ok) expect(v.errors['level3_data.line_items']).toEqual([L3_ERRORS.tooManyLineItemsVisa]);
+    expect(v.ok).toBe(false);
+  });
+  it('checks Mastercard-only codes', () => {
+    const r = validateLevel3('mastercard', { line_items: [{ ...mcItem, debit_credit: 'X', tax_type_id: '07' }] });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors['level3_data.line_items.0.debit_credit']).toEqual([L3_ERRORS.debitCredit]);
+      expect(r.errors['level3_data.line_items.0.tax_type_id']).toEqual([L3_ERRORS.taxTypeId]);
+    }
+  });
+});

@@ -1,0 +1,187 @@
+/**
+ * The simulated card/ACH processor: a pure function from a request to an outcome that
+ * reproduces the sandbox's test behaviours (GATEWAY-FACTS.md), so integrators' habits
+ * carry over. No I/O here; the caller applies `delayMs` and stores the result.
+ *
+ * Card amounts: 2.01 partial approval (1201, half the amount, rounded down to the cent);
+ * 5.00 deny (1500); 5.10/5.20/5.30/5.40 → 1510/1520/1530/1540; 6.01–6.31 decline with
+ * 1601–1631, except 6.30: approved, and the first settle of its batch fails (1630);
+ * 8.xx: approved after xx seconds.
+ * AVS (only when street or zip is sent): "5800 NW 39th AVE" + "32606" → GOOD;
+ * "2831 NW 41st St STE J" + "32615" → BAD and the sale is declined (1500); street alone
+ * matching the good address → STREET, zip alone → ZIP, anything else → BAD (not declined).
+ * CVV (only when sent): 999 (Amex 1234) → M; 123 → N; 124/125/126/127 → P/S/U/X; any other
+ * value → N (only the published value matches). With the product's auto_decline_cvv, a
+ * card sale whose cvv_response is not M is declined (1500).
+ * Expired card → 1622. ACH debit/credit/refund → 131 pending origination (see achStatusAt).
+ * Simplification: terminal-only amounts (5.01, 5.31, 5.99, 7.xx) belong to router
+ * transactions, which this module does not run.
+ */
+import { type CardBrand } from '../../../shared/payments/card-brand';
+
+export const STATUS = {
+  approved: 101,
+  authonly: 102,
+  refunded: 111,
+  avsonly: 121,
+  achPendingOrigination: 131,
+  achOriginating: 132,
+  achOriginated: 133,
+  achSettled: 134,
+  voided: 201,
+  declined: 301,
+} as const;
+
+export const TYPE = { sale: 20, avsonly: 21, refund: 30, credit: 40, debit: 50 } as const;
+
+export const REASON = {
+  approved: 1000,
+  authCompleted: 1001,
+  forced: 1002,
+  authonlyDeclined: 1003,
+  voided: 1200,
+  partial: 1201,
+  deny: 1500,
+  call: 1510,
+  pickup: 1520,
+  retry: 1530,
+  setup: 1540,
+  cardExpired: 1622,
+  rejectedBatch: 1630,
+} as const;
+
+export type ProcessorAction = 'sale' | 'authonly' | 'avsonly' | 'refund' | 'debit' | 'credit';
+
+export interface ProcessorRequest {
+  action: ProcessorAction;
+  paymentMethod: 'cc' | 'ach';
+  amountCents: number;
+  brand?: CardBrand;
+  cvv?: string | null;
+  billingStreet?: string | null;
+  billingZip?: string | null;
+  expired?: boolean;
+  autoDeclineCvv?: boolean;
+}
+
+export interface ProcessorOutcome {
+  statusId: number;
+  typeId: number;
+  reasonCodeId: number;
+  verbiage: string;
+  approved: boolean;
+  /** Amount the issuer authorized (partial approvals authorize less). */
+  authAmountCents: number;
+  avs: 'GOOD' | 'BAD' | 'STREET' | 'ZIP' | null;
+  cvvResponse: 'M' | 'N' | 'P' | 'S' | 'U' | 'X' | null;
+  delayMs: number;
+  /** 6.30: the batch's first settle fails. */
+  failsFirstSettle: boolean;
+}
+
+const VERBIAGE: Record<number, string> = {
+  1000: 'APPROVED',
+  1201: 'PARTIAL APPROVAL',
+  1500: 'DECLINE',
+  1510: 'CALL',
+  1520: 'PICK UP',
+  1530: 'RETRY',
+  1540: 'SETUP ISSUE',
+  1622: 'EXPIRED CARD',
+};
+
+export function verbiageFor(reason: number): string {
+  return VERBIAGE[reason] ?? (reason >= 1601 && reason <= 1631 ? `DECLINE ${reason}` : 'DECLINE');
+}
+
+const norm = (s: string | null | undefined) => (s ?? '').trim().toUpperCase().replace(/\s+/g, ' ');
+const GOOD_STREET = norm('5800 NW 39th AVE');
+const GOOD_ZIP = '32606';
+const DECLINE_STREET = norm('2831 NW 41st St STE J');
+const DECLINE_ZIP = '32615';
+
+export function avsResult(street: string | null | undefined, zip: string | null | undefined): { avs: ProcessorOutcome['avs']; decline: boolean } {
+  const s = norm(street);
+  const z = (zip ?? '').trim().slice(0, 5);
+  if (!s && !z) return { avs: null, decline: false };
+  if (s === GOOD_STREET && z === GOOD_ZIP) return { avs: 'GOOD', decline: false };
+  if (s === DECLINE_STREET && z === DECLINE_ZIP) return { avs: 'BAD', decline: true };
+  if (s === GOOD_STREET) return { avs: 'STREET', decline: false };
+  if (z === GOOD_ZIP) return { avs: 'ZIP', decline: false };
+  return { avs: 'BAD', decline: false };
+}
+
+export function cvvResult(cvv: string | null | undefined, brand: CardBrand | undefined): ProcessorOutcome['cvvResponse'] {
+  if (cvv == null || cvv === '') return null;
+  if (cvv === (brand === 'amex' ? '1234' : '999')) return 'M';
+  const special: Record<string, ProcessorOutcome['cvvResponse']> = { '123': 'N', '124': 'P', '125': 'S', '126': 'U', '127': 'X' };
+  return special[cvv] ?? 'N';
+}
+
+/** Sandbox reason for a card amount (null = approved). */
+export function amountReason(cents: number): number | null {
+  if (cents === 500) return REASON.deny;
+  if (cents === 510) return REASON.call;
+  if (cents === 520) return REASON.pickup;
+  if (cents === 530) return REASON.retry;
+  if (cents === 540) return REASON.setup;
+  if (cents >= 601 && cents <= 631 && cents !== 630) return 1600 + (cents - 600);
+  return null;
+}
+
+export function delayForAmount(cents: number): number {
+  return cents >= 800 && cents <= 899 ? (cents - 800) * 1000 : 0;
+}
+
+export function simulate(req: ProcessorRequest): ProcessorOutcome {
+  const cents = req.amountCents;
+  if (req.paymentMethod === 'ach') {
+    const typeId = req.action === 'credit' ? TYPE.credit : req.action === 'refund' ? TYPE.refund : TYPE.debit;
+    return {
+      statusId: STATUS.achPendingOrigination, typeId, reasonCodeId: REASON.approved, verbiage: 'APPROVED', approved: true,
+      authAmountCents: cents, avs: null, cvvResponse: null, delayMs: 0, failsFirstSettle: false,
+    };
+  }
+  const avs = avsResult(req.billingStreet, req.billingZip);
+  const cvvResponse = cvvResult(req.cvv, req.brand);
+  const base = { avs: avs.avs, cvvResponse, delayMs: delayForAmount(cents), failsFirstSettle: false };
+
+  if (req.action === 'avsonly') {
+    const reason = avs.decline || req.expired ? (req.expired ? REASON.cardExpired : REASON.deny) : REASON.approved;
+    const ok = reason === REASON.approved;
+    return { ...base, statusId: ok ? STATUS.avsonly : STATUS.declined, typeId: TYPE.avsonly, reasonCodeId: reason, verbiage: verbiageFor(reason), approved: ok, authAmountCents: 0 };
+  }
+  if (req.action === 'refund') {
+    // Refunds to a card are not subject to the sale test amounts.
+    return { ...base, statusId: STATUS.refunded, typeId: TYPE.refund, reasonCodeId: REASON.approved, verbiage: 'APPROVED', approved: true, authAmountCents: cents };
+  }
+  const okStatus = req.action === 'authonly' ? STATUS.authonly : STATUS.approved;
+  let reason: number | null = req.expired ? REASON.cardExpired : amountReason(cents);
+  if (reason === null && avs.decline) reason = REASON.deny;
+  if (reason === null && req.autoDeclineCvv && cvvResponse !== null && cvvResponse !== 'M') reason = REASON.deny;
+  if (reason !== null) {
+    return { ...base, statusId: STATUS.declined, typeId: TYPE.sale, reasonCodeId: reason, verbiage: verbiageFor(reason), approved: false, authAmountCents: 0 };
+  }
+  if (cents === 201) {
+    return { ...base, statusId: okStatus, typeId: TYPE.sale, reasonCodeId: REASON.partial, verbiage: verbiageFor(REASON.partial), approved: true, authAmountCents: Math.floor(cents / 2) };
+  }
+  return {
+    ...base, statusId: okStatus, typeId: TYPE.sale, reasonCodeId: REASON.approved, verbiage: 'APPROVED', approved: true,
+    authAmountCents: cents, failsFirstSettle: cents === 630,
+  };
+}
+
+/**
+ * ACH status by age (engine clock seconds since the transaction was created):
+ * 131 pending origination → 132 originating after 5 minutes → 133 originated after
+ * 1 hour → 134 settled after 24 hours. Stands in for the bank's next-day cycle.
+ */
+export const ACH_SCHEDULE_SECONDS = { originating: 5 * 60, originated: 60 * 60, settled: 24 * 60 * 60 } as const;
+
+export function achStatusAt(createdTs: number, nowTs: number): number {
+  const age = nowTs - createdTs;
+  if (age >= ACH_SCHEDULE_SECONDS.settled) return STATUS.achSettled;
+  if (age >= ACH_SCHEDULE_SECONDS.originated) return STATUS.achOriginated;
+  if (age >= ACH_SCHEDULE_SECONDS.originating) return STATUS.achOriginating;
+  return STATUS.achPendingOrigination;
+}

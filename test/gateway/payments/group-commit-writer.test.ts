@@ -1,0 +1,34 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GroupCommitWriter } from '../../../electron/gateway/payments/group-commit-writer';
+
+describe('group commit writer', () => {
+  const dirs: string[] = [];
+  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+  it('commits many queued writes in one transaction and isolates a failing job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const file = join(dir, 'x.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const w = new GroupCommitWriter(db);
+    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const jobs = Array.from({ length: 50 }, (_, i) => w.submit(() => ins.run(i === 7 ? 'k1' : `k${i}`).changes));
+    const settled = await Promise.allSettled(jobs);
+    expect(settled.filter((s) => s.status === 'fulfilled')).toHaveLength(49);
+    expect(settled[7]?.status).toBe('rejected');
+    expect(w.batches).toBe(1);
+    expect(w.maxBatch).toBe(50);
+    // A second connection (another process would see the same) finds all 49 rows committed.
+    const other = new Database(file, { readonly: true });
+    expect((other.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(49);
+    other.close();
+    db.close();
+  });
+});

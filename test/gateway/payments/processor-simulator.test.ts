@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { achStatusAt, avsResult, cvvResult, REASON, simulate, STATUS, TYPE } from '../../../electron/gateway/payments/processor-simulator';
+
+const sale = (cents: number, extra: object = {}) => simulate({ action: 'sale', paymentMethod: 'cc', amountCents: cents, brand: 'visa', ...extra });
+
+describe('processor simulator', () => {
+  it('approves ordinary amounts', () => {
+    const o = sale(1000);
+    expect([o.statusId, o.typeId, o.reasonCodeId, o.verbiage, o.authAmountCents]).toEqual([101, 20, 1000, 'APPROVED', 1000]);
+    expect(simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: 1000 }).statusId).toBe(STATUS.authonly);
+  });
+  it('reproduces the sandbox amounts', () => {
+    expect(sale(201)).toMatchObject({ statusId: 101, reasonCodeId: REASON.partial, authAmountCents: 100 });
+    expect(sale(500)).toMatchObject({ statusId: 301, reasonCodeId: 1500 });
+    expect([510, 520, 530, 540].map((c) => sale(c).reasonCodeId)).toEqual([1510, 1520, 1530, 1540]);
+    expect(sale(601).reasonCodeId).toBe(1601);
+    expect(sale(631).reasonCodeId).toBe(1631);
+    expect(sale(616)).toMatchObject({ statusId: 301, reasonCodeId: 1616 });
+    expect(sale(630)).toMatchObject({ statusId: 101, failsFirstSettle: true });
+    expect(sale(812)).toMatchObject({ statusId: 101, delayMs: 12_000 });
+    expect(sale(1000, { expired: true }).reasonCodeId).toBe(REASON.cardExpired);
+  });
+  it('applies AVS rules', () => {
+    expect(avsResult('5800 NW 39th AVE', '32606')).toEqual({ avs: 'GOOD', decline: false });
+    expect(avsResult('2831 NW 41st St STE J', '32615')).toEqual({ avs: 'BAD', decline: true });
+    expect(avsResult('1 Main St', '32606').avs).toBe('ZIP');
+    expect(avsResult('5800 nw 39th ave', '99999').avs).toBe('STREET');
+    expect(avsResult('1 Main St', '10001')).toEqual({ avs: 'BAD', decline: false });
+    expect(avsResult(null, null).avs).toBeNull();
+    expect(sale(1000, { billingStreet: '2831 NW 41st St STE J', billingZip: '32615' })).toMatchObject({ statusId: 301, avs: 'BAD' });
+    expect(sale(1000, { billingStreet: '1 Main', billingZip: '10001' })).toMatchObject({ statusId: 101, avs: 'BAD' });
+  });
+  it('applies CVV rules and auto_decline_cvv', () => {
+    expect(cvvResult('999', 'visa')).toBe('M');
+    expect(cvvResult('1234', 'amex')).toBe('M');
+    expect(['123', '124', '125', '126', '127'].map((c) => cvvResult(c, 'visa'))).toEqual(['N', 'P', 'S', 'U', 'X']);
+    expect(sale(1000, { cvv: '123' }).statusId).toBe(101);
+    expect(sale(1000, { cvv: '123', autoDeclineCvv: true }).statusId).toBe(301);
+    expect(sale(1000, { cvv: '999', autoDeclineCvv: true }).statusId).toBe(101);
+  });
+  it('starts ACH at 131 and moves it along the clock', () => {
+    const o = simulate({ action: 'debit', paymentMethod: 'ach', amountCents: 500 });
+    expect([o.statusId, o.typeId]).toEqual([131, TYPE.debit]);
+    expect([0, 300, 3600, 86400].map((s) => achStatusAt(1000, 1000 + s))).toEqual([131, 132, 133, 134]);
+  });
+});

@@ -1,0 +1,176 @@
+/**
+ * Electron main and preload against a mocked 'electron' module: the window's security
+ * settings, the handlers that deny popups/navigation/webviews/permissions, the IPC
+ * wiring through the validating dispatcher, the single-instance lock, and what the
+ * preload exposes.
+ */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+const h = vi.hoisted(() => {
+  const ipcHandlers = new Map<string, (event: unknown, arg: unknown) => unknown>();
+  const exposed: Record<string, unknown> = {};
+  return {
+    ipcHandlers,
+    exposed,
+    app: {
+      requestSingleInstanceLock: vi.fn(() => false),
+      quit: vi.fn(),
+      on: vi.fn(),
+      setPath: vi.fn(),
+      whenReady: vi.fn(async () => undefined),
+      getPath: vi.fn(() => '/tmp/ringup-test'),
+      exit: vi.fn(),
+    },
+    protocol: { registerSchemesAsPrivileged: vi.fn(), handle: vi.fn() },
+    ipcMain: { handle: vi.fn((ch: string, fn: (event: unknown, arg: unknown) => unknown) => ipcHandlers.set(ch, fn)) },
+    shell: { openExternal: vi.fn(async () => undefined) },
+    contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => (exposed[key] = api)) },
+    ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() },
+  };
+});
+
+vi.mock('electron', () => ({
+  app: h.app,
+  protocol: h.protocol,
+  ipcMain: h.ipcMain,
+  shell: h.shell,
+  contextBridge: h.contextBridge,
+  ipcRenderer: h.ipcRenderer,
+  BrowserWindow: vi.fn(),
+  net: { fetch: vi.fn() },
+  session: { defaultSession: {} },
+}));
+
+import { channels, methodToChannel } from '../../shared/ipc/contract';
+import { ok } from '../../shared/result';
+import { createDispatcher } from '../../electron/ipc/dispatcher';
+import {
+  APP_ORIGIN,
+  denyAllPermissions,
+  hardenWebContents,
+  registerIpc,
+  startApp,
+  WEB_PREFERENCES,
+  windowOptions,
+} from '../../electron/main';
+
+type Listener = (...args: unknown[]) => void;
+
+function fakeContents() {
+  const listeners = new Map<string, Listener>();
+  let openHandler: ((d: { url: string }) => { action: string }) | undefined;
+  return {
+    listeners,
+    open: (url: string) => openHandler!({ url }),
+    setWindowOpenHandler: vi.fn((fn: typeof openHandler) => (openHandler = fn)),
+    on: vi.fn((name: string, fn: Listener) => listeners.set(name, fn)),
+  };
+}
+
+beforeEach(() => vi.clearAllMocks());
+
+describe('window security settings', () => {
+  it('isolates, sandboxes and disables Node in every frame', () => {
+    expect(WEB_PREFERENCES).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webviewTag: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+    });
+    const opts = windowOptions('/x/preload.cjs');
+    expect(opts.webPreferences).toMatchObject({ ...WEB_PREFERENCES, preload: '/x/preload.cjs' });
+  });
+
+  it('denies window.open, opening only https links outside the app', () => {
+    const c = fakeContents();
+    hardenWebContents(c as never);
+    expect(c.open('https://example.com/help')).toEqual({ action: 'deny' });
+    expect(h.shell.openExternal).toHaveBeenCalledWith('https://example.com/help');
+    expect(c.open('file:///etc/passwd')).toEqual({ action: 'deny' });
+    expect(c.open(`${APP_ORIGIN}/index.html`)).toEqual({ action: 'deny' });
+    expect(h.shell.openExternal).toHaveBeenCalledTimes(1);
+  });
+
+  it('blocks navigation and redirects away from the app, and webview attachment', () => {
+    const c = fakeContents();
+    hardenWebContents(c as never);
+    for (const name of ['will-navigate', 'will-redirect']) {
+      const away = { preventDefault: vi.fn() };
+      c.listeners.get(name)!(away, 'https://evil.example/');
+      expect(away.preventDefault).toHaveBeenCalled();
+      const inside = { preventDefault: vi.fn() };
+      c.listeners.get(name)!(inside, `${APP_ORIGIN}/index.html`);
+      expect(inside.preventDefault).not.toHaveBeenCalled();
+    }
+    const attach = { preventDefault: vi.fn() };
+    c.listeners.get('will-attach-webview')!(attach);
+    expect(attach.preventDefault).toHaveBeenCalled();
+  });
+
+  it('denies every permission request and check', () => {
+    let request: ((wc: unknown, p: string, cb: (v: boolean) => void) => void) | undefined;
+    let check: (() => boolean) | undefined;
+    denyAllPermissions({
+      setPermissionRequestHandler: (fn: typeof request) => (request = fn),
+      setPermissionCheckHandler: (fn: typeof check) => (check = fn),
+    } as never);
+    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read']) {
+      const cb = vi.fn();
+      request!(null, p, cb);
+      expect(cb).toHaveBeenCalledWith(false);
+    }
+    expect(check!()).toBe(false);
+  });
+
+  it('quits when another instance already holds the single-instance lock', async () => {
+    h.app.requestSingleInstanceLock.mockReturnValueOnce(false);
+    await startApp();
+    expect(h.app.quit).toHaveBeenCalled();
+    expect(h.app.whenReady).not.toHaveBeenCalled();
+  });
+});
+
+describe('IPC wiring', () => {
+  const handlers = {
+    'core:status': vi.fn(async () => ok('status')),
+    'gateway:check': vi.fn(async () => ok('gw')),
+  };
+
+  it('registers every contract channel through the dispatcher, which checks the sender frame', async () => {
+    registerIpc(createDispatcher(handlers as never, { allowedOrigins: [APP_ORIGIN] }));
+    expect([...h.ipcHandlers.keys()].sort()).toEqual([...channels].sort());
+    const handle = h.ipcHandlers.get('core:status')!;
+
+    const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
+    expect(await handle({ senderFrame: top }, undefined)).toEqual({ ok: true, value: 'status' });
+
+    const child = { url: `${APP_ORIGIN}/index.html`, parent: top };
+    expect(await handle({ senderFrame: child }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle({ senderFrame: { url: 'https://evil.example/', parent: null } }, undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+    expect(await handle({ senderFrame: null }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(handlers['core:status']).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('preload', () => {
+  it('exposes exactly the contract methods plus on(), never ipcRenderer', async () => {
+    await import('../../electron/preload');
+    expect(h.contextBridge.exposeInMainWorld).toHaveBeenCalledTimes(1);
+    expect(h.contextBridge.exposeInMainWorld.mock.calls[0]![0]).toBe('ringup');
+    const api = h.exposed.ringup as Record<string, unknown>;
+    expect(Object.keys(api).sort()).toEqual([...Object.keys(methodToChannel), 'on'].sort());
+    expect(Object.values(api)).not.toContain(h.ipcRenderer);
+    expect(Object.values(api).every((v) => typeof v === 'function')).toBe(true);
+
+    await (api.coreStatus as () => Promise<unknown>)();
+    expect(h.ipcRenderer.invoke).toHaveBeenCalledWith('core:status', undefined);
+    expect(() => (api.on as (e: string, l: () => void) => void)('fs:changed', () => undefined)).toThrow(/Unknown event/);
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The import-direction rule is only worth something if it bites: lint a few bad
+ * imports with the project's own ESLint config and check each is rejected, while
+ * the same imports in an allowed place pass.
+ */
+import { ESLint } from 'eslint';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const eslint = new ESLint({ cwd: root });
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: `${root}${filePath}` });
+  return result!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layer import rule', () => {
+  it.each([
+    ['shared/ imports electron', 'shared/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+    ['shared/ imports node:fs', 'shared/bad.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+    ['shared/ imports a bare Node built-in', 'shared/ipc/bad.ts', "import path from 'path';\nexport const x = path;\n"],
+    ['shared/ imports the core', 'shared/bad.ts', "import { startCore } from '../electron/core/app-core';\nexport const x = startCore;\n"],
+    ['shared/ imports the renderer', 'shared/ipc/bad.ts', "import { App } from '../../renderer/src/app';\nexport const x = App;\n"],
+    ['the renderer imports the core', 'renderer/src/bad.ts', "import { startCore } from '../../electron/core/app-core';\nexport const x = startCore;\n"],
+    ['the renderer imports electron', 'renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
+    ['the renderer imports node:fs', 'renderer/src/bad.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+    ['the core imports electron', 'electron/core/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+    ['the engine imports electron', 'electron/gateway/bad.ts', "import { safeStorage } from 'electron';\nexport const x = safeStorage;\n"],
+  ])('rejects: %s', async (_name, file, code) => {
+    const errors = await layerErrors(file, code);
+    expect(errors.length).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ['main imports electron', 'electron/main.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+    ['preload imports electron', 'electron/preload.ts', "import { contextBridge } from 'electron';\nexport const x = contextBridge;\n"],
+    ['the core imports node:fs', 'electron/core/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
+    ['the renderer imports the contract', 'renderer/src/ok.ts', "import { channels } from '../../shared/ipc/contract';\nexport const x = channels;\n"],
+    ['shared/ imports shared/', 'shared/ipc/ok.ts', "import { ok } from '../result';\nexport const x = ok;\n"],
+  ])('allows: %s', async (_name, file, code) => {
+    expect(await layerErrors(file, code)).toEqual([]);
+  });
+});

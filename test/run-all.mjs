@@ -12,6 +12,11 @@ const out = join(root, 'test/output');
 mkdirSync(out, { recursive: true });
 const bin = (name) => join(root, 'node_modules/.bin', name);
 
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(`Chromium is not installed at ${chromium}; the end-to-end tests need it: sudo apt-get install -y chromium socat`);
+}
+
 let passed = 0;
 let failed = 0;
 const failures = [];

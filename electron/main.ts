@@ -22,6 +22,9 @@ const buildDir = fileURLToPath(new URL('..', import.meta.url)); // build/
 const rendererDir = join(buildDir, 'renderer');
 const preloadPath = join(buildDir, 'preload', 'preload.cjs');
 
+export const RENDERER_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
+
 export const WEB_PREFERENCES = Object.freeze({
   contextIsolation: true,
   sandbox: true,
@@ -78,7 +81,13 @@ export function serveRenderer(root: string): void {
     const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep) || !existsSync(file)) return new Response('Not found', { status: 404 });
-    return net.fetch(pathToFileURL(file).toString());
+    return net.fetch(pathToFileURL(file).toString()).then((res) => {
+      // The CSP also travels as a header, so it holds even for a document without the meta tag.
+      const headers = new Headers(res.headers);
+      headers.set('Content-Security-Policy', RENDERER_CSP);
+      headers.set('X-Content-Type-Options', 'nosniff');
+      return new Response(res.body, { status: res.status, headers });
+    });
   });
 }
 

@@ -32,7 +32,8 @@ async function buildNode() {
   const started = Date.now();
   await Promise.all([
     esbuild({ ...common, entryPoints: ['electron/main-entry.ts'], outfile: 'build/main/main.mjs', format: 'esm' }),
-    esbuild({ ...common, entryPoints: ['electron/preload.ts'], outfile: 'build/preload/preload.cjs', format: 'cjs' }),
+    // A sandboxed preload can require only 'electron' and a few built-ins, so everything else is bundled in.
+    esbuild({ ...common, packages: undefined, external: ['electron'], entryPoints: ['electron/preload.ts'], outfile: 'build/preload/preload.cjs', format: 'cjs', platform: 'browser' }),
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
   ]);

@@ -8,7 +8,37 @@ export interface GatewayAuth {
   userApiKey: string;
 }
 
+import type {
+  V2Errors,
+  V2ListMeta,
+  V2Location,
+  V2Terminal,
+  V2Transaction,
+  V2TransactionCreate,
+  V2TransactionFilters,
+} from './v2-types';
+
 export type GatewayHealth = 'ok' | 'unreachable' | 'starting';
+
+/**
+ * A v2 call that did not succeed. `status` is 0 when no HTTP answer came (refused,
+ * timed out). `errors` is the gateway's error envelope, or a synthetic `general`
+ * entry; the message never carries the request body (it may hold card data).
+ */
+export class GatewayError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: V2Errors,
+  ) {
+    super(`gateway answered ${status || 'nothing'}`);
+    this.name = 'GatewayError';
+  }
+}
+
+export interface ListPage<T> {
+  items: T[];
+  meta: V2ListMeta;
+}
 
 export interface HealthReport {
   health: GatewayHealth;
@@ -34,6 +64,104 @@ export class GatewayClient {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.auth = opts.auth;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+  }
+
+  /**
+   * One v2 request. Resolves with the parsed body of a 2xx answer; rejects with a
+   * GatewayError otherwise. Bodies are JSON both ways.
+   */
+  async request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
+    const url = new URL(this.baseUrl + path);
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method,
+        headers: body === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' },
+        body: body === undefined ? null : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+    } catch (err) {
+      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
+      throw new GatewayError(0, { general: [timedOut ? 'timeout' : 'unreachable'] });
+    }
+    const text = await res.text();
+    let parsed: unknown = undefined;
+    if (text) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+    }
+    if (!res.ok) {
+      const errors = (parsed as { errors?: unknown } | undefined)?.errors;
+      throw new GatewayError(res.status, isErrors(errors) ? errors : { general: [`HTTP ${res.status}`] });
+    }
+    return parsed as T;
+  }
+
+  /** POST /v2/transactions: sale or refund. A declined sale is still a 201 with status_id 301. */
+  async createTransaction(body: V2TransactionCreate): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('POST', '/transactions', { transaction: body });
+    return r.transaction;
+  }
+
+  /** PUT /v2/transactions/{id} with an action: `void`, or `edit` (e.g. notification_email_address). */
+  async updateTransaction(id: string, body: { action: 'void' } | { action: 'edit'; notification_email_address?: string; tip_amount?: string }): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('PUT', `/transactions/${encodeURIComponent(id)}`, { transaction: body });
+    return r.transaction;
+  }
+
+  async voidTransaction(id: string): Promise<V2Transaction> {
+    return this.updateTransaction(id, { action: 'void' });
+  }
+
+  async getTransaction(id: string): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(id)}`);
+    return r.transaction;
+  }
+
+  /** GET /v2/transactions/{transaction_api_id}?location_id=…&api_id=true */
+  async getTransactionByApiId(apiId: string, locationId: string): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(apiId)}`, undefined, {
+      location_id: locationId,
+      api_id: 'true',
+    });
+    return r.transaction;
+  }
+
+  /** One page of GET /v2/transactions (page is 1-based, page_size at most 5000). */
+  async listTransactions(filters: V2TransactionFilters, page = 1, pageSize = 5000, sort = '-created_ts'): Promise<ListPage<V2Transaction>> {
+    const r = await this.request<{ transactions?: V2Transaction[]; meta?: V2ListMeta }>('GET', '/transactions', undefined, {
+      ...filters,
+      page,
+      page_size: pageSize,
+      sort,
+    });
+    return { items: r.transactions ?? [], meta: r.meta ?? {} };
+  }
+
+  /** Every page of a transaction list, up to `max` records. */
+  async listAllTransactions(filters: V2TransactionFilters, max = 200_000): Promise<V2Transaction[]> {
+    const out: V2Transaction[] = [];
+    for (let page = 1; out.length < max; page++) {
+      const { items, meta } = await this.listTransactions(filters, page, 5000);
+      out.push(...items);
+      const pageCount = meta.pagination?.page_count;
+      if (items.length < 5000 || (pageCount !== undefined && page >= pageCount)) break;
+    }
+    return out.slice(0, max);
+  }
+
+  async listTerminals(locationId: string): Promise<V2Terminal[]> {
+    const r = await this.request<{ terminals?: V2Terminal[] }>('GET', '/terminals', undefined, { location_id: locationId, page_size: 50 });
+    return r.terminals ?? [];
+  }
+
+  async getLocation(id: string): Promise<V2Location> {
+    const r = await this.request<{ location: V2Location }>('GET', `/locations/${encodeURIComponent(id)}`);
+    return r.location;
   }
 
   private headers(): Record<string, string> {
@@ -64,4 +192,12 @@ export class GatewayClient {
       return { health: 'unreachable', latencyMs: null, checkedAt: Date.now() };
     }
   }
+}
+
+function isErrors(v: unknown): v is V2Errors {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    Object.values(v).every((m) => Array.isArray(m) && m.every((x) => typeof x === 'string'))
+  );
 }

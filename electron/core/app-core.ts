@@ -6,6 +6,10 @@
 import { join } from 'node:path';
 import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
+import { createAuthHandlers } from './auth-handlers';
+import { openPosDatabase } from './pos-database';
+import { createSalesHandlers } from './sales';
+import { UserDirectory } from './users';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import { startEngine, type RunningEngine } from '../gateway/engine';
 import { APP_NAME, APP_VERSION } from './app-info';
@@ -14,6 +18,9 @@ import { CoreEvents } from './events';
 export interface RemoteGateway {
   baseUrl: string;
   auth: GatewayAuth;
+  /** Location and merchant account sales run against (RINGUP_LOCATION_ID / RINGUP_PRODUCT_TRANSACTION_ID); the gateway's defaults apply when absent. */
+  locationId?: string;
+  productTransactionId?: string;
 }
 
 export interface CoreOptions {
@@ -43,13 +50,20 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
   if (!developerId || !userId || !userApiKey) {
     throw new Error('RINGUP_GATEWAY_URL is set, so RINGUP_DEVELOPER_ID, RINGUP_USER_ID and RINGUP_USER_API_KEY must be set too.');
   }
-  return { baseUrl, auth: { developerId, userId, userApiKey } };
+  return {
+    baseUrl,
+    auth: { developerId, userId, userApiKey },
+    ...(env.RINGUP_LOCATION_ID ? { locationId: env.RINGUP_LOCATION_ID } : {}),
+    ...(env.RINGUP_PRODUCT_TRANSACTION_ID ? { productTransactionId: env.RINGUP_PRODUCT_TRANSACTION_ID } : {}),
+  };
 }
 
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
   let engine: RunningEngine | undefined;
   let client: GatewayClient;
+  let locationId: string | undefined = opts.remote?.locationId;
+  let productTransactionId: string | undefined = opts.remote?.productTransactionId;
 
   if (opts.remote) {
     client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
@@ -60,7 +74,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       baseUrl: engine.baseUrl,
       auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key },
     });
+    locationId = c.location_id;
+    productTransactionId = c.cc_product_transaction_id;
   }
+  const db = openPosDatabase(opts.dataDir);
+  const users = new UserDirectory(db);
 
   let gateway: CoreStatus['gateway'] = {
     mode: opts.remote ? 'remote' : 'embedded',
@@ -94,6 +112,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const handlers: HandlerMap = {
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
+    ...createAuthHandlers(users),
+    ...createSalesHandlers({ client, users, db, locationId, productTransactionId, shell: opts.shell }),
   };
 
   return {
@@ -104,6 +124,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       if (timer) clearInterval(timer);
       await engine?.close();
+      db.close();
     },
   };
 }

@@ -1,0 +1,16 @@
+/** The `auth:*` channels: who may sign in at this counter, and who is signed in. */
+import type { HandlerMap } from '../../shared/ipc/contract';
+import { ok } from '../../shared/result';
+import type { UserDirectory } from './users';
+
+export function createAuthHandlers(users: UserDirectory): Pick<HandlerMap, 'auth:users' | 'auth:session' | 'auth:sign-in' | 'auth:sign-out'> {
+  return {
+    'auth:users': async () => ok({ users: users.list(), defaultPinsActive: users.defaultPinsActive() }),
+    'auth:session': async () => ok(users.current()),
+    'auth:sign-in': async ({ userId, pin }) => users.signIn(userId, pin),
+    'auth:sign-out': async () => {
+      users.signOut();
+      return ok(null);
+    },
+  };
+}

@@ -1,0 +1,292 @@
+/**
+ * The counter's money handlers: sale, today's list, search, refund, void, receipt.
+ * Every one checks the session first (refund and void need a manager — enforced
+ * here, whatever the screen shows), talks to the gateway only through the typed
+ * client, and answers plain sentences.
+ *
+ * Card data arrives once, in `sale:charge`, goes straight into the gateway request
+ * and is dropped: it is never logged, stored or returned (the gateway answers with
+ * first_six / last_four only).
+ *
+ * Simplifications: refunded totals come from the gateway's `refunded_amount` when it
+ * reports one and otherwise from this app's own refund ledger (refunds made elsewhere
+ * are then not counted until the gateway reports them); printing in Electron is not
+ * wired yet, so `receipt:print` always asks the renderer to use the browser's print.
+ */
+import type { CoreStatus, HandlerMap, SaleConfig, TransactionView } from '../../shared/ipc/contract';
+import { fail, ok, type Result } from '../../shared/result';
+import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
+import { isExpDateCurrent } from '../../shared/payments/exp-date';
+import { luhnValid } from '../../shared/payments/luhn';
+import { formatMoney as centsToDecimal } from '../../shared/payments/money';
+import { gatewayFailure } from './gateway-messages';
+import { getSetting, type PosDatabase } from './pos-database';
+import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
+import type { UserDirectory } from './users';
+
+export const SALE_ERRORS = {
+  luhn: 'This card number is not valid. Check the digits and try again.',
+  expired: 'This card has expired. Ask for another card.',
+  tooMuch: 'The total is above the largest amount one sale may carry.',
+  refundTooMuch: 'That is more than is left to refund on this sale.',
+  notRefundable: 'This sale cannot be refunded: it was declined, voided or already fully refunded.',
+  notVoidable: 'This sale cannot be voided any more. Refund it instead.',
+  alreadySettled: 'This sale has already settled, so it cannot be voided. Refund it instead.',
+  notASale: 'Only a sale can be refunded or voided.',
+  printInBrowser: 'Printing goes through the browser here.',
+} as const;
+
+export const DEFAULT_TIP_PERCENTS = [15, 18, 20] as const;
+export const DEFAULT_MERCHANT_NAME = 'Ringup Store';
+/** Default sales tax when none is configured: 8.25 %, offered as an option on the sale screen. */
+export const DEFAULT_TAX_RATE_BP = 825;
+const CONFIG_TTL_MS = 60_000;
+
+export interface SalesDeps {
+  client: GatewayClient;
+  users: UserDirectory;
+  db: PosDatabase;
+  locationId: string | undefined;
+  productTransactionId: string | undefined;
+  shell: CoreStatus['shell'];
+  now?: () => number;
+}
+
+type SalesHandlers = Pick<
+  HandlerMap,
+  | 'sale:config'
+  | 'sale:charge'
+  | 'transactions:today'
+  | 'transactions:search'
+  | 'transactions:view'
+  | 'transactions:refund'
+  | 'transactions:void'
+  | 'receipt:print'
+  | 'receipt:email'
+>;
+
+/** Unix seconds of local midnight of the day `ms` falls in. */
+export function startOfLocalDay(ms: number): number {
+  const d = new Date(ms);
+  d.setHours(0, 0, 0, 0);
+  return Math.floor(d.getTime() / 1000);
+}
+
+export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
+  const { client, users, db } = deps;
+  const now = deps.now ?? Date.now;
+  let configCache: { at: number; value: SaleConfig } | null = null;
+
+  const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
+  const ledgerAll = db.prepare('SELECT original_id, SUM(cents) AS cents FROM refund_ledger GROUP BY original_id');
+  const ledgerInsert = db.prepare('INSERT OR IGNORE INTO refund_ledger (refund_id, original_id, cents, created_ts) VALUES (?, ?, ?, ?)');
+
+  const refundedFromLedger = (id: string) => (ledgerSum.get(id) as { cents: number }).cents;
+
+  /** Views of a list, with refunds counted from the ledger and from refund rows in the same list. */
+  function viewsOf(list: readonly V2Transaction[]): TransactionView[] {
+    const refunded = new Map<string, number>();
+    for (const row of ledgerAll.all() as Array<{ original_id: string; cents: number }>) refunded.set(row.original_id, row.cents);
+    const fromRows = new Map<string, number>();
+    for (const t of list) {
+      if (Number(t.type_id) === TYPE.refund && t.previous_transaction_id && Number(t.status_id) !== STATUS.declined && Number(t.status_id) !== STATUS.voided) {
+        const v = toView(t);
+        fromRows.set(t.previous_transaction_id, (fromRows.get(t.previous_transaction_id) ?? 0) + v.amountCents);
+      }
+    }
+    return list.map((t) => toView(t, Math.max(refunded.get(t.id) ?? 0, fromRows.get(t.id) ?? 0)));
+  }
+
+  async function viewOne(id: string): Promise<TransactionView> {
+    const t = await client.getTransaction(id);
+    return toView(t, refundedFromLedger(t.id));
+  }
+
+  async function loadConfig(): Promise<SaleConfig> {
+    if (configCache && now() - configCache.at < CONFIG_TTL_MS) return configCache.value;
+    let merchantName = DEFAULT_MERCHANT_NAME;
+    let tipPercents: number[] = [...DEFAULT_TIP_PERCENTS];
+    let tipSource: SaleConfig['tipSource'] = 'default';
+    if (deps.locationId) {
+      // Both lookups are optional: a gateway without these resources still sells.
+      try {
+        const loc = await client.getLocation(deps.locationId);
+        if (loc.name) merchantName = loc.name;
+      } catch {
+        /* keep the default name */
+      }
+      try {
+        const terminals = await client.listTerminals(deps.locationId);
+        for (const term of terminals) {
+          const p = term.tip_percents;
+          if (p && p.percent_1 != null && p.percent_2 != null && p.percent_3 != null) {
+            tipPercents = [p.percent_1, p.percent_2, p.percent_3];
+            tipSource = 'terminal';
+            break;
+          }
+        }
+      } catch {
+        /* keep the default percents */
+      }
+    }
+    const taxSetting = Number(getSetting(db, 'tax_rate_bp') ?? DEFAULT_TAX_RATE_BP);
+    const value: SaleConfig = {
+      merchantName,
+      tipPercents,
+      tipEnabled: true,
+      taxRateBasisPoints: Number.isInteger(taxSetting) && taxSetting >= 0 && taxSetting <= 5000 ? taxSetting : DEFAULT_TAX_RATE_BP,
+      tipSource,
+    };
+    configCache = { at: now(), value };
+    return value;
+  }
+
+  const base = () => ({
+    payment_method: 'cc' as const,
+    ...(deps.locationId ? { location_id: deps.locationId } : {}),
+    ...(deps.productTransactionId ? { product_transaction_id: deps.productTransactionId } : {}),
+  });
+
+  async function guarded<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof GatewayError || (err instanceof Error && err.name === 'GatewayError')) return gatewayFailure(err);
+      throw err;
+    }
+  }
+
+  return {
+    'sale:config': async () => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return ok(await loadConfig());
+    },
+
+    'sale:charge': async (args) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      const total = args.subtotalCents + args.taxCents + args.tipCents;
+      if (total > 99_999_999) return fail('bad_request', SALE_ERRORS.tooMuch, { amount: [SALE_ERRORS.tooMuch] });
+      if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
+      if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
+      return guarded(async () => {
+        let t: V2Transaction;
+        try {
+          t = await client.createTransaction({
+            action: 'sale',
+            ...base(),
+            transaction_amount: centsToDecimal(total),
+            ...(args.taxCents > 0 ? { tax: centsToDecimal(args.taxCents) } : {}),
+            ...(args.tipCents > 0 ? { tip_amount: centsToDecimal(args.tipCents) } : {}),
+            account_number: args.card.number,
+            exp_date: args.card.expiry,
+            cvv: args.card.cvv,
+            billing_zip: args.card.zip,
+            transaction_api_id: args.clientRef,
+          });
+        } catch (err) {
+          // The answer was lost: the transaction_api_id finds out whether the sale went through.
+          if (err instanceof GatewayError && err.status === 0 && deps.locationId) {
+            t = await client.getTransactionByApiId(args.clientRef, deps.locationId);
+          } else throw err;
+        }
+        const view = toView(t);
+        return ok({ approved: view.state === 'approved', message: view.message, transaction: view });
+      });
+    },
+
+    'transactions:today': async () => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return guarded(async () => {
+        const since = startOfLocalDay(now());
+        const filters: V2TransactionFilters = { created_ts: `${since}|${since + 86_399}` };
+        if (deps.locationId) filters.location_id = deps.locationId;
+        const rows = viewsOf(await client.listAllTransactions(filters));
+        return ok({ rows, totals: totalsOf(rows), since });
+      });
+    },
+
+    'transactions:search': async (args) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return guarded(async () => {
+        const filters: V2TransactionFilters = {};
+        if (deps.locationId) filters.location_id = deps.locationId;
+        if (args.lastFour) filters.last_four = args.lastFour;
+        if (args.amountCents !== undefined) filters.transaction_amount = centsToDecimal(args.amountCents);
+        if (args.transactionApiId) filters.transaction_api_id = args.transactionApiId;
+        if (args.from !== undefined || args.to !== undefined) filters.created_ts = `${args.from ?? 0}|${args.to ?? 4_102_444_800}`;
+        const { items } = await client.listTransactions(filters, 1, 500);
+        // The gateway's text filters match substrings; keep only exact matches.
+        const exact = items.filter(
+          (t) =>
+            (!args.lastFour || (t.last_four ?? '').endsWith(args.lastFour)) &&
+            (args.amountCents === undefined || toView(t).amountCents === args.amountCents) &&
+            (!args.transactionApiId || t.transaction_api_id === args.transactionApiId),
+        );
+        return ok(viewsOf(exact));
+      });
+    },
+
+    'transactions:view': async ({ id }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return guarded(async () => ok(await viewOne(id)));
+    },
+
+    'transactions:refund': async ({ id, amountCents }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      return guarded(async () => {
+        const original = await viewOne(id);
+        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
+        if (original.refundableCents <= 0) return fail('conflict', SALE_ERRORS.notRefundable);
+        if (amountCents > original.refundableCents) {
+          const msg = `${SALE_ERRORS.refundTooMuch} At most $${centsToDecimal(original.refundableCents)} remains.`;
+          return fail('bad_request', msg, { amount: [msg] });
+        }
+        const t = await client.createTransaction({
+          action: 'refund',
+          ...base(),
+          transaction_amount: centsToDecimal(amountCents),
+          previous_transaction_id: id,
+        });
+        const refund = toView(t);
+        const approved = refund.state === 'approved' || refund.state === 'refunded';
+        if (approved) ledgerInsert.run(refund.id, id, amountCents, Math.floor(now() / 1000));
+        return ok({ approved, message: approved ? `Refunded $${centsToDecimal(amountCents)}.` : refund.message, refund, original: await viewOne(id) });
+      });
+    },
+
+    'transactions:void': async ({ id }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      return guarded(async () => {
+        const original = await viewOne(id);
+        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
+        if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
+        if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
+        const t = await client.voidTransaction(id);
+        return ok(toView(t, refundedFromLedger(id)));
+      });
+    },
+
+    'receipt:print': async () => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return fail('use_browser_print', SALE_ERRORS.printInBrowser);
+    },
+
+    'receipt:email': async ({ id, email }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return guarded(async () => {
+        await client.updateTransaction(id, { action: 'edit', notification_email_address: email });
+        return ok({ sentTo: email });
+      });
+    },
+  };
+}

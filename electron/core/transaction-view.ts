@@ -1,0 +1,101 @@
+/**
+ * Normalises a v2 transaction record into the contract's TransactionView: cents,
+ * masked card, plain-sentence outcome, what can still be refunded or voided.
+ */
+import type { TransactionState, TransactionTotals, TransactionView } from '../../shared/ipc/contract';
+import type { V2Transaction } from '../client/v2-types';
+import { parseMoney } from '../../shared/payments/money';
+import { reasonCodeSentence } from '../../shared/payments/reason-codes';
+import { brandLabel } from './card-brand';
+
+export const TYPE = { sale: 20, refund: 30 } as const;
+export const STATUS = { approved: 101, authonly: 102, refunded: 111, settled: 134, voided: 201, declined: 301 } as const;
+
+const STATUS_SENTENCES: Readonly<Record<number, string>> = {
+  101: 'Approved.',
+  102: 'Authorized; not captured yet.',
+  111: 'Refunded.',
+  201: 'Voided: the payment was cancelled before settlement.',
+  301: 'Declined by the card issuer. Ask for another payment method.',
+};
+
+/** The reason code's sentence, or the status's when the gateway sent no reason. */
+export function outcomeSentence(reasonCodeId: number | null | undefined, statusId: number): string {
+  if (reasonCodeId != null) return reasonCodeSentence(reasonCodeId);
+  return STATUS_SENTENCES[statusId] ?? 'The gateway did not say how this ended. Look it up in Transactions before trying again.';
+}
+
+function isSettled(t: V2Transaction): boolean {
+  if (t.settle_date) return true;
+  if (t.status_id === STATUS.settled) return true;
+  const s = (t.transaction_settlement_status ?? '').toString().toLowerCase();
+  return s === 'settled' || s === 'settle' || s === 'closed';
+}
+
+export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
+  const statusId = Number(t.status_id ?? 0);
+  const typeId = Number(t.type_id ?? 0);
+  const kind = typeId === TYPE.sale ? 'sale' : typeId === TYPE.refund ? 'refund' : 'other';
+  const amountCents = parseMoney(t.transaction_amount) ?? 0;
+  const engineRefunded = parseMoney(t.refunded_amount) ?? 0;
+  const refunded = Math.min(amountCents, Math.max(refundedCents, engineRefunded));
+  const settled = isSettled(t);
+  const approved = statusId === STATUS.approved || statusId === STATUS.authonly || statusId === STATUS.settled;
+
+  let state: TransactionState;
+  if (statusId === STATUS.voided) state = 'voided';
+  else if (statusId === STATUS.declined) state = 'declined';
+  else if (statusId === STATUS.refunded || (kind === 'sale' && refunded >= amountCents && amountCents > 0)) state = 'refunded';
+  else if (kind === 'sale' && refunded > 0) state = 'partially_refunded';
+  else if (approved) state = 'approved';
+  else if (statusId >= 131 && statusId <= 133) state = 'pending';
+  else state = 'other';
+
+  const refundable = kind === 'sale' && (state === 'approved' || state === 'partially_refunded') ? amountCents - refunded : 0;
+  return {
+    id: t.id,
+    apiId: t.transaction_api_id ?? null,
+    kind,
+    state,
+    statusId,
+    reasonCodeId: t.reason_code_id ?? null,
+    message: outcomeSentence(t.reason_code_id, statusId),
+    amountCents,
+    taxCents: parseMoney(t.tax) ?? 0,
+    tipCents: parseMoney(t.tip_amount) ?? 0,
+    refundedCents: refunded,
+    refundableCents: refundable,
+    voidable: kind === 'sale' && state === 'approved' && !settled && refunded === 0,
+    cardBrand: brandLabel(t.account_type, t.first_six),
+    lastFour: (t.last_four ?? '').slice(-4),
+    authCode: t.auth_code ?? null,
+    createdTs: Number(t.created_ts ?? 0),
+    settled,
+    previousTransactionId: t.previous_transaction_id ?? null,
+    notificationEmail: t.notification_email_address ?? null,
+  };
+}
+
+export function emptyTotals(): TransactionTotals {
+  return { salesCount: 0, salesCents: 0, refundsCount: 0, refundsCents: 0, voidsCount: 0, voidsCents: 0, declinedCount: 0, netCents: 0 };
+}
+
+/** Totals of a list as a cashier reads them at close: approved sales, approved refunds, voids, declines. */
+export function totalsOf(rows: readonly TransactionView[]): TransactionTotals {
+  const t = emptyTotals();
+  for (const r of rows) {
+    if (r.state === 'declined') t.declinedCount++;
+    else if (r.state === 'voided') {
+      t.voidsCount++;
+      t.voidsCents += r.amountCents;
+    } else if (r.kind === 'sale') {
+      t.salesCount++;
+      t.salesCents += r.amountCents;
+    } else if (r.kind === 'refund') {
+      t.refundsCount++;
+      t.refundsCents += r.amountCents;
+    }
+  }
+  t.netCents = t.salesCents - t.refundsCents;
+  return t;
+}

@@ -64,7 +64,10 @@ let env = { ...process.env };
 if (bin) {
   const native = electronSqliteBinding();
   if (native.binding) env = { ...env, RINGUP_SQLITE_BINDING: native.binding };
-  else ({ reason } = native), (bin = undefined);
+  else {
+    reason = native.reason;
+    bin = undefined;
+  }
 }
 
 const child = bin

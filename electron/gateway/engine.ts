@@ -1,16 +1,23 @@
 /**
  * The embedded gateway engine: a v2-compatible HTTP server on 127.0.0.1 backed by
- * SQLite. This is the engine's public face for the rest of the core; everything
- * else in electron/gateway/ is an implementation detail behind it.
- *
- * FOUNDATION STUB: only `/v2/users/me` and `/health` exist yet; the v2 resources
- * arrive with the engine issues. The signature of `startEngine` is the contract the
- * core relies on and stays.
+ * SQLite. This is the engine's public face for the rest of the core (app-core and the
+ * standalone CLI); everything else in electron/gateway/ is behind it. See README.md.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { Authenticator } from './framework/auth';
+import { MovableClock, type Clock } from './framework/clock';
+import type { EngineContext, EngineModule, EngineOptions, SeedInfo } from './framework/context';
+import { registerCrudRoutes } from './framework/crud-routes';
+import { openDatabase, type Db } from './framework/database';
+import { createContext } from './framework/engine-context';
+import { BODY_LIMIT, installPlumbing, isLoopback } from './framework/http-plumbing';
+import { migrate } from './framework/migrations';
+import { defaultModules } from './engine-modules';
+import { loadSeedInfo, newSeedInfo, seedMerchant } from './merchant/seed';
+
+export type { EngineOptions, EngineModule, EngineContext } from './framework/context';
 
 export interface EngineCredentials {
   base_url: string;
@@ -22,50 +29,113 @@ export interface EngineCredentials {
   ach_product_transaction_id: string;
 }
 
-export interface EngineOptions {
-  /** Folder for the engine's SQLite database and credentials.json. */
-  dataDir: string;
-  /** 0 (default) picks a free port. */
-  port?: number;
-  host?: string;
-}
-
 export interface RunningEngine {
   /** e.g. http://127.0.0.1:40123/v2 */
   baseUrl: string;
   credentials: EngineCredentials;
   close(): Promise<void>;
+  /** For tests and tools: the database, the clock, the module context and seed ids. */
+  db: Db;
+  clock: Clock;
+  ctx: EngineContext;
+  seed: SeedInfo;
+  /** Deletes every record (reference data stays) and seeds again with the same credentials. */
+  reset(): void;
 }
 
-const newId = () => randomUUID();
+export const DATABASE_FILE = 'gateway.sqlite';
+export const CREDENTIALS_FILE = 'credentials.json';
+
+function runSeed(ctx: EngineContext, modules: EngineModule[], info: SeedInfo): void {
+  ctx.db.transaction(() => {
+    seedMerchant(ctx, info);
+    for (const m of modules) m.seed?.(ctx, info);
+  })();
+}
+
+function wipe(db: Db, modules: EngineModule[]): void {
+  const keep = new Set(['schema_migrations', 'engine_meta', ...modules.flatMap((m) => m.referenceTables ?? [])]);
+  const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as { name: string }[]).map((r) => r.name);
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (const t of tables) if (!keep.has(t)) db.prepare(`DELETE FROM "${t}"`).run();
+    })();
+  } finally {
+    db.pragma('foreign_keys = ON');
+  }
+}
 
 export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const host = opts.host ?? '127.0.0.1';
   mkdirSync(opts.dataDir, { recursive: true });
-  const credPath = join(opts.dataDir, 'credentials.json');
-  const saved: Omit<EngineCredentials, 'base_url'> = existsSync(credPath)
-    ? (JSON.parse(readFileSync(credPath, 'utf8')) as EngineCredentials)
-    : {
-        developer_id: newId(),
-        user_id: newId(),
-        user_api_key: randomBytes(16).toString('hex'),
-        location_id: newId(),
-        cc_product_transaction_id: newId(),
-        ach_product_transaction_id: newId(),
-      };
+  const db = openDatabase(join(opts.dataDir, DATABASE_FILE), { synchronous: opts.synchronous });
+  const modules = opts.modules ?? defaultModules();
+  const clock = opts.clock ?? new MovableClock();
+  let ctx: EngineContext | undefined;
+  let app: ReturnType<typeof Fastify> | undefined;
+  try {
+    migrate(db, modules.flatMap((m) => m.migrations ?? []));
+    const auth = new Authenticator(db);
+    ctx = createContext(db, clock, opts, modules.flatMap((m) => m.resources ?? []), () => auth.invalidate());
+    for (const m of modules) await m.init?.(ctx);
 
-  const app = Fastify({ logger: false });
-  app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/v2/users/me', async (req, reply) => {
-    if (req.headers['user-id'] !== saved.user_id || req.headers['user-api-key'] !== saved.user_api_key) {
-      return reply.code(401).send({ errors: { general: ['Unauthorized.'] } });
+    let seed = loadSeedInfo(ctx);
+    if (!seed) {
+      seed = newSeedInfo();
+      runSeed(ctx, modules, seed);
     }
-    return { user: { id: saved.user_id, username: 'admin', user_type_id: 250 } };
-  });
-  await app.listen({ host, port: opts.port ?? 0 });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : opts.port;
-  const credentials: EngineCredentials = { base_url: `http://${host}:${port}/v2`, ...saved };
-  writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
-  return { baseUrl: credentials.base_url, credentials, close: () => app.close() };
+
+    app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 } });
+    installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });
+    app.get('/health', async () => ({ status: 'ok' }));
+    for (const def of ctx.resources.values()) registerCrudRoutes(app, ctx, def);
+    for (const m of modules) m.routes?.(app, ctx);
+
+    await app.listen({ host, port: opts.port ?? 0 });
+    const addr = app.server.address();
+    const port = typeof addr === 'object' && addr ? addr.port : opts.port;
+    const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    ctx.origin = `http://${urlHost}:${port}`;
+
+    const credentials: EngineCredentials = {
+      base_url: `${ctx.origin}/v2`,
+      developer_id: seed.developerId,
+      user_id: seed.userId,
+      user_api_key: seed.userApiKey,
+      location_id: seed.locationId,
+      cc_product_transaction_id: seed.ccProductTransactionId,
+      ach_product_transaction_id: seed.achProductTransactionId,
+    };
+    const credPath = join(opts.dataDir, CREDENTIALS_FILE);
+    writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+    chmodSync(credPath, 0o600);
+
+    const started = { ctx, app, seed };
+    let closed = false;
+    return {
+      baseUrl: credentials.base_url,
+      credentials,
+      db,
+      clock,
+      ctx,
+      seed,
+      reset() {
+        wipe(db, modules);
+        started.ctx.invalidateAuth();
+        runSeed(started.ctx, modules, started.seed);
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        await started.app.close();
+        for (const m of [...modules].reverse()) await m.close?.();
+        db.close();
+      },
+    };
+  } catch (err) {
+    await app?.close().catch(() => {});
+    if (db.open) db.close();
+    throw err;
+  }
 }

@@ -1,0 +1,11 @@
+/**
+ * The engine's modules, in order. The merchant module comes first (its migrations are
+ * 1–99 and its seed runs first). Other modules (payments: migrations 100–199) are
+ * registered by adding one import and one entry here.
+ */
+import type { EngineModule } from './framework/context';
+import { merchantModule } from './merchant/module';
+
+export function defaultModules(): EngineModule[] {
+  return [merchantModule];
+}

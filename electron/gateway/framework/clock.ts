@@ -1,0 +1,29 @@
+/**
+ * The engine's clock, in Unix seconds. Every created_ts/modified_ts, timestamp filter
+ * range and time-based state (ACH progression, token expiry) reads it, so tests can
+ * move time instead of sleeping.
+ */
+export interface Clock {
+  /** Unix seconds (integer). */
+  now(): number;
+}
+
+export class MovableClock implements Clock {
+  private offset = 0;
+  private fixed: number | undefined;
+  now(): number {
+    return this.fixed ?? Math.floor(Date.now() / 1000) + this.offset;
+  }
+  /** Pins the clock at `ts` (Unix seconds) until `release()`. */
+  set(ts: number): void {
+    this.fixed = Math.floor(ts);
+  }
+  /** Moves the clock forward (or back with a negative value) by `seconds`. */
+  advance(seconds: number): void {
+    if (this.fixed !== undefined) this.fixed += seconds;
+    else this.offset += seconds;
+  }
+  release(): void {
+    this.fixed = undefined;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * What an engine module receives: the database, the clock, the id generator, the
+ * resource registry and the generic helpers (serialise, list, find-visible, validate,
+ * insert, update). Also the types of the authenticated caller and of a module.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from './clock';
+import type { Db, Statement } from './database';
+import type { IdKind } from './ids';
+import type { Migration } from './migrations';
+import type { ResourceDef, Row, WriteInput } from './resource';
+
+export interface EngineOptions {
+  /** Folder for the engine's SQLite database and credentials.json. */
+  dataDir: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Defaults to a MovableClock on the wall clock. */
+  clock?: Clock;
+  /** SQLite synchronous mode (default FULL). */
+  synchronous?: 'FULL' | 'NORMAL';
+  /** 32-byte key for encrypting vaulted account numbers (used by the payments module). */
+  vaultKey?: Buffer;
+  /** Replaces the default module list (tests). */
+  modules?: EngineModule[];
+  /** Diagnostic log line sink (default: nothing; never receives card data). */
+  log?: (line: string) => void;
+}
+
+/** The authenticated caller of a /v2 request (`req.auth`). */
+export interface AuthInfo {
+  userId: string;
+  developerId: string;
+  user: Row;
+  /** Locations the user may read and change: memberships plus their descendants. */
+  locationIds: readonly string[];
+  locationSet: ReadonlySet<string>;
+  /** Locations the user is a direct member of. */
+  directLocationIds: readonly string[];
+  /** `locationIds` as a JSON array, bound to `json_each(?)` in scoped SQL. */
+  locationsJson: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the auth hook on every /v2 request (undefined only on /health). */
+    auth: AuthInfo;
+  }
+}
+
+export interface SeedInfo {
+  developerId: string;
+  userId: string;
+  userApiKey: string;
+  parentLocationId: string;
+  locationId: string;
+  ccProductTransactionId: string;
+  achProductTransactionId: string;
+  terminalId: string;
+}
+
+export interface ListExtra {
+  /** Extra SQL condition (ANDed) and its parameters. */
+  where?: string;
+  params?: unknown[];
+}
+
+export interface ListResult {
+  rows: Row[];
+  body: Record<string, unknown>;
+}
+
+export interface EngineContext {
+  readonly db: Db;
+  readonly clock: Clock;
+  readonly options: EngineOptions;
+  /** Prepared statement from the cache. */
+  stmt(sql: string): Statement;
+  newId(kind?: IdKind): string;
+  /** Resource declarations by singular name. */
+  readonly resources: ReadonlyMap<string, ResourceDef>;
+  resource(name: string): ResourceDef;
+  /** http://127.0.0.1:PORT — set once the server listens. */
+  origin: string;
+  /** Absolute URL of a record: `${origin}${path}/${id}`. */
+  href(def: ResourceDef, id: unknown): string;
+  /** Drops cached credentials (call after changing a user, key or membership). */
+  invalidateAuth(): void;
+  /** Record → response object (read-only conversions, `_links.self.href`, expands). */
+  serialize(def: ResourceDef, row: Row, auth: AuthInfo | undefined, expand?: readonly string[]): Row;
+  /** Parses `?expand=` against the resource's expands (unknown names are ignored). */
+  expandsOf(def: ResourceDef, req: FastifyRequest): string[];
+  /** Generic list: filters, sort, page, meta, serialised rows under the plural key. */
+  list(def: ResourceDef, req: FastifyRequest, extra?: ListExtra): ListResult;
+  /** The record `idOrApiId` if the caller may see it (honours `?api_id=true&location_id=`); else 404. */
+  findVisible(def: ResourceDef, idOrApiId: string, req: FastifyRequest): Row;
+  /** The record by id if the caller may see it, else undefined. */
+  getVisible(def: ResourceDef, id: unknown, auth: AuthInfo): Row | undefined;
+  /** Unwraps and validates a write body against the declaration (throws 422). */
+  validateWrite(def: ResourceDef, body: unknown, mode: 'create' | 'update', req: FastifyRequest, existing?: Row): WriteInput;
+  /** INSERT of declared columns (sets id, created_ts, modified_ts, created_user_id when declared). */
+  insert(def: ResourceDef, values: Row, auth?: AuthInfo): Row;
+  /** UPDATE of declared columns (sets modified_ts, modified_user_id when declared). */
+  update(def: ResourceDef, id: unknown, values: Row, auth?: AuthInfo): Row;
+  getById(def: ResourceDef, id: unknown): Row | undefined;
+  log(line: string): void;
+}
+
+/** A unit of the engine: migrations, declared resources, hand-written routes, seed data. */
+export interface EngineModule {
+  name: string;
+  migrations?: Migration[];
+  resources?: ResourceDef[];
+  /** Called once after migrations, before routes (open writers, caches…). */
+  init?(ctx: EngineContext): void | Promise<void>;
+  /** Hand-written routes (full paths, e.g. `/v2/transactions`); `req.auth` is set. */
+  routes?(app: FastifyInstance, ctx: EngineContext): void;
+  /** First start only, after the merchant seed. */
+  seed?(ctx: EngineContext, seed: SeedInfo): void;
+  /** Tables whose rows `reset()` keeps (reference data inserted by migrations). */
+  referenceTables?: string[];
+  close?(): void | Promise<void>;
+}
+
+export type RequestWithAuth = FastifyRequest;

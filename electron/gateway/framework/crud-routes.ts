@@ -1,0 +1,75 @@
+/**
+ * Generic routes for a declared resource: list, view, create, update, delete.
+ * Writes run in one SQLite transaction together with the resource's hooks.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ErrorCollector } from './errors';
+import type { EngineContext } from './context';
+import { checkApiIdUnique } from './records';
+import { pathOf, type HookArgs, type ResourceDef } from './resource';
+
+function idParam(req: FastifyRequest): string {
+  return (req.params as { id: string }).id;
+}
+
+function hookArgs(ctx: EngineContext, req: FastifyRequest): HookArgs {
+  return { ctx, auth: req.auth, req, errs: new ErrorCollector() };
+}
+
+export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def: ResourceDef): void {
+  const base = pathOf(def);
+  const m = new Set(def.methods);
+  const wrap = (row: Record<string, unknown>, req: FastifyRequest) => ({ [def.name]: ctx.serialize(def, row, req.auth, ctx.expandsOf(def, req)) });
+
+  if (m.has('list')) app.get(base, async (req) => ctx.list(def, req).body);
+
+  if (m.has('create')) {
+    app.post(base, async (req, reply) => {
+      const input = ctx.validateWrite(def, req.body, 'create', req);
+      const { status, row } = ctx.db.transaction(() => {
+        const args = hookArgs(ctx, req);
+        const override = def.createOverride?.({ ...args, input });
+        if (override) return override;
+        checkApiIdUnique(ctx, def, input.values);
+        def.beforeInsert?.({ ...args, input });
+        args.errs.throwIfAny();
+        const created = ctx.insert(def, input.values, req.auth);
+        def.afterInsert?.({ ...args, input, row: created });
+        return { status: 201, row: created };
+      })();
+      return reply.code(status).send(wrap(row, req));
+    });
+  }
+
+  if (m.has('view')) app.get(`${base}/:id`, async (req) => wrap(ctx.findVisible(def, idParam(req), req), req));
+
+  if (m.has('update')) {
+    app.put(`${base}/:id`, async (req) => {
+      const existing = ctx.findVisible(def, idParam(req), req);
+      const input = ctx.validateWrite(def, req.body, 'update', req, existing);
+      const row = ctx.db.transaction(() => {
+        const args = hookArgs(ctx, req);
+        checkApiIdUnique(ctx, def, input.values, existing);
+        def.beforeUpdate?.({ ...args, input, existing });
+        args.errs.throwIfAny();
+        const updated = ctx.update(def, existing.id, input.values, req.auth);
+        def.afterUpdate?.({ ...args, input, row: updated, existing });
+        return updated;
+      })();
+      return wrap(row, req);
+    });
+  }
+
+  if (m.has('delete')) {
+    app.delete(`${base}/:id`, async (req, reply) => {
+      const existing = ctx.findVisible(def, idParam(req), req);
+      ctx.db.transaction(() => {
+        const args = hookArgs(ctx, req);
+        def.beforeDelete?.({ ...args, existing });
+        ctx.stmt(`DELETE FROM "${def.table}" WHERE id = ?`).run(existing.id);
+        def.afterDelete?.({ ...args, existing });
+      })();
+      return reply.code(204).send();
+    });
+  }
+}

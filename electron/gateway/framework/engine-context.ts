@@ -1,0 +1,52 @@
+/**
+ * Builds the EngineContext handed to every module: binds the generic helpers to the
+ * database, the clock and the resource registry.
+ */
+import type { Clock } from './clock';
+import type { EngineContext, EngineOptions } from './context';
+import { StatementCache, type Db } from './database';
+import { newId } from './ids';
+import { list } from './list';
+import { findVisible, getById, getVisible, insertRecord, updateRecord } from './records';
+import { pathOf, type ResourceDef } from './resource';
+import { expandsOf, serialize } from './serialize';
+import { validateWrite } from './validate';
+
+export function createContext(db: Db, clock: Clock, options: EngineOptions, resources: readonly ResourceDef[], invalidateAuth: () => void): EngineContext {
+  const cache = new StatementCache(db);
+  const registry = new Map<string, ResourceDef>();
+  for (const r of resources) {
+    if (registry.has(r.name)) throw new Error(`Resource "${r.name}" is declared twice.`);
+    registry.set(r.name, r);
+  }
+  const log = options.log ?? (() => {});
+  const ctx: EngineContext = {
+    db,
+    clock,
+    options,
+    stmt: (sql) => cache.get(sql),
+    newId,
+    resources: registry,
+    resource(name) {
+      const r = registry.get(name);
+      if (!r) throw new Error(`Unknown resource "${name}".`);
+      return r;
+    },
+    origin: 'http://127.0.0.1',
+    href(def, id) {
+      return `${ctx.origin}${pathOf(def)}/${encodeURIComponent(String(id))}`;
+    },
+    invalidateAuth,
+    serialize: (def, row, auth, expand) => serialize(ctx, def, row, auth, expand),
+    expandsOf,
+    list: (def, req, extra) => list(ctx, def, req, extra),
+    findVisible: (def, id, req) => findVisible(ctx, def, id, req),
+    getVisible: (def, id, auth) => getVisible(ctx, def, id, auth),
+    validateWrite: (def, body, mode, req, existing) => validateWrite(ctx, def, body, mode, req, existing),
+    insert: (def, values, auth) => insertRecord(ctx, def, values, auth),
+    update: (def, id, values, auth) => updateRecord(ctx, def, id, values, auth),
+    getById: (def, id) => getById(ctx, def, id),
+    log,
+  };
+  return ctx;
+}

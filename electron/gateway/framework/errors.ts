@@ -1,0 +1,106 @@
+/**
+ * The error envelope and every message the engine can answer with.
+ *
+ * Messages are named constants (stripe-mock style) so tests assert the constant, not a
+ * copy of the text. Field messages are Yii-style templates ("{attribute} cannot be
+ * blank.") because the interface family answers that way; `fmt` fills them in.
+ */
+
+/** Body of every 4xx/5xx answer: `{"errors": {"<field or general>": ["message", ...]}}`. */
+export type ErrorMap = Record<string, string[]>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorMap,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(Object.values(errors).flat().join(' '));
+  }
+}
+
+export const MSG = {
+  // 400 / 401 / 403 / 404 / 405 / 413 / 415 — key `general`
+  MALFORMED_JSON: 'The request body is not valid JSON.',
+  BAD_REQUEST: 'The request could not be understood.',
+  UNAUTHORIZED: 'Your request was made with invalid credentials.',
+  HOST_NOT_ALLOWED: 'This Host header is not allowed.',
+  NOT_FOUND: 'Object not found.',
+  PATH_NOT_FOUND: 'Page not found.',
+  METHOD_NOT_ALLOWED: 'Method Not Allowed. This URL can only handle the following request methods: {methods}.',
+  BODY_TOO_LARGE: 'The request body is too large.',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json.',
+  INTERNAL: 'An internal server error occurred.',
+  // 422 — request shape
+  WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
+  // 422 — field templates ({attribute} is the field label, e.g. "Last Name")
+  BLANK: '{attribute} cannot be blank.',
+  TOO_SHORT: '{attribute} should contain at least {min} characters.',
+  TOO_LONG: '{attribute} should contain at most {max} characters.',
+  EXACT_LENGTH: '{attribute} should contain {length} characters.',
+  NOT_STRING: '{attribute} must be a string.',
+  NOT_INTEGER: '{attribute} must be an integer.',
+  NOT_NUMBER: '{attribute} must be a number.',
+  NOT_BOOLEAN: '{attribute} must be either "1" or "0".',
+  NOT_OBJECT: '{attribute} must be an object.',
+  TOO_SMALL: '{attribute} must be no less than {min}.',
+  TOO_BIG: '{attribute} must be no greater than {max}.',
+  INVALID: '{attribute} is invalid.',
+  BAD_FORMAT: 'The format of {attribute} is invalid.',
+  BAD_DATE: 'The format of {attribute} is invalid; use yyyy-mm-dd.',
+  BAD_EMAIL: '{attribute} is not a valid email address.',
+  BAD_URL: '{attribute} is not a valid URL.',
+  HAS_SPACES: '{attribute} must not contain spaces.',
+  TAKEN: '{attribute} "{value}" has already been taken.',
+  UNKNOWN_KEY: '{attribute} has an unknown key "{key}".',
+  NOT_CHANGEABLE: '{attribute} cannot be changed.',
+  // 422 — list parameters
+  BAD_PAGE: 'Page must be an integer no less than 1.',
+  BAD_PAGE_SIZE: 'Page Size must be an integer no less than 1.',
+  BAD_SORT: 'Sort field "{field}" is not sortable.',
+  BAD_FILTER: 'The filter value for {attribute} is invalid.',
+  BAD_TS_RANGE: '{attribute} must be one of: {ranges}, or a Unix timestamp or lo|hi range.',
+  BAD_EXPAND: 'Unknown expand "{expand}".',
+  API_ID_NEEDS_LOCATION: 'Location Id cannot be blank when api_id is used.',
+} as const;
+
+export type MessageKey = keyof typeof MSG;
+
+/** Fills `{name}` placeholders of a message template. */
+export function fmt(template: string, vars: Record<string, string | number> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => (k in vars ? String(vars[k]) : m));
+}
+
+/** "last_name" → "Last Name", "zip_code" → "Zip Code" (Yii's generateAttributeLabel). */
+export function labelOf(field: string): string {
+  return field
+    .split('_')
+    .filter(Boolean)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+export const general = (status: number, message: string, headers?: Record<string, string>) =>
+  new ApiError(status, { general: [message] }, headers);
+
+export const notFound = () => general(404, MSG.NOT_FOUND);
+export const unauthorized = () => general(401, MSG.UNAUTHORIZED);
+export const unprocessable = (errors: ErrorMap) => new ApiError(422, errors);
+/** A 422 for one field: `fieldError('last_name', MSG.BLANK)` → "Last Name cannot be blank.". */
+export function fieldError(field: string, template: string, vars: Record<string, string | number> = {}): ApiError {
+  return new ApiError(422, { [field]: [fmt(template, { attribute: labelOf(field), ...vars })] });
+}
+
+/** Collects field errors and throws one 422 with all of them. */
+export class ErrorCollector {
+  readonly errors: ErrorMap = {};
+  add(field: string, template: string, vars: Record<string, string | number> = {}): void {
+    (this.errors[field] ??= []).push(fmt(template, { attribute: labelOf(field), ...vars }));
+  }
+  has(field?: string): boolean {
+    return field === undefined ? Object.keys(this.errors).length > 0 : field in this.errors;
+  }
+  throwIfAny(status = 422): void {
+    if (this.has()) throw new ApiError(status, this.errors);
+  }
+}

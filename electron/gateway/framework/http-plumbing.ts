@@ -1,0 +1,97 @@
+/**
+ * Everything between the socket and the resource handlers: the Host check, the auth
+ * hook, content types, and the mapping of every failure (ours and fastify's own: JSON
+ * parse, body limit, media type) into the error envelope. Unknown paths answer 404;
+ * a known path with the wrong method answers 405 with an Allow header.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, MSG, fmt, type ErrorMap } from './errors';
+import type { Authenticator } from './auth';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+interface RoutePattern {
+  re: RegExp;
+  methods: Set<string>;
+}
+
+function send(reply: FastifyReply, status: number, errors: ErrorMap, headers: Record<string, string> = {}): FastifyReply {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  return reply.code(status).type('application/json; charset=utf-8').send({ errors });
+}
+
+const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK_NAMES.has(host);
+}
+
+export interface PlumbingOptions {
+  auth: Authenticator;
+  /** When bound to loopback, only loopback Host headers are accepted (DNS-rebinding guard). */
+  checkHost: boolean;
+  log: (line: string) => void;
+}
+
+export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): void {
+  const patterns = new Map<string, RoutePattern>();
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (!url) return;
+    let p = patterns.get(url);
+    if (!p) {
+      const re = new RegExp(`^${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}/?$`);
+      p = { re, methods: new Set() };
+      patterns.set(url, p);
+    }
+    for (const m of [route.method].flat()) p.methods.add(String(m).toUpperCase());
+  });
+
+  app.decorateRequest('auth', undefined as never);
+
+  app.addHook('onRequest', async (req) => {
+    if (opts.checkHost) {
+      const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+      if (!isLoopback(host)) throw new ApiError(403, { general: [MSG.HOST_NOT_ALLOWED] });
+    }
+    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?')) req.auth = opts.auth.authenticate(req);
+  });
+
+  // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/([\w.+-]*\+)?json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ApiError(400, { general: [MSG.MALFORMED_JSON] }), undefined);
+    }
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const allowed = new Set<string>();
+    for (const p of patterns.values()) if (p.re.test(path)) for (const m of p.methods) allowed.add(m);
+    allowed.delete('HEAD');
+    if (allowed.size > 0) {
+      const list = [...allowed].sort().join(', ');
+      return send(reply, 405, { general: [fmt(MSG.METHOD_NOT_ALLOWED, { methods: list })] }, { allow: list });
+    }
+    return send(reply, 404, { general: [MSG.PATH_NOT_FOUND] });
+  });
+
+  app.setErrorHandler((err: FastifyError | ApiError | Error, req: FastifyRequest, reply: FastifyReply) => {
+    if (err instanceof ApiError) return send(reply, err.status, err.errors, err.headers);
+    const code = (err as FastifyError).code;
+    const status = (err as FastifyError).statusCode;
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) return send(reply, 413, { general: [MSG.BODY_TOO_LARGE] });
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) return send(reply, 415, { general: [MSG.UNSUPPORTED_MEDIA_TYPE] });
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError) {
+      return send(reply, 400, { general: [MSG.MALFORMED_JSON] });
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, status, { general: [MSG.BAD_REQUEST] });
+    opts.log(`internal error on ${req.method} ${req.url.split('?')[0]}: ${err.stack ?? err.message}`);
+    return send(reply, 500, { general: [MSG.INTERNAL] });
+  });
+}

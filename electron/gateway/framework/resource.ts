@@ -1,0 +1,131 @@
+/**
+ * The resource declaration: each v2 resource is declared once (fields, bounds,
+ * required-on-create, update-allowed, read-only, filters, expands, api_id field,
+ * default sort) and the generic code derives routes, validation, list/filter/sort/page,
+ * expands and api_id addressing from it.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ErrorCollector } from './errors';
+import type { IdKind } from './ids';
+import type { AuthInfo, EngineContext } from './context';
+
+/** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
+export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'date';
+
+/** How a list query parameter on this field filters. */
+export type FilterKind =
+  | 'text' // substring (LIKE), or a,b,c exact list
+  | 'exact' // equality, or a,b,c list
+  | 'number' // equality, a,b,c list, or lo|hi inclusive range
+  | 'timestamp' // number forms plus the named ranges and custom + <field>_from/_to
+  | 'boolean'; // 1/0/true/false
+
+export type Row = Record<string, unknown>;
+
+export interface FieldDef {
+  type: FieldType;
+  /** String length bounds (characters). */
+  min?: number;
+  max?: number;
+  /** Numeric bounds (integer/number). */
+  minValue?: number;
+  maxValue?: number;
+  /** Allowed values. */
+  enum?: readonly (string | number)[];
+  /** Required in POST. */
+  required?: boolean;
+  /** May be sent on PUT (default: true unless readOnly/createOnly). */
+  update?: boolean;
+  /** System-set; ignored when sent. */
+  readOnly?: boolean;
+  /** Accepted on write, never returned (passwords). */
+  writeOnly?: boolean;
+  /** Not a column: accepted in the body and handed to hooks, never stored generically. */
+  virtual?: boolean;
+  /** Default on create when not sent (value or function). */
+  default?: unknown | ((ctx: EngineContext) => unknown);
+  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`). */
+  pattern?: RegExp;
+  formatMessage?: string;
+  /** Extra check: return a message template (with {attribute}) or undefined. */
+  check?: (value: unknown) => string | undefined;
+  /** Built-in string formats. */
+  format?: 'email' | 'url' | 'no-spaces' | 'digits';
+  /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
+  json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
+  /** Must name a visible record of this resource (checked generically: 422 "X is invalid."). */
+  ref?: string;
+  /** List filter kind; `false` disables. Default derived from type and name. */
+  filter?: FilterKind | false;
+  /** Sortable in lists (default true except json). */
+  sortable?: boolean;
+  /** Name in responses when it differs (device terms answer `device_term_api_id`). */
+  outputName?: string;
+  /** Returned as 1/0 integer instead of true/false (booleans only). */
+  outputAsInt?: boolean;
+  /** Label used in messages (default from the name: last_name → "Last Name"). */
+  label?: string;
+}
+
+export type ExpandFn = (ctx: EngineContext, row: Row, auth: AuthInfo) => unknown;
+
+export type Method = 'list' | 'view' | 'create' | 'update' | 'delete';
+
+/** Which records a user may see. */
+export type Scope =
+  | { kind: 'column'; column: string } // row[column] ∈ user's locations
+  | { kind: 'self' } // the row *is* a location: id ∈ user's locations
+  | { kind: 'sql'; where: string } // custom SQL; `:locations` is replaced by a json_each() sub-select
+  | { kind: 'none' }; // global reference data
+
+export interface WriteInput {
+  /** Validated values of declared, writable fields that were sent (plus create defaults). */
+  values: Row;
+  /** The raw wrapper object (for virtual fields and hand-written rules). */
+  raw: Record<string, unknown>;
+}
+
+export interface HookArgs {
+  ctx: EngineContext;
+  auth: AuthInfo;
+  req: FastifyRequest;
+  errs: ErrorCollector;
+}
+
+export interface ResourceDef {
+  /** Singular wrapper key, e.g. `contact`. */
+  name: string;
+  /** Plural list key, e.g. `contacts`; the path is `/v2/<plural>` unless `path` is given. */
+  plural: string;
+  path?: string;
+  /** SQL table; the primary key column is `id`. */
+  table: string;
+  idKind?: IdKind | 'integer';
+  fields: Record<string, FieldDef>;
+  scope: Scope;
+  /** Integrator id field (e.g. `contact_api_id`) and the column that scopes its uniqueness. */
+  apiId?: { field: string; scopeColumn: string };
+  /** e.g. `-created_ts` */
+  defaultSort: string;
+  expands?: Record<string, ExpandFn>;
+  /** Generic routes to mount (hand-written actions are registered by the module). */
+  methods: readonly Method[];
+  /** Cross-field rules after per-field validation; add to `errs`. */
+  validate?(args: HookArgs & { mode: 'create' | 'update'; input: WriteInput; existing?: Row }): void;
+  /** Last chance to change values before INSERT (hash a password, generate keys…). */
+  beforeInsert?(args: HookArgs & { input: WriteInput }): void;
+  afterInsert?(args: HookArgs & { input: WriteInput; row: Row }): void;
+  /** POST may answer with an existing record instead of creating (update_if_exists…). */
+  createOverride?(args: HookArgs & { input: WriteInput }): { status: number; row: Row } | undefined;
+  beforeUpdate?(args: HookArgs & { input: WriteInput; existing: Row }): void;
+  afterUpdate?(args: HookArgs & { input: WriteInput; row: Row; existing: Row }): void;
+  /** Throw an ApiError (409/422) to refuse. */
+  beforeDelete?(args: HookArgs & { existing: Row }): void;
+  afterDelete?(args: HookArgs & { existing: Row }): void;
+  /** Adds computed fields to the serialised record. */
+  decorate?(ctx: EngineContext, row: Row, out: Row, auth: AuthInfo | undefined): void;
+}
+
+export function pathOf(def: ResourceDef): string {
+  return def.path ?? `/v2/${def.plural}`;
+}

@@ -1,0 +1,21 @@
+/** Error messages of the merchant resources (asserted by name in tests). */
+export const MERCHANT_MSG = {
+  PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
+  OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
+  CANNOT_DELETE_SELF: 'You cannot delete your own user.',
+  LAST_ADMIN: 'The last active admin user of a location cannot be deleted.',
+  SCANNER_ACTIVE: 'An active scanner cannot be deleted; set active to 0 first.',
+  DEVICE_NOT_SIGNATURE_CAPABLE: 'The device "{device}" is not signature capable.',
+  TERMINAL_NOT_IN_LOCATION: 'Terminal Id must belong to the location.',
+  APPLICATION_NOT_OF_MANUFACTURER: 'Terminal Application Id does not belong to the terminal manufacturer.',
+  TIP_PERCENTS_KEYS: 'Tip Percents must have exactly the keys percent_1, percent_2 and percent_3.',
+  TIP_PERCENTS_ALL_NULL: 'Tip Percents must be all null or all set.',
+  TIP_PERCENT_RANGE: 'Tip Percents {key} must be an integer from 0 to 99.',
+  TIMEOUT_NOT_INTEGER: '{label} must be an integer.',
+  TIMEOUT_TOO_SMALL: '{label} must be no less than {min}.',
+  TIMEOUT_TOO_BIG: '{label} must be no greater than {max}.',
+  PRODUCT_TRANSACTION_NOT_OF_LOCATION: 'Product Transaction Id must belong to the location.',
+  DEFAULT_PT_WRONG_METHOD: '{attribute} must be a {method} product transaction of this location.',
+  DOMAIN_TITLE_REQUIRED: 'Branding Domain Title cannot be blank when Is New Domain is true.',
+  UI_PREFS_UNKNOWN: 'Ui Prefs has an unknown key "{key}".',
+} as const;

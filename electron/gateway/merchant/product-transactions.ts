@@ -1,0 +1,65 @@
+/**
+ * Product transactions (a location's merchant/deposit accounts). The interface has no
+ * endpoints for them; they appear in location expands and location infos, and the
+ * payments module reads them (processor settings, level3_allow, auto_decline_cvv).
+ * Declared so serialisation and references are generic; no routes.
+ */
+import type { FieldDef, ResourceDef } from '../framework/resource';
+import { idField, tsField } from './field-kit';
+
+const b: FieldDef = { type: 'boolean' };
+const s: FieldDef = { type: 'string' };
+const j: FieldDef = { type: 'json' };
+
+export const productTransactionResource: ResourceDef = {
+  name: 'product_transaction',
+  plural: 'product_transactions',
+  path: '/v2/producttransactions',
+  table: 'product_transactions',
+  scope: { kind: 'column', column: 'location_id' },
+  defaultSort: 'created_ts',
+  methods: [],
+  fields: {
+    id: idField,
+    location_id: s,
+    payment_method: { type: 'string', enum: ['cc', 'ach'] },
+    processor: s,
+    title: s,
+    receipt_header: s,
+    receipt_footer: s,
+    receipt_add_account_above_signature: b,
+    receipt_add_recurring_above_signature: b,
+    receipt_logo: s,
+    receipt_show_contact_name: b,
+    industry_type: s,
+    partner: s,
+    vt_cvv: b,
+    vt_street: b,
+    vt_zip: b,
+    vt_order_num: b,
+    display_avs: b,
+    vt_enable: b,
+    vt_enable_tip: b,
+    velocity_settings: j,
+    surcharge: j,
+    default_transaction_type: s,
+    vt_require_street: b,
+    vt_require_zip: b,
+    vt_enable_sales_tax: b,
+    vt_override_sales_tax_allowed: b,
+    current_batch: { type: 'integer' },
+    vt_billing_phone: b,
+    vt_clerk_number: b,
+    quick_invoice_allow: b,
+    active: b,
+    hosted_payment_page_max_allowed: { type: 'integer' },
+    hosted_payment_page_allow: b,
+    auto_decline_cvv: b,
+    level3_allow: b,
+    level3_default: s,
+    tax_surcharge_config: j,
+    processor_data: j,
+    created_ts: tsField,
+    modified_ts: tsField,
+  },
+};

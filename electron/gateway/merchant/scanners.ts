@@ -1,0 +1,74 @@
+/**
+ * Check scanners and the scanner models/manufacturers they reference.
+ * GET /v2/scannermodels (+/{id}) lists the seeded models under `scannermodels`.
+ * Scanner ids are 24 hex characters (the field table says length 24).
+ * DELETE of an active scanner answers 409 (deactivate first): our reading of the
+ * interface's "409 validation error" for scanner deletes.
+ */
+import { ApiError } from '../framework/errors';
+import type { ResourceDef, Row } from '../framework/resource';
+import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
+import { MERCHANT_MSG } from './messages';
+
+export const scannerManufacturerResource: ResourceDef = {
+  name: 'scannermanufacturer',
+  plural: 'scannermanufacturers',
+  table: 'scanner_manufacturers',
+  idKind: 'integer',
+  scope: { kind: 'none' },
+  defaultSort: 'id',
+  methods: [],
+  fields: { id: { type: 'integer', readOnly: true }, title: { type: 'string' } },
+};
+
+export const scannerModelResource: ResourceDef = {
+  name: 'scannermodel',
+  plural: 'scannermodels',
+  table: 'scanner_models',
+  idKind: 'integer',
+  scope: { kind: 'none' },
+  defaultSort: 'id',
+  methods: ['list', 'view'],
+  fields: {
+    id: { type: 'integer', readOnly: true },
+    title: { type: 'string', readOnly: true },
+    scanner_manufacturer_id: { type: 'integer', readOnly: true },
+    created_ts: tsField,
+    modified_ts: tsField,
+  },
+  expands: { scanner_manufacturer: refExpand('scannermanufacturer', 'scanner_manufacturer_id') },
+};
+
+export const scannerResource: ResourceDef = {
+  name: 'scanner',
+  plural: 'scanners',
+  table: 'scanners',
+  idKind: 'hex24',
+  scope: { kind: 'column', column: 'location_id' },
+  defaultSort: '-created_ts',
+  methods: ['list', 'view', 'create', 'update', 'delete'],
+  fields: {
+    id: idField,
+    title: str(1, 24, { required: true }),
+    serial_number: str(1, 24, { required: true }),
+    scanner_model_id: { type: 'integer', required: true, minValue: 1, ref: 'scannermodel' },
+    location_id: locationRef,
+    active: bool(1),
+    created_ts: tsField,
+    modified_ts: tsField,
+    created_user_id: systemUser,
+    modified_user_id: systemUser,
+  },
+  expands: {
+    scanner_model: refExpand('scannermodel', 'scanner_model_id'),
+    location: refExpand('location', 'location_id'),
+    created_user: createdUserExpand,
+    scanner_manufacturer: (ctx, row, auth) => {
+      const model = ctx.getById(scannerModelResource, row.scanner_model_id) as Row | undefined;
+      return model ? refExpand('scannermanufacturer', 'scanner_manufacturer_id')(ctx, model, auth) : null;
+    },
+  },
+  beforeDelete({ existing }) {
+    if (existing.active === 1) throw new ApiError(409, { general: [MERCHANT_MSG.SCANNER_ACTIVE] });
+  },
+};

@@ -1,0 +1,83 @@
+/**
+ * The terminal JSON settings: `terminal_timeouts` (per-key default/min/max from the
+ * interface's table, in seconds) and `tip_percents` (exactly percent_1..3, each 0-99,
+ * all null or none null). The device driver reads TERMINAL_TIMEOUTS for its messages.
+ */
+import { MSG, type ErrorCollector } from '../framework/errors';
+import { isPlainObject } from '../framework/validate';
+import { MERCHANT_MSG } from './messages';
+
+export interface TimeoutSpec {
+  default: number;
+  min: number;
+  max: number;
+  label: string;
+  /** Shown when this timeout expires (null: not a timeout). */
+  message: string | null;
+}
+
+export const TERMINAL_TIMEOUTS = {
+  card_entry_timeout: { default: 120, min: 20, max: 120, label: 'Card Entry Timeout', message: 'Card Entry Timeout' },
+  device_terms_prompt_timeout: { default: 60, min: 5, max: 300, label: 'Device Terms Prompt Timeout', message: 'Timeout waiting for Customer' },
+  overall_timeout: { default: 300, min: 30, max: 300, label: 'Overall Timeout', message: 'Overall Request Timeout' },
+  pin_entry_timeout: { default: 30, min: 20, max: 50, label: 'Pin Entry Timeout', message: 'Pin Entry Timeout' },
+  signature_input_timeout: { default: 10, min: 10, max: 50, label: 'Signature Input Timeout', message: 'Signature Input Timeout' },
+  signature_submit_timeout: { default: 30, min: 20, max: 50, label: 'Signature Submit Timeout', message: 'Signature Storage Timeout' },
+  status_display_time: { default: 7, min: 1, max: 30, label: 'Status Display Time', message: null },
+  tip_cashback_timeout: { default: 30, min: 20, max: 50, label: 'Tip Cashback Timeout', message: 'Tip/Cashback Timeout' },
+  transaction_timeout: { default: 10, min: 10, max: 20, label: 'Transaction Timeout', message: 'Transaction Timeout' },
+} as const satisfies Record<string, TimeoutSpec>;
+
+export type TerminalTimeouts = Record<keyof typeof TERMINAL_TIMEOUTS, number>;
+
+export function defaultTimeouts(): TerminalTimeouts {
+  return Object.fromEntries(Object.entries(TERMINAL_TIMEOUTS).map(([k, s]) => [k, s.default])) as TerminalTimeouts;
+}
+
+/** Validates the keys sent; returns only them (the caller merges with defaults or the stored value). */
+export function checkTimeouts(value: unknown, errs: ErrorCollector, field: string): Record<string, number> | undefined {
+  if (!isPlainObject(value)) {
+    errs.add(field, MSG.NOT_OBJECT);
+    return undefined;
+  }
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const spec = (TERMINAL_TIMEOUTS as Record<string, TimeoutSpec>)[k];
+    if (!spec) {
+      errs.add(field, MSG.UNKNOWN_KEY, { key: k.slice(0, 64) });
+      continue;
+    }
+    if (typeof v !== 'number' || !Number.isInteger(v)) errs.add(field, MERCHANT_MSG.TIMEOUT_NOT_INTEGER, { label: spec.label });
+    else if (v < spec.min) errs.add(field, MERCHANT_MSG.TIMEOUT_TOO_SMALL, { label: spec.label, min: spec.min });
+    else if (v > spec.max) errs.add(field, MERCHANT_MSG.TIMEOUT_TOO_BIG, { label: spec.label, max: spec.max });
+    else out[k] = v;
+  }
+  return out;
+}
+
+export const TIP_KEYS = ['percent_1', 'percent_2', 'percent_3'] as const;
+
+export function checkTipPercents(value: unknown, errs: ErrorCollector, field: string): Record<string, number | null> | undefined {
+  if (!isPlainObject(value)) {
+    errs.add(field, MSG.NOT_OBJECT);
+    return undefined;
+  }
+  const keys = Object.keys(value);
+  if (keys.length !== TIP_KEYS.length || !TIP_KEYS.every((k) => keys.includes(k))) {
+    errs.add(field, MERCHANT_MSG.TIP_PERCENTS_KEYS);
+    return undefined;
+  }
+  const out: Record<string, number | null> = {};
+  let nulls = 0;
+  for (const k of TIP_KEYS) {
+    const v = value[k];
+    if (v === null) {
+      nulls++;
+      out[k] = null;
+    } else if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 99) {
+      errs.add(field, MERCHANT_MSG.TIP_PERCENT_RANGE, { key: k });
+    } else out[k] = v;
+  }
+  if (nulls > 0 && nulls < TIP_KEYS.length) errs.add(field, MERCHANT_MSG.TIP_PERCENTS_ALL_NULL);
+  return out;
+}

@@ -1,0 +1,116 @@
+/**
+ * Terminals (EMV devices) with their reference records: terminal manufacturers and
+ * terminal applications (no endpoints of their own; seeded reference data, expandable).
+ * Port defaults to 10009 (PAX POSLink); terminal_timeouts are filled from the defaults
+ * and merged key by key on update. DELETE answers 204 (the interface leaves it open).
+ */
+import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
+import { MERCHANT_MSG } from './messages';
+import { checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
+
+const line = str(0, 64);
+const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+export const terminalManufacturerResource: ResourceDef = {
+  name: 'terminal_manufacturer',
+  plural: 'terminal_manufacturers',
+  path: '/v2/terminalmanufacturers',
+  table: 'terminal_manufacturers',
+  scope: { kind: 'none' },
+  defaultSort: 'title',
+  methods: [],
+  fields: { id: idField, title: { type: 'string' } },
+};
+
+export const terminalApplicationResource: ResourceDef = {
+  name: 'terminal_application',
+  plural: 'terminal_applications',
+  path: '/v2/terminalapplications',
+  table: 'terminal_applications',
+  scope: { kind: 'none' },
+  defaultSort: 'title',
+  methods: [],
+  fields: { id: idField, title: { type: 'string' }, terminal_manufacturer_id: { type: 'string' } },
+};
+
+const timeouts: FieldDef = { type: 'json', json: checkTimeouts };
+const tips: FieldDef = { type: 'json', json: checkTipPercents };
+
+export const terminalResource: ResourceDef = {
+  name: 'terminal',
+  plural: 'terminals',
+  table: 'terminals',
+  scope: { kind: 'column', column: 'location_id' },
+  defaultSort: '-created_ts',
+  methods: ['list', 'view', 'create', 'update', 'delete'],
+  fields: {
+    id: idField,
+    active: bool(1),
+    location_id: locationRef,
+    serial_number: str(1, 36, { required: true }),
+    terminal_number: str(0, 36),
+    title: str(0, 64),
+    mac_address: str(0, 16),
+    local_ip_address: str(0, 15, { pattern: IPV4 }),
+    port: { type: 'integer', minValue: 1, maxValue: 65535, default: 10009 },
+    last_registration_ts: tsField,
+    created_ts: tsField,
+    modified_ts: tsField,
+    terminal_timeouts: timeouts,
+    tip_percents: tips,
+    debit: bool(0),
+    emv: bool(1),
+    header_line_1: line,
+    header_line_2: line,
+    header_line_3: line,
+    header_line_4: line,
+    header_line_5: line,
+    trailer_line_1: line,
+    trailer_line_2: line,
+    trailer_line_3: line,
+    trailer_line_4: line,
+    trailer_line_5: line,
+    communication_type: str(0, 32, { default: 'tcp' }),
+    is_provisioned: bool(0),
+    default_checkin: str(0, 10),
+    default_checkout: str(0, 10),
+    default_room_rate: str(0, 16),
+    default_room_number: str(0, 16),
+    terminal_application_id: { type: 'string', min: 1, max: 36, required: true, ref: 'terminal_application' },
+    terminal_manufacturer_id: { type: 'string', min: 1, max: 36, required: true, ref: 'terminal_manufacturer' },
+    terminal_cvm_id: { type: 'integer', minValue: 0, maxValue: 99 },
+    tip_enable: bool(0),
+    cashback_enable: bool(0),
+    print_enable: bool(0),
+    sig_capture_enable: bool(1),
+    created_user_id: systemUser,
+    modified_user_id: systemUser,
+  },
+  expands: {
+    terminal_application: refExpand('terminal_application', 'terminal_application_id'),
+    terminal_manufacturer: refExpand('terminal_manufacturer', 'terminal_manufacturer_id'),
+    location: refExpand('location', 'location_id'),
+    created_user: createdUserExpand,
+  },
+  validate({ ctx, errs, input, existing }) {
+    const v = input.values;
+    const appId = v.terminal_application_id ?? existing?.terminal_application_id;
+    const mfrId = v.terminal_manufacturer_id ?? existing?.terminal_manufacturer_id;
+    if (('terminal_application_id' in v || 'terminal_manufacturer_id' in v) && appId && mfrId) {
+      const app = ctx.getById(terminalApplicationResource, appId);
+      if (app && app.terminal_manufacturer_id !== mfrId) errs.add('terminal_application_id', MERCHANT_MSG.APPLICATION_NOT_OF_MANUFACTURER);
+    }
+  },
+  beforeInsert({ input }) {
+    const v = input.values;
+    v.terminal_timeouts = { ...defaultTimeouts(), ...((v.terminal_timeouts as Row | null | undefined) ?? {}) };
+  },
+  beforeUpdate({ input, existing }) {
+    const v = input.values;
+    if ('terminal_timeouts' in v) {
+      const stored = typeof existing.terminal_timeouts === 'string' ? (JSON.parse(existing.terminal_timeouts) as Row) : defaultTimeouts();
+      v.terminal_timeouts = v.terminal_timeouts === null ? defaultTimeouts() : { ...stored, ...(v.terminal_timeouts as Row) };
+    }
+  },
+};

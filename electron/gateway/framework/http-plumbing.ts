@@ -59,7 +59,7 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
 
   // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/([\w.+-]*\+)?json$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+  const parseJson = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
@@ -67,7 +67,9 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
     } catch {
       done(new ApiError(400, { general: [MSG.MALFORMED_JSON] }), undefined);
     }
-  });
+  };
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  app.addContentTypeParser(/^application\/[\w.-]+\+json(;.*)?$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -32,6 +32,14 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
+function parseOrUndefined(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class TestEngine {
   private constructor(
     readonly engine: RunningEngine,
@@ -77,13 +85,7 @@ export class TestEngine {
       signal: AbortSignal.timeout(opts.timeoutMs ?? 10_000),
     });
     const text = await res.text();
-    let parsed: unknown = undefined;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    return { status: res.status, body: parsed, text, headers: res.headers };
+    return { status: res.status, body: parseOrUndefined(text), text, headers: res.headers };
   }
 
   get = (path: string, opts?: CallOptions) => this.call('GET', path, undefined, opts);

@@ -5,7 +5,8 @@
  */
 import type { EngineModule } from './framework/context';
 import { merchantModule } from './merchant/module';
+import { createPaymentsModule } from './payments/payments-module';
 
 export function defaultModules(): EngineModule[] {
-  return [merchantModule];
+  return [merchantModule, createPaymentsModule()];
 }

@@ -1,0 +1,85 @@
+/**
+ * Transaction batches: one open batch per product transaction collects its approved card
+ * transactions; settling closes it. A batch holding a 6.30 sale fails its first settle
+ * (processing_status_id 3, reason 1630) and settles on the next one, as the sandbox does.
+ * Settled transactions get settle_date and transaction_settlement_status and can no
+ * longer be voided. Simplification: no automatic daily close; settle is manual.
+ */
+import type { EngineContext } from '../framework/context';
+import { ApiError } from '../framework/errors';
+import { PAY_MSG } from './payment-messages';
+
+export const BATCH_STATUS = { toSettle: 1, settled: 2, error: 3, reprocess: 4, processing: 5 } as const;
+
+export interface OpenBatch {
+  id: string;
+  batchNum: number;
+}
+
+export class BatchService {
+  private readonly open = new Map<string, OpenBatch>();
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** Must run inside a write transaction (a group-commit job). */
+  openBatchFor(productTransactionId: string, locationId: string): OpenBatch {
+    const cached = this.open.get(productTransactionId);
+    if (cached) {
+      const still = this.ctx.stmt('SELECT is_open FROM transaction_batches WHERE id = ?').get(cached.id) as { is_open: number } | undefined;
+      if (still?.is_open === 1) return cached;
+      this.open.delete(productTransactionId);
+    }
+    const row = this.ctx
+      .stmt('SELECT id, batch_num FROM transaction_batches WHERE product_transaction_id = ? AND is_open = 1 ORDER BY batch_num DESC LIMIT 1')
+      .get(productTransactionId) as { id: string; batch_num: number } | undefined;
+    let batch: OpenBatch;
+    if (row) {
+      batch = { id: row.id, batchNum: row.batch_num };
+    } else {
+      const max = this.ctx.stmt('SELECT MAX(batch_num) AS m FROM transaction_batches WHERE product_transaction_id = ?').get(productTransactionId) as { m: number | null };
+      const now = this.ctx.clock.now();
+      batch = { id: this.ctx.newId(), batchNum: (max.m ?? 0) + 1 };
+      this.ctx
+        .stmt('INSERT INTO transaction_batches (id, location_id, product_transaction_id, batch_num, created_ts, modified_ts) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(batch.id, locationId, productTransactionId, batch.batchNum, now, now);
+    }
+    this.open.set(productTransactionId, batch);
+    return batch;
+  }
+
+  markFailsFirstSettle(batchId: string): void {
+    this.ctx.stmt('UPDATE transaction_batches SET fails_first_settle = 1 WHERE id = ?').run(batchId);
+  }
+
+  /** Settles (or fails the first settle of) a batch; runs inside a write transaction. */
+  settle(batchId: string): void {
+    const b = this.ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(batchId) as
+      | { is_open: number; settle_attempts: number; fails_first_settle: number; product_transaction_id: string; batch_num: number }
+      | undefined;
+    if (!b) throw new ApiError(404, { general: ['Object not found.'] });
+    if (b.is_open !== 1) throw new ApiError(422, { id: [PAY_MSG.BATCH_CLOSED] });
+    const now = this.ctx.clock.now();
+    const attempts = b.settle_attempts + 1;
+    if (b.fails_first_settle === 1 && attempts === 1) {
+      this.ctx
+        .stmt('UPDATE transaction_batches SET processing_status_id = ?, settle_attempts = ?, modified_ts = ? WHERE id = ?')
+        .run(BATCH_STATUS.error, attempts, now, batchId);
+      return;
+    }
+    const date = new Date(now * 1000).toISOString().slice(0, 10);
+    const file = `settlement_${b.product_transaction_id.slice(0, 8)}_${String(b.batch_num).padStart(6, '0')}_${date.replace(/-/g, '')}.csv`;
+    this.ctx
+      .stmt('UPDATE transaction_batches SET is_open = 0, processing_status_id = ?, batch_close_ts = ?, settlement_file_name = ?, settle_attempts = ?, modified_ts = ? WHERE id = ?')
+      .run(BATCH_STATUS.settled, now, file, attempts, now, batchId);
+    this.ctx
+      .stmt(`UPDATE transactions SET settled = 1, modified_ts = ?,
+          doc = json_set(doc, '$.settle_date', ?, '$.transaction_settlement_status', 'settled', '$.modified_ts', ?)
+        WHERE batch_id = ? AND status_id IN (101, 111)`)
+      .run(now, date, now, batchId);
+    this.open.delete(b.product_transaction_id);
+  }
+
+  forget(): void {
+    this.open.clear();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Tables of the payment resources (migration versions 100–199).
+ *
+ * transactions: the record lives in `doc` (the JSON the API returns, without _links),
+ * written once per change, so a page of 5000 is string concatenation, not 5000 object
+ * serialisations; the columns beside it exist to filter, sort, check rules and index.
+ * Amount columns are integer cents. Card numbers are never stored here: first_six,
+ * last_four and the brand only. CVV is stored nowhere.
+ */
+import type { Migration } from '../framework/migrations';
+
+export const PAYMENTS_MIGRATIONS: Migration[] = [
+  {
+    version: 100,
+    module: 'payments',
+    name: 'transactions, batches, account vaults, level 3, notification outbox',
+    up(db) {
+      db.exec(`
+        CREATE TABLE transaction_batches (
+          id TEXT PRIMARY KEY,
+          location_id TEXT NOT NULL,
+          product_transaction_id TEXT NOT NULL,
+          batch_num INTEGER NOT NULL,
+          processing_status_id INTEGER NOT NULL DEFAULT 1,
+          is_open INTEGER NOT NULL DEFAULT 1,
+          batch_close_ts INTEGER,
+          settlement_file_name TEXT,
+          settle_attempts INTEGER NOT NULL DEFAULT 0,
+          fails_first_settle INTEGER NOT NULL DEFAULT 0,
+          created_ts INTEGER NOT NULL,
+          modified_ts INTEGER NOT NULL
+        );
+        CREATE INDEX transaction_batches_pt ON transaction_batches (product_transaction_id, is_open);
+        CREATE INDEX transaction_batches_loc ON transaction_batches (location_id, created_ts);
+
+        CREATE TABLE transactions (
+          id TEXT PRIMARY KEY,
+          location_id TEXT NOT NULL,
+          product_transaction_id TEXT,
+          transaction_api_id TEXT,
+          payment_method TEXT NOT NULL,
+          action TEXT NOT NULL,
+          type_id INTEGER NOT NULL,
+          status_id INTEGER NOT NULL,
+          reason_code_id INTEGER NOT NULL,
+          amount INTEGER NOT NULL,
+          auth_amount INTEGER NOT NULL DEFAULT 0,
+          refunded INTEGER NOT NULL DEFAULT 0,
+          first_six TEXT,
+          last_four TEXT,
+          brand TEXT,
+          exp_date TEXT,
+          account_vault_id TEXT,
+          contact_id TEXT,
+          previous_transaction_id TEXT,
+          batch_id TEXT,
+          settled INTEGER NOT NULL DEFAULT 0,
+          created_ts INTEGER NOT NULL,
+          modified_ts INTEGER NOT NULL,
+          doc TEXT NOT NULL
+        );
+        CREATE UNIQUE INDEX transactions_api_id ON transactions (location_id, transaction_api_id) WHERE transaction_api_id IS NOT NULL;
+        CREATE INDEX transactions_loc_created ON transactions (location_id, created_ts);
+        CREATE INDEX transactions_last_four ON transactions (last_four, amount);
+        CREATE INDEX transactions_batch ON transactions (batch_id);
+        CREATE INDEX transactions_vault ON transactions (account_vault_id);
+        CREATE INDEX transactions_previous ON transactions (previous_transaction_id);
+        CREATE INDEX transactions_ach_pending ON transactions (created_ts) WHERE payment_method = 'ach' AND status_id IN (131, 132, 133);
+
+        CREATE TABLE account_vaults (
+          id TEXT PRIMARY KEY,
+          location_id TEXT NOT NULL,
+          account_vault_api_id TEXT,
+          payment_method TEXT NOT NULL,
+          title TEXT,
+          account_holder_name TEXT,
+          first_six TEXT,
+          last_four TEXT,
+          billing_address TEXT,
+          billing_zip TEXT,
+          billing_state TEXT,
+          billing_city TEXT,
+          billing_phone TEXT,
+          exp_date TEXT,
+          routing TEXT,
+          account_type TEXT,
+          is_company INTEGER,
+          contact_id TEXT,
+          customer_id TEXT,
+          dl_number TEXT,
+          dl_state TEXT,
+          ssn4 TEXT,
+          dob_year TEXT,
+          accountvault_c1 TEXT,
+          accountvault_c2 TEXT,
+          accountvault_c3 TEXT,
+          ach_sec_code TEXT,
+          active INTEGER NOT NULL DEFAULT 1,
+          previous_transaction_id TEXT,
+          account_blob TEXT,
+          created_ts INTEGER NOT NULL,
+          modified_ts INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX account_vaults_api_id ON account_vaults (location_id, account_vault_api_id) WHERE account_vault_api_id IS NOT NULL;
+        CREATE INDEX account_vaults_loc ON account_vaults (location_id, created_ts);
+        CREATE INDEX account_vaults_contact ON account_vaults (contact_id);
+
+        CREATE TABLE transaction_level3s (
+          id TEXT PRIMARY KEY,
+          transaction_id TEXT NOT NULL UNIQUE,
+          location_id TEXT NOT NULL,
+          level3_data TEXT NOT NULL,
+          is_default INTEGER NOT NULL DEFAULT 0,
+          created_ts INTEGER NOT NULL,
+          modified_ts INTEGER NOT NULL
+        );
+
+        CREATE TABLE notification_outbox (
+          id TEXT PRIMARY KEY,
+          location_id TEXT NOT NULL,
+          transaction_id TEXT,
+          to_address TEXT NOT NULL,
+          subject TEXT NOT NULL,
+          body TEXT NOT NULL,
+          created_ts INTEGER NOT NULL,
+          sent_ts INTEGER
+        );
+        CREATE INDEX notification_outbox_unsent ON notification_outbox (created_ts) WHERE sent_ts IS NULL;
+      `);
+    },
+  },
+];

@@ -1,0 +1,213 @@
+/**
+ * The payments module of the engine: transactions, account vaults, transaction batches,
+ * Level 3 and the receipt outbox (migrations 100–199). Registered in engine-modules.ts.
+ *
+ * The vault key comes from EngineOptions.vaultKey (the app passes the key from its
+ * SecretStore); without it (standalone engine, tests) the module reads or creates it with
+ * `getOrCreateKey(new FileSecretStore(dataDir), 'vault-key')`, a 0600 file under
+ * <dataDir>/secrets/.
+ *
+ * Every write goes through one GroupCommitWriter, so a 2xx is sent only after the COMMIT
+ * that holds it (synchronous=FULL: on disk).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FileSecretStore } from '../../secrets/file-secret-store';
+import { getOrCreateKey } from '../../secrets/secret-store';
+import type { EngineContext, EngineModule } from '../framework/context';
+import { notFound } from '../framework/errors';
+import { BatchService } from './batch-service';
+import { GroupCommitWriter } from './group-commit-writer';
+import { Level3Service } from './level3-service';
+import { listMeta, planList, type ListSpec } from './list-query';
+import { MerchantLookups } from './merchant-lookups';
+import { PAYMENTS_MIGRATIONS } from './payments-migrations';
+import { ReceiptOutbox } from './receipt-outbox';
+import { docWithLinks } from './transaction-doc';
+import { listTransactions } from './transaction-list';
+import { TransactionService, type TransactionRow } from './transaction-service';
+import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
+import { VaultService } from './vault-service';
+
+export const BATCH_LIST: ListSpec = {
+  table: 'transaction_batches',
+  defaultSort: '-created_ts',
+  columns: {
+    id: { sql: 'id', kind: 'exact' },
+    batch_num: { sql: 'batch_num', kind: 'number' },
+    product_transaction_id: { sql: 'product_transaction_id', kind: 'exact' },
+    processing_status_id: { sql: 'processing_status_id', kind: 'number' },
+    is_open: { sql: 'is_open', kind: 'number' },
+    settlement_file_name: { sql: 'settlement_file_name', kind: 'text' },
+    created_ts: { sql: 'created_ts', kind: 'timestamp' },
+    modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
+    batch_close_ts: { sql: 'batch_close_ts', kind: 'timestamp' },
+  },
+};
+
+export interface PaymentsRuntime {
+  writer: GroupCommitWriter;
+  transactions: TransactionService;
+  vaults: VaultService;
+  batches: BatchService;
+  level3: Level3Service;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime } {
+  let rt: PaymentsRuntime | undefined;
+  let lookups: MerchantLookups | undefined;
+  const runtime = (): PaymentsRuntime => {
+    if (!rt) throw new Error('payments module not initialised');
+    return rt;
+  };
+
+  const batchRecord = (ctx: EngineContext, b: Record<string, unknown>) => ({
+    id: b.id,
+    batch_num: b.batch_num,
+    location_id: b.location_id,
+    product_transaction_id: b.product_transaction_id,
+    processing_status_id: b.processing_status_id,
+    is_open: b.is_open,
+    batch_close_ts: b.batch_close_ts ?? null,
+    settlement_file_name: b.settlement_file_name ?? null,
+    created_ts: b.created_ts,
+    modified_ts: b.modified_ts,
+    _links: { self: { href: `${ctx.origin}/v2/transactionbatches/${String(b.id)}` } },
+  });
+
+  const findBatch = (ctx: EngineContext, req: FastifyRequest, id: string): Record<string, unknown> => {
+    const b = ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
+    if (!b || !req.auth.locationSet.has(String(b.location_id))) throw notFound();
+    return b;
+  };
+
+  const expander = (ctx: EngineContext, names: string[]) => {
+    const r = runtime();
+    const want = new Set(names);
+    return (d: Record<string, unknown>, row: { id: string }) => {
+      const t = r.transactions.getRow(row.id) as TransactionRow;
+      if (want.has('transaction_level3')) d.transaction_level3 = r.level3.expandFor(t);
+      if (want.has('account_vault')) {
+        const v = t.account_vault_id ? (ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(t.account_vault_id) as Parameters<VaultService['serialize']>[0] | undefined) : undefined;
+        d.account_vault = v ? r.vaults.serialize(v) : null;
+      }
+      if (want.has('transaction_batch')) {
+        const b = t.batch_id ? (ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(t.batch_id) as Record<string, unknown> | undefined) : undefined;
+        d.transaction_batch = b ? batchRecord(ctx, b) : null;
+      }
+      if (want.has('contact')) {
+        let c: unknown = null;
+        if (t.contact_id) {
+          try {
+            const def = ctx.resource('contact');
+            const row2 = ctx.getById(def, t.contact_id);
+            c = row2 ? ctx.serialize(def, row2, undefined) : null;
+          } catch {
+            c = lookups?.contact(t.contact_id) ?? null;
+          }
+        }
+        d.contact = c;
+      }
+      if (want.has('previous_transaction')) {
+        const p = t.previous_transaction_id ? r.transactions.getRow(t.previous_transaction_id) : undefined;
+        d.previous_transaction = p ? JSON.parse(p.doc) : null;
+      }
+    };
+  };
+
+  const sendDoc = (reply: FastifyReply, status: number, doc: string) => reply.code(status).type(JSON_TYPE).send(doc);
+
+  return {
+    name: 'payments',
+    migrations: PAYMENTS_MIGRATIONS,
+    runtime,
+
+    async init(ctx) {
+      const key = ctx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(ctx.options.dataDir), VAULT_KEY_NAME));
+      const writer = new GroupCommitWriter(ctx.db);
+      lookups = new MerchantLookups(ctx);
+      const batches = new BatchService(ctx);
+      const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
+      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
+      const level3 = new Level3Service(ctx, writer, lookups, transactions);
+      rt = { writer, transactions, vaults, batches, level3 };
+    },
+
+    routes(app: FastifyInstance, ctx: EngineContext) {
+      const r = runtime();
+      const href = (id: string) => `${ctx.origin}/v2/transactions/${id}`;
+      const wrap = (doc: string, id: string) => `{"transaction":${docWithLinks(doc, href(id))}}`;
+
+      // ---- transactions
+      app.post('/v2/transactions', async (req, reply) => {
+        const res = await r.transactions.create(req);
+        return sendDoc(reply, res.status, wrap(res.doc, res.id));
+      });
+      app.get('/v2/transactions', async (req, reply) => {
+        r.transactions.sweepAch();
+        return sendDoc(reply, 200, listTransactions(ctx, req, (names) => expander(ctx, names)));
+      });
+      app.get<{ Params: { id: string } }>('/v2/transactions/:id', async (req, reply) => {
+        r.transactions.sweepAch();
+        const row = r.transactions.findForRequest(req, req.params.id);
+        const q = (req.query ?? {}) as Record<string, unknown>;
+        const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
+        if (names.length === 0) return sendDoc(reply, 200, wrap(row.doc, row.id));
+        const d = JSON.parse(row.doc) as Record<string, unknown>;
+        expander(ctx, names)(d, row);
+        d._links = { self: { href: href(row.id) } };
+        return sendDoc(reply, 200, JSON.stringify({ transaction: d }));
+      });
+      app.put<{ Params: { id: string } }>('/v2/transactions/:id', async (req, reply) => {
+        const res = await r.transactions.act(req, req.params.id);
+        return sendDoc(reply, res.status, wrap(res.doc, res.id));
+      });
+
+      // ---- account vaults
+      app.post('/v2/accountvaults', async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
+      app.get('/v2/accountvaults', async (req) => r.vaults.list(req));
+      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id', async (req) => {
+        const q = (req.query ?? {}) as Record<string, unknown>;
+        const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
+        return { accountvault: r.vaults.serialize(r.vaults.find(req, req.params.id), expand) };
+      });
+      app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
+      app.delete<{ Params: { id: string } }>('/v2/accountvaults/:id', async (req, reply) => {
+        await r.vaults.remove(req, req.params.id);
+        return reply.code(204).send();
+      });
+      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
+
+      // ---- transaction batches
+      app.get('/v2/transactionbatches', async (req) => {
+        const plan = planList(BATCH_LIST, req, req.auth, ctx.clock);
+        const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transaction_batches WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+        const rows = ctx
+          .stmt(`SELECT * FROM transaction_batches WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
+          .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as Record<string, unknown>[];
+        return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMeta(req, ctx.origin, plan, total) };
+      });
+      app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
+      app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', async (req) => {
+        const b = findBatch(ctx, req, req.params.id);
+        await r.writer.submit(() => r.batches.settle(String(b.id)));
+        return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
+      });
+
+      // ---- level 3
+      app.post('/v2/transactionlevel3s', async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));
+      app.get<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', async (req) => ({ transactionlevel3: r.level3.view(req, req.params.id) }));
+      app.delete<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', async (req, reply) => {
+        await r.level3.remove(req, req.params.id);
+        return reply.code(204).send();
+      });
+    },
+
+    close() {
+      rt?.writer.flush();
+      lookups?.clear();
+    },
+  };
+}
+

@@ -1,0 +1,64 @@
+/**
+ * GET /v2/transactions: the list, kept fast at a million rows. Stored docs are joined
+ * as strings (no parse/serialise per row) unless an expand asks for related records.
+ * Filters on indexed columns are exact (ids, codes, last_four, first_six), amounts take
+ * decimal strings and `lo|hi`, created_ts/modified_ts take the named ranges too; any
+ * other record field filters by substring on the stored record (a scan: fine for small
+ * result sets, not indexed).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { EngineContext } from '../framework/context';
+import { docWithLinks, TRANSACTION_FIELDS } from './transaction-doc';
+import { listMeta, planList, type ColumnSpec, type ListSpec } from './list-query';
+
+const columns: Record<string, ColumnSpec> = {
+  id: { sql: 'id', kind: 'exact' },
+  location_id: { sql: 'location_id', kind: 'exact' },
+  product_transaction_id: { sql: 'product_transaction_id', kind: 'exact' },
+  transaction_api_id: { sql: 'transaction_api_id', kind: 'exact' },
+  payment_method: { sql: 'payment_method', kind: 'exact' },
+  account_vault_id: { sql: 'account_vault_id', kind: 'exact' },
+  contact_id: { sql: 'contact_id', kind: 'exact' },
+  previous_transaction_id: { sql: 'previous_transaction_id', kind: 'exact' },
+  transaction_batch_id: { sql: 'batch_id', kind: 'exact' },
+  first_six: { sql: 'first_six', kind: 'exact' },
+  last_four: { sql: 'last_four', kind: 'exact' },
+  status_id: { sql: 'status_id', kind: 'number' },
+  type_id: { sql: 'type_id', kind: 'number' },
+  reason_code_id: { sql: 'reason_code_id', kind: 'number' },
+  transaction_amount: { sql: 'amount', kind: 'money' },
+  auth_amount: { sql: 'auth_amount', kind: 'money' },
+  created_ts: { sql: 'created_ts', kind: 'timestamp' },
+  modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
+};
+// Every other record field: substring on the stored document (not indexed).
+for (const f of TRANSACTION_FIELDS) {
+  if (!columns[f]) columns[f] = { sql: `json_extract(doc, '$.${f}')`, kind: 'text', sortable: f !== 'custom_data' && f !== 'additional_amounts' };
+}
+
+export const TRANSACTION_LIST: ListSpec = { table: 'transactions', columns, defaultSort: '-created_ts' };
+
+export type Expander = (doc: Record<string, unknown>, row: { id: string }) => void;
+
+export function listTransactions(ctx: EngineContext, req: FastifyRequest, expand: (names: string[]) => Expander | undefined): string {
+  const plan = planList(TRANSACTION_LIST, req, req.auth, ctx.clock);
+  const q = (req.query ?? {}) as Record<string, unknown>;
+  const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transactions WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+  const rows = ctx
+    .stmt(`SELECT id, doc FROM transactions WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
+    .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as { id: string; doc: string }[];
+  const base = `${ctx.origin}/v2/transactions/`;
+  const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
+  const ex = names.length ? expand(names) : undefined;
+  const parts = new Array<string>(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as { id: string; doc: string };
+    if (ex) {
+      const d = JSON.parse(r.doc) as Record<string, unknown>;
+      ex(d, r);
+      d._links = { self: { href: base + r.id } };
+      parts[i] = JSON.stringify(d);
+    } else parts[i] = docWithLinks(r.doc, base + r.id);
+  }
+  return `{"transactions":[${parts.join(',')}],"meta":${JSON.stringify(listMeta(req, ctx.origin, plan, total))}}`;
+}

@@ -1,0 +1,615 @@
+/**
+ * Transactions: every POST action (sale, authonly, avsonly, force, refund, debit,
+ * credit) and PUT action (void, authcomplete, authincrement, partialreversal, edit).
+ *
+ * Flow of a POST: validate → idempotency (in-flight map, then the unique index on
+ * (location_id, transaction_api_id)) → resolve the account → simulated processor →
+ * one group-commit job that re-checks the rules against the database, writes the
+ * transaction, the batch, the vault (save_account), default Level 3 data and the
+ * receipt e-mail, atomically → answer only after the COMMIT (so every 2xx is durable).
+ *
+ * Rules and readings the interface leaves open (also in the README):
+ * - transaction_amount is the total charged, tip included; tip_amount is the part of it
+ *   that is tip, so a tip adjust moves transaction_amount by the tip difference.
+ * - A repeated transaction_api_id in the same location returns the original record
+ *   (201, same body) whatever the new body says; nothing is charged again.
+ * - Declines are stored (status 301) and answered with 201: approval is status_id.
+ * - save_account vaults the card only when the transaction is approved.
+ * - Refunds: of an approved sale/force/completed auth (101) or an ACH debit (131–134);
+ *   the sum of refunds that are not voided never exceeds the original amount.
+ * - ACH voids are possible while the transaction is still 131 (pending origination).
+ */
+import type { FastifyRequest } from 'fastify';
+import { isExpDateCurrent } from '../../../shared/payments/exp-date';
+import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import type { AuthInfo, EngineContext } from '../framework/context';
+import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import { isCommercialBin } from './bin-info';
+import type { BatchService } from './batch-service';
+import { brandFromStored, fromVault, readCvv, typedAccount, type AccountData, type VaultRow } from './card-source';
+import type { GroupCommitWriter } from './group-commit-writer';
+import { EMAIL_RE, flag, money, present, text, type Body } from './input-fields';
+import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
+import { PAY_MSG } from './payment-messages';
+import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
+import type { ReceiptOutbox } from './receipt-outbox';
+import { defaultLevel3Data } from './level3-defaults';
+import { emptyDoc, type TransactionDoc } from './transaction-doc';
+import type { VaultService } from './vault-service';
+
+export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
+export const PUT_ACTIONS = ['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit'] as const;
+type PostAction = (typeof POST_ACTIONS)[number];
+type PutAction = (typeof PUT_ACTIONS)[number];
+
+export interface TransactionRow {
+  id: string;
+  location_id: string;
+  product_transaction_id: string | null;
+  transaction_api_id: string | null;
+  payment_method: string;
+  action: string;
+  type_id: number;
+  status_id: number;
+  reason_code_id: number;
+  amount: number;
+  auth_amount: number;
+  refunded: number;
+  first_six: string | null;
+  last_four: string | null;
+  brand: string | null;
+  exp_date: string | null;
+  account_vault_id: string | null;
+  contact_id: string | null;
+  previous_transaction_id: string | null;
+  batch_id: string | null;
+  settled: number;
+  created_ts: number;
+  modified_ts: number;
+  doc: string;
+}
+
+export interface TxnResult {
+  status: number;
+  doc: string;
+  id: string;
+}
+
+const TEXT_FIELDS: [string, number][] = [
+  ['description', 255], ['order_num', 32], ['po_number', 32], ['clerk_number', 32], ['customer_id', 64],
+  ['customer_ip', 64], ['billing_street', 64], ['billing_city', 36], ['billing_state', 24], ['billing_zip', 10],
+  ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
+  ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64],
+];
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+export class TransactionService {
+  /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
+  private readonly inFlight = new Map<string, Promise<TxnResult>>();
+  private readonly defaultLocation = new Map<string, string | undefined>();
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly writer: GroupCommitWriter,
+    private readonly lookups: MerchantLookups,
+    private readonly batches: BatchService,
+    private readonly vaults: VaultService,
+    private readonly outbox: ReceiptOutbox,
+  ) {}
+
+  // ---------------------------------------------------------------- reads
+
+  getRow(id: string): TransactionRow | undefined {
+    if (typeof id !== 'string' || id.length > 64) return undefined;
+    return this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(id) as TransactionRow | undefined;
+  }
+
+  visibleRow(id: string, auth: AuthInfo): TransactionRow | undefined {
+    const r = this.getRow(id);
+    return r && auth.locationSet.has(r.location_id) ? r : undefined;
+  }
+
+  byApiId(locationId: string, apiId: string): TransactionRow | undefined {
+    return this.ctx.stmt('SELECT * FROM transactions WHERE location_id = ? AND transaction_api_id = ?').get(locationId, apiId) as TransactionRow | undefined;
+  }
+
+  /**
+   * Moves ACH transactions along 131 → 132 → 133 → 134 by the engine clock. Called before
+   * reads; writes only when something is due (the partial index makes the check cheap).
+   */
+  sweepAch(): void {
+    const now = this.ctx.clock.now();
+    const due = this.ctx
+      .stmt(`SELECT 1 FROM transactions WHERE payment_method = 'ach' AND status_id IN (131, 132, 133) AND created_ts <= ? LIMIT 1`)
+      .get(now - ACH_SCHEDULE_SECONDS.originating);
+    if (!due) return;
+    const rows = this.ctx
+      .stmt(`SELECT id, status_id, created_ts FROM transactions WHERE payment_method = 'ach' AND status_id IN (131, 132, 133) AND created_ts <= ?`)
+      .all(now - ACH_SCHEDULE_SECONDS.originating) as { id: string; status_id: number; created_ts: number }[];
+    const date = new Date(now * 1000).toISOString().slice(0, 10);
+    const upd = this.ctx.stmt(`UPDATE transactions SET status_id = ?, settled = ?, modified_ts = ?,
+        doc = json_set(doc, '$.status_id', ?, '$.modified_ts', ?, '$.settle_date', ?, '$.transaction_settlement_status', ?)
+      WHERE id = ?`);
+    this.ctx.db.transaction(() => {
+      for (const r of rows) {
+        const next = achStatusAt(r.created_ts, now);
+        if (next === r.status_id) continue;
+        const settled = next === STATUS.achSettled;
+        upd.run(next, settled ? 1 : 0, now, next, now, settled ? date : null, settled ? 'settled' : null, r.id);
+      }
+    })();
+  }
+
+  // ---------------------------------------------------------------- POST
+
+  async create(req: FastifyRequest): Promise<TxnResult> {
+    const auth = req.auth;
+    const body = unwrap(req.body);
+    const errs = new ErrorCollector();
+    const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
+    if (!(POST_ACTIONS as readonly string[]).includes(action)) {
+      throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
+    }
+    const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
+    if (apiId !== null) {
+      if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
+      else if (apiId.length > 64) errs.add('transaction_api_id', PAY_MSG.API_ID_LENGTH);
+    }
+    errs.throwIfAny();
+    const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
+    const { locationId, pt } = this.resolveLocation(body, auth, methodHint);
+
+    if (apiId !== null) {
+      const key = `${locationId}\0${apiId}`;
+      const running = this.inFlight.get(key);
+      if (running) return running;
+      const existing = this.byApiId(locationId, apiId);
+      if (existing) return { status: 201, doc: existing.doc, id: existing.id };
+      const p = this.createNew(body, auth, action, locationId, pt, apiId);
+      this.inFlight.set(key, p);
+      try {
+        return await p;
+      } finally {
+        this.inFlight.delete(key);
+      }
+    }
+    return this.createNew(body, auth, action, locationId, pt, null);
+  }
+
+  private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
+    let locationId: string | undefined;
+    if (present(body.location_id)) {
+      locationId = String(body.location_id);
+      if (!auth.locationSet.has(locationId)) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_INVALID] });
+    }
+    let pt: ProductTransaction | undefined;
+    if (present(body.product_transaction_id)) {
+      pt = this.lookups.productTransaction(String(body.product_transaction_id));
+      if (!pt || !auth.locationSet.has(pt.location_id) || (locationId !== undefined && pt.location_id !== locationId)) {
+        throw new ApiError(422, { product_transaction_id: [PAY_MSG.PRODUCT_TRANSACTION_INVALID] });
+      }
+      locationId = pt.location_id;
+    }
+    if (locationId === undefined) {
+      locationId = this.defaultLocationFor(auth, method);
+      if (locationId === undefined) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_BLANK] });
+    }
+    return { locationId, pt };
+  }
+
+  /** Without location_id: the caller's only location, else its first one with a default product transaction. */
+  private defaultLocationFor(auth: AuthInfo, method: 'cc' | 'ach'): string | undefined {
+    const key = `${auth.userId}\0${auth.locationsJson}\0${method}`;
+    if (this.defaultLocation.has(key)) return this.defaultLocation.get(key);
+    let found: string | undefined;
+    if (auth.locationIds.length === 1) found = auth.locationIds[0];
+    else found = auth.locationIds.find((l) => this.lookups.defaultProductTransactionId(l, method) !== undefined);
+    this.defaultLocation.set(key, found);
+    return found;
+  }
+
+  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null): Promise<TxnResult> {
+    const errs = new ErrorCollector();
+    const now = this.ctx.clock.now();
+    let previous: TransactionRow | undefined;
+    if (present(body.previous_transaction_id)) {
+      previous = this.visibleRow(String(body.previous_transaction_id), auth);
+      if (!previous || previous.location_id !== locationId) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.PREVIOUS_INVALID] });
+    }
+
+    // --- the account
+    let account: AccountData | undefined;
+    let vault: VaultRow | undefined;
+    const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
+    if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+    if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
+      vault = present(body.account_vault_id)
+        ? this.vaults.visibleRow(String(body.account_vault_id), auth)
+        : this.vaults.byApiId(locationId, String(body.account_vault_api_id));
+      if (!vault || vault.location_id !== locationId) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_INVALID] });
+      account = fromVault(vault, body, errs);
+    } else if (present(body.account_number)) {
+      const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
+      account = typedAccount(body, method, errs);
+    } else if (previous) {
+      account = accountFromPrevious(previous, body, errs);
+    } else if (action !== 'refund') {
+      errs.add('account_number', PAY_MSG.ACCOUNT_DATA_BLANK);
+    } else {
+      errs.add('previous_transaction_id', PAY_MSG.ACCOUNT_DATA_BLANK);
+    }
+    errs.throwIfAny();
+    if (!account) throw new ApiError(422, { account_number: [PAY_MSG.ACCOUNT_DATA_BLANK] });
+    const method = account.paymentMethod;
+    if (explicitMethod !== undefined && explicitMethod !== method) {
+      throw new ApiError(422, { payment_method: [fmt(PAY_MSG.VAULT_METHOD, { method })] });
+    }
+    const allowed = method === 'cc' ? ['sale', 'authonly', 'avsonly', 'force', 'refund'] : ['debit', 'credit', 'refund'];
+    if (!allowed.includes(action)) throw new ApiError(422, { action: [fmt(PAY_MSG.PAYMENT_METHOD_MISMATCH, { action, method })] });
+
+    // --- product transaction
+    let pt = ptIn;
+    if (!pt) {
+      const ptId = this.lookups.defaultProductTransactionId(locationId, method);
+      pt = ptId ? this.lookups.productTransaction(ptId) : undefined;
+      if (!pt) throw new ApiError(422, { product_transaction_id: [PAY_MSG.PRODUCT_TRANSACTION_MISSING] });
+    } else if (pt.payment_method !== method) {
+      throw new ApiError(422, { product_transaction_id: [fmt(PAY_MSG.PRODUCT_TRANSACTION_METHOD, { method: pt.payment_method })] });
+    }
+
+    // --- amounts and plain fields
+    let amount = money(body, 'transaction_amount', errs);
+    const tax = money(body, 'tax', errs);
+    const tip = money(body, 'tip_amount', errs);
+    if (amount === null && !errs.has('transaction_amount')) {
+      if (action === 'avsonly') amount = 0;
+      else if (action === 'refund' && previous) amount = previous.amount - previous.refunded;
+      else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
+    }
+    if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    const fields: Record<string, string | null> = {};
+    for (const [f, max] of TEXT_FIELDS) fields[f] = text(body, f, max, errs);
+    let email: string | null = null;
+    if (present(body.notification_email_address)) {
+      email = String(body.notification_email_address);
+      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
+    }
+    let authCode: string | null = null;
+    if (action === 'force') {
+      authCode = typeof body.auth_code === 'string' || typeof body.auth_code === 'number' ? String(body.auth_code) : '';
+      if (authCode.length !== 6) errs.add('auth_code', PAY_MSG.AUTH_CODE_INVALID);
+    }
+    let contactId: string | null = null;
+    let contactEmail: string | null = null;
+    if (present(body.contact_id) || present(body.contact_api_id)) {
+      const c = present(body.contact_id) ? this.lookups.contact(String(body.contact_id)) : this.lookups.contactByApiId(locationId, String(body.contact_api_id));
+      if (!c || c.location_id !== locationId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      else {
+        contactId = c.id;
+        if (c.email && (c.email_trx_receipt || this.lookups.locationReceiptDefault(locationId))) contactEmail = c.email;
+      }
+    } else if (vault?.contact_id) {
+      contactId = vault.contact_id;
+    }
+    let customData: unknown = null;
+    if (present(body.custom_data)) {
+      if (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data)) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
+      else customData = body.custom_data;
+    }
+    let refundOf: TransactionRow | undefined;
+    if (action === 'refund' && previous) {
+      refundOf = previous;
+      if (!isRefundable(previous)) errs.add('previous_transaction_id', PAY_MSG.REFUND_NOT_REFUNDABLE);
+    }
+    errs.throwIfAny();
+    const amountCents = amount ?? 0;
+
+    // --- the processor
+    let outcome: ProcessorOutcome;
+    if (action === 'force') {
+      outcome = {
+        statusId: STATUS.approved, typeId: TYPE.sale, reasonCodeId: REASON.forced, verbiage: 'APPROVED', approved: true,
+        authAmountCents: amountCents, avs: null, cvvResponse: null, delayMs: 0, failsFirstSettle: amountCents === 630,
+      };
+    } else {
+      outcome = simulate({
+        action: action === 'refund' ? 'refund' : action,
+        paymentMethod: method,
+        amountCents,
+        brand: account.brand ?? undefined,
+        cvv: account.cvv,
+        billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
+        billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
+        expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
+        autoDeclineCvv: pt.auto_decline_cvv,
+      });
+      if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
+      if (outcome.delayMs > 0) await sleep(outcome.delayMs);
+    }
+    if (outcome.approved && action !== 'force' && method === 'cc' && action !== 'avsonly') authCode = newAuthCode();
+
+    // --- the record
+    const id = this.ctx.newId();
+    const d = emptyDoc();
+    d.id = id;
+    d.action = action;
+    d.payment_method = method;
+    d.account_vault_id = account.vaultId;
+    d.first_six = account.firstSix;
+    d.last_four = account.lastFour;
+    d.account_holder_name = account.accountHolderName;
+    d.transaction_amount = formatMoney(amountCents);
+    d.auth_amount = formatMoney(outcome.authAmountCents);
+    d.avs = outcome.avs;
+    d.verbiage = outcome.verbiage;
+    d.response_message = outcome.verbiage;
+    d.auth_code = authCode;
+    d.status_id = outcome.statusId;
+    d.type_id = outcome.typeId;
+    d.reason_code_id = outcome.reasonCodeId;
+    d.cvv_response = outcome.cvvResponse;
+    d.location_id = locationId;
+    d.product_transaction_id = pt.id;
+    d.transaction_api_id = apiId;
+    d.contact_id = contactId;
+    d.tax = tax === null ? null : formatMoney(tax);
+    d.tip_amount = tip === null ? null : formatMoney(tip);
+    for (const [f] of TEXT_FIELDS) if (fields[f] !== null) d[f] = fields[f];
+    if (fields.billing_zip === null && vault?.billing_zip) d.billing_zip = vault.billing_zip;
+    if (fields.billing_street === null && vault?.billing_address) d.billing_street = vault.billing_address;
+    d.routing = account.routing;
+    d.account_type = account.accountType;
+    d.ach_sec_code = account.achSecCode;
+    d.exp_date = account.expDate;
+    d.entry_mode_id = method === 'cc' ? 'K' : null;
+    d.is_recurring = false;
+    d.is_accountvault = account.vaultId !== null;
+    d.notification_email_address = email;
+    d.notification_email_sent = false;
+    d.custom_data = customData;
+    d.additional_amounts = [];
+    d.trx_source_id = 12;
+    d.terms_agree = present(body.terms_agree) ? flag(body.terms_agree) : null;
+    d.previous_transaction_id = previous?.id ?? null;
+    d.effective_date = method === 'ach' ? new Date(now * 1000).toISOString().slice(0, 10) : null;
+    d.created_ts = now;
+    d.modified_ts = now;
+    d.created_user_id = auth.userId;
+    d.modified_user_id = auth.userId;
+    if (outcome.approved) d.transaction_settlement_status = method === 'cc' ? 'unsettled' : 'pending';
+
+    const saveAccount = flag(body.save_account) && outcome.approved && account.accountNumber !== null && action !== 'refund';
+    const joinsBatch = method === 'cc' && outcome.approved && (outcome.statusId === STATUS.approved || outcome.statusId === STATUS.refunded);
+    const commercialL3 = method === 'cc' && outcome.approved && pt.level3_allow && (account.brand === 'visa' || account.brand === 'mastercard') && isCommercialBin(account.firstSix) && action !== 'refund';
+    const receiptTo = email ?? contactEmail;
+    const ptId = pt.id;
+    const brand = account.brand;
+    const acct = account;
+
+    return this.writer.submit((): TxnResult => {
+      if (apiId !== null) {
+        const dup = this.byApiId(locationId, apiId);
+        if (dup) return { status: 201, doc: dup.doc, id: dup.id };
+      }
+      if (refundOf) {
+        const orig = this.getRow(refundOf.id) as TransactionRow;
+        const remaining = orig.amount - orig.refunded;
+        if (!isRefundable(orig)) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.REFUND_NOT_REFUNDABLE] });
+        if (amountCents > remaining) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.REFUND_EXCEEDS, { remaining: formatMoney(remaining) })] });
+        this.ctx.stmt('UPDATE transactions SET refunded = refunded + ? WHERE id = ?').run(amountCents, orig.id);
+      }
+      let batchId: string | null = null;
+      if (joinsBatch) {
+        const b = this.batches.openBatchFor(ptId, locationId);
+        batchId = b.id;
+        d.batch = String(b.batchNum);
+        d.transaction_batch_id = b.id;
+        if (outcome.failsFirstSettle) this.batches.markFailsFirstSettle(b.id);
+      }
+      if (saveAccount) {
+        const v = this.vaults.insertFromAccount(acct, locationId, contactId, fields, now);
+        d.account_vault_id = v;
+        d.is_accountvault = true;
+      }
+      if (receiptTo) {
+        this.outbox.recordReceipt(receiptTo, d, this.lookups.locationName(locationId), now);
+        d.notification_email_sent = true;
+      }
+      const doc = JSON.stringify(d);
+      this.ctx
+        .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
+            reason_code_id, amount, auth_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
+            previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
+        .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
+          outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
+          previous?.id ?? null, batchId, now, now, doc);
+      if (commercialL3) {
+        this.ctx
+          .stmt('INSERT INTO transaction_level3s (id, transaction_id, location_id, level3_data, is_default, created_ts, modified_ts) VALUES (?, ?, ?, ?, 1, ?, ?)')
+          .run(this.ctx.newId(), id, locationId, JSON.stringify(defaultLevel3Data(brand === 'visa' ? 'visa' : 'mastercard', amountCents, tax)), now, now);
+      }
+      return { status: 201, doc, id };
+    });
+  }
+
+  // ---------------------------------------------------------------- PUT
+
+  async act(req: FastifyRequest, idOrApiId: string): Promise<TxnResult> {
+    const auth = req.auth;
+    const row = this.findForRequest(req, idOrApiId);
+    const body = unwrap(req.body);
+    const action = String(body.action ?? '').toLowerCase() as PutAction;
+    if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
+      throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
+    }
+    if (row.payment_method === 'ach') this.sweepAch();
+    const errs = new ErrorCollector();
+    const amount = money(body, 'transaction_amount', errs);
+    const tip = money(body, 'tip_amount', errs);
+    const fields: Record<string, string | null> = {};
+    for (const f of ['description', 'transaction_c1', 'transaction_c2', 'transaction_c3', 'order_num', 'po_number', 'clerk_number']) {
+      if (f in body) fields[f] = text(body, f, f === 'description' ? 255 : f.startsWith('transaction_c') ? 128 : 32, errs);
+    }
+    let email: string | null = null;
+    if (present(body.notification_email_address)) {
+      email = String(body.notification_email_address);
+      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
+    }
+    let customData: unknown;
+    if ('custom_data' in body) {
+      if (body.custom_data !== null && (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data))) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
+      else customData = body.custom_data;
+    }
+    if ((action === 'authincrement' || action === 'partialreversal') && amount === null && !errs.has('transaction_amount')) {
+      errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
+    }
+    if (amount !== null && amount <= 0) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    errs.throwIfAny();
+    const now = this.ctx.clock.now();
+    const locationName = email ? this.lookups.locationName(row.location_id) : '';
+
+    return this.writer.submit((): TxnResult => {
+      const cur = this.getRow(row.id) as TransactionRow;
+      const d = JSON.parse(cur.doc) as TransactionDoc;
+      let status = cur.status_id;
+      let reason = cur.reason_code_id;
+      let amt = cur.amount;
+      let authAmt = cur.auth_amount;
+      let batchId = cur.batch_id;
+      const isCard = cur.payment_method === 'cc';
+      const unsettled = cur.settled === 0;
+      switch (action) {
+        case 'void': {
+          if (isCard) {
+            if (cur.settled === 1) throw new ApiError(422, { id: [PAY_MSG.VOID_SETTLED] });
+            if (![STATUS.approved, STATUS.authonly, STATUS.refunded].includes(cur.status_id as 101)) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
+          } else {
+            if (cur.status_id === STATUS.voided || cur.status_id === STATUS.declined) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
+            if (cur.status_id !== STATUS.achPendingOrigination) throw new ApiError(422, { id: [PAY_MSG.ACH_VOID_TOO_LATE] });
+          }
+          if (cur.refunded > 0) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
+          status = STATUS.voided;
+          reason = REASON.voided;
+          d.void_date = new Date(now * 1000).toISOString().slice(0, 10);
+          d.transaction_settlement_status = null;
+          d.verbiage = 'VOIDED';
+          d.response_message = 'VOIDED';
+          if (cur.type_id === TYPE.refund && cur.previous_transaction_id) {
+            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.amount, cur.previous_transaction_id);
+          }
+          break;
+        }
+        case 'authcomplete': {
+          if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHCOMPLETE_NOT_AUTHONLY] });
+          const done = amount ?? cur.auth_amount;
+          if (done > cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHCOMPLETE_EXCEEDS, { authorized: formatMoney(cur.auth_amount) })] });
+          amt = done;
+          status = STATUS.approved;
+          reason = REASON.authCompleted;
+          d.verbiage = verbiageFor(REASON.approved);
+          const b = this.batches.openBatchFor(cur.product_transaction_id as string, cur.location_id);
+          batchId = b.id;
+          d.batch = String(b.batchNum);
+          d.transaction_batch_id = b.id;
+          d.transaction_settlement_status = 'unsettled';
+          if (done === 630) this.batches.markFailsFirstSettle(b.id);
+          break;
+        }
+        case 'authincrement': {
+          if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHINCREMENT_NOT_AUTHONLY] });
+          amt = cur.amount + (amount ?? 0);
+          authAmt = cur.auth_amount + (amount ?? 0);
+          break;
+        }
+        case 'partialreversal': {
+          const ok = isCard && unsettled && (cur.status_id === STATUS.authonly || (cur.status_id === STATUS.approved && cur.type_id === TYPE.sale));
+          if (!ok) throw new ApiError(422, { id: [PAY_MSG.PARTIAL_REVERSAL_NOT_ALLOWED] });
+          if ((amount ?? 0) >= cur.amount - cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.amount - cur.refunded) })] });
+          amt = cur.amount - (amount ?? 0);
+          authAmt = Math.max(0, cur.auth_amount - (amount ?? 0));
+          break;
+        }
+        case 'edit': {
+          if (cur.status_id === STATUS.voided || cur.status_id === STATUS.declined) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
+          if (tip !== null) {
+            if (!isCard) throw new ApiError(422, { tip_amount: [PAY_MSG.TIP_NOT_CARD] });
+            if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
+            const oldTip = parseMoney(d.tip_amount) ?? 0;
+            amt = cur.amount - oldTip + tip;
+            if (cur.status_id === STATUS.authonly) authAmt = Math.max(authAmt, amt);
+            d.tip_amount = formatMoney(tip);
+          }
+          for (const [k, v] of Object.entries(fields)) d[k] = v;
+          if (customData !== undefined) d.custom_data = customData;
+          break;
+        }
+      }
+      if (email) {
+        d.notification_email_address = email;
+      }
+      d.status_id = status;
+      d.reason_code_id = reason;
+      d.transaction_amount = formatMoney(amt);
+      d.auth_amount = formatMoney(authAmt);
+      d.modified_ts = now;
+      d.modified_user_id = auth.userId;
+      if (email) {
+        this.outbox.recordReceipt(email, d, locationName, now);
+        d.notification_email_sent = true;
+      }
+      const doc = JSON.stringify(d);
+      this.ctx
+        .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
+        .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);
+      return { status: 200, doc, id: cur.id };
+    });
+  }
+
+  findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    if (q.api_id === 'true' || q.api_id === '1') {
+      const loc = typeof q.location_id === 'string' ? q.location_id : undefined;
+      if (!loc) throw new ApiError(422, { location_id: [MSG.API_ID_NEEDS_LOCATION] });
+      if (!req.auth.locationSet.has(loc)) throw notFound();
+      const r = this.byApiId(loc, idOrApiId);
+      if (!r) throw notFound();
+      return r;
+    }
+    const r = this.visibleRow(idOrApiId, req.auth);
+    if (!r) throw notFound();
+    return r;
+  }
+}
+
+export function unwrap(body: unknown): Body {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
+  const inner = (body as Body).transaction;
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
+  return inner as Body;
+}
+
+function isRefundable(t: TransactionRow): boolean {
+  if (t.payment_method === 'cc') return t.type_id === TYPE.sale && t.status_id === STATUS.approved;
+  return t.type_id === TYPE.debit && t.status_id >= STATUS.achPendingOrigination && t.status_id <= STATUS.achSettled;
+}
+
+function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector): AccountData {
+  const d = JSON.parse(p.doc) as Record<string, unknown>;
+  const method = p.payment_method === 'ach' ? 'ach' : 'cc';
+  const brand = method === 'cc' ? brandFromStored(p.first_six, (d.account_type as string | null) ?? null) : null;
+  return {
+    paymentMethod: method, brand, firstSix: p.first_six, lastFour: p.last_four ?? '', expDate: p.exp_date, accountNumber: null,
+    cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: (d.routing as string | null) ?? null,
+    accountType: (d.account_type as string | null) ?? null, accountHolderName: (d.account_holder_name as string | null) ?? null,
+    achSecCode: (d.ach_sec_code as string | null) ?? null, vaultId: p.account_vault_id,
+  };
+}
+
+const AUTH_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+function newAuthCode(): string {
+  let s = '';
+  for (let i = 0; i < 6; i++) s += AUTH_ALPHABET[Math.floor(Math.random() * AUTH_ALPHABET.length)];
+  return s;
+}

@@ -1,0 +1,296 @@
+/**
+ * Account vaults (`/v2/accountvaults`): cc and ach tokens. The full account number is
+ * encrypted (AES-256-GCM, vault-crypto.ts) into `account_blob` and never returned; the
+ * record shows first_six/last_four. Variants: direct (account data) and from a previous
+ * transaction; the ticket variant needs the hosted form, which this engine lacks (422).
+ * Deleting a vault a recurring uses answers 422. expiring_in_months and has_recurring
+ * are computed when read.
+ *
+ * Simplification: a vault made from a previous transaction has no stored number (the
+ * transaction never kept one); it charges through the simulated processor like any other.
+ */
+import type { FastifyRequest } from 'fastify';
+import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
+import { monthsUntilExpiry, parseExpDate } from '../../../shared/payments/exp-date';
+import { luhnValid } from '../../../shared/payments/luhn';
+import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
+import { firstSix, lastFour } from '../../../shared/payments/masking';
+import type { AuthInfo, EngineContext } from '../framework/context';
+import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import { binInfo, type BinInfo } from './bin-info';
+import { brandFromStored, readSecCode, SEC_CODES, type AccountData, type VaultRow } from './card-source';
+import type { GroupCommitWriter } from './group-commit-writer';
+import { digitsOnly, flag, present, text, type Body } from './input-fields';
+import { listMeta, planList, type ListSpec } from './list-query';
+import type { MerchantLookups } from './merchant-lookups';
+import { PAY_MSG } from './payment-messages';
+import type { VaultCrypto } from './vault-crypto';
+
+const OUTPUT_FIELDS = [
+  'id', 'payment_method', 'title', 'account_holder_name', 'first_six', 'last_four', 'billing_address', 'billing_zip', 'exp_date',
+  'routing', 'account_type', 'location_id', 'contact_id', 'created_ts', 'modified_ts', 'account_vault_api_id', 'dl_number',
+  'dl_state', 'customer_id', 'ssn4', 'dob_year', 'billing_state', 'billing_city', 'billing_phone', 'accountvault_c1',
+  'accountvault_c2', 'accountvault_c3', 'ach_sec_code', 'active', 'is_company',
+] as const;
+
+/** Optional text fields: [name, min, max] from the field table. */
+const TEXT: [string, number][] = [
+  ['title', 64], ['billing_address', 32], ['billing_city', 36], ['billing_phone', 10], ['billing_state', 2], ['billing_zip', 10],
+  ['customer_id', 50], ['dl_number', 50], ['dl_state', 2], ['dob_year', 4], ['ssn4', 4], ['accountvault_c1', 128],
+  ['accountvault_c2', 128], ['accountvault_c3', 128],
+];
+const UPDATABLE = new Set(['title', 'account_holder_name', 'exp_date', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'contact_id', 'active', 'ach_sec_code']);
+
+export const VAULT_LIST: ListSpec = {
+  table: 'account_vaults',
+  defaultSort: '-created_ts',
+  columns: {
+    id: { sql: 'id', kind: 'exact' },
+    account_vault_api_id: { sql: 'account_vault_api_id', kind: 'exact' },
+    payment_method: { sql: 'payment_method', kind: 'exact' },
+    contact_id: { sql: 'contact_id', kind: 'exact' },
+    first_six: { sql: 'first_six', kind: 'exact' },
+    last_four: { sql: 'last_four', kind: 'exact' },
+    exp_date: { sql: 'exp_date', kind: 'exact' },
+    account_type: { sql: 'account_type', kind: 'exact' },
+    title: { sql: 'title', kind: 'text' },
+    account_holder_name: { sql: 'account_holder_name', kind: 'text' },
+    billing_zip: { sql: 'billing_zip', kind: 'text' },
+    customer_id: { sql: 'customer_id', kind: 'text' },
+    active: { sql: 'active', kind: 'number' },
+    created_ts: { sql: 'created_ts', kind: 'timestamp' },
+    modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
+  },
+};
+
+const wrapperError = () => general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'accountvault' }));
+
+function unwrapVault(body: unknown): Body {
+  if (typeof body !== 'object' || body === null) throw wrapperError();
+  const inner = (body as Body).accountvault;
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw wrapperError();
+  return inner as Body;
+}
+
+export class VaultService {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly writer: GroupCommitWriter,
+    private readonly lookups: MerchantLookups,
+    private readonly crypto: VaultCrypto,
+  ) {}
+
+  visibleRow(id: string, auth: AuthInfo): VaultRow | undefined {
+    const r = this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow | undefined;
+    return r && auth.locationSet.has(r.location_id) ? r : undefined;
+  }
+
+  byApiId(locationId: string, apiId: string): VaultRow | undefined {
+    return this.ctx.stmt('SELECT * FROM account_vaults WHERE location_id = ? AND account_vault_api_id = ?').get(locationId, apiId) as VaultRow | undefined;
+  }
+
+  find(req: FastifyRequest, idOrApiId: string): VaultRow {
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    if (q.api_id === 'true' || q.api_id === '1') {
+      const loc = typeof q.location_id === 'string' ? q.location_id : undefined;
+      if (!loc) throw new ApiError(422, { location_id: [MSG.API_ID_NEEDS_LOCATION] });
+      if (!req.auth.locationSet.has(loc)) throw notFound();
+      const r = this.byApiId(loc, idOrApiId);
+      if (!r) throw notFound();
+      return r;
+    }
+    const r = this.visibleRow(idOrApiId, req.auth);
+    if (!r) throw notFound();
+    return r;
+  }
+
+  serialize(row: VaultRow, expand: string[] = []): Record<string, unknown> {
+    const r = row as unknown as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const f of OUTPUT_FIELDS) out[f] = r[f] ?? null;
+    out.is_company = r.is_company === null || r.is_company === undefined ? null : r.is_company === 1;
+    out.expiring_in_months = row.payment_method === 'cc' && row.exp_date ? monthsUntilExpiry(row.exp_date, new Date(this.ctx.clock.now() * 1000)) : null;
+    out.has_recurring = this.lookups.vaultHasRecurring(row.id);
+    if (expand.includes('contact')) out.contact = row.contact_id ? this.contactRecord(row.contact_id) : null;
+    out._links = { self: { href: `${this.ctx.origin}/v2/accountvaults/${row.id}` } };
+    return out;
+  }
+
+  private contactRecord(id: string): unknown {
+    try {
+      const def = this.ctx.resource('contact');
+      const row = this.ctx.getById(def, id);
+      return row ? this.ctx.serialize(def, row, undefined) : null;
+    } catch {
+      return this.lookups.contact(id) ?? null;
+    }
+  }
+
+  /** Creates the vault row for `save_account` (inside the transaction's write). */
+  insertFromAccount(a: AccountData, locationId: string, contactId: string | null, fields: Record<string, string | null>, now: number): string {
+    const id = this.ctx.newId();
+    const blob = a.accountNumber ? this.crypto.encrypt(a.accountNumber, id) : null;
+    this.ctx
+      .stmt(`INSERT INTO account_vaults (id, location_id, payment_method, account_holder_name, first_six, last_four, billing_address, billing_zip,
+          billing_city, billing_state, billing_phone, exp_date, routing, account_type, contact_id, ach_sec_code, account_blob, created_ts, modified_ts)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+      .run(id, locationId, a.paymentMethod, a.accountHolderName, a.firstSix, a.lastFour, fields.billing_street?.slice(0, 32) ?? null,
+        fields.billing_zip ?? null, fields.billing_city?.slice(0, 36) ?? null, fields.billing_state?.slice(0, 2) ?? null,
+        fields.billing_phone?.slice(0, 10) ?? null, a.expDate, a.routing, a.accountType, contactId, a.achSecCode, blob, now, now);
+    return id;
+  }
+
+  async create(req: FastifyRequest): Promise<Record<string, unknown>> {
+    const auth = req.auth;
+    const b = unwrapVault(req.body);
+    const errs = new ErrorCollector();
+    if (!present(b.location_id)) errs.add('location_id', MSG.BLANK);
+    const method = b.payment_method;
+    if (!present(method)) errs.add('payment_method', MSG.BLANK);
+    else if (method !== 'cc' && method !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+    errs.throwIfAny();
+    const locationId = String(b.location_id);
+    if (!auth.locationSet.has(locationId)) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_INVALID] });
+    if (present(b.ticket)) throw new ApiError(422, { ticket: [PAY_MSG.VAULT_TICKET_UNSUPPORTED] });
+
+    const v: Record<string, unknown> = { payment_method: method };
+    for (const [f, max] of TEXT) v[f] = text(b, f, max, errs);
+    if (present(b.dl_number) !== present(b.dl_state)) errs.add(present(b.dl_number) ? 'dl_state' : 'dl_number', MSG.BLANK);
+    const apiId = present(b.account_vault_api_id) ? String(b.account_vault_api_id) : null;
+    if (apiId !== null && (/\s/.test(apiId) || apiId.length > 36)) errs.add('account_vault_api_id', /\s/.test(apiId) ? MSG.HAS_SPACES : MSG.TOO_LONG, { max: 36 });
+    let contactId: string | null = null;
+    if (present(b.contact_id) || present(b.contact_api_id)) {
+      const c = present(b.contact_id) ? this.lookups.contact(String(b.contact_id)) : this.lookups.contactByApiId(locationId, String(b.contact_api_id));
+      if (!c || c.location_id !== locationId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      else contactId = c.id;
+    }
+    let holder = present(b.account_holder_name) ? String(b.account_holder_name) : null;
+    if (holder !== null && holder.length > 32) errs.add('account_holder_name', MSG.TOO_LONG, { max: 32 });
+    let number: string | null = null;
+
+    if (present(b.previous_transaction_id)) {
+      const t = this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(String(b.previous_transaction_id)) as Record<string, unknown> | undefined;
+      if (!t || t.location_id !== locationId || !auth.locationSet.has(String(t.location_id))) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.PREVIOUS_INVALID] });
+      if (t.payment_method !== method) throw new ApiError(422, { payment_method: [fmt(PAY_MSG.VAULT_FROM_PREVIOUS_METHOD, { method: String(t.payment_method) })] });
+      const d = JSON.parse(String(t.doc)) as Record<string, unknown>;
+      Object.assign(v, {
+        first_six: t.first_six, last_four: t.last_four, exp_date: t.exp_date, routing: d.routing ?? null, account_type: d.account_type ?? null,
+        ach_sec_code: d.ach_sec_code ?? null, previous_transaction_id: t.id,
+      });
+      holder = holder ?? ((d.account_holder_name as string | null) ?? null);
+      v.billing_zip = v.billing_zip ?? d.billing_zip ?? null;
+      contactId = contactId ?? ((t.contact_id as string | null) ?? null);
+    } else {
+      number = digitsOnly(b.account_number);
+      if (!present(b.account_number)) errs.add('account_number', PAY_MSG.VAULT_NUMBER_BLANK);
+      else if (method === 'cc') {
+        if (!number || number.length < 13 || number.length > 19) errs.add('account_number', PAY_MSG.VAULT_CARD_LENGTH);
+        else if (!luhnValid(number)) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
+        if (!present(b.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_BLANK);
+        else if (typeof b.exp_date !== 'string' || !parseExpDate(b.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_INVALID);
+        if (number && luhnValid(number)) {
+          v.first_six = firstSix(number);
+          v.last_four = lastFour(number);
+          v.account_type = CARD_BRAND_ACCOUNT_TYPE[detectCardBrand(number)];
+        }
+        v.exp_date = b.exp_date;
+      } else {
+        if (!number || !achAccountValid(number)) errs.add('account_number', PAY_MSG.ACH_ACCOUNT_INVALID);
+        const routing = digitsOnly(b.routing);
+        if (!present(b.routing)) errs.add('routing', PAY_MSG.ROUTING_BLANK);
+        else if (!routing || !abaRoutingValid(routing)) errs.add('routing', PAY_MSG.ROUTING_INVALID);
+        const type = present(b.account_type) ? String(b.account_type).toLowerCase() : '';
+        if (!type) errs.add('account_type', MSG.BLANK);
+        else if (type !== 'checking' && type !== 'savings') errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_INVALID);
+        if (!present(b.is_company)) errs.add('is_company', PAY_MSG.VAULT_IS_COMPANY_BLANK);
+        if (!holder) errs.add('account_holder_name', PAY_MSG.ACCOUNT_HOLDER_BLANK);
+        if (number) {
+          v.first_six = null;
+          v.last_four = lastFour(number);
+        }
+        Object.assign(v, { routing, account_type: type, is_company: flag(b.is_company) ? 1 : 0, ach_sec_code: readSecCode(b, errs) });
+      }
+    }
+    errs.throwIfAny();
+    v.account_holder_name = holder;
+    const now = this.ctx.clock.now();
+    const id = this.ctx.newId();
+    const blob = number ? this.crypto.encrypt(number, id) : null;
+    const row = await this.writer.submit(() => {
+      if (apiId !== null && this.byApiId(locationId, apiId)) {
+        throw new ApiError(422, { account_vault_api_id: [fmt(MSG.TAKEN, { attribute: 'Account Vault Api Id', value: apiId })] });
+      }
+      const cols = ['id', 'location_id', 'account_vault_api_id', 'contact_id', 'account_blob', 'created_ts', 'modified_ts', ...Object.keys(v)];
+      const vals = [id, locationId, apiId, contactId, blob, now, now, ...Object.values(v).map((x) => (x === undefined ? null : x))];
+      this.ctx.stmt(`INSERT INTO account_vaults (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...vals);
+      return this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow;
+    });
+    return this.serialize(row);
+  }
+
+  async update(req: FastifyRequest, idOrApiId: string): Promise<Record<string, unknown>> {
+    const row = this.find(req, idOrApiId);
+    const b = unwrapVault(req.body);
+    const errs = new ErrorCollector();
+    const set: Record<string, unknown> = {};
+    for (const [k, raw] of Object.entries(b)) {
+      if (!UPDATABLE.has(k)) continue;
+      if (k === 'exp_date') {
+        if (row.payment_method !== 'cc') errs.add(k, PAY_MSG.VAULT_EXP_DATE_ACH);
+        else if (typeof raw !== 'string' || !parseExpDate(raw)) errs.add(k, PAY_MSG.EXP_DATE_INVALID);
+        else set.exp_date = raw;
+      } else if (k === 'active') {
+        set.active = flag(raw) ? 1 : 0;
+      } else if (k === 'contact_id') {
+        if (!present(raw)) set.contact_id = null;
+        else {
+          const c = this.lookups.contact(String(raw));
+          if (!c || c.location_id !== row.location_id) errs.add(k, PAY_MSG.CONTACT_INVALID);
+          else set.contact_id = c.id;
+        }
+      } else if (k === 'ach_sec_code') {
+        if (!(SEC_CODES as readonly string[]).includes(String(raw).toUpperCase())) errs.add(k, PAY_MSG.SEC_CODE_INVALID);
+        else set.ach_sec_code = String(raw).toUpperCase();
+      } else if (k === 'account_holder_name') {
+        const s = text(b, k, 32, errs);
+        set[k] = s;
+      } else {
+        const max = TEXT.find(([f]) => f === k)?.[1] ?? 64;
+        set[k] = text(b, k, max, errs);
+      }
+    }
+    errs.throwIfAny();
+    const now = this.ctx.clock.now();
+    const updated = await this.writer.submit(() => {
+      const cols = Object.keys(set);
+      this.ctx.stmt(`UPDATE account_vaults SET ${[...cols.map((c) => `${c} = ?`), 'modified_ts = ?'].join(', ')} WHERE id = ?`).run(...Object.values(set), now, row.id);
+      return this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(row.id) as VaultRow;
+    });
+    return this.serialize(updated);
+  }
+
+  async remove(req: FastifyRequest, idOrApiId: string): Promise<void> {
+    const row = this.find(req, idOrApiId);
+    await this.writer.submit(() => {
+      if (this.lookups.vaultHasRecurring(row.id)) throw new ApiError(422, { id: [PAY_MSG.VAULT_IN_RECURRING] });
+      this.ctx.stmt('DELETE FROM account_vaults WHERE id = ?').run(row.id);
+    });
+  }
+
+  bininfo(req: FastifyRequest, id: string): BinInfo {
+    const row = this.find(req, id);
+    if (row.payment_method !== 'cc' || !row.first_six) throw new ApiError(422, { id: [PAY_MSG.BININFO_ACH] });
+    return binInfo(row.first_six, brandFromStored(row.first_six, row.account_type));
+  }
+
+  list(req: FastifyRequest): Record<string, unknown> {
+    const plan = planList(VAULT_LIST, req, req.auth, this.ctx.clock);
+    const q = (req.query ?? {}) as Record<string, unknown>;
+    const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
+    const total = (this.ctx.stmt(`SELECT COUNT(*) AS n FROM account_vaults WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+    const rows = this.ctx
+      .stmt(`SELECT * FROM account_vaults WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
+      .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as VaultRow[];
+    return { accountvaults: rows.map((r) => this.serialize(r, expand)), meta: listMeta(req, this.ctx.origin, plan, total) };
+  }
+}

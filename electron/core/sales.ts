@@ -8,9 +8,9 @@
  * and is dropped: it is never logged, stored or returned (the gateway answers with
  * first_six / last_four only).
  *
- * Simplifications: refunded totals come from the gateway's `refunded_amount` when it
- * reports one and otherwise from this app's own refund ledger (refunds made elsewhere
- * are then not counted until the gateway reports them); printing in Electron is not
+ * Simplifications: what a sale has had refunded is the larger of the gateway's refund
+ * records (filtered by previous_transaction_id) and this app's own refund ledger (for a
+ * gateway that cannot filter so); printing in Electron is not
  * wired yet, so `receipt:print` always asks the renderer to use the browser's print.
  */
 import type { CoreStatus, HandlerMap, SaleConfig, TransactionView } from '../../shared/ipc/contract';
@@ -98,9 +98,22 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     return list.map((t) => toView(t, Math.max(refunded.get(t.id) ?? 0, fromRows.get(t.id) ?? 0)));
   }
 
+  /** Approved refunds of a sale, asked of the gateway (exact filter on previous_transaction_id). */
+  async function refundedAtGateway(id: string): Promise<number> {
+    try {
+      const { items } = await client.listTransactions({ previous_transaction_id: id, type_id: String(TYPE.refund) }, 1, 500);
+      return items
+        .filter((r) => r.previous_transaction_id === id && Number(r.status_id) !== STATUS.declined && Number(r.status_id) !== STATUS.voided)
+        .reduce((sum, r) => sum + toView(r).amountCents, 0);
+    } catch {
+      return 0; // A gateway without this filter: the ledger still counts this app's own refunds.
+    }
+  }
+
   async function viewOne(id: string): Promise<TransactionView> {
     const t = await client.getTransaction(id);
-    return toView(t, refundedFromLedger(t.id));
+    const atGateway = Number(t.type_id) === TYPE.sale ? await refundedAtGateway(t.id) : 0;
+    return toView(t, Math.max(refundedFromLedger(t.id), atGateway));
   }
 
   async function loadConfig(): Promise<SaleConfig> {

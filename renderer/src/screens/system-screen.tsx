@@ -4,7 +4,7 @@ export function SystemScreen() {
   const { status, error, checking, recheck } = useStatusStore();
   const g = status?.gateway;
   return (
-    <section className="screen" aria-labelledby="system-title">
+    <section className="screen panel" aria-labelledby="system-title">
       <h1 id="system-title">System</h1>
       {error && (
         <p role="alert" className="notice notice-error">
@@ -47,7 +47,7 @@ export function SystemScreen() {
           </div>
         </dl>
       )}
-      <button type="button" className="btn" onClick={() => void recheck()} disabled={checking || !status}>
+      <button type="button" className="btn btn-primary btn-lg" onClick={() => void recheck()} disabled={checking || !status}>
         {checking ? 'Checking…' : 'Check gateway again'}
       </button>
     </section>

@@ -1,0 +1,220 @@
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type FormEvent } from 'react';
+import type { KeyedCard } from '../../../shared/ipc/contract';
+import {
+  BRAND_LABELS,
+  brandFromPrefix,
+  cardNumberError,
+  cvvError,
+  digitsOnly,
+  expiryError,
+  expiryMMYY,
+  formatExpiryInput,
+  groupCardNumber,
+  maskedCardNumber,
+  maxLength,
+  zipError,
+} from '../lib/card-entry';
+import { cvvLength } from '../../../shared/payments/card-brand';
+
+export interface CardFormHandle {
+  focusNumber(): void;
+}
+
+interface CardFormProps {
+  disabled: boolean;
+  /** Why the charge button is disabled, shown under it (e.g. "Enter an amount first."). */
+  blockedReason: string | null;
+  chargeLabel: string;
+  charging: boolean;
+  /** Messages from the core, keyed `card.number`, `card.expiry`… */
+  serverErrors: Record<string, string[]>;
+  /** Changing this clears every field (after each finished sale). */
+  resetToken: number;
+  onCharge(card: KeyedCard): void;
+}
+
+type Field = 'number' | 'expiry' | 'cvv' | 'zip';
+
+/**
+ * Keyed card entry. Validated as typed; the number shows as "•••• 1111" once the
+ * field loses focus; everything is cleared after the sale. The card lives only in
+ * this component's state until it is handed to the core.
+ */
+export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardForm(
+  { disabled, blockedReason, chargeLabel, charging, serverErrors, resetToken, onCharge },
+  ref,
+) {
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvv, setCvv] = useState('');
+  const [zip, setZip] = useState('');
+  const [focused, setFocused] = useState<Field | null>(null);
+  const [touched, setTouched] = useState<Record<Field, boolean>>({ number: false, expiry: false, cvv: false, zip: false });
+  const [submitted, setSubmitted] = useState(false);
+  const numberRef = useRef<HTMLInputElement>(null);
+  const refs = { number: numberRef, expiry: useRef<HTMLInputElement>(null), cvv: useRef<HTMLInputElement>(null), zip: useRef<HTMLInputElement>(null) };
+
+  useImperativeHandle(ref, () => ({ focusNumber: () => numberRef.current?.focus() }));
+
+  useEffect(() => {
+    setNumber('');
+    setExpiry('');
+    setCvv('');
+    setZip('');
+    setTouched({ number: false, expiry: false, cvv: false, zip: false });
+    setSubmitted(false);
+  }, [resetToken]);
+
+  const brand = brandFromPrefix(number);
+  const final = (f: Field) => submitted || (touched[f] && focused !== f);
+  const errors: Record<Field, string | null> = {
+    number: cardNumberError(number, final('number')) ?? serverErrors['card.number']?.[0] ?? null,
+    expiry: expiryError(expiry, final('expiry')) ?? serverErrors['card.expiry']?.[0] ?? null,
+    cvv: cvvError(cvv, brand, final('cvv')) ?? serverErrors['card.cvv']?.[0] ?? null,
+    zip: zipError(zip, final('zip')) ?? serverErrors['card.zip']?.[0] ?? null,
+  };
+
+  const blur = (f: Field) => {
+    setFocused(null);
+    setTouched((t) => ({ ...t, [f]: true }));
+  };
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (disabled || charging || blockedReason) return;
+    setSubmitted(true);
+    const finalErrors: Record<Field, string | null> = {
+      number: cardNumberError(number, true),
+      expiry: expiryError(expiry, true),
+      cvv: cvvError(cvv, brand, true),
+      zip: zipError(zip, true),
+    };
+    const firstBad = (Object.keys(finalErrors) as Field[]).find((f) => finalErrors[f]);
+    if (firstBad) {
+      refs[firstBad].current?.focus();
+      return;
+    }
+    onCharge({ number, expiry: expiryMMYY(expiry), cvv, zip: zip.trim() });
+  };
+
+  const numberValue = focused === 'number' || cardNumberError(number, true) ? groupCardNumber(number) : maskedCardNumber(number);
+  const describe = (f: Field) => (errors[f] ? `card-${f}-error` : undefined);
+
+  return (
+    <form className="card-form" onSubmit={submit} noValidate aria-labelledby="card-title" autoComplete="off">
+      <h2 id="card-title" className="section-title">
+        Card
+      </h2>
+      <div className="card-grid">
+        <div className="field field-number">
+          <label htmlFor="card-number">
+            Card number
+            {number.length > 0 && (
+              <span className={`brand-badge brand-${brand}`} data-testid="card-brand">
+                {BRAND_LABELS[brand]}
+              </span>
+            )}
+          </label>
+          <input
+            ref={numberRef}
+            id="card-number"
+            className="input input-mono"
+            inputMode="numeric"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="1234 5678 9012 3456"
+            value={numberValue}
+            disabled={disabled}
+            aria-invalid={errors.number ? true : undefined}
+            aria-describedby={describe('number')}
+            onFocus={() => setFocused('number')}
+            onBlur={() => blur('number')}
+            onChange={(e) => setNumber(digitsOnly(e.target.value).slice(0, maxLength(brandFromPrefix(digitsOnly(e.target.value)))))}
+          />
+          {errors.number && (
+            <p id="card-number-error" className="field-error">
+              {errors.number}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="card-expiry">Expiry</label>
+          <input
+            ref={refs.expiry}
+            id="card-expiry"
+            className="input input-mono"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder="MM/YY"
+            value={expiry}
+            disabled={disabled}
+            aria-invalid={errors.expiry ? true : undefined}
+            aria-describedby={describe('expiry')}
+            onFocus={() => setFocused('expiry')}
+            onBlur={() => blur('expiry')}
+            onChange={(e) => setExpiry(formatExpiryInput(e.target.value, expiry))}
+          />
+          {errors.expiry && (
+            <p id="card-expiry-error" className="field-error">
+              {errors.expiry}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="card-cvv">Security code</label>
+          <input
+            ref={refs.cvv}
+            id="card-cvv"
+            className="input input-mono input-secret"
+            inputMode="numeric"
+            autoComplete="off"
+            placeholder={cvvLength(brand) === 4 ? '4 digits' : '3 digits'}
+            value={cvv}
+            disabled={disabled}
+            aria-invalid={errors.cvv ? true : undefined}
+            aria-describedby={describe('cvv')}
+            onFocus={() => setFocused('cvv')}
+            onBlur={() => blur('cvv')}
+            onChange={(e) => setCvv(digitsOnly(e.target.value).slice(0, 4))}
+          />
+          {errors.cvv && (
+            <p id="card-cvv-error" className="field-error">
+              {errors.cvv}
+            </p>
+          )}
+        </div>
+        <div className="field">
+          <label htmlFor="card-zip">Billing ZIP</label>
+          <input
+            ref={refs.zip}
+            id="card-zip"
+            className="input input-mono"
+            autoComplete="off"
+            placeholder="12345"
+            maxLength={10}
+            value={zip}
+            disabled={disabled}
+            aria-invalid={errors.zip ? true : undefined}
+            aria-describedby={describe('zip')}
+            onFocus={() => setFocused('zip')}
+            onBlur={() => blur('zip')}
+            onChange={(e) => setZip(e.target.value.replace(/[^A-Za-z0-9 -]/g, ''))}
+          />
+          {errors.zip && (
+            <p id="card-zip-error" className="field-error">
+              {errors.zip}
+            </p>
+          )}
+        </div>
+      </div>
+      <button type="submit" className="btn btn-primary btn-xl btn-block" disabled={disabled || charging || blockedReason !== null} aria-describedby={blockedReason ? 'charge-blocked' : undefined}>
+        {charging ? 'Charging…' : chargeLabel}
+      </button>
+      {blockedReason && (
+        <p id="charge-blocked" className="muted charge-hint">
+          {blockedReason}
+        </p>
+      )}
+    </form>
+  );
+});

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import type { TransactionSearchArgs } from '../../../shared/ipc/contract';
+import { parseTypedAmount } from '../lib/money-format';
+import { dateInputToUnix } from '../lib/time-format';
+
+/** Find any transaction (not only today's) by last four, amount, date range or transaction ID. */
+export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchArgs): Promise<string | null>; onCancel(): void }) {
+  const [lastFour, setLastFour] = useState('');
+  const [amount, setAmount] = useState('');
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const [apiId, setApiId] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const args: TransactionSearchArgs = {};
+    if (lastFour) {
+      if (!/^\d{4}$/.test(lastFour)) return setError('The last four are four digits.');
+      args.lastFour = lastFour;
+    }
+    if (amount) {
+      const cents = parseTypedAmount(amount);
+      if (!cents) return setError('Enter the amount like 12.50.');
+      args.amountCents = cents;
+    }
+    const f = dateInputToUnix(from, false);
+    const t = dateInputToUnix(to, true);
+    if (f !== undefined) args.from = f;
+    if (t !== undefined) args.to = t;
+    if (f !== undefined && t !== undefined && f > t) return setError('The start date must be before the end date.');
+    if (apiId.trim()) args.transactionApiId = apiId.trim();
+    if (Object.keys(args).length === 0) return setError('Fill in at least one thing to search by.');
+    setError(null);
+    setBusy(true);
+    const err = await onFind(args);
+    setBusy(false);
+    if (err) setError(err);
+  };
+
+  return (
+    <form className="find-form panel" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="find-title">
+      <h2 id="find-title" className="section-title">
+        Find a transaction
+      </h2>
+      <div className="find-grid">
+        <div className="field">
+          <label htmlFor="find-last4">Card last four</label>
+          <input id="find-last4" className="input input-mono" inputMode="numeric" maxLength={4} value={lastFour} onChange={(e) => setLastFour(e.target.value.replace(/\D/g, ''))} />
+        </div>
+        <div className="field">
+          <label htmlFor="find-amount">Amount ($)</label>
+          <input id="find-amount" className="input" inputMode="decimal" value={amount} placeholder="0.00" onChange={(e) => setAmount(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="find-from">From date</label>
+          <input id="find-from" className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="find-to">To date</label>
+          <input id="find-to" className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </div>
+        <div className="field find-wide">
+          <label htmlFor="find-apiid">Transaction ID (from the receipt)</label>
+          <input id="find-apiid" className="input input-mono" value={apiId} spellCheck={false} onChange={(e) => setApiId(e.target.value)} />
+        </div>
+      </div>
+      {error && (
+        <p className="notice notice-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" className="btn btn-secondary btn-lg" onClick={onCancel}>
+          Back to today
+        </button>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+          {busy ? 'Searching…' : 'Find'}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+import { useEffect, useRef } from 'react';
+import { SHORTCUTS } from '../lib/shortcuts';
+import { useNavStore } from '../stores/nav-store';
+
+export function HelpOverlay() {
+  const setHelp = useNavStore((s) => s.setHelp);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    const previous = document.activeElement as HTMLElement | null;
+    closeRef.current?.focus();
+    return () => previous?.focus?.();
+  }, []);
+  const groups = [...new Set(SHORTCUTS.map((s) => s.where))];
+  return (
+    <div className="overlay" onClick={() => setHelp(false)}>
+      <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={(e) => e.stopPropagation()}>
+        <div className="dialog-head">
+          <h2 id="help-title">Keyboard shortcuts</h2>
+          <button ref={closeRef} type="button" className="btn btn-quiet" onClick={() => setHelp(false)}>
+            Close <kbd>Esc</kbd>
+          </button>
+        </div>
+        <div className="help-grid">
+          {groups.map((g) => (
+            <section key={g} aria-label={g}>
+              <h3>{g}</h3>
+              <dl className="shortcut-list">
+                {SHORTCUTS.filter((s) => s.where === g).map((s) => (
+                  <div key={s.action}>
+                    <dt>
+                      {s.keys.map((k, i) => (
+                        <span key={k}>
+                          {i > 0 && <span className="muted"> or </span>}
+                          <kbd>{k}</kbd>
+                        </span>
+                      ))}
+                    </dt>
+                    <dd>{s.action}</dd>
+                  </div>
+                ))}
+              </dl>
+            </section>
+          ))}
+        </div>
+        <p className="muted help-foot">Everything also works by touch: every button is large enough for a finger.</p>
+      </div>
+    </div>
+  );
+}

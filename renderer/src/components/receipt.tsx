@@ -1,0 +1,85 @@
+import type { TransactionView } from '../../../shared/ipc/contract';
+import { money } from '../lib/money-format';
+import { dateAndTime } from '../lib/time-format';
+
+const STATE_TEXT: Record<TransactionView['state'], string> = {
+  approved: 'APPROVED',
+  declined: 'DECLINED',
+  voided: 'VOIDED',
+  refunded: 'REFUNDED',
+  partially_refunded: 'PARTLY REFUNDED',
+  pending: 'PENDING',
+  other: 'SEE GATEWAY',
+};
+
+/**
+ * The customer's receipt. On screen it is a paper slip; in print (@media print) it is
+ * the only thing on the page, sized for an 80 mm roll or a letter page alike.
+ */
+export function Receipt({ t, merchantName }: { t: TransactionView; merchantName: string }) {
+  const subtotal = t.amountCents - t.taxCents - t.tipCents;
+  return (
+    <article className="receipt" aria-label="Receipt" data-testid="receipt">
+      <header className="receipt-head">
+        <strong className="receipt-merchant">{merchantName}</strong>
+        <span>{dateAndTime(t.createdTs)}</span>
+      </header>
+      <p className="receipt-type">{t.kind === 'refund' ? 'REFUND' : 'SALE'}</p>
+      <dl className="receipt-lines">
+        <div>
+          <dt>Card</dt>
+          <dd>
+            {t.cardBrand} •••• {t.lastFour}
+          </dd>
+        </div>
+        <div>
+          <dt>Entry</dt>
+          <dd>Keyed</dd>
+        </div>
+        {(t.taxCents > 0 || t.tipCents > 0) && (
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{money(subtotal)}</dd>
+          </div>
+        )}
+        {t.taxCents > 0 && (
+          <div>
+            <dt>Tax</dt>
+            <dd>{money(t.taxCents)}</dd>
+          </div>
+        )}
+        {t.tipCents > 0 && (
+          <div>
+            <dt>Tip</dt>
+            <dd>{money(t.tipCents)}</dd>
+          </div>
+        )}
+        <div className="receipt-total">
+          <dt>Total</dt>
+          <dd>{money(t.amountCents)}</dd>
+        </div>
+        {t.refundedCents > 0 && (
+          <div>
+            <dt>Refunded</dt>
+            <dd>-{money(t.refundedCents)}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Result</dt>
+          <dd>{STATE_TEXT[t.state]}</dd>
+        </div>
+        {t.authCode && (
+          <div>
+            <dt>Auth code</dt>
+            <dd>{t.authCode}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Reference</dt>
+          <dd className="receipt-ref">{t.apiId ?? t.id}</dd>
+        </div>
+      </dl>
+      <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : 'Thank you!'}</p>
+    </article>
+  );
+}

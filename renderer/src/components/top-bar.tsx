@@ -1,0 +1,62 @@
+import type { Session } from '../../../shared/ipc/contract';
+import { useNavStore, type ScreenName } from '../stores/nav-store';
+import { useThemeStore } from '../stores/theme-store';
+
+const TABS: ReadonlyArray<{ screen: ScreenName; label: string; key: string; needsSession: boolean }> = [
+  { screen: 'sale', label: 'Sale', key: 'F2', needsSession: true },
+  { screen: 'transactions', label: 'Transactions', key: 'F3', needsSession: true },
+  { screen: 'system', label: 'System', key: 'F4', needsSession: false },
+];
+
+export function TopBar({ session, onSwitchUser }: { session: Session | null; onSwitchUser(): void }) {
+  const { screen, go, setHelp } = useNavStore();
+  const { theme, toggle } = useThemeStore();
+  return (
+    <header className="top-bar">
+      <span className="brand">
+        <img src="./icon.svg" alt="" width={32} height={32} /> Ringup
+      </span>
+      <nav aria-label="Screens" className="tabs">
+        {TABS.filter((t) => session || !t.needsSession).map((t) => (
+          <button
+            key={t.screen}
+            type="button"
+            className="tab"
+            aria-current={screen === t.screen ? 'page' : undefined}
+            aria-keyshortcuts={t.key}
+            onClick={() => go(t.screen)}
+          >
+            {t.label} <kbd aria-hidden="true">{t.key}</kbd>
+          </button>
+        ))}
+        {!session && screen === 'system' && (
+          <button type="button" className="tab" onClick={() => go('sale')}>
+            Sign in
+          </button>
+        )}
+      </nav>
+      <div className="top-actions">
+        <button type="button" className="btn btn-quiet" onClick={toggle} aria-keyshortcuts="F9" aria-label={theme === 'dark' ? 'Use the light theme' : 'Use the dark theme'}>
+          <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light' : 'Dark'}
+        </button>
+        <button type="button" className="btn btn-quiet" onClick={() => setHelp(true)} aria-keyshortcuts="F1">
+          <span aria-hidden="true">?</span> Help
+        </button>
+        {session && (
+          <div className="user-chip">
+            <span className="avatar" aria-hidden="true">
+              {session.user.name.charAt(0)}
+            </span>
+            <span className="user-chip-text">
+              <strong>{session.user.name}</strong>
+              <span className="muted">{session.user.role === 'manager' ? 'Manager' : 'Cashier'}</span>
+            </span>
+            <button type="button" className="btn btn-secondary" onClick={onSwitchUser} aria-keyshortcuts="F8">
+              Switch user
+            </button>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,225 @@
+import { useEffect, useState } from 'react';
+import type { TransactionView } from '../../../shared/ipc/contract';
+import { ringup } from '../bridge/bridge';
+import { formatMoney } from '../../../shared/payments/money';
+import { money, parseTypedAmount } from '../lib/money-format';
+import { printReceipt } from '../lib/print-receipt';
+import { dateAndTime } from '../lib/time-format';
+import { ConfirmDialog } from './confirm-dialog';
+import { useSaleStore } from '../stores/sale-store';
+import { EmailReceipt } from './email-receipt';
+import { Receipt } from './receipt';
+import { STATE_LABELS } from './transaction-list';
+
+export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
+
+type Pending = { kind: 'refund'; cents: number } | { kind: 'void' } | null;
+
+interface DetailProps {
+  t: TransactionView;
+  isManager: boolean;
+  onChanged(view: TransactionView): void;
+  demo: boolean;
+}
+
+/** One transaction: its amounts, what is left to refund, and the manager's actions. */
+export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps) {
+  const [refundText, setRefundText] = useState('');
+  const [pending, setPending] = useState<Pending>(null);
+  const [busy, setBusy] = useState(false);
+  const [dialogError, setDialogError] = useState<string | null>(null);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [printError, setPrintError] = useState<string | null>(null);
+  const merchantName = useSaleStore((s) => s.config?.merchantName ?? '');
+
+  useEffect(() => {
+    setRefundText(t.refundableCents > 0 ? formatMoney(t.refundableCents) : '');
+    setFormError(null);
+  }, [t.id, t.refundableCents]);
+  useEffect(() => setDone(null), [t.id]);
+
+  const canRefund = t.kind === 'sale' && t.refundableCents > 0 && !demo;
+  const canVoid = t.voidable && !demo;
+
+  const askRefund = () => {
+    const cents = parseTypedAmount(refundText);
+    if (!cents) return setFormError('Enter the amount to refund, like 5.00.');
+    if (cents > t.refundableCents) return setFormError(`That is more than is left to refund. At most ${money(t.refundableCents)} remains.`);
+    setFormError(null);
+    setDialogError(null);
+    setPending({ kind: 'refund', cents });
+  };
+
+  const confirm = async () => {
+    if (!pending) return;
+    setBusy(true);
+    setDialogError(null);
+    if (pending.kind === 'refund') {
+      const r = await ringup.transactionsRefund({ id: t.id, amountCents: pending.cents });
+      setBusy(false);
+      if (!r.ok) return setDialogError(r.error.message);
+      setPending(null);
+      onChanged(r.value.original);
+      setDone(r.value.approved ? `Refunded ${money(pending.cents)} to ${t.cardBrand} •••• ${t.lastFour}.` : r.value.message);
+    } else {
+      const r = await ringup.transactionsVoid({ id: t.id });
+      setBusy(false);
+      if (!r.ok) return setDialogError(r.error.message);
+      setPending(null);
+      onChanged(r.value);
+      setDone('The sale was voided; the customer will not be charged.');
+    }
+  };
+
+  return (
+    <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail">
+      <h2 id="detail-title" className="section-title">
+        {t.kind === 'refund' ? 'Refund' : 'Sale'} · {t.cardBrand} •••• {t.lastFour}
+      </h2>
+      <p className="detail-amount">{money(t.amountCents)}</p>
+      <p>
+        <span className={`badge badge-state-${t.state}`}>{STATE_LABELS[t.state]}</span> <span className="muted">{dateAndTime(t.createdTs)}</span>
+      </p>
+      <p className="detail-message">{t.message}</p>
+      <dl className="facts facts-compact">
+        {t.tipCents > 0 && (
+          <div>
+            <dt>Tip</dt>
+            <dd>{money(t.tipCents)}</dd>
+          </div>
+        )}
+        {t.taxCents > 0 && (
+          <div>
+            <dt>Tax</dt>
+            <dd>{money(t.taxCents)}</dd>
+          </div>
+        )}
+        {t.kind === 'sale' && (
+          <>
+            <div>
+              <dt>Refunded</dt>
+              <dd data-testid="detail-refunded">{money(t.refundedCents)}</dd>
+            </div>
+            <div>
+              <dt>Left to refund</dt>
+              <dd data-testid="detail-remaining">{money(t.refundableCents)}</dd>
+            </div>
+          </>
+        )}
+        {t.authCode && (
+          <div>
+            <dt>Auth code</dt>
+            <dd>{t.authCode}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Transaction ID</dt>
+          <dd className="mono">{t.apiId ?? t.id}</dd>
+        </div>
+        <div>
+          <dt>Settled</dt>
+          <dd>{t.settled ? 'Yes' : 'Not yet'}</dd>
+        </div>
+      </dl>
+
+      {done && (
+        <p className="notice notice-ok" role="status" data-testid="detail-done">
+          {done}
+        </p>
+      )}
+
+      {t.kind === 'sale' && (
+        <div className="manager-actions">
+          {!isManager && (canRefund || canVoid) && (
+            <p className="notice notice-info" id="manager-only">
+              {MANAGER_ONLY}
+            </p>
+          )}
+          {canRefund && (
+            <div className="field">
+              <label htmlFor="refund-amount">Refund amount ($)</label>
+              <div className="input-row">
+                <input
+                  id="refund-amount"
+                  className="input"
+                  inputMode="decimal"
+                  value={refundText}
+                  disabled={!isManager}
+                  aria-invalid={formError ? true : undefined}
+                  aria-describedby={formError ? 'refund-error' : 'refund-hint'}
+                  onChange={(e) => setRefundText(e.target.value)}
+                />
+                <button type="button" className="btn btn-secondary" disabled={!isManager} onClick={() => setRefundText(formatMoney(Math.floor(t.refundableCents / 2)))}>
+                  Half
+                </button>
+                <button type="button" className="btn btn-secondary" disabled={!isManager} onClick={() => setRefundText(formatMoney(t.refundableCents))}>
+                  All
+                </button>
+              </div>
+              <p id="refund-hint" className="muted">
+                Up to {money(t.refundableCents)} can be refunded.
+              </p>
+              {formError && (
+                <p id="refund-error" className="field-error">
+                  {formError}
+                </p>
+              )}
+            </div>
+          )}
+          <div className="form-actions">
+            {canRefund && (
+              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund}>
+                Refund…
+              </button>
+            )}
+            {canVoid && (
+              <button type="button" className="btn btn-danger btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={() => setPending({ kind: 'void' })}>
+                Void sale…
+              </button>
+            )}
+          </div>
+        </div>
+      )}
+
+      {!demo && (
+        <div className="receipt-actions">
+          <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>
+            Print receipt
+          </button>
+          {printError && (
+            <p className="notice notice-error" role="alert">
+              {printError}
+            </p>
+          )}
+          <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
+          <div className="print-only">
+            <Receipt t={t} merchantName={merchantName} />
+          </div>
+        </div>
+      )}
+
+      {pending && (
+        <ConfirmDialog
+          title={pending.kind === 'refund' ? `Refund ${money(pending.cents)}?` : `Void this ${money(t.amountCents)} sale?`}
+          confirmLabel={pending.kind === 'refund' ? `Refund ${money(pending.cents)}` : 'Void sale'}
+          danger={pending.kind === 'void'}
+          busy={busy}
+          error={dialogError}
+          onCancel={() => setPending(null)}
+          onConfirm={() => void confirm()}
+        >
+          {pending.kind === 'refund' ? (
+            <p>
+              {money(pending.cents)} goes back to {t.cardBrand} •••• {t.lastFour}. {money(t.refundableCents - pending.cents)} will be left to refund.
+            </p>
+          ) : (
+            <p>
+              The sale is cancelled before it settles, so {t.cardBrand} •••• {t.lastFour} is never charged. This cannot be undone.
+            </p>
+          )}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

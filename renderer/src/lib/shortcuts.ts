@@ -1,0 +1,33 @@
+/** Every keyboard shortcut, once: the key handlers and the help overlay both read this list. */
+export interface Shortcut {
+  keys: string[];
+  action: string;
+  where: 'Everywhere' | 'Sale' | 'Sale result' | 'Transactions' | 'Sign in';
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['F1', '?'], action: 'Show or hide this help', where: 'Everywhere' },
+  { keys: ['F2'], action: 'New sale', where: 'Everywhere' },
+  { keys: ['F3'], action: "Today's transactions, refunds and voids", where: 'Everywhere' },
+  { keys: ['F4'], action: 'System status', where: 'Everywhere' },
+  { keys: ['F8'], action: 'Switch user', where: 'Everywhere' },
+  { keys: ['F9'], action: 'Light or dark theme', where: 'Everywhere' },
+  { keys: ['Esc'], action: 'Close a dialog or this help', where: 'Everywhere' },
+  { keys: ['0–9'], action: 'Type the amount (it fills from the right: 1 2 5 0 is $12.50)', where: 'Sale' },
+  { keys: ['Backspace'], action: 'Remove the last digit', where: 'Sale' },
+  { keys: ['Delete'], action: 'Clear the amount', where: 'Sale' },
+  { keys: ['Enter'], action: 'Go to the card details; in the card form, charge the card', where: 'Sale' },
+  { keys: ['N', 'Enter'], action: 'Start the next sale', where: 'Sale result' },
+  { keys: ['P'], action: 'Print the receipt', where: 'Sale result' },
+  { keys: ['/'], action: 'Filter the list', where: 'Transactions' },
+  { keys: ['0–9', 'Enter'], action: 'Type your PIN and sign in', where: 'Sign in' },
+];
+
+/** True when a key press belongs to a text field rather than to a shortcut. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable) return true;
+  if (target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  if (target instanceof HTMLInputElement) return !['button', 'checkbox', 'radio', 'submit', 'reset'].includes(target.type);
+  return false;
+}

@@ -1,0 +1,122 @@
+import { useEffect, useRef } from 'react';
+import { AmountKeypad } from '../components/amount-keypad';
+import { CardForm, type CardFormHandle } from '../components/card-form';
+import { TipPicker } from '../components/tip-picker';
+import type { KeypadKey } from '../lib/amount-entry';
+import { formatPercentBp, money } from '../lib/money-format';
+import { isTypingTarget } from '../lib/shortcuts';
+import { useSaleStore } from '../stores/sale-store';
+import { SaleResult } from './sale-result';
+
+/**
+ * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
+ * card, Charge. Enter moves from the amount to the card; Enter in the card charges.
+ */
+export function SaleScreen() {
+  const s = useSaleStore();
+  const cardRef = useRef<CardFormHandle>(null);
+  const screenRef = useRef<HTMLDivElement>(null);
+  const { config, loadConfig, press, phase } = s;
+
+  useEffect(() => {
+    if (!config) void loadConfig();
+  }, [config, loadConfig]);
+
+  useEffect(() => {
+    if (phase === 'entry') screenRef.current?.focus({ preventScroll: true });
+  }, [phase]);
+
+  useEffect(() => {
+    if (phase === 'result') return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      if (document.querySelector('[role="dialog"]')) return;
+      let key: KeypadKey | null = null;
+      if (/^\d$/.test(e.key)) key = e.key as KeypadKey;
+      else if (e.key === 'Backspace') key = 'back';
+      else if (e.key === 'Delete') key = 'clear';
+      if (key) {
+        e.preventDefault();
+        press(key);
+      } else if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement)) {
+        e.preventDefault();
+        cardRef.current?.focusNumber();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [phase, press]);
+
+  if (phase === 'result' && s.outcome) {
+    return <SaleResult outcome={s.outcome} merchantName={config?.merchantName ?? ''} onNewSale={s.newSale} onRetry={s.retry} />;
+  }
+
+  const totals = s.totals();
+  const charging = phase === 'charging';
+  const taxBp = config?.taxRateBasisPoints ?? 0;
+  const blocked = !config ? 'Loading the store settings…' : totals.subtotalCents === 0 ? 'Type the amount first (keypad or keyboard).' : null;
+
+  return (
+    <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale">
+      <section className="panel" aria-labelledby="sale-title">
+        <h1 id="sale-title" className="section-title">
+          New sale
+        </h1>
+        <AmountKeypad cents={s.subtotalCents} disabled={charging} onKey={press} />
+      </section>
+      <section className="panel order-panel" aria-label="Order and card">
+        {s.configError && (
+          <p className="notice notice-error" role="alert">
+            {s.configError}
+          </p>
+        )}
+        {config && config.tipEnabled && (
+          <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging} onChange={s.setTip} />
+        )}
+        <dl className="summary" data-testid="sale-summary">
+          <div>
+            <dt>Subtotal</dt>
+            <dd>{money(totals.subtotalCents)}</dd>
+          </div>
+          <div className="summary-tax">
+            <dt>
+              {taxBp > 0 ? (
+                <label className="switch">
+                  <input type="checkbox" checked={s.taxOn} disabled={charging} onChange={(e) => s.setTaxOn(e.target.checked)} />
+                  <span className="switch-track" aria-hidden="true" />
+                  Sales tax ({formatPercentBp(taxBp)})
+                </label>
+              ) : (
+                'Tax'
+              )}
+            </dt>
+            <dd>{money(totals.taxCents)}</dd>
+          </div>
+          <div>
+            <dt>Tip</dt>
+            <dd>{money(totals.tipCents)}</dd>
+          </div>
+          <div className="summary-total">
+            <dt>Total</dt>
+            <dd data-testid="sale-total">{money(totals.totalCents)}</dd>
+          </div>
+        </dl>
+        {s.error && (
+          <p className="notice notice-error" role="alert" data-testid="sale-error">
+            {s.error}
+          </p>
+        )}
+        <CardForm
+          ref={cardRef}
+          disabled={false}
+          blockedReason={blocked}
+          charging={charging}
+          chargeLabel={`Charge ${money(totals.totalCents)}`}
+          serverErrors={s.fieldErrors}
+          resetToken={s.cardResetToken}
+          onCharge={(card) => void s.charge(card)}
+        />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { useCallback, useState } from 'react';
+import type { PosUser } from '../../../shared/ipc/contract';
+import { PinPad } from '../components/pin-pad';
+import { useNavStore } from '../stores/nav-store';
+import { useSessionStore } from '../stores/session-store';
+
+/** Who is at the counter: one tap on your name, then your PIN. */
+export function SignInScreen() {
+  const { users, defaultPinsActive, signIn } = useSessionStore();
+  const go = useNavStore((s) => s.go);
+  const [chosen, setChosen] = useState<PosUser | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = useCallback(
+    async (pin: string) => {
+      if (!chosen) return;
+      setBusy(true);
+      const err = await signIn(chosen.id, pin);
+      setBusy(false);
+      if (err) setError(err);
+      else go('sale');
+    },
+    [chosen, signIn, go],
+  );
+  const cancel = useCallback(() => {
+    setChosen(null);
+    setError(null);
+  }, []);
+
+  return (
+    <div className="content-center">
+      <section className="panel panel-narrow sign-in" aria-labelledby="sign-in-title">
+        {!chosen ? (
+          <>
+            <h1 id="sign-in-title">Who is at the counter?</h1>
+            <p className="muted">Tap your name, then enter your PIN.</p>
+            <ul className="user-tiles" aria-label="Users">
+              {users.map((u) => (
+                <li key={u.id}>
+                  <button
+                    type="button"
+                    className="user-tile"
+                    onClick={() => {
+                      setChosen(u);
+                      setError(null);
+                    }}
+                  >
+                    <span className="avatar avatar-lg" aria-hidden="true">
+                      {u.name.charAt(0)}
+                    </span>
+                    <span className="user-tile-name">{u.name}</span>
+                    <span className="muted">{u.role === 'manager' ? 'Manager' : 'Cashier'}</span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            {defaultPinsActive && (
+              <aside className="notice notice-info first-run" aria-label="First time here">
+                <strong>First time here?</strong> Sign in as <strong>Morgan</strong> (manager, PIN <kbd>1234</kbd>) or{' '}
+                <strong>Casey</strong> (cashier, PIN <kbd>0000</kbd>). These are the starting PINs of a new install.
+              </aside>
+            )}
+          </>
+        ) : (
+          <>
+            <h1 id="sign-in-title">Hello, {chosen.name}</h1>
+            <p className="muted">Enter your PIN and press Sign in.</p>
+            <PinPad label={`PIN for ${chosen.name}`} busy={busy} error={error} onSubmit={(p) => void submit(p)} onCancel={cancel} />
+            <button type="button" className="btn btn-quiet btn-block" onClick={cancel}>
+              Not {chosen.name}? Pick another user
+            </button>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,155 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { FindForm } from '../components/find-form';
+import { TransactionDetail } from '../components/transaction-detail';
+import { TransactionList } from '../components/transaction-list';
+import { money } from '../lib/money-format';
+import { isTypingTarget } from '../lib/shortcuts';
+import { useSessionStore } from '../stores/session-store';
+import { applyFilters, totalsOfRows, useTransactionsStore, type KindFilter } from '../stores/transactions-store';
+
+const KINDS: ReadonlyArray<{ kind: KindFilter; label: string }> = [
+  { kind: 'all', label: 'All' },
+  { kind: 'sales', label: 'Sales' },
+  { kind: 'refunds', label: 'Refunds' },
+  { kind: 'voids', label: 'Voids' },
+  { kind: 'declined', label: 'Declined' },
+];
+
+/** Today's sales, refunds and voids with totals; find older ones; refund or void as a manager. */
+export function TransactionsScreen() {
+  const st = useTransactionsStore();
+  const session = useSessionStore((s) => s.session);
+  const [finding, setFinding] = useState(false);
+  const filterRef = useRef<HTMLInputElement>(null);
+  const { loadToday, mode, today, searchResults, kind, text } = st;
+
+  useEffect(() => {
+    void loadToday();
+  }, [loadToday]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === '/' && !isTypingTarget(e.target) && !document.querySelector('[role="dialog"],[role="alertdialog"]')) {
+        e.preventDefault();
+        filterRef.current?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const source = mode === 'search' ? searchResults : today;
+  const rows = useMemo(() => applyFilters(source, kind, text), [source, kind, text]);
+  const totals = useMemo(() => totalsOfRows(rows), [rows]);
+
+  return (
+    <div className="tx-layout">
+      <div className="tx-main">
+        <div className="tx-head">
+          <h1 className="section-title">{mode === 'search' ? 'Search results' : "Today's transactions"}</h1>
+          <div className="tx-head-actions">
+            {mode === 'search' && (
+              <button type="button" className="btn btn-secondary" onClick={() => st.showToday()}>
+                Back to today
+              </button>
+            )}
+            <button type="button" className="btn btn-secondary" onClick={() => setFinding((f) => !f)} aria-expanded={finding}>
+              Find older…
+            </button>
+            {mode === 'today' && !st.demo && (
+              <button type="button" className="btn btn-quiet" onClick={() => void loadToday()} disabled={st.loading}>
+                {st.loading ? 'Loading…' : 'Refresh'}
+              </button>
+            )}
+          </div>
+        </div>
+        {st.demo && (
+          <p className="notice notice-info" data-testid="demo-banner">
+            Demo data: {today.length.toLocaleString()} generated rows to show how the list handles a busy day. These are not real transactions.
+          </p>
+        )}
+        {finding && (
+          <FindForm
+            onCancel={() => {
+              setFinding(false);
+              st.showToday();
+            }}
+            onFind={async (args) => {
+              const err = await st.search(args);
+              if (!err) setFinding(false);
+              return err;
+            }}
+          />
+        )}
+        <div className="totals" data-testid="tx-totals" aria-label="Totals">
+          <div className="total-card">
+            <span className="total-label">Sales</span>
+            <span className="total-value">{money(totals.salesCents)}</span>
+            <span className="muted">{totals.salesCount.toLocaleString()} approved</span>
+          </div>
+          <div className="total-card">
+            <span className="total-label">Refunds</span>
+            <span className="total-value">{totals.refundsCents > 0 ? `-${money(totals.refundsCents)}` : money(0)}</span>
+            <span className="muted">{totals.refundsCount.toLocaleString()} refunds</span>
+          </div>
+          <div className="total-card">
+            <span className="total-label">Voids</span>
+            <span className="total-value">{totals.voidsCount.toLocaleString()}</span>
+            <span className="muted">{money(totals.voidsCents)} not charged</span>
+          </div>
+          <div className="total-card total-card-net">
+            <span className="total-label">Net</span>
+            <span className="total-value" data-testid="tx-net">
+              {money(totals.netCents)}
+            </span>
+            <span className="muted">{totals.declinedCount.toLocaleString()} declined</span>
+          </div>
+        </div>
+        <div className="tx-toolbar">
+          <div className="segmented" role="radiogroup" aria-label="Show">
+            {KINDS.map((k) => (
+              <button key={k.kind} type="button" role="radio" aria-checked={kind === k.kind} className="segment" onClick={() => st.setKind(k.kind)}>
+                {k.label}
+              </button>
+            ))}
+          </div>
+          <div className="field field-inline filter-field">
+            <label htmlFor="tx-filter">Last four or amount</label>
+            <input
+              ref={filterRef}
+              id="tx-filter"
+              className="input"
+              type="search"
+              placeholder="1111 or 12.50"
+              value={text}
+              onChange={(e) => st.setText(e.target.value)}
+              aria-keyshortcuts="/"
+            />
+          </div>
+          <span className="muted tx-count" role="status" data-testid="tx-count">
+            {rows.length.toLocaleString()} {rows.length === 1 ? 'transaction' : 'transactions'}
+          </span>
+        </div>
+        {st.error && (
+          <p className="notice notice-error" role="alert">
+            {st.error}
+          </p>
+        )}
+        <TransactionList rows={rows} selectedId={st.selectedId} onSelect={(r) => st.select(r)} />
+      </div>
+      <aside className="tx-side" aria-label="Selected transaction">
+        {st.selected ? (
+          <TransactionDetail t={st.selected} isManager={session?.user.role === 'manager'} onChanged={(v) => {
+            st.refreshSelected(v);
+            void loadToday();
+          }} demo={st.demo} />
+        ) : (
+          <div className="panel detail-empty">
+            <h2 className="section-title">No transaction selected</h2>
+            <p className="muted">Pick a transaction in the list to see it, print or e-mail its receipt, or refund or void it.</p>
+          </div>
+        )}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashPin, verifyPin } from '../../electron/core/pin-hash';
+import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
+import { AUTH_ERRORS, DEFAULT_USERS, LOCKOUT_MS, MAX_FAILED_PINS, UserDirectory } from '../../electron/core/users';
+
+let dir: string;
+let db: PosDatabase;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ringup-users-'));
+  db = openPosDatabase(dir);
+});
+afterEach(() => {
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('PIN hashes', () => {
+  it('are salted scrypt strings that verify only the right PIN', () => {
+    const a = hashPin('1234');
+    const b = hashPin('1234');
+    expect(a).toMatch(/^scrypt\$16384\$8\$1\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
+    expect(a).not.toBe(b);
+    expect(verifyPin('1234', a)).toBe(true);
+    expect(verifyPin('1235', a)).toBe(false);
+    expect(verifyPin('1234', 'plain$1234')).toBe(false);
+  });
+});
+
+describe('UserDirectory', () => {
+  it('seeds a manager and a cashier on a fresh data folder, with hashed PINs only', () => {
+    const users = new UserDirectory(db);
+    expect(users.list().map((u) => [u.name, u.role])).toEqual(DEFAULT_USERS.map((u) => [u.name, u.role]));
+    expect(users.defaultPinsActive()).toBe(true);
+    const rows = db.prepare('SELECT pin_hash FROM pos_users').all() as Array<{ pin_hash: string }>;
+    for (const r of rows) expect(r.pin_hash.startsWith('scrypt$')).toBe(true);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const file = readFileSync(join(dir, 'ringup.db'));
+    expect(file.includes(Buffer.from('scrypt$'))).toBe(true);
+    // Seeding again (a second start) does not duplicate users.
+    expect(new UserDirectory(db).list()).toHaveLength(DEFAULT_USERS.length);
+  });
+
+  it('signs in with the right PIN, refuses a wrong one with a sentence, and tracks the role', () => {
+    const users = new UserDirectory(db);
+    const [morgan, casey] = users.list();
+    expect(users.require().ok).toBe(false);
+    const wrong = users.signIn(morgan!.id, '9999');
+    expect(wrong).toEqual({ ok: false, error: { code: 'wrong_pin', message: AUTH_ERRORS.wrongPin, fields: { pin: [AUTH_ERRORS.wrongPin] } } });
+    const ok = users.signIn(casey!.id, '0000');
+    expect(ok.ok && ok.value.user).toEqual({ id: casey!.id, name: 'Casey', role: 'cashier' });
+    expect(users.require().ok).toBe(true);
+    expect(users.require('manager')).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
+    expect(users.signIn(morgan!.id, '1234').ok).toBe(true);
+    expect(users.require('manager').ok).toBe(true);
+    users.signOut();
+    expect(users.require()).toEqual({ ok: false, error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut } });
+    expect(users.signIn('no-such-user', '1234')).toEqual({ ok: false, error: { code: 'not_found', message: AUTH_ERRORS.unknownUser } });
+  });
+
+  it('locks a user out after too many wrong PINs, then lets them in again', () => {
+    let now = 1_000_000;
+    const users = new UserDirectory(db, () => now);
+    const morgan = users.list()[0]!;
+    for (let i = 0; i < MAX_FAILED_PINS - 1; i++) expect(users.signIn(morgan.id, '0001').ok).toBe(false);
+    const locked = users.signIn(morgan.id, '0001');
+    expect(!locked.ok && locked.error.message).toBe(AUTH_ERRORS.locked);
+    // Even the right PIN waits out the lockout.
+    const stillLocked = users.signIn(morgan.id, '1234');
+    expect(!stillLocked.ok && stillLocked.error.code).toBe('locked');
+    now += LOCKOUT_MS + 1;
+    expect(users.signIn(morgan.id, '1234').ok).toBe(true);
+  });
+});

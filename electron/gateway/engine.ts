@@ -86,7 +86,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       runSeed(ctx, modules, seed);
     }
 
-    app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 } });
+    app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 } });
     installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });
     app.get('/health', async () => ({ status: 'ok' }));
     for (const def of ctx.resources.values()) registerCrudRoutes(app, ctx, def);

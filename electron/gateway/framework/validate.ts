@@ -170,7 +170,8 @@ export function validateWrite(
     }
     const v = raw[name];
     if (isEmpty(v)) {
-      if (f.required) errs.add(name, MSG.BLANK);
+      // A field with a default always holds a value: it can be changed, not emptied.
+      if (f.required || f.default !== undefined) errs.add(name, MSG.BLANK);
       else values[name] = null;
       continue;
     }

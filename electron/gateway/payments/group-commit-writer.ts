@@ -1,14 +1,25 @@
 /**
  * Group commit: every write a request makes is queued; once per event-loop turn the
- * queue runs in ONE SQLite transaction (the connection is synchronous=FULL in WAL mode,
- * so the COMMIT fsyncs the WAL), and only then are the requests' promises resolved.
- * So every 2xx is on disk before it is sent, at one fsync per batch instead of one per
- * request. Each job runs in its own savepoint: a job that throws rolls back only its
- * own writes and rejects only its own promise.
+ * queue runs in ONE SQLite transaction, and only when that transaction is on disk are
+ * the requests' promises resolved. So every 2xx is durable before it is sent, at one
+ * fsync per batch instead of one per request. Each job runs in its own savepoint: a job
+ * that throws rolls back only its own writes and rejects only its own promise.
+ *
+ * Two durability modes:
+ * - `walPath` absent: the connection is synchronous=FULL, so COMMIT itself fsyncs the
+ *   WAL (blocking the event loop for the fsync).
+ * - `walPath` given (the engine's mode): the payments connection runs synchronous=NORMAL
+ *   (COMMIT appends to the WAL without fsync) and the writer fsyncs the WAL file on the
+ *   libuv thread pool after each COMMIT; the jobs resolve when that fsync completes. The
+ *   event loop keeps parsing and validating the next requests meanwhile. This is the
+ *   same guarantee as synchronous=FULL in WAL mode (the WAL is synced after every
+ *   transaction before anyone is told it committed). Readers may see a committed row a
+ *   moment before its fsync completes; nobody is told it succeeded before then.
  *
  * Jobs run synchronously inside the transaction, so a job may read and check state
  * (refund balance, idempotency) and write in one atomic step.
  */
+import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 interface Job<T> {
@@ -17,14 +28,35 @@ interface Job<T> {
   reject: (e: unknown) => void;
 }
 
+interface Done {
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  value: unknown;
+}
+
+export interface GroupCommitOptions {
+  /** Path of the database's -wal file: enables the asynchronous fsync mode. */
+  walPath?: string;
+}
+
 export class GroupCommitWriter {
   private queue: Job<unknown>[] = [];
   private scheduled = false;
-  /** Largest batch committed so far (diagnostics for the benchmark). */
+  private walFd: number | undefined;
+  private awaitingSync: Done[] = [];
+  private syncing = false;
+  private idleWaiters: (() => void)[] = [];
+  /** Largest batch committed so far, batches and fsyncs (diagnostics for the benchmark). */
   maxBatch = 0;
   batches = 0;
+  fsyncs = 0;
 
-  constructor(private readonly db: Database.Database) {}
+  constructor(
+    private readonly db: Database.Database,
+    opts: GroupCommitOptions = {},
+  ) {
+    if (opts.walPath) this.walFd = openSync(opts.walPath, 'r+');
+  }
 
   submit<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
@@ -64,8 +96,40 @@ export class GroupCommitWriter {
     for (let i = 0; i < jobs.length; i++) {
       const r = results[i] as { ok: boolean; value: unknown };
       const job = jobs[i] as Job<unknown>;
-      if (r.ok) job.resolve(r.value);
-      else job.reject(r.value);
+      if (!r.ok) job.reject(r.value);
+      else if (this.walFd === undefined) job.resolve(r.value);
+      else this.awaitingSync.push({ resolve: job.resolve, reject: job.reject, value: r.value });
+    }
+    this.startSync();
+  }
+
+  private startSync(): void {
+    if (this.syncing || this.awaitingSync.length === 0 || this.walFd === undefined) {
+      if (!this.syncing && this.awaitingSync.length === 0) for (const w of this.idleWaiters.splice(0)) w();
+      return;
+    }
+    const group = this.awaitingSync;
+    this.awaitingSync = [];
+    this.syncing = true;
+    fsync(this.walFd, (err) => {
+      this.syncing = false;
+      this.fsyncs++;
+      for (const d of group) {
+        if (err) d.reject(err);
+        else d.resolve(d.value);
+      }
+      this.startSync();
+    });
+  }
+
+  /** Commits what is queued, waits for the last fsync and releases the WAL handle. */
+  async close(): Promise<void> {
+    this.flush();
+    if (this.syncing || this.awaitingSync.length > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
+    if (this.walFd !== undefined) {
+      fsyncSync(this.walFd);
+      closeSync(this.walFd);
+      this.walFd = undefined;
     }
   }
 }

@@ -38,6 +38,10 @@ export interface ListPlan {
   pageSize: number;
   sortField: string;
   sortDir: 'asc' | 'desc';
+  /** Number of filter conditions beyond the location scope. */
+  filterCount: number;
+  /** The locations the scope condition admits (undefined for an explicit location_id outside them). */
+  scopedLocations: readonly string[];
 }
 
 export const MAX_PAGE_SIZE = 5000;
@@ -64,24 +68,37 @@ function numberValue(field: string, kind: ColumnKind, s: string): number {
   return Number(s);
 }
 
-export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, clock: Clock): ListPlan {
+/**
+ * `scopeLocations`: the caller's locations that can hold rows at all (the transaction
+ * list passes the locations that have transactions, so a user of a parent and a child
+ * location still gets an equality and an index-ordered scan).
+ */
+export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, clock: Clock, scopeLocations?: readonly string[]): ListPlan {
   const q = (req.query ?? {}) as Record<string, unknown>;
   const conds: string[] = [];
   const params: unknown[] = [];
 
   // Scope to the caller's locations.
   const loc = one(q.location_id);
+  const scope = scopeLocations ?? auth.locationIds;
+  let scopedLocations: readonly string[] = scope;
   if (loc !== undefined && loc !== '' && !loc.includes(',')) {
     if (auth.locationSet.has(loc)) {
       conds.push('location_id = ?');
       params.push(loc);
-    } else conds.push('0');
-  } else if (auth.locationIds.length === 1) {
+      scopedLocations = [loc];
+    } else {
+      conds.push('0');
+      scopedLocations = [];
+    }
+  } else if (scope.length === 0) {
+    conds.push('0');
+  } else if (scope.length === 1) {
     conds.push('location_id = ?');
-    params.push(auth.locationIds[0]);
+    params.push(scope[0]);
   } else {
     conds.push('location_id IN (SELECT value FROM json_each(?))');
-    params.push(auth.locationsJson);
+    params.push(scope === auth.locationIds ? auth.locationsJson : JSON.stringify(scope));
   }
 
   for (const [key, raw] of Object.entries(q)) {
@@ -155,6 +172,8 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   pageSize = Math.min(pageSize, MAX_PAGE_SIZE);
 
   return {
+    filterCount: conds.length - 1,
+    scopedLocations,
     where: conds.join(' AND '),
     params,
     orderBy: `${sortCol.sql} ${sortDir.toUpperCase()}, rowid ${sortDir.toUpperCase()}`,

@@ -63,8 +63,8 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
         CREATE INDEX transactions_loc_created ON transactions (location_id, created_ts);
         CREATE INDEX transactions_last_four ON transactions (last_four, amount);
         CREATE INDEX transactions_batch ON transactions (batch_id);
-        CREATE INDEX transactions_vault ON transactions (account_vault_id);
-        CREATE INDEX transactions_previous ON transactions (previous_transaction_id);
+        CREATE INDEX transactions_vault ON transactions (account_vault_id) WHERE account_vault_id IS NOT NULL;
+        CREATE INDEX transactions_previous ON transactions (previous_transaction_id) WHERE previous_transaction_id IS NOT NULL;
         CREATE INDEX transactions_ach_pending ON transactions (created_ts) WHERE payment_method = 'ach' AND status_id IN (131, 132, 133);
 
         CREATE TABLE account_vaults (

@@ -8,9 +8,15 @@
  * <dataDir>/secrets/.
  *
  * Every write goes through one GroupCommitWriter, so a 2xx is sent only after the COMMIT
- * that holds it (synchronous=FULL: on disk).
+ * that holds it is on disk. The module writes through its own connection to the engine's
+ * database file (synchronous=NORMAL + an fsync of the WAL after every group commit, off
+ * the event loop; see group-commit-writer.ts), so the merchant module's connection keeps
+ * its own synchronous=FULL. Both connections share the WAL, so each sees the other's
+ * commits; all statements of this module go through its connection (`pctx.stmt`).
  */
+import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
@@ -57,6 +63,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime } {
   let rt: PaymentsRuntime | undefined;
   let lookups: MerchantLookups | undefined;
+  let pdb: Db | undefined;
+  let pctx: EngineContext | undefined;
   const runtime = (): PaymentsRuntime => {
     if (!rt) throw new Error('payments module not initialised');
     return rt;
@@ -123,9 +131,19 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     migrations: PAYMENTS_MIGRATIONS,
     runtime,
 
-    async init(ctx) {
-      const key = ctx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(ctx.options.dataDir), VAULT_KEY_NAME));
-      const writer = new GroupCommitWriter(ctx.db);
+    async init(engineCtx) {
+      const key = engineCtx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(engineCtx.options.dataDir), VAULT_KEY_NAME));
+      const file = engineCtx.db.name;
+      const walPath = `${file}-wal`;
+      // Async WAL fsync needs a file database whose WAL exists (the migrations just wrote to it).
+      const asyncSync = file !== ':memory:' && file !== '' && existsSync(walPath);
+      pdb = openDatabase(file, { synchronous: asyncSync ? 'NORMAL' : 'FULL' });
+      const cache = new StatementCache(pdb);
+      const db = pdb;
+      // The module's view of the engine context: same helpers, its own connection.
+      const ctx: EngineContext = Object.create(engineCtx, { db: { value: db }, stmt: { value: (sql: string) => cache.get(sql) } });
+      pctx = ctx;
+      const writer = new GroupCommitWriter(db, asyncSync ? { walPath } : {});
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
@@ -134,8 +152,9 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       rt = { writer, transactions, vaults, batches, level3 };
     },
 
-    routes(app: FastifyInstance, ctx: EngineContext) {
+    routes(app: FastifyInstance) {
       const r = runtime();
+      const ctx = pctx as EngineContext;
       const href = (id: string) => `${ctx.origin}/v2/transactions/${id}`;
       const wrap = (doc: string, id: string) => `{"transaction":${docWithLinks(doc, href(id))}}`;
 
@@ -146,7 +165,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       });
       app.get('/v2/transactions', async (req, reply) => {
         r.transactions.sweepAch();
-        return sendDoc(reply, 200, listTransactions(ctx, req, (names) => expander(ctx, names)));
+        return sendDoc(reply, 200, listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l)));
       });
       app.get<{ Params: { id: string } }>('/v2/transactions/:id', async (req, reply) => {
         r.transactions.sweepAch();
@@ -204,9 +223,17 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       });
     },
 
-    close() {
-      rt?.writer.flush();
+    // First start and reset(): the tables were (re)filled, so drop what was cached from them.
+    seed() {
+      rt?.transactions.reloadLocations();
+      rt?.batches.forget();
       lookups?.clear();
+    },
+
+    async close() {
+      await rt?.writer.close();
+      lookups?.clear();
+      if (pdb?.open) pdb.close();
     },
   };
 }

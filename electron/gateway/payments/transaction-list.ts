@@ -40,10 +40,22 @@ export const TRANSACTION_LIST: ListSpec = { table: 'transactions', columns, defa
 
 export type Expander = (doc: Record<string, unknown>, row: { id: string }) => void;
 
-export function listTransactions(ctx: EngineContext, req: FastifyRequest, expand: (names: string[]) => Expander | undefined): string {
-  const plan = planList(TRANSACTION_LIST, req, req.auth, ctx.clock);
+export function listTransactions(
+  ctx: EngineContext,
+  req: FastifyRequest,
+  expand: (names: string[]) => Expander | undefined,
+  locationsWithTransactions: ReadonlySet<string>,
+  countOf?: (locationId: string) => number,
+): string {
+  const scope = req.auth.locationIds.filter((l) => locationsWithTransactions.has(l));
+  const plan = planList(TRANSACTION_LIST, req, req.auth, ctx.clock, scope);
   const q = (req.query ?? {}) as Record<string, unknown>;
-  const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transactions WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
+  // Unfiltered lists count from the per-location counters (a COUNT over a million index
+  // entries would cost more than fetching the page itself).
+  const total =
+    plan.filterCount === 0 && countOf
+      ? plan.scopedLocations.reduce((n, l) => n + countOf(l), 0)
+      : (ctx.stmt(`SELECT COUNT(*) AS n FROM transactions WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
   const rows = ctx
     .stmt(`SELECT id, doc FROM transactions WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
     .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as { id: string; doc: string }[];

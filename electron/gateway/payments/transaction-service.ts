@@ -88,6 +88,10 @@ export class TransactionService {
   /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
   private readonly inFlight = new Map<string, Promise<TxnResult>>();
   private readonly defaultLocation = new Map<string, string | undefined>();
+  /** Locations that have at least one transaction (a superset is harmless): keeps list scoping an equality. */
+  readonly locationsWithTransactions = new Set<string>();
+  /** Transactions per location, counted once at start and kept up to date by inserts (rows are never deleted, except by reset()). */
+  private readonly counts = new Map<string, number>();
 
   constructor(
     private readonly ctx: EngineContext,
@@ -96,7 +100,29 @@ export class TransactionService {
     private readonly batches: BatchService,
     private readonly vaults: VaultService,
     private readonly outbox: ReceiptOutbox,
-  ) {}
+  ) {
+    this.reloadLocations();
+  }
+
+  countOf(locationId: string): number {
+    let n = this.counts.get(locationId);
+    if (n === undefined) {
+      n = (this.ctx.stmt('SELECT COUNT(*) AS n FROM transactions WHERE location_id = ?').get(locationId) as { n: number }).n;
+      this.counts.set(locationId, n);
+    }
+    return n;
+  }
+
+  reloadLocations(): void {
+    this.counts.clear();
+    this.locationsWithTransactions.clear();
+    // Skip-scan over the (location_id, created_ts) index: one step per distinct location.
+    let loc = this.ctx.stmt('SELECT MIN(location_id) AS l FROM transactions').get() as { l: string | null };
+    while (loc.l !== null) {
+      this.locationsWithTransactions.add(loc.l);
+      loc = this.ctx.stmt('SELECT MIN(location_id) AS l FROM transactions WHERE location_id > ?').get(loc.l) as { l: string | null };
+    }
+  }
 
   // ---------------------------------------------------------------- reads
 
@@ -387,7 +413,8 @@ export class TransactionService {
     const brand = account.brand;
     const acct = account;
 
-    return this.writer.submit((): TxnResult => {
+    let inserted = false;
+    const result = await this.writer.submit((): TxnResult => {
       if (apiId !== null) {
         const dup = this.byApiId(locationId, apiId);
         if (dup) return { status: 201, doc: dup.doc, id: dup.id };
@@ -417,6 +444,7 @@ export class TransactionService {
         d.notification_email_sent = true;
       }
       const doc = JSON.stringify(d);
+      this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
             reason_code_id, amount, auth_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
@@ -430,8 +458,13 @@ export class TransactionService {
           .stmt('INSERT INTO transaction_level3s (id, transaction_id, location_id, level3_data, is_default, created_ts, modified_ts) VALUES (?, ?, ?, ?, 1, ?, ?)')
           .run(this.ctx.newId(), id, locationId, JSON.stringify(defaultLevel3Data(brand === 'visa' ? 'visa' : 'mastercard', amountCents, tax)), now, now);
       }
+      inserted = true;
       return { status: 201, doc, id };
     });
+    // Committed: now the row counts.
+    const counted = inserted ? this.counts.get(locationId) : undefined;
+    if (counted !== undefined) this.counts.set(locationId, counted + 1);
+    return result;
   }
 
   // ---------------------------------------------------------------- PUT

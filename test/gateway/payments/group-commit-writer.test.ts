@@ -31,4 +31,25 @@ describe('group commit writer', () => {
     other.close();
     db.close();
   });
+
+  it('in WAL-fsync mode resolves only after the fsync, and close() waits for it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const file = join(dir, 'x.db');
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const w = new GroupCommitWriter(db, { walPath: `${file}-wal` });
+    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const jobs = Array.from({ length: 30 }, (_, i) => w.submit(() => ins.run(`k${i}`).changes));
+    expect(w.fsyncs).toBe(0);
+    expect(await Promise.all(jobs)).toEqual(Array(30).fill(1));
+    expect(w.fsyncs).toBeGreaterThanOrEqual(1);
+    const late = w.submit(() => ins.run('late').changes);
+    await w.close();
+    expect(await late).toBe(1);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(31);
+    db.close();
+  });
 });

@@ -1,7 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { HelpOverlay } from './components/help-overlay';
 import { StatusBar } from './components/status-bar';
-import { TopBar } from './components/top-bar';
+import { focusScreen, TopBar } from './components/top-bar';
 import { isTypingTarget } from './lib/shortcuts';
 import { SaleScreen } from './screens/sale-screen';
 import { SignInScreen } from './screens/sign-in-screen';
@@ -44,12 +44,15 @@ export function App() {
       } else if (e.key === 'F2' && signedIn) {
         e.preventDefault();
         go('sale');
+        focusScreen();
       } else if (e.key === 'F3' && signedIn) {
         e.preventDefault();
         go('transactions');
+        focusScreen();
       } else if (e.key === 'F4') {
         e.preventDefault();
         go('system');
+        focusScreen();
       } else if (e.key === 'F8' && signedIn) {
         e.preventDefault();
         switchUser();

@@ -27,7 +27,7 @@ export function AmountKeypad({ cents, disabled, onKey }: { cents: number; disabl
             disabled={disabled}
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => onKey(k)}
-            aria-label={k === 'back' ? 'Delete last digit' : k === '00' ? 'Double zero' : k}
+            aria-label={k === 'back' ? 'Delete last digit' : undefined}
           >
             {k === 'back' ? '⌫' : k}
           </button>

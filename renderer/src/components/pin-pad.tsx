@@ -71,7 +71,7 @@ export function PinPad({ label, busy, error, onSubmit, onCancel }: PinPadProps) 
             onMouseDown={(e) => e.preventDefault()}
             onClick={() => press(k)}
             disabled={busy || (k === 'ok' && pin.length < 4)}
-            aria-label={k === 'back' ? 'Delete last digit' : k === 'ok' ? 'Sign in' : k}
+            aria-label={k === 'back' ? 'Delete last digit' : undefined}
           >
             {k === 'back' ? '⌫' : k === 'ok' ? (busy ? '…' : 'Sign in') : k}
           </button>

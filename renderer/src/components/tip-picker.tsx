@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import type { TipChoice } from '../lib/amount-entry';
 import { money, parseTypedAmount, percentOf } from '../lib/money-format';
 
@@ -9,6 +9,9 @@ interface TipPickerProps {
   disabled: boolean;
   onChange(tip: TipChoice): void;
 }
+
+/** A tap on a choice leaves the keyboard focus where it was, so Enter still moves on to the card. */
+const keepFocus = (e: MouseEvent) => e.preventDefault();
 
 /** No tip, the merchant's three percents, or a custom amount. */
 export function TipPicker({ subtotalCents, percents, value, disabled, onChange }: TipPickerProps) {
@@ -35,7 +38,8 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
     <fieldset className="tip-picker" disabled={disabled}>
       <legend>Tip</legend>
       <div className="segmented" role="radiogroup" aria-label="Tip">
-        <button type="button" role="radio" aria-checked={value.kind === 'none'} className="segment" onClick={() => onChange({ kind: 'none' })}>
+        <button type="button" role="radio" aria-checked={value.kind === 'none'} className="segment"
+          onMouseDown={keepFocus} onClick={() => onChange({ kind: 'none' })}>
           No tip
         </button>
         {percents.map((p) => (
@@ -45,6 +49,7 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
             role="radio"
             aria-checked={value.kind === 'percent' && value.percent === p}
             className="segment"
+          onMouseDown={keepFocus}
             onClick={() => onChange({ kind: 'percent', percent: p })}
           >
             <span className="segment-main">{p}%</span>
@@ -56,6 +61,7 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
           role="radio"
           aria-checked={isCustom}
           className="segment"
+          onMouseDown={keepFocus}
           onClick={() => onChange({ kind: 'custom', cents: parseTypedAmount(customText) ?? 0 })}
         >
           Custom

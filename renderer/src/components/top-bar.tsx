@@ -8,6 +8,11 @@ const TABS: ReadonlyArray<{ screen: ScreenName; label: string; key: string; need
   { screen: 'system', label: 'System', key: 'F4', needsSession: false },
 ];
 
+/** After a tab is chosen, the keyboard focus moves into the screen (so Enter and digits work there, and a screen reader lands on it). */
+export function focusScreen(): void {
+  requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-screen-focus]')?.focus({ preventScroll: true }));
+}
+
 export function TopBar({ session, onSwitchUser }: { session: Session | null; onSwitchUser(): void }) {
   const { screen, go, setHelp } = useNavStore();
   const { theme, toggle } = useThemeStore();
@@ -24,7 +29,10 @@ export function TopBar({ session, onSwitchUser }: { session: Session | null; onS
             className="tab"
             aria-current={screen === t.screen ? 'page' : undefined}
             aria-keyshortcuts={t.key}
-            onClick={() => go(t.screen)}
+            onClick={() => {
+              go(t.screen);
+              focusScreen();
+            }}
           >
             {t.label} <kbd aria-hidden="true">{t.key}</kbd>
           </button>

@@ -81,47 +81,7 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
       <p>
         <span className={`badge badge-state-${t.state}`}>{STATE_LABELS[t.state]}</span> <span className="muted">{dateAndTime(t.createdTs)}</span>
       </p>
-      <p className="detail-message">{t.message}</p>
-      <dl className="facts facts-compact">
-        {t.tipCents > 0 && (
-          <div>
-            <dt>Tip</dt>
-            <dd>{money(t.tipCents)}</dd>
-          </div>
-        )}
-        {t.taxCents > 0 && (
-          <div>
-            <dt>Tax</dt>
-            <dd>{money(t.taxCents)}</dd>
-          </div>
-        )}
-        {t.kind === 'sale' && (
-          <>
-            <div>
-              <dt>Refunded</dt>
-              <dd data-testid="detail-refunded">{money(t.refundedCents)}</dd>
-            </div>
-            <div>
-              <dt>Left to refund</dt>
-              <dd data-testid="detail-remaining">{money(t.refundableCents)}</dd>
-            </div>
-          </>
-        )}
-        {t.authCode && (
-          <div>
-            <dt>Auth code</dt>
-            <dd>{t.authCode}</dd>
-          </div>
-        )}
-        <div>
-          <dt>Transaction ID</dt>
-          <dd className="mono">{t.apiId ?? t.id}</dd>
-        </div>
-        <div>
-          <dt>Settled</dt>
-          <dd>{t.settled ? 'Yes' : 'Not yet'}</dd>
-        </div>
-      </dl>
+      {t.message !== 'Approved.' && <p className="detail-message">{t.message}</p>}
 
       {done && (
         <p className="notice notice-ok" role="status" data-testid="detail-done">
@@ -181,6 +141,47 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
           </div>
         </div>
       )}
+
+      <dl className="facts facts-compact">
+        {t.tipCents > 0 && (
+          <div>
+            <dt>Tip</dt>
+            <dd>{money(t.tipCents)}</dd>
+          </div>
+        )}
+        {t.taxCents > 0 && (
+          <div>
+            <dt>Tax</dt>
+            <dd>{money(t.taxCents)}</dd>
+          </div>
+        )}
+        {t.kind === 'sale' && (
+          <>
+            <div>
+              <dt>Refunded</dt>
+              <dd data-testid="detail-refunded">{money(t.refundedCents)}</dd>
+            </div>
+            <div>
+              <dt>Left to refund</dt>
+              <dd data-testid="detail-remaining">{money(t.refundableCents)}</dd>
+            </div>
+          </>
+        )}
+        {t.authCode && (
+          <div>
+            <dt>Auth code</dt>
+            <dd>{t.authCode}</dd>
+          </div>
+        )}
+        <div>
+          <dt>Transaction ID</dt>
+          <dd className="mono">{t.apiId ?? t.id}</dd>
+        </div>
+        <div>
+          <dt>Settled</dt>
+          <dd>{t.settled ? 'Yes' : 'Not yet'}</dd>
+        </div>
+      </dl>
 
       {!demo && (
         <div className="receipt-actions">

@@ -29,11 +29,11 @@ export function TransactionList({ rows, selectedId, onSelect }: { rows: Transact
   }
   return (
     <div ref={parentRef} className="tx-scroll" data-testid="tx-scroll" aria-label="Transactions" role="region">
-      <ul className="tx-list" style={{ height: virtualizer.getTotalSize() }} aria-rowcount={rows.length}>
+      <ul className="tx-list" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => {
           const r = rows[v.index]!;
           return (
-            <li key={r.id} className="tx-item" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }} data-testid="tx-row">
+            <li key={r.id} className="tx-item" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }} aria-setsize={rows.length} aria-posinset={v.index + 1} data-testid="tx-row">
               <button type="button" className="tx-row" aria-pressed={selectedId === r.id} onClick={() => onSelect(r)}>
                 <span className="tx-time">{timeOfDay(r.createdTs)}</span>
                 <span className={`tx-kind tx-kind-${r.kind}`}>{r.kind === 'refund' ? 'Refund' : 'Sale'}</span>

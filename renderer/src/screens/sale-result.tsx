@@ -49,7 +49,7 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
         </h1>
         <p className="result-amount">{money(t.amountCents)}</p>
         <p className="result-message" data-testid="result-message">
-          {outcome.message}
+          {outcome.approved && outcome.message === 'Approved.' ? 'The card was charged. Offer the customer a receipt.' : outcome.message}
         </p>
         <p className="muted">
           {t.cardBrand} •••• {t.lastFour}

@@ -57,7 +57,7 @@ export function SaleScreen() {
   const blocked = !config ? 'Loading the store settings…' : totals.subtotalCents === 0 ? 'Type the amount first (keypad or keyboard).' : null;
 
   return (
-    <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale">
+    <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale" data-screen-focus>
       <section className="panel" aria-labelledby="sale-title">
         <h1 id="sale-title" className="section-title">
           New sale

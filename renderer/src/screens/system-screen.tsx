@@ -5,7 +5,9 @@ export function SystemScreen() {
   const g = status?.gateway;
   return (
     <section className="screen panel" aria-labelledby="system-title">
-      <h1 id="system-title">System</h1>
+      <h1 id="system-title" tabIndex={-1} data-screen-focus>
+        System
+      </h1>
       {error && (
         <p role="alert" className="notice notice-error">
           {error}

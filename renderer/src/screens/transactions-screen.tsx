@@ -46,7 +46,9 @@ export function TransactionsScreen() {
     <div className="tx-layout">
       <div className="tx-main">
         <div className="tx-head">
-          <h1 className="section-title">{mode === 'search' ? 'Search results' : "Today's transactions"}</h1>
+          <h1 className="section-title" tabIndex={-1} data-screen-focus>
+            {mode === 'search' ? 'Search results' : "Today's transactions"}
+          </h1>
           <div className="tx-head-actions">
             {mode === 'search' && (
               <button type="button" className="btn btn-secondary" onClick={() => st.showToday()}>
@@ -114,7 +116,7 @@ export function TransactionsScreen() {
             ))}
           </div>
           <div className="field field-inline filter-field">
-            <label htmlFor="tx-filter">Last four or amount</label>
+            <label htmlFor="tx-filter">Filter</label>
             <input
               ref={filterRef}
               id="tx-filter"

@@ -1,0 +1,87 @@
+/**
+ * Steps the counter specs share: sign in as a seeded user, ring up a keyed sale, run
+ * axe on the current screen. Each step drives the UI the way a person would (clicks
+ * and key presses), never the bridge directly.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { expect, type Page } from '@playwright/test';
+import type { HostInfo } from '../fixtures';
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export const USERS = {
+  manager: { name: 'Morgan', pin: '1234' },
+  cashier: { name: 'Casey', pin: '0000' },
+} as const;
+
+export const CARDS = {
+  visa: '4111111111111111',
+  mastercard: '5454545454545454',
+  amex: '371449635398431',
+  badLuhn: '4111111111111112',
+} as const;
+
+/** Opens the app (optionally with a query string) with the theme preset, before any script runs. */
+export async function openApp(page: Page, app: HostInfo, opts: { theme?: 'light' | 'dark'; query?: string } = {}): Promise<void> {
+  const theme = opts.theme ?? 'light';
+  await page.addInitScript((t) => window.localStorage.setItem('ringup.theme', t), theme);
+  await page.goto(`${app.origin}${opts.query ?? ''}#token=${app.token}`);
+}
+
+/** Signs in as the named user, switching user first if someone else is signed in (the session lives in the core). */
+export async function signIn(page: Page, who: { name: string; pin: string }): Promise<void> {
+  const heading = page.getByRole('heading', { name: 'Who is at the counter?' });
+  const switchBtn = page.getByRole('button', { name: 'Switch user' });
+  await expect(heading.or(switchBtn)).toBeVisible();
+  if (await switchBtn.isVisible()) {
+    if (await page.getByTestId('status-user').getByText(who.name).isVisible()) return;
+    await switchBtn.click();
+  }
+  await expect(heading).toBeVisible();
+  await page.getByRole('button', { name: new RegExp(`^\\S?\\s*${who.name}`) }).click();
+  await page.keyboard.type(who.pin);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('status-user')).toContainText(who.name);
+}
+
+export interface KeyedSale {
+  /** Digits typed on the keypad, e.g. "2450" for $24.50. */
+  amountDigits: string;
+  tip?: string | RegExp;
+  tax?: boolean;
+  card?: string;
+  expiry?: string;
+  cvv?: string;
+  zip?: string;
+}
+
+/** Types the amount on the keyboard, picks the tip, keys the card, and presses Enter in the card form. */
+export async function ringUpKeyedSale(page: Page, sale: KeyedSale): Promise<void> {
+  await page.getByRole('button', { name: /^Sale/ }).click();
+  await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
+  await page.keyboard.press('Delete');
+  await page.keyboard.type(sale.amountDigits);
+  if (sale.tip) await page.getByRole('radio', { name: sale.tip }).click();
+  if (sale.tax) await page.getByLabel(/Sales tax/).check();
+  await page.keyboard.press('Enter'); // from the amount to the card number
+  await expect(page.getByLabel('Card number')).toBeFocused();
+  await page.keyboard.type(sale.card ?? CARDS.visa);
+  await page.getByLabel('Expiry').fill(sale.expiry ?? '12/30');
+  await page.getByLabel('Security code').fill(sale.cvv ?? '999');
+  await page.getByLabel('Billing ZIP').fill(sale.zip ?? '32606');
+  await page.getByLabel('Billing ZIP').press('Enter');
+}
+
+/** Runs axe on the page as it is now; fails with a readable list of violations. */
+export async function expectAccessible(page: Page, label: string): Promise<void> {
+  // Injected through evaluate: the app's CSP (script-src 'self') rightly refuses an inline <script>.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const w = window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string; help: string; nodes: Array<{ target: string[] }> }> }> } };
+    const r = await w.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
+  });
+  expect(violations, `axe violations on ${label}`).toEqual([]);
+}

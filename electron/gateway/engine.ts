@@ -3,7 +3,7 @@
  * SQLite. This is the engine's public face for the rest of the core (app-core and the
  * standalone CLI); everything else in electron/gateway/ is behind it. See README.md.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify from 'fastify';
 import { Authenticator } from './framework/auth';
@@ -69,7 +69,10 @@ function wipe(db: Db, modules: EngineModule[]): void {
 export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const host = opts.host ?? '127.0.0.1';
   mkdirSync(opts.dataDir, { recursive: true });
-  const db = openDatabase(join(opts.dataDir, DATABASE_FILE), { synchronous: opts.synchronous });
+  const dbPath = join(opts.dataDir, DATABASE_FILE);
+  const db = openDatabase(dbPath, { synchronous: opts.synchronous });
+  // The database holds key hashes and the vault: owner-only, like credentials.json.
+  for (const f of [dbPath, `${dbPath}-wal`, `${dbPath}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   const modules = opts.modules ?? defaultModules();
   const clock = opts.clock ?? new MovableClock();
   let ctx: EngineContext | undefined;

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const dataDir = resolve(argValue(argv, 'data') ?? '.ringup-data/gateway');
   const host = argValue(argv, 'host') ?? '127.0.0.1';
-  const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0 });
+  const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0, log: (line) => console.error(line) });
   closeOnSignals(() => engine.close());
   console.log(JSON.stringify(engine.credentials, null, 2));
   console.error(`Gateway engine listening at ${engine.baseUrl} (data: ${dataDir}); credentials in ${resolve(dataDir, 'credentials.json')}`);

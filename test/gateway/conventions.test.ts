@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG, fmt } from '../../electron/gateway/framework/errors';
 import { MAX_PAGE_SIZE } from '../../electron/gateway/framework/list';
+import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
 let t: TestEngine;
@@ -208,5 +209,18 @@ describe('records', () => {
     expect(a.body.tag.id).not.toBe('x'.repeat(30));
     expect(a.body.tag.created_ts).not.toBe(5);
     expect(a.body.tag.color).toBeUndefined();
+  });
+});
+
+describe('empty values', () => {
+  it('store null on optional fields and restore the default on fields that have one', async () => {
+    const term = await t.post('/terminals', {
+      terminal: { location_id: t.locationId, serial_number: 'EMPTY-1', terminal_application_id: REF.PAX_BROADPOS, terminal_manufacturer_id: REF.PAX, port: 9000, title: 'T' },
+    });
+    expect(term.status).toBe(201);
+    const up = await t.put(`/terminals/${term.body.terminal.id}`, { terminal: { port: null, title: '' } });
+    expect(up.status).toBe(200);
+    expect(up.body.terminal.port).toBe(10009);
+    expect(up.body.terminal.title).toBeNull();
   });
 });

@@ -80,6 +80,7 @@ describe('restart', () => {
     );
     expect(file.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     expect(statSync(credPath).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dataDir, DATABASE_FILE)).mode & 0o777).toBe(0o600);
     const created = await first.post('/contacts', { contact: { location_id: first.locationId, last_name: 'Durable' } });
     expect(created.status).toBe(201);
     const creds = first.creds;

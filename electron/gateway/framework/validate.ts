@@ -139,6 +139,10 @@ export function checkField(name: string, f: FieldDef, value: unknown, errs: Erro
 
 const isEmpty = (v: unknown) => v === null || v === '';
 
+function defaultOf(ctx: EngineContext, f: FieldDef): unknown {
+  return typeof f.default === 'function' ? (f.default as (c: EngineContext) => unknown)(ctx) : f.default;
+}
+
 export function validateWrite(
   ctx: EngineContext,
   def: ResourceDef,
@@ -164,14 +168,15 @@ export function validateWrite(
     if (!present) {
       if (mode === 'create') {
         if (f.required) errs.add(name, MSG.BLANK);
-        else if (f.default !== undefined) values[name] = typeof f.default === 'function' ? (f.default as (c: EngineContext) => unknown)(ctx) : f.default;
+        else if (f.default !== undefined) values[name] = defaultOf(ctx, f);
       }
       continue;
     }
     const v = raw[name];
     if (isEmpty(v)) {
-      // A field with a default always holds a value: it can be changed, not emptied.
-      if (f.required || f.default !== undefined) errs.add(name, MSG.BLANK);
+      if (f.required) errs.add(name, MSG.BLANK);
+      // A field with a default always holds a value: emptying it restores the default.
+      else if (f.default !== undefined) values[name] = defaultOf(ctx, f);
       else values[name] = null;
       continue;
     }

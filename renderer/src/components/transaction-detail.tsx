@@ -89,9 +89,9 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
         </p>
       )}
 
-      {t.kind === 'sale' && (
+      {(canRefund || canVoid) && (
         <div className="manager-actions">
-          {!isManager && (canRefund || canVoid) && (
+          {!isManager && (
             <p className="notice notice-info" id="manager-only">
               {MANAGER_ONLY}
             </p>

@@ -1,10 +1,17 @@
-/** Times and dates as the counter reads them (the browser's locale and time zone). */
+/**
+ * Times and dates as the counter reads them (the browser's locale and time zone).
+ * The formatters are built once: toLocale*String builds one per call, which is too
+ * slow for a list that re-renders rows while it scrolls.
+ */
+const TIME = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
 export function timeOfDay(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
+  return TIME.format(unixSeconds * 1000);
 }
 
 export function dateAndTime(unixSeconds: number): string {
-  return new Date(unixSeconds * 1000).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return DATE_TIME.format(unixSeconds * 1000);
 }
 
 /** `<input type="date">` value → unix seconds at local midnight (or the end of that day). */

@@ -7,6 +7,15 @@ import { isTypingTarget } from '../lib/shortcuts';
 import { useSessionStore } from '../stores/session-store';
 import { applyFilters, totalsOfRows, useTransactionsStore, type KindFilter } from '../stores/transactions-store';
 
+/** Long totals (a very busy day, or the demo data) get a smaller size instead of being cut off. */
+function TotalValue({ text, testId }: { text: string; testId?: string }) {
+  return (
+    <span className={`total-value${text.length > 11 ? ' total-value-long' : ''}`} data-testid={testId}>
+      {text}
+    </span>
+  );
+}
+
 const KINDS: ReadonlyArray<{ kind: KindFilter; label: string }> = [
   { kind: 'all', label: 'All' },
   { kind: 'sales', label: 'Sales' },
@@ -86,24 +95,22 @@ export function TransactionsScreen() {
         <div className="totals" data-testid="tx-totals" aria-label="Totals">
           <div className="total-card">
             <span className="total-label">Sales</span>
-            <span className="total-value">{money(totals.salesCents)}</span>
+            <TotalValue text={money(totals.salesCents)} />
             <span className="muted">{totals.salesCount.toLocaleString()} approved</span>
           </div>
           <div className="total-card">
             <span className="total-label">Refunds</span>
-            <span className="total-value">{totals.refundsCents > 0 ? `-${money(totals.refundsCents)}` : money(0)}</span>
+            <TotalValue text={totals.refundsCents > 0 ? `-${money(totals.refundsCents)}` : money(0)} />
             <span className="muted">{totals.refundsCount.toLocaleString()} refunds</span>
           </div>
           <div className="total-card">
             <span className="total-label">Voids</span>
-            <span className="total-value">{totals.voidsCount.toLocaleString()}</span>
+            <TotalValue text={totals.voidsCount.toLocaleString()} />
             <span className="muted">{money(totals.voidsCents)} not charged</span>
           </div>
           <div className="total-card total-card-net">
             <span className="total-label">Net</span>
-            <span className="total-value" data-testid="tx-net">
-              {money(totals.netCents)}
-            </span>
+            <TotalValue text={money(totals.netCents)} testId="tx-net" />
             <span className="muted">{totals.declinedCount.toLocaleString()} declined</span>
           </div>
         </div>

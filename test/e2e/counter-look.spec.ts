@@ -1,0 +1,123 @@
+/**
+ * The look every later screen follows: the 100,000-row day stays smooth (virtualised),
+ * the help overlay lists the shortcuts, focus is visible, and axe passes on every
+ * screen in both themes.
+ */
+import { expect, shot, test } from './fixtures';
+import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+
+test.describe.configure({ mode: 'serial' });
+
+test("today's list with 100,000 rows keeps a small DOM and scrolls to the end smoothly", async ({ page, app }) => {
+  await openApp(page, app, { query: '?demo-rows=100000' });
+  await signIn(page, USERS.manager);
+  await page.keyboard.press('F3');
+  await expect(page.getByTestId('demo-banner')).toContainText('100,000 generated rows');
+  await expect(page.getByTestId('tx-count')).toHaveText('100,000 transactions');
+  const rowsInDom = await page.getByTestId('tx-row').count();
+  expect(rowsInDom).toBeGreaterThan(5);
+  expect(rowsInDom).toBeLessThan(60);
+
+  // Scroll through the list in 40 steps and time each frame that follows a scroll.
+  const frames = await page.getByTestId('tx-scroll').evaluate(async (el) => {
+    const times: number[] = [];
+    const steps = 40;
+    for (let i = 1; i <= steps; i++) {
+      const t0 = performance.now();
+      el.scrollTop = (el.scrollHeight * i) / steps;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      times.push(performance.now() - t0);
+    }
+    return times.sort((a, b) => a - b);
+  });
+  const p95 = frames[Math.floor(frames.length * 0.95) - 1]!;
+  console.log(`100k list: ${frames.length} scroll steps, median ${frames[frames.length >> 1]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per step (two frames)`);
+  expect(p95).toBeLessThan(250);
+  expect(await page.getByTestId('tx-row').count()).toBeLessThan(60);
+  const last = page.locator('[data-testid="tx-row"][aria-posinset="100000"]');
+  await expect(last).toBeVisible();
+  await shot(page, 'counter-20-100k-bottom');
+
+  // Filtering 100,000 rows answers at typing speed.
+  await page.getByLabel('Filter').fill('12');
+  await expect(page.getByTestId('tx-count')).toHaveText(/^[1-9][\d,]* transactions$/);
+  await expect(page.getByTestId('tx-count')).not.toHaveText('100,000 transactions');
+  await page.getByRole('radio', { name: 'Refunds' }).click();
+  await expect(page.getByTestId('tx-row').first()).toContainText('Refund');
+  await page.getByLabel('Filter').fill('');
+  await page.getByRole('radio', { name: 'All' }).click();
+  await page.getByTestId('tx-row').first().getByRole('button').click();
+  await shot(page, 'counter-21-100k-selected');
+  await expectAccessible(page, '100k list');
+});
+
+test('help overlay lists the shortcuts; focus is visible on every control reached by Tab', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F1');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help).toBeVisible();
+  for (const text of ['New sale', 'Switch user', 'Light or dark theme', 'Print the receipt', 'Filter the list']) await expect(help).toContainText(text);
+  await shot(page, 'counter-22-help');
+  await expectAccessible(page, 'help overlay');
+  await page.keyboard.press('Escape');
+  await expect(help).toHaveCount(0);
+  await page.keyboard.press('?');
+  await expect(help).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  // Tab through the sale screen: every stop shows an outline.
+  await page.keyboard.press('F2');
+  for (let i = 0; i < 12; i++) {
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement;
+      const cs = getComputedStyle(el);
+      const target = el.matches('.switch input') ? getComputedStyle(el.nextElementSibling as Element) : cs;
+      return { tag: el.tagName, style: target.outlineStyle, width: parseFloat(target.outlineWidth) };
+    });
+    expect(outline.style, `focus outline on ${outline.tag}`).not.toBe('none');
+    expect(outline.width).toBeGreaterThanOrEqual(2);
+  }
+  await shot(page, 'counter-23-visible-focus');
+});
+
+test('every screen passes axe in the dark theme too, and the status bar is on each', async ({ page, app }) => {
+  await openApp(page, app, { theme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  const switchUser = page.getByRole('button', { name: 'Switch user' });
+  await expect(page.getByRole('heading', { name: 'Who is at the counter?' }).or(switchUser)).toBeVisible();
+  if (await switchUser.isVisible()) await switchUser.click();
+  await expect(page.getByTestId('status-gateway')).toBeVisible();
+  await shot(page, 'counter-30-dark-sign-in');
+  await expectAccessible(page, 'sign-in (dark)');
+  await signIn(page, USERS.manager);
+  await expect(page.getByTestId('status-user')).toHaveText(/Morgan.*Manager/);
+  await expect(page.getByTestId('status-terminal')).toHaveText('Terminal: none');
+  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: empty');
+  await page.keyboard.type('1899');
+  await page.getByRole('radio', { name: 'Custom' }).click();
+  await page.getByLabel('Custom tip ($)').fill('3');
+  await expect(page.getByTestId('sale-total')).toHaveText('$21.99');
+  await shot(page, 'counter-31-dark-sale');
+  await expectAccessible(page, 'sale (dark)');
+  await page.getByLabel('Custom tip ($)').fill('');
+  await ringUpKeyedSale(page, { amountDigits: '1899', tip: /20%/ });
+  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  await shot(page, 'counter-32-dark-approved');
+  await expectAccessible(page, 'result (dark)');
+  await page.keyboard.press('F3');
+  await page.getByTestId('tx-row').filter({ hasText: '$22.79' }).getByRole('button').click();
+  await shot(page, 'counter-33-dark-transactions');
+  await expectAccessible(page, 'transactions (dark)');
+  await page.keyboard.press('F4');
+  await expect(page.getByTestId('core-status')).toBeVisible();
+  await shot(page, 'counter-34-dark-system');
+  await expectAccessible(page, 'system (dark)');
+  // F9 flips the theme and the choice sticks.
+  await page.keyboard.press('F9');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await shot(page, 'counter-35-light-system');
+  await expectAccessible(page, 'system (light)');
+  expect(await page.evaluate(() => window.localStorage.getItem('ringup.theme'))).toBe('light');
+});

@@ -1,0 +1,186 @@
+/**
+ * The counter's core handlers against the real embedded engine (real HTTP on port 0,
+ * real SQLite in a temporary folder), called through the same validating dispatcher
+ * as the IPC bridges. Authorization is checked here, below the screens.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { SALE_ERRORS } from '../../electron/core/sales';
+import { AUTH_ERRORS } from '../../electron/core/users';
+import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
+import type { HandlerResults, PosUser, SaleOutcome } from '../../shared/ipc/contract';
+import type { Result } from '../../shared/result';
+
+const PAN = '4111111111111111';
+const ORIGIN = 'http://127.0.0.1:5999';
+let dir: string;
+let core: Core;
+let dispatch: Dispatch;
+let users: PosUser[];
+
+async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
+  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+}
+
+async function signInAs(name: string, pin: string): Promise<void> {
+  const user = users.find((u) => u.name === name)!;
+  const r = await call('auth:sign-in', { userId: user.id, pin });
+  expect(r.ok).toBe(true);
+}
+
+const card = { number: PAN, expiry: '1230', cvv: '999', zip: '32606' };
+let refCounter = 0;
+async function sell(subtotalCents: number, extra: { tipCents?: number; taxCents?: number } = {}): Promise<SaleOutcome> {
+  const r = await call('sale:charge', { subtotalCents, taxCents: extra.taxCents ?? 0, tipCents: extra.tipCents ?? 0, card, clientRef: `core-test-${Date.now()}-${refCounter++}` });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+function filesUnder(d: string): string[] {
+  return readdirSync(d).flatMap((f) => {
+    const p = join(d, f);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ringup-core-'));
+  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
+  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  const r = await call('auth:users');
+  if (!r.ok) throw new Error(r.error.message);
+  users = r.value.users;
+});
+
+afterAll(async () => {
+  await core?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('counter core', () => {
+  it('refuses money handlers until someone signs in', async () => {
+    expect(await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card, clientRef: 'nobody' })).toEqual({
+      ok: false,
+      error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut },
+    });
+    expect((await call('transactions:today')).ok).toBe(false);
+  });
+
+  it('validates arguments at the boundary with plain messages', async () => {
+    await signInAs('Casey', '0000');
+    const bad = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { ...card, number: '4111-1111' }, clientRef: 'x' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.message).toBe(IPC_ERRORS.badArgument);
+      expect(bad.error.fields?.['card.number']).toEqual(['A card number is 13 to 19 digits.']);
+    }
+    const luhn = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { ...card, number: '4111111111111112' }, clientRef: 'y' });
+    expect(luhn).toEqual({ ok: false, error: { code: 'bad_request', message: SALE_ERRORS.luhn, fields: { 'card.number': [SALE_ERRORS.luhn] } } });
+    const expired = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { ...card, expiry: '0120' }, clientRef: 'z' });
+    expect(!expired.ok && expired.error.message).toBe(SALE_ERRORS.expired);
+  });
+
+  it('rings up a keyed sale with tip and tax; the answer carries the last four only', async () => {
+    await signInAs('Casey', '0000');
+    const sale = await sell(2450, { tipCents: 441, taxCents: 202 });
+    expect(sale.approved).toBe(true);
+    expect(sale.transaction).toMatchObject({ kind: 'sale', state: 'approved', amountCents: 3093, tipCents: 441, taxCents: 202, lastFour: '1111', cardBrand: 'Visa' });
+    expect(sale.transaction.authCode).toMatch(/^\w{6}$/);
+    expect(JSON.stringify(sale)).not.toContain(PAN);
+
+    const declined = await sell(500); // sandbox "deny"
+    expect(declined.approved).toBe(false);
+    expect(declined.transaction.state).toBe('declined');
+    expect(declined.message).toMatch(/^Declined/);
+  });
+
+  it('lets only a manager refund or void, enforced in the core', async () => {
+    await signInAs('Casey', '0000');
+    const sale = await sell(2000);
+    const id = sale.transaction.id;
+    expect(await call('transactions:refund', { id, amountCents: 500 })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
+    expect(await call('transactions:void', { id })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
+
+    await signInAs('Morgan', '1234');
+    const tooMuch = await call('transactions:refund', { id, amountCents: 2001 });
+    expect(!tooMuch.ok && tooMuch.error.message).toBe(`${SALE_ERRORS.refundTooMuch} At most $20.00 remains.`);
+    const half = await call('transactions:refund', { id, amountCents: 1000 });
+    expect(half.ok).toBe(true);
+    if (half.ok) {
+      expect(half.value.approved).toBe(true);
+      expect(half.value.refund).toMatchObject({ kind: 'refund', amountCents: 1000, previousTransactionId: id });
+      expect(half.value.original).toMatchObject({ state: 'partially_refunded', refundedCents: 1000, refundableCents: 1000, voidable: false });
+    }
+    const view = await call('transactions:view', { id });
+    expect(view.ok && view.value.refundableCents).toBe(1000);
+    const notVoidable = await call('transactions:void', { id });
+    expect(!notVoidable.ok && notVoidable.error.message).toBe(SALE_ERRORS.notVoidable);
+    const rest = await call('transactions:refund', { id, amountCents: 1000 });
+    expect(rest.ok && rest.value.original.state).toBe('refunded');
+    const again = await call('transactions:refund', { id, amountCents: 1 });
+    expect(!again.ok && again.error.message).toBe(SALE_ERRORS.notRefundable);
+  });
+
+  it('voids an unsettled sale once', async () => {
+    await signInAs('Morgan', '1234');
+    const sale = await sell(1234);
+    const voided = await call('transactions:void', { id: sale.transaction.id });
+    expect(voided.ok && voided.value).toMatchObject({ state: 'voided', refundableCents: 0, voidable: false });
+    const twice = await call('transactions:void', { id: sale.transaction.id });
+    expect(!twice.ok && twice.error.message).toBe(SALE_ERRORS.notVoidable);
+  });
+
+  it("finds transactions by last four, amount, date range and transaction ID, and lists today's with totals", async () => {
+    await signInAs('Morgan', '1234');
+    const sale = await sell(4321);
+    const apiId = sale.transaction.apiId!;
+    const byAmount = await call('transactions:search', { amountCents: 4321, lastFour: '1111' });
+    expect(byAmount.ok && byAmount.value.map((t) => t.id)).toEqual([sale.transaction.id]);
+    const byApiId = await call('transactions:search', { transactionApiId: apiId });
+    expect(byApiId.ok && byApiId.value.map((t) => t.id)).toEqual([sale.transaction.id]);
+    const now = Math.floor(Date.now() / 1000);
+    const byDate = await call('transactions:search', { from: now - 3600, to: now + 60, amountCents: 4321 });
+    expect(byDate.ok && byDate.value).toHaveLength(1);
+    const old = await call('transactions:search', { from: 0, to: 1000, amountCents: 4321 });
+    expect(old.ok && old.value).toHaveLength(0);
+    const backwards = await call('transactions:search', { from: 2000, to: 1000 });
+    expect(!backwards.ok && backwards.error.fields?.from).toEqual(['The start date must be before the end date.']);
+
+    const today = await call('transactions:today');
+    expect(today.ok).toBe(true);
+    if (today.ok) {
+      expect(today.value.rows.some((r) => r.id === sale.transaction.id)).toBe(true);
+      expect(today.value.totals.salesCents).toBeGreaterThanOrEqual(4321);
+      expect(today.value.totals.refundsCount).toBeGreaterThanOrEqual(2);
+      expect(today.value.totals.voidsCount).toBeGreaterThanOrEqual(1);
+      expect(today.value.totals.declinedCount).toBeGreaterThanOrEqual(1);
+      expect(today.value.totals.netCents).toBe(today.value.totals.salesCents - today.value.totals.refundsCents);
+    }
+  });
+
+  it('e-mails a receipt through the gateway and asks the node host page to print itself', async () => {
+    await signInAs('Casey', '0000');
+    const sale = await sell(999);
+    const bad = await call('receipt:email', { id: sale.transaction.id, email: 'nope' });
+    expect(!bad.ok && bad.error.fields?.email).toEqual(['Enter an e-mail address like name@example.com.']);
+    expect(await call('receipt:email', { id: sale.transaction.id, email: 'pat@example.com' })).toEqual({ ok: true, value: { sentTo: 'pat@example.com' } });
+    const view = await call('transactions:view', { id: sale.transaction.id });
+    expect(view.ok && view.value.notificationEmail).toBe('pat@example.com');
+    expect(await call('receipt:print', { id: sale.transaction.id })).toEqual({ ok: false, error: { code: 'use_browser_print', message: SALE_ERRORS.printInBrowser } });
+  });
+
+  it('answers sale config with the fallback tip percents and a tax rate', async () => {
+    const r = await call('sale:config');
+    expect(r.ok && r.value).toMatchObject({ tipPercents: [15, 18, 20], tipEnabled: true, taxRateBasisPoints: 825 });
+  });
+
+  it('never writes the card number or CVV in plaintext anywhere in the data folder', async () => {
+    for (const file of filesUnder(dir)) {
+      const bytes = readFileSync(file);
+      expect(bytes.includes(Buffer.from(PAN)), file).toBe(false);
+    }
+  });
+});

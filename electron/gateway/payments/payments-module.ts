@@ -33,6 +33,7 @@ import { listTransactions } from './transaction-list';
 import { TransactionService, type TransactionRow } from './transaction-service';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VaultService } from './vault-service';
+import { WalCheckpointer } from './wal-checkpointer';
 
 export const BATCH_LIST: ListSpec = {
   table: 'transaction_batches',
@@ -65,6 +66,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   let lookups: MerchantLookups | undefined;
   let pdb: Db | undefined;
   let pctx: EngineContext | undefined;
+  let checkpointer: WalCheckpointer | undefined;
   const runtime = (): PaymentsRuntime => {
     if (!rt) throw new Error('payments module not initialised');
     return rt;
@@ -138,6 +140,14 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // Async WAL fsync needs a file database whose WAL exists (the migrations just wrote to it).
       const asyncSync = file !== ':memory:' && file !== '' && existsSync(walPath);
       pdb = openDatabase(file, { synchronous: asyncSync ? 'NORMAL' : 'FULL' });
+      if (asyncSync) {
+        checkpointer = await WalCheckpointer.start(file);
+        if (checkpointer) {
+          pdb.pragma('wal_autocheckpoint = 0');
+          // After a full checkpoint SQLite restarts the WAL; keep its file from staying huge.
+          pdb.pragma('journal_size_limit = 67108864');
+        }
+      }
       const cache = new StatementCache(pdb);
       const db = pdb;
       // The module's view of the engine context: same helpers, its own connection.
@@ -232,6 +242,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
 
     async close() {
       await rt?.writer.close();
+      await checkpointer?.stop();
       lookups?.clear();
       if (pdb?.open) pdb.close();
     },

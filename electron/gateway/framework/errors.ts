@@ -31,6 +31,7 @@ export const MSG = {
   BODY_TOO_LARGE: 'The request body is too large.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json.',
   INTERNAL: 'An internal server error occurred.',
+  CONFLICT: 'The request conflicts with data already stored.',
   // 422 — request shape
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")

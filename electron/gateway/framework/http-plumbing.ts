@@ -93,6 +93,11 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
       return send(reply, 400, { general: [MSG.MALFORMED_JSON] });
     }
     if (typeof status === 'number' && status >= 400 && status < 500) return send(reply, status, { general: [MSG.BAD_REQUEST] });
+    // Safety net: a constraint the declarations did not check first is still the caller's conflict, not a crash.
+    if (typeof code === 'string' && code.startsWith('SQLITE_CONSTRAINT')) {
+      opts.log(`constraint ${code} on ${req.method} ${req.url.split('?')[0]}: ${err.message}`);
+      return send(reply, 409, { general: [MSG.CONFLICT] });
+    }
     opts.log(`internal error on ${req.method} ${req.url.split('?')[0]}: ${err.stack ?? err.message}`);
     return send(reply, 500, { general: [MSG.INTERNAL] });
   });

@@ -28,7 +28,7 @@ describe('contacts', () => {
     const withExpand = await t.get(`/contacts/${id}?expand=location,created_user,recurrings`);
     expect(withExpand.body.contact.location.id).toBe(t.locationId);
     expect(withExpand.body.contact.recurrings).toEqual([]);
-    const up = await t.put(`/contacts/${id}`, { contact: { first_name: 'Janet' } });
+    const up = await t.put(`/contacts/${id}`, { contact: { first_name: 'Janet', update_if_exists: 1 } });
     expect(up.status).toBe(200);
     expect(up.body.contact.first_name).toBe('Janet');
     expect(up.body.contact.modified_ts).toBeGreaterThanOrEqual(up.body.contact.created_ts);
@@ -216,6 +216,10 @@ describe('device terms', () => {
     expect(view.body.deviceterm.reason_code.id).toBe(DEVICE_TERMS_ACCEPTED);
     expect((await t.get(`/deviceterms/dt-1?api_id=true&location_id=${t.locationId}`)).body.deviceterm.id).toBe(id);
     expect((await t.get('/deviceterms/?device_terms_api_id=dt-1')).body.deviceterms).toHaveLength(1);
+    expect((await t.get('/deviceterms?device_term_api_id=dt-1')).body.deviceterms).toHaveLength(1);
+    const sorted = await t.get('/deviceterms?sort=-device_term_api_id');
+    expect(sorted.status).toBe(200);
+    expect(sorted.body.meta.sort.attributes).toEqual({ device_term_api_id: 'desc' });
     expect((await t.get('/deviceterms?created_ts=today')).body.meta.pagination.totalCount).toBeGreaterThanOrEqual(1);
     expect((await t.get('/deviceterms?created_ts=last%20week')).body.meta.pagination.totalCount).toBe(0);
     const taken = await t.post('/deviceterms', body({ device_terms_api_id: 'dt-1' }));

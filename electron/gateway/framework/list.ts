@@ -163,7 +163,9 @@ function filtersOf(def: ResourceDef): Map<string, [string, FilterKind]> {
 export function parseSort(def: ResourceDef, raw: string | undefined): { column: string; desc: boolean } {
   const spec = raw && raw.trim() !== '' ? raw.trim() : def.defaultSort;
   const desc = spec.startsWith('-');
-  const name = desc ? spec.slice(1) : spec;
+  const asked = desc ? spec.slice(1) : spec;
+  // Sorting accepts the response name too (device terms answer `device_term_api_id`).
+  const name = Object.entries(def.fields).find(([, fd]) => fd.outputName === asked)?.[0] ?? asked;
   const f = def.fields[name];
   const ok = name === 'id' || (f !== undefined && !f.virtual && !f.writeOnly && f.type !== 'json' && f.sortable !== false);
   if (!ok) throw unprocessable({ sort: [fmt(MSG.BAD_SORT, { field: name.slice(0, 64) })] });

@@ -43,7 +43,7 @@ export const contactResource: ResourceDef = {
     office_phone: phone,
     office_ext_phone: str(0, 10),
     parent_id: { type: 'string', min: 24, max: 36, ref: 'contact' },
-    update_if_exists: { type: 'integer', enum: [0, 1], virtual: true, update: false },
+    update_if_exists: { type: 'integer', enum: [0, 1], virtual: true }, // POST only; accepted and ignored on PUT
     created_user_id: systemUser,
     created_ts: tsField,
     modified_ts: tsField,

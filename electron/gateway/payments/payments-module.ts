@@ -126,7 +126,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     };
   };
 
-  const sendDoc = (reply: FastifyReply, status: number, doc: string) => reply.code(status).type(JSON_TYPE).send(doc);
+  const sendDoc = (reply: FastifyReply, status: number, doc: string | Buffer) => reply.code(status).type(JSON_TYPE).send(doc);
 
   return {
     name: 'payments',

@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
-import { docWithLinks, TRANSACTION_FIELDS } from './transaction-doc';
+import { TRANSACTION_FIELDS } from './transaction-doc';
 import { listMeta, planList, type ColumnSpec, type ListSpec } from './list-query';
 
 const columns: Record<string, ColumnSpec> = {
@@ -46,7 +46,7 @@ export function listTransactions(
   expand: (names: string[]) => Expander | undefined,
   locationsWithTransactions: ReadonlySet<string>,
   countOf?: (locationId: string) => number,
-): string {
+): Buffer {
   const scope = req.auth.locationIds.filter((l) => locationsWithTransactions.has(l));
   const plan = planList(TRANSACTION_LIST, req, req.auth, ctx.clock, scope);
   const q = (req.query ?? {}) as Record<string, unknown>;
@@ -56,21 +56,33 @@ export function listTransactions(
     plan.filterCount === 0 && countOf
       ? plan.scopedLocations.reduce((n, l) => n + countOf(l), 0)
       : (ctx.stmt(`SELECT COUNT(*) AS n FROM transactions WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-  const rows = ctx
-    .stmt(`SELECT id, doc FROM transactions WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
-    .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as { id: string; doc: string }[];
-  const base = `${ctx.origin}/v2/transactions/`;
   const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
   const ex = names.length ? expand(names) : undefined;
-  const parts = new Array<string>(rows.length);
-  for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as { id: string; doc: string };
-    if (ex) {
+  const base = `${ctx.origin}/v2/transactions/`;
+  const sql = `FROM transactions WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`;
+  const args = [...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize];
+  const meta = Buffer.from(`],"meta":${JSON.stringify(listMeta(req, ctx.origin, plan, total))}}`);
+  if (ex) {
+    const rows = ctx.stmt(`SELECT id, doc ${sql}`).all(...args) as { id: string; doc: string }[];
+    const parts = rows.map((r) => {
       const d = JSON.parse(r.doc) as Record<string, unknown>;
       ex(d, r);
       d._links = { self: { href: base + r.id } };
-      parts[i] = JSON.stringify(d);
-    } else parts[i] = docWithLinks(r.doc, base + r.id);
+      return JSON.stringify(d);
+    });
+    return Buffer.concat([OPEN, Buffer.from(parts.join(',')), meta]);
   }
-  return `{"transactions":[${parts.join(',')}],"meta":${JSON.stringify(listMeta(req, ctx.origin, plan, total))}}`;
+  // The stored records go out as bytes: no UTF-8 decode into JS strings and back.
+  const rows = ctx.stmt(`SELECT id, CAST(doc AS BLOB) AS doc ${sql}`).all(...args) as { id: string; doc: Buffer }[];
+  const chunks: Buffer[] = [OPEN];
+  for (let i = 0; i < rows.length; i++) {
+    const r = rows[i] as { id: string; doc: Buffer };
+    if (i > 0) chunks.push(COMMA);
+    chunks.push(r.doc.subarray(0, r.doc.length - 1), Buffer.from(`,"_links":{"self":{"href":"${base}${r.id}"}}}`));
+  }
+  chunks.push(meta);
+  return Buffer.concat(chunks);
 }
+
+const OPEN = Buffer.from('{"transactions":[');
+const COMMA = Buffer.from(',');

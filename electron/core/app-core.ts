@@ -30,6 +30,8 @@ export interface CoreOptions {
   remote?: RemoteGateway;
   /** Port for the embedded engine; 0 or absent picks a free one. */
   enginePort?: number;
+  /** The desktop shell's receipt printer (see SalesDeps.printReceipt); absent in the node host. */
+  printReceipt?: (transactionId: string) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). */
   healthIntervalMs?: number;
 }
@@ -113,7 +115,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
-    ...createSalesHandlers({ client, users, db, locationId, productTransactionId, shell: opts.shell }),
+    ...createSalesHandlers({
+      client,
+      users,
+      db,
+      locationId,
+      productTransactionId,
+      shell: opts.shell,
+      ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
+    }),
   };
 
   return {

@@ -10,8 +10,9 @@
  *
  * Simplifications: what a sale has had refunded is the larger of the gateway's refund
  * records (filtered by previous_transaction_id) and this app's own refund ledger (for a
- * gateway that cannot filter so); printing in Electron is not
- * wired yet, so `receipt:print` always asks the renderer to use the browser's print.
+ * gateway that cannot filter so); `receipt:print` prints through the shell only when
+ * the shell supplies `printReceipt` (Electron main does not yet), otherwise the
+ * renderer falls back to the browser's print.
  */
 import type { CoreStatus, HandlerMap, SaleConfig, TransactionView } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
@@ -50,6 +51,12 @@ export interface SalesDeps {
   locationId: string | undefined;
   productTransactionId: string | undefined;
   shell: CoreStatus['shell'];
+  /**
+   * Prints (or saves as PDF) the receipt page in the desktop app, answering where a PDF
+   * went or null. Electron main supplies it (webContents.print / printToPDF); without it
+   * `receipt:print` answers `use_browser_print` and the renderer calls window.print().
+   */
+  printReceipt?: (transactionId: string) => Promise<string | null>;
   now?: () => number;
 }
 
@@ -287,10 +294,11 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       });
     },
 
-    'receipt:print': async () => {
+    'receipt:print': async ({ id }) => {
       const s = users.require();
       if (!s.ok) return s;
-      return fail('use_browser_print', SALE_ERRORS.printInBrowser);
+      if (!deps.printReceipt) return fail('use_browser_print', SALE_ERRORS.printInBrowser);
+      return ok({ savedTo: await deps.printReceipt(id) });
     },
 
     'receipt:email': async ({ id, email }) => {

@@ -175,7 +175,7 @@ test('a declined card says why in plain words, and a retry keeps the amount', as
   await page.getByLabel('Billing ZIP').fill('326');
   await page.getByLabel('Billing ZIP').press('Enter');
   await expect(page.getByText('The security code is 4 digits.')).toBeVisible();
-  await expect(page.getByText('Enter the billing ZIP code (5 digits, or a postal code).')).toBeVisible();
+  await expect(page.getByText('Enter a 5-digit ZIP or a postal code.')).toBeVisible();
   await expect(page.getByLabel('Expiry')).toBeFocused();
   await shot(page, 'counter-11-card-validation');
   await expectAccessible(page, 'card validation errors');

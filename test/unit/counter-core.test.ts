@@ -172,9 +172,19 @@ describe('counter core', () => {
     expect(await call('receipt:print', { id: sale.transaction.id })).toEqual({ ok: false, error: { code: 'use_browser_print', message: SALE_ERRORS.printInBrowser } });
   });
 
-  it('answers sale config with the fallback tip percents and a tax rate', async () => {
+  it("offers the tip percents the merchant configured on the location's terminal", async () => {
+    const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+    const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key!, 'content-type': 'application/json' };
+    const list = (await (await fetch(`${creds.base_url}/terminals?location_id=${creds.location_id}`, { headers })).json()) as { terminals: Array<{ id: string }> };
+    const terminalId = list.terminals[0]!.id;
+    const put = await fetch(`${creds.base_url}/terminals/${terminalId}`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ terminal: { tip_percents: { percent_1: 10, percent_2: 20, percent_3: 25 } } }),
+    });
+    expect(put.status).toBe(200);
     const r = await call('sale:config');
-    expect(r.ok && r.value).toMatchObject({ tipPercents: [15, 18, 20], tipEnabled: true, taxRateBasisPoints: 825 });
+    expect(r.ok && r.value).toEqual({ merchantName: expect.any(String), tipPercents: [10, 20, 25], tipEnabled: true, taxRateBasisPoints: 825, tipSource: 'terminal' });
   });
 
   it('never writes the card number or CVV in plaintext anywhere in the data folder', async () => {

@@ -14,7 +14,7 @@ export const CARD_MESSAGES = {
   expiryMonth: 'The month must be 01 to 12.',
   expired: 'This card has expired.',
   cvvIncomplete: (n: number) => `The security code is ${n} digits.`,
-  zipInvalid: 'Enter the billing ZIP code (5 digits, or a postal code).',
+  zipInvalid: 'Enter a 5-digit ZIP or a postal code.',
   required: 'Required.',
 } as const;
 

@@ -11,7 +11,8 @@
  * - `walPath` given (the engine's mode): the payments connection runs synchronous=NORMAL
  *   (COMMIT appends to the WAL without fsync) and the writer fsyncs the WAL file on the
  *   libuv thread pool after each COMMIT; the jobs resolve when that fsync completes. The
- *   event loop keeps parsing and validating the next requests meanwhile. This is the
+ *   event loop keeps parsing and validating the next requests meanwhile, and the writes
+ *   that arrive during an fsync are committed together when it completes. This is the
  *   same guarantee as synchronous=FULL in WAL mode (the WAL is synced after every
  *   transaction before anyone is told it committed). Readers may see a committed row a
  *   moment before its fsync completes; nobody is told it succeeded before then.
@@ -61,7 +62,9 @@ export class GroupCommitWriter {
   submit<T>(fn: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve, reject } as Job<unknown>);
-      if (!this.scheduled) {
+      // While an fsync is in flight, keep collecting: its completion commits the next batch
+      // (fewer, larger commits write fewer WAL pages per transaction).
+      if (!this.scheduled && !this.syncing) {
         this.scheduled = true;
         setImmediate(() => this.flush());
       }
@@ -118,7 +121,8 @@ export class GroupCommitWriter {
         if (err) d.reject(err);
         else d.resolve(d.value);
       }
-      this.startSync();
+      if (this.queue.length > 0 && !this.scheduled) this.flush();
+      else this.startSync();
     });
   }
 

@@ -224,3 +224,30 @@ describe('empty values', () => {
     expect(up.body.terminal.title).toBeNull();
   });
 });
+
+describe('every declared resource', () => {
+  it('lists under its plural key with meta; every record has a dereferenceable _links.self.href and a proper id', async () => {
+    const { pathOf } = await import('../../electron/gateway/framework/resource');
+    let checked = 0;
+    for (const def of t.engine.ctx.resources.values()) {
+      if (!def.methods.includes('list')) continue;
+      const a = await t.get(`${pathOf(def).replace(/^\/v2/, '')}?page_size=3`);
+      expect(a.status, def.plural).toBe(200);
+      expect(Array.isArray(a.body[def.plural]), def.plural).toBe(true);
+      expect(a.body.meta.pagination.currentPage).toBe(1);
+      expect(Object.keys(a.body.meta.sort.attributes)).toHaveLength(1);
+      for (const rec of a.body[def.plural] as { id: unknown; _links: { self: { href: string } } }[]) {
+        if (def.idKind === 'integer') expect(Number.isInteger(rec.id)).toBe(true);
+        else expect(String(rec.id).length, def.plural).toBeGreaterThanOrEqual(24);
+        expect(String(rec.id).length).toBeLessThanOrEqual(36);
+        if (def.methods.includes('view')) {
+          const self = await t.get(rec._links.self.href);
+          expect(self.status, rec._links.self.href).toBe(200);
+          expect(self.body[def.name].id).toEqual(rec.id);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(5);
+  });
+});

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
+import { GATEWAY_MESSAGES } from '../../electron/core/gateway-messages';
 import { SALE_ERRORS } from '../../electron/core/sales';
 import { AUTH_ERRORS } from '../../electron/core/users';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
@@ -191,6 +192,32 @@ describe('counter core', () => {
     for (const file of filesUnder(dir)) {
       const bytes = readFileSync(file);
       expect(bytes.includes(Buffer.from(PAN)), file).toBe(false);
+    }
+  });
+});
+
+describe('counter core with the gateway unreachable', () => {
+  it('answers a sale with a sentence, not a stack trace or JSON', async () => {
+    const d = mkdtempSync(join(tmpdir(), 'ringup-core-down-'));
+    // Port 1 on loopback: nothing listens there, so every call is refused at once.
+    const down = await startCore({
+      dataDir: d,
+      shell: 'node-host',
+      healthIntervalMs: 0,
+      remote: { baseUrl: 'http://127.0.0.1:1/v2', auth: { developerId: 'dev', userId: 'user', userApiKey: 'key' }, locationId: 'loc-1' },
+    });
+    try {
+      expect(down.status().gateway).toMatchObject({ mode: 'remote', health: 'unreachable' });
+      const info = await down.handlers['auth:users']();
+      const user = info.ok ? info.value.users.find((u) => u.name === 'Casey')! : undefined;
+      expect((await down.handlers['auth:sign-in']({ userId: user!.id, pin: '0000' })).ok).toBe(true);
+      const sale = await down.handlers['sale:charge']({ subtotalCents: 100, taxCents: 0, tipCents: 0, card, clientRef: 'down-1' });
+      expect(sale).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+      const config = await down.handlers['sale:config']();
+      expect(config.ok && config.value.tipPercents).toEqual([15, 18, 20]);
+    } finally {
+      await down.close();
+      rmSync(d, { recursive: true, force: true });
     }
   });
 });

@@ -5,7 +5,8 @@ import { TransactionList } from '../components/transaction-list';
 import { money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
 import { useSessionStore } from '../stores/session-store';
-import { applyFilters, totalsOfRows, useTransactionsStore, type KindFilter } from '../stores/transactions-store';
+import { applyFilters, totalsOfRows, type KindFilter } from '../lib/transaction-filters';
+import { useTransactionsStore } from '../stores/transactions-store';
 
 /** Long totals (a very busy day, or the demo data) get a smaller size instead of being cut off. */
 function TotalValue({ text, testId }: { text: string; testId?: string }) {

@@ -3,12 +3,12 @@
  * void or a receipt.
  */
 import { create } from 'zustand';
-import type { TransactionSearchArgs, TransactionTotals, TransactionView } from '../../../shared/ipc/contract';
+import type { TransactionSearchArgs, TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { demoRowCount, syntheticTransactions } from '../dev/synthetic-transactions';
-import { parseTypedAmount } from '../lib/money-format';
+import type { KindFilter } from '../lib/transaction-filters';
 
-export type KindFilter = 'all' | 'sales' | 'refunds' | 'voids' | 'declined';
+export type { KindFilter } from '../lib/transaction-filters';
 
 interface TransactionsState {
   mode: 'today' | 'search';
@@ -28,55 +28,6 @@ interface TransactionsState {
   setText(text: string): void;
   select(row: TransactionView | null): void;
   refreshSelected(view: TransactionView): void;
-}
-
-export function matchesKind(r: TransactionView, kind: KindFilter): boolean {
-  switch (kind) {
-    case 'all':
-      return true;
-    case 'sales':
-      return r.kind === 'sale' && r.state !== 'voided' && r.state !== 'declined';
-    case 'refunds':
-      return r.kind === 'refund';
-    case 'voids':
-      return r.state === 'voided';
-    case 'declined':
-      return r.state === 'declined';
-  }
-}
-
-/** Filter text: four digits match the last four; an amount matches exactly. */
-export function matchesText(r: TransactionView, text: string): boolean {
-  const t = text.trim();
-  if (!t) return true;
-  if (/^\d{1,4}$/.test(t) && r.lastFour.endsWith(t)) return true;
-  const cents = parseTypedAmount(t);
-  if (cents !== null && /[.$]/.test(t) && r.amountCents === cents) return true;
-  return r.cardBrand.toLowerCase().startsWith(t.toLowerCase()) || (r.apiId ?? '') === t;
-}
-
-export function applyFilters(rows: readonly TransactionView[], kind: KindFilter, text: string): TransactionView[] {
-  if (kind === 'all' && !text.trim()) return rows as TransactionView[];
-  return rows.filter((r) => matchesKind(r, kind) && matchesText(r, text));
-}
-
-export function totalsOfRows(rows: readonly TransactionView[]): TransactionTotals {
-  const t: TransactionTotals = { salesCount: 0, salesCents: 0, refundsCount: 0, refundsCents: 0, voidsCount: 0, voidsCents: 0, declinedCount: 0, netCents: 0 };
-  for (const r of rows) {
-    if (r.state === 'declined') t.declinedCount++;
-    else if (r.state === 'voided') {
-      t.voidsCount++;
-      t.voidsCents += r.amountCents;
-    } else if (r.kind === 'sale') {
-      t.salesCount++;
-      t.salesCents += r.amountCents;
-    } else if (r.kind === 'refund') {
-      t.refundsCount++;
-      t.refundsCents += r.amountCents;
-    }
-  }
-  t.netCents = t.salesCents - t.refundsCents;
-  return t;
 }
 
 export const useTransactionsStore = create<TransactionsState>((set, get) => ({

@@ -45,10 +45,10 @@ export function TopBar({ session, onSwitchUser }: { session: Session | null; onS
       </nav>
       <div className="top-actions">
         <button type="button" className="btn btn-quiet" onClick={toggle} aria-keyshortcuts="F9" aria-label={theme === 'dark' ? 'Use the light theme' : 'Use the dark theme'}>
-          <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> {theme === 'dark' ? 'Light' : 'Dark'}
+          <span aria-hidden="true">{theme === 'dark' ? '☀' : '☾'}</span> <span className="top-btn-label">{theme === 'dark' ? 'Light' : 'Dark'}</span>
         </button>
         <button type="button" className="btn btn-quiet" onClick={() => setHelp(true)} aria-keyshortcuts="F1">
-          <span aria-hidden="true">?</span> Help
+          <span aria-hidden="true">?</span> <span className="top-btn-label">Help</span>
         </button>
         {session && (
           <div className="user-chip">

@@ -20,7 +20,7 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
   const [printError, setPrintError] = useState<string | null>(null);
 
   useEffect(() => {
-    headingRef.current?.focus();
+    headingRef.current?.focus({ preventScroll: true });
   }, []);
 
   useEffect(() => {

@@ -141,7 +141,6 @@ function seedTransactions(dataDir, creds, rows) {
     })();
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
-  db.exec('ANALYZE');
   db.close();
   return (performance.now() - t0) / 1000;
 }

@@ -61,7 +61,7 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
         );
         CREATE UNIQUE INDEX transactions_api_id ON transactions (location_id, transaction_api_id) WHERE transaction_api_id IS NOT NULL;
         CREATE INDEX transactions_loc_created ON transactions (location_id, created_ts);
-        CREATE INDEX transactions_last_four ON transactions (last_four, amount);
+        CREATE INDEX transactions_last_four ON transactions (last_four, amount); -- replaced in 101
         CREATE INDEX transactions_batch ON transactions (batch_id);
         CREATE INDEX transactions_vault ON transactions (account_vault_id) WHERE account_vault_id IS NOT NULL;
         CREATE INDEX transactions_previous ON transactions (previous_transaction_id) WHERE previous_transaction_id IS NOT NULL;
@@ -126,6 +126,20 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
           sent_ts INTEGER
         );
         CREATE INDEX notification_outbox_unsent ON notification_outbox (created_ts) WHERE sent_ts IS NULL;
+      `);
+    },
+  },
+  {
+    version: 101,
+    module: 'payments',
+    name: 'last_four lookups ordered by time (counter searches: last four + date range or amount)',
+    up(db) {
+      // (location_id, last_four, created_ts) serves "last four [+ date range] newest first"
+      // without a sort and without depending on ANALYZE statistics; amount is filtered on
+      // the few rows of one last four.
+      db.exec(`
+        DROP INDEX IF EXISTS transactions_last_four;
+        CREATE INDEX transactions_loc_last_four ON transactions (location_id, last_four, created_ts);
       `);
     },
   },

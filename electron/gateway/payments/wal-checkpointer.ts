@@ -9,11 +9,12 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { SQLITE_BINDING_ENV } from '../../core/sqlite';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, workerData.binding ? { nativeBinding: workerData.binding } : {});
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = NORMAL');
 let timer = setInterval(() => {
@@ -38,7 +39,9 @@ export class WalCheckpointer {
     let worker: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs } });
+      // Under Electron the driver must load the Electron-ABI build the core uses (see core/sqlite.ts).
+      const binding = process.env[SQLITE_BINDING_ENV];
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs, binding } });
     } catch {
       return undefined;
     }

@@ -47,7 +47,14 @@ test("today's list with 100,000 rows keeps a small DOM and scrolls to the end sm
   await expect(page.getByTestId('tx-row').first()).toContainText('Refund');
   await page.getByLabel('Filter').fill('');
   await page.getByRole('radio', { name: 'All' }).click();
-  await page.getByTestId('tx-row').first().getByRole('button').click();
+  await page.getByTestId('tx-scroll').evaluate((el) => el.scrollTo({ top: 0 }));
+  await page.locator('[data-testid="tx-row"][aria-posinset="1"]').getByRole('button').click();
+  // The arrow keys walk the list; the selection stays in view and keeps the focus.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  const fourth = page.locator('[data-testid="tx-row"][aria-posinset="4"]').getByRole('button');
+  await expect(fourth).toHaveAttribute('aria-pressed', 'true');
+  await expect(fourth).toBeFocused();
+  await expect(page.getByTestId('tx-detail')).toContainText('demo-3');
   await shot(page, 'counter-21-100k-selected');
   await expectAccessible(page, '100k list');
 });

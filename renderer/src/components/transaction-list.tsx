@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { timeOfDay } from '../lib/time-format';
@@ -20,9 +20,29 @@ const ROW_HEIGHT = 60;
  * The day's transactions, virtualised: only the rows in view (plus a few) are in the
  * DOM, so 100,000 rows scroll as smoothly as 10.
  */
-export function TransactionList({ rows, selectedId, onSelect }: { rows: TransactionView[]; selectedId: string | null; onSelect(row: TransactionView): void }) {
+export function TransactionList({
+  rows,
+  selectedId,
+  selectedIndex,
+  onSelect,
+}: {
+  rows: TransactionView[];
+  selectedId: string | null;
+  /** Index of the selection in `rows` when it moved by keyboard: scrolled into view and focused. */
+  selectedIndex: number;
+  onSelect(row: TransactionView): void;
+}) {
   const parentRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => parentRef.current, estimateSize: () => ROW_HEIGHT, overscan: 8 });
+
+  useEffect(() => {
+    if (selectedIndex < 0) return;
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    const id = requestAnimationFrame(() =>
+      parentRef.current?.querySelector<HTMLButtonElement>(`[aria-posinset="${selectedIndex + 1}"] button`)?.focus({ preventScroll: true }),
+    );
+    return () => cancelAnimationFrame(id);
+  }, [selectedIndex, virtualizer]);
 
   if (rows.length === 0) {
     return <p className="empty-list">No transactions match.</p>;

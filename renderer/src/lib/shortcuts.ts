@@ -20,6 +20,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['N', 'Enter'], action: 'Start the next sale', where: 'Sale result' },
   { keys: ['P'], action: 'Print the receipt', where: 'Sale result' },
   { keys: ['/'], action: 'Filter the list', where: 'Transactions' },
+  { keys: ['↑', '↓'], action: 'Pick the previous or next transaction', where: 'Transactions' },
   { keys: ['0–9', 'Enter'], action: 'Type your PIN and sign in', where: 'Sign in' },
 ];
 

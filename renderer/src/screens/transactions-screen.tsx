@@ -30,6 +30,7 @@ export function TransactionsScreen() {
   const st = useTransactionsStore();
   const session = useSessionStore((s) => s.session);
   const [finding, setFinding] = useState(false);
+  const [keyboardIndex, setKeyboardIndex] = useState(-1);
   const filterRef = useRef<HTMLInputElement>(null);
   const { loadToday, mode, today, searchResults, kind, text } = st;
 
@@ -51,6 +52,27 @@ export function TransactionsScreen() {
   const source = mode === 'search' ? searchResults : today;
   const rows = useMemo(() => applyFilters(source, kind, text), [source, kind, text]);
   const totals = useMemo(() => totalsOfRows(rows), [rows]);
+  const rowsRef = useRef(rows);
+  useEffect(() => {
+    rowsRef.current = rows;
+  }, [rows]);
+
+  // ↑ / ↓ move the selection through the list (outside text fields and dialogs).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.key !== 'ArrowDown' && e.key !== 'ArrowUp') || isTypingTarget(e.target) || document.querySelector('[role="dialog"],[role="alertdialog"]')) return;
+      const list = rowsRef.current;
+      if (list.length === 0) return;
+      e.preventDefault();
+      const selectedId = useTransactionsStore.getState().selectedId;
+      const at = selectedId ? list.findIndex((r) => r.id === selectedId) : -1;
+      const next = Math.max(0, Math.min(list.length - 1, at < 0 ? 0 : at + (e.key === 'ArrowDown' ? 1 : -1)));
+      useTransactionsStore.getState().select(list[next]!);
+      setKeyboardIndex(next);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 
   return (
     <div className="tx-layout">
@@ -145,7 +167,15 @@ export function TransactionsScreen() {
             {st.error}
           </p>
         )}
-        <TransactionList rows={rows} selectedId={st.selectedId} onSelect={(r) => st.select(r)} />
+        <TransactionList
+          rows={rows}
+          selectedId={st.selectedId}
+          selectedIndex={keyboardIndex}
+          onSelect={(r) => {
+            setKeyboardIndex(-1);
+            st.select(r);
+          }}
+        />
       </div>
       <aside className="tx-side" aria-label="Selected transaction">
         {st.selected ? (

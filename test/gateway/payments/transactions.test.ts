@@ -144,6 +144,28 @@ describe('card transactions', () => {
   });
 });
 
+describe('sandbox behaviours over HTTP', () => {
+  it('8.xx delays the answer; AVS decline pair; auto_decline_cvv product', async () => {
+    const t0 = Date.now();
+    const slow = await sale({ transaction_amount: '8.01' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(950);
+    expect(slow.body.transaction.status_id).toBe(101);
+    const avs = await sale({ billing_street: '2831 NW 41st St STE J', billing_zip: '32615' });
+    expect(avs.body.transaction).toMatchObject({ status_id: 301, avs: 'BAD' });
+    const db = h.engine.db;
+    const pt = h.engine.credentials.cc_product_transaction_id;
+    db.exec(`CREATE TEMP TABLE pt_copy AS SELECT * FROM product_transactions WHERE id = '${pt}'`);
+    db.exec("UPDATE pt_copy SET id = 'pt-strict-cvv', auto_decline_cvv = 1");
+    db.exec('INSERT INTO product_transactions SELECT * FROM pt_copy');
+    const strictBad = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '123' });
+    expect(strictBad.body.transaction).toMatchObject({ status_id: 301, cvv_response: 'N', product_transaction_id: 'pt-strict-cvv' });
+    const strictOk = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '999' });
+    expect(strictOk.body.transaction).toMatchObject({ status_id: 101, cvv_response: 'M' });
+    const lax = await sale({ cvv: '123' });
+    expect(lax.body.transaction).toMatchObject({ status_id: 101, cvv_response: 'N' });
+  });
+});
+
 describe('ACH', () => {
   const ach = (extra: Record<string, unknown> = {}) =>
     h.call('POST', '/transactions', { transaction: { action: 'debit', payment_method: 'ach', account_number: '123456789', routing: '072000326',

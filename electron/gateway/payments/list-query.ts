@@ -80,7 +80,12 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
 
   // Scope to the caller's locations.
   const loc = one(q.location_id);
-  const scope = scopeLocations ?? auth.locationIds;
+  let scope = scopeLocations ?? auth.locationIds;
+  // location_id=a,b narrows the scope to those of the caller's locations.
+  if (loc !== undefined && loc.includes(',')) {
+    const wanted = new Set(loc.split(','));
+    scope = scope.filter((l) => wanted.has(l));
+  }
   let scopedLocations: readonly string[] = scope;
   if (loc !== undefined && loc !== '' && !loc.includes(',')) {
     if (auth.locationSet.has(loc)) {

@@ -68,6 +68,9 @@ test('help overlay lists the shortcuts; focus is visible on every control reache
   for (const text of ['New sale', 'Switch user', 'Light or dark theme', 'Print the receipt', 'Filter the list']) await expect(help).toContainText(text);
   await shot(page, 'counter-22-help');
   await expectAccessible(page, 'help overlay');
+  // Tab stays inside the open dialog.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Tab');
+  expect(await help.evaluate((el) => el.contains(document.activeElement))).toBe(true);
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);
   await page.keyboard.press('?');
@@ -88,6 +91,20 @@ test('help overlay lists the shortcuts; focus is visible on every control reache
     expect(outline.width).toBeGreaterThanOrEqual(2);
   }
   await shot(page, 'counter-23-visible-focus');
+
+  // Touch targets: every control on the sale and transactions screens is at least 48 px.
+  for (const screenKey of ['F2', 'F3']) {
+    await page.keyboard.press(screenKey);
+    await expect(page.locator('[data-screen-focus]')).toBeVisible();
+    const small = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('button, input:not([type="checkbox"]), [role="radio"], label.switch')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => ({ el, r: el.getBoundingClientRect() }))
+        .filter(({ r }) => r.height < 48 || r.width < 48)
+        .map(({ el, r }) => `${el.tagName} "${(el.textContent ?? '').trim().slice(0, 20)}" ${Math.round(r.width)}x${Math.round(r.height)}`),
+    );
+    expect(small, `controls under 48 px after ${screenKey}`).toEqual([]);
+  }
 });
 
 test('every screen passes axe in the dark theme too, and the status bar is on each', async ({ page, app }) => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useFocusTrap } from '../lib/use-focus-trap';
 
 interface ConfirmDialogProps {
   title: string;
@@ -14,6 +15,8 @@ interface ConfirmDialogProps {
 /** A modal question with one safe default: Cancel has the focus, Esc cancels. */
 export function ConfirmDialog({ title, children, confirmLabel, danger, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     cancelRef.current?.focus();
@@ -31,7 +34,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, err
   }, [onCancel]);
   return (
     <div className="overlay">
-      <div className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-body">
+      <div ref={dialogRef} className="dialog" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-body">
         <h2 id="confirm-title">{title}</h2>
         <div id="confirm-body" className="dialog-body">
           {children}

@@ -1,10 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { SHORTCUTS } from '../lib/shortcuts';
+import { useFocusTrap } from '../lib/use-focus-trap';
 import { useNavStore } from '../stores/nav-store';
 
 export function HelpOverlay() {
   const setHelp = useNavStore((s) => s.setHelp);
   const closeRef = useRef<HTMLButtonElement>(null);
+  const dialogRef = useRef<HTMLDivElement>(null);
+  useFocusTrap(dialogRef);
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     closeRef.current?.focus();
@@ -13,7 +16,7 @@ export function HelpOverlay() {
   const groups = [...new Set(SHORTCUTS.map((s) => s.where))];
   return (
     <div className="overlay" onClick={() => setHelp(false)}>
-      <div className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={(e) => e.stopPropagation()}>
+      <div ref={dialogRef} className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={(e) => e.stopPropagation()}>
         <div className="dialog-head">
           <h2 id="help-title">Keyboard shortcuts</h2>
           <button ref={closeRef} type="button" className="btn btn-quiet" onClick={() => setHelp(false)}>

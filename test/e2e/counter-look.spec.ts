@@ -97,7 +97,7 @@ test('help overlay lists the shortcuts; focus is visible on every control reache
     await page.keyboard.press(screenKey);
     await expect(page.locator('[data-screen-focus]')).toBeVisible();
     const small = await page.evaluate(() =>
-      [...document.querySelectorAll<HTMLElement>('button, input:not([type="checkbox"]), [role="radio"], label.switch')]
+      Array.from(document.querySelectorAll<HTMLElement>('button, input:not([type="checkbox"]), [role="radio"], label.switch'))
         .filter((el) => el.offsetParent !== null)
         .map((el) => ({ el, r: el.getBoundingClientRect() }))
         .filter(({ r }) => r.height < 48 || r.width < 48)

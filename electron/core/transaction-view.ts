@@ -45,6 +45,8 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
   let state: TransactionState;
   if (statusId === STATUS.voided) state = 'voided';
   else if (statusId === STATUS.declined) state = 'declined';
+  // A refund record itself carries 111 "refunded" when it went through: for the screens it is an approved refund.
+  else if (statusId === STATUS.refunded && kind === 'refund') state = 'approved';
   else if (statusId === STATUS.refunded || (kind === 'sale' && refunded >= amountCents && amountCents > 0)) state = 'refunded';
   else if (kind === 'sale' && refunded > 0) state = 'partially_refunded';
   else if (approved) state = 'approved';

@@ -30,6 +30,7 @@ describe('transaction views', () => {
     expect(toView({ ...sale, status_id: 301, reason_code_id: 1616 })).toMatchObject({ state: 'declined', refundableCents: 0, voidable: false });
     expect(toView({ ...sale, status_id: 301, reason_code_id: 1616 }).message).toMatch(/insufficient funds/i);
     expect(toView({ ...sale, status_id: 201, reason_code_id: 1200 })).toMatchObject({ state: 'voided', voidable: false });
+    expect(toView({ ...sale, type_id: 30, status_id: 111, previous_transaction_id: 't0' })).toMatchObject({ kind: 'refund', state: 'approved', refundableCents: 0, voidable: false });
     expect(toView({ ...sale, settle_date: '2026-11-20', transaction_settlement_status: 'settled' })).toMatchObject({ settled: true, voidable: false, refundableCents: 2891 });
   });
 

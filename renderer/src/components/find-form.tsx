@@ -73,7 +73,7 @@ export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchA
       )}
       <div className="form-actions">
         <button type="button" className="btn btn-secondary btn-lg" onClick={onCancel}>
-          Back to today
+          Cancel
         </button>
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
           {busy ? 'Searching…' : 'Find'}

@@ -104,10 +104,7 @@ export function TransactionsScreen() {
         )}
         {finding && (
           <FindForm
-            onCancel={() => {
-              setFinding(false);
-              st.showToday();
-            }}
+            onCancel={() => setFinding(false)}
             onFind={async (args) => {
               const err = await st.search(args);
               if (!err) setFinding(false);
@@ -124,7 +121,9 @@ export function TransactionsScreen() {
           <div className="total-card">
             <span className="total-label">Refunds</span>
             <TotalValue text={totals.refundsCents > 0 ? `-${money(totals.refundsCents)}` : money(0)} />
-            <span className="muted">{totals.refundsCount.toLocaleString()} refunds</span>
+            <span className="muted">
+              {totals.refundsCount.toLocaleString()} {totals.refundsCount === 1 ? 'refund' : 'refunds'}
+            </span>
           </div>
           <div className="total-card">
             <span className="total-label">Voids</span>

@@ -146,3 +146,12 @@ test('every screen passes axe in the dark theme too, and the status bar is on ea
   await expectAccessible(page, 'system (light)');
   expect(await page.evaluate(() => window.localStorage.getItem('ringup.theme'))).toBe('light');
 });
+
+test('a page without its access key explains itself plainly and passes axe', async ({ page, app }) => {
+  await page.goto(app.origin);
+  await expect(page.getByRole('heading', { name: 'Ringup is not connected' })).toBeVisible();
+  await expect(page.getByRole('alert')).toContainText('access key');
+  await expect(page.getByText(/\{|stack|Error:/)).toHaveCount(0);
+  await shot(page, 'counter-36-no-access-key');
+  await expectAccessible(page, 'not connected');
+});

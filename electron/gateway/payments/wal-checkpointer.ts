@@ -35,7 +35,7 @@ export class WalCheckpointer {
   private constructor(private readonly worker: Worker) {}
 
   /** Starts the worker; resolves undefined when worker threads or the driver are unavailable. */
-  static async start(file: string, intervalMs = 250): Promise<WalCheckpointer | undefined> {
+  static async start(file: string, intervalMs = 1000): Promise<WalCheckpointer | undefined> {
     let worker: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');

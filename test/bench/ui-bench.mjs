@@ -77,7 +77,7 @@ async function uiSale(page, i) {
   const handle = await page.waitForFunction(() => window.__bench.t1 > 0 && window.__bench, null, { timeout: 15_000, polling: 'raf' });
   const { t0, t1, title } = await handle.jsonValue();
   if (title !== 'Approved') throw new Error(`sale ${i} ended "${title}"`);
-  await page.keyboard.press('n');
+  await page.getByRole('button', { name: /^New sale/ }).click();
   await page.waitForFunction(() => !document.querySelector('[data-testid="result-title"]') && document.querySelector('#card-number')?.value === '', null, { polling: 'raf' });
   return t1 - t0;
 }

@@ -24,8 +24,11 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
   }, []);
 
   useEffect(() => {
+    // A second, hurried Enter right after Charge must not skip past the result unseen.
+    const shownAt = performance.now();
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      if (performance.now() - shownAt < 400) return;
       if (e.key === 'n' || e.key === 'N' || (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement))) {
         e.preventDefault();
         onNewSale();

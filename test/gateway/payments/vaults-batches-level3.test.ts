@@ -59,6 +59,18 @@ describe('account vaults', () => {
     expect(byApiCharge.body.transaction.status_id).toBe(101);
   });
 
+  it('charges an ACH vault and vaults a bank account while debiting', async () => {
+    const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'ach', account_number: '11112222', routing: '072000326', account_type: 'checking', is_company: 1, account_holder_name: 'Acme Co', ach_sec_code: 'CCD' } })).body.accountvault;
+    const debit = await h.call('POST', '/transactions', { transaction: { action: 'debit', account_vault_id: v.id, transaction_amount: '20.00' } });
+    expect(debit.body.transaction).toMatchObject({ status_id: 131, type_id: 50, payment_method: 'ach', last_four: '2222', ach_sec_code: 'CCD', account_vault_id: v.id });
+    const saved = await h.call('POST', '/transactions', { transaction: { action: 'debit', payment_method: 'ach', account_number: '33334444', routing: '072000326', account_holder_name: 'Lee', transaction_amount: '5.00', save_account: true } });
+    const vid = saved.body.transaction.account_vault_id;
+    expect(vid).toBeTruthy();
+    expect((await h.call('GET', `/accountvaults/${vid}`)).body.accountvault).toMatchObject({ payment_method: 'ach', last_four: '4444', routing: '072000326' });
+    const wrong = await h.call('POST', '/transactions', { transaction: { action: 'sale', account_vault_id: v.id, transaction_amount: '1.00' } });
+    expect(wrong.status).toBe(422);
+  });
+
   it('refuses deleting a vault a recurring uses (422)', async () => {
     const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP } })).body.accountvault;
     // No recurrings module yet: stand in for one with the table it will own.

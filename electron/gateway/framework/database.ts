@@ -3,7 +3,8 @@
  * prepared statements by SQL text (the generic list/CRUD code builds SQL from
  * declarations; the same shapes recur, so preparing once keeps the hot path cheap).
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase as openSqlite } from '../../core/sqlite';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;
@@ -14,7 +15,7 @@ export interface OpenOptions {
 }
 
 export function openDatabase(file: string, opts: OpenOptions = {}): Db {
-  const db = new Database(file);
+  const db = openSqlite(file);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${opts.synchronous ?? 'FULL'}`);
   db.pragma('foreign_keys = ON');

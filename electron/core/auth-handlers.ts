@@ -3,11 +3,12 @@ import type { HandlerMap } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import type { UserDirectory } from './users';
 
-export function createAuthHandlers(users: UserDirectory): Pick<HandlerMap, 'auth:users' | 'auth:session' | 'auth:sign-in' | 'auth:sign-out'> {
+export function createAuthHandlers(users: UserDirectory): Pick<HandlerMap, 'auth:users' | 'auth:session' | 'auth:sign-in' | 'auth:sign-out' | 'auth:change-pin'> {
   return {
     'auth:users': async () => ok({ users: users.list(), defaultPinsActive: users.defaultPinsActive() }),
     'auth:session': async () => ok(users.current()),
     'auth:sign-in': async ({ userId, pin }) => users.signIn(userId, pin),
+    'auth:change-pin': async ({ currentPin, newPin }) => users.changePin(currentPin, newPin),
     'auth:sign-out': async () => {
       users.signOut();
       return ok(null);

@@ -4,7 +4,8 @@
  * A fresh data folder gets two users so a newcomer can get in: manager "Morgan"
  * (PIN 1234) and cashier "Casey" (PIN 0000); the sign-in screen says so until a
  * manager changes them. Simplifications: one session per core (one counter per app
- * instance; every window of the node host shares it), no user management screen yet.
+ * instance; every window of the node host shares it); users change their own PIN, but
+ * adding or removing users waits for a user management screen.
  */
 import { randomUUID } from 'node:crypto';
 import type { PosUser, Role, Session } from '../../shared/ipc/contract';
@@ -21,6 +22,7 @@ export const AUTH_ERRORS = {
   wrongPin: 'That PIN is not right. Try again.',
   unknownUser: 'This user does not exist any more. Pick another one.',
   locked: 'Too many wrong PINs. Wait a minute, then try again.',
+  wrongCurrentPin: 'Your current PIN is not right.',
   signedOut: 'Sign in first: tap your name and enter your PIN.',
   managerOnly: 'Only a manager can do this. Switch to a manager to continue.',
 } as const;
@@ -59,7 +61,7 @@ export class UserDirectory {
     return this.db.prepare('SELECT id, name, role FROM pos_users ORDER BY sort, name').all() as PosUser[];
   }
 
-  /** Whether any seeded user still has its documented default PIN (computed once; PINs cannot change yet). */
+  /** Whether any seeded user still has its documented default PIN (cached until a PIN changes). */
   defaultPinsActive(): boolean {
     if (this.defaultsActive === undefined) {
       const rows = this.db.prepare('SELECT name, pin_hash FROM pos_users').all() as Array<{ name: string; pin_hash: string }>;
@@ -88,6 +90,18 @@ export class UserDirectory {
     this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
     this.session = { user: { id: row.id, name: row.name, role: row.role }, signedInAt: now };
     return ok(this.session);
+  }
+
+  /** The signed-in user replaces their own PIN (the current one is asked again, as on any device). */
+  changePin(currentPin: string, newPin: string): Result<null> {
+    const s = this.require();
+    if (!s.ok) return s;
+    const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(s.value.user.id) as UserRow | undefined;
+    if (!row) return fail('not_found', AUTH_ERRORS.unknownUser);
+    if (!verifyPin(currentPin, row.pin_hash)) return fail('wrong_pin', AUTH_ERRORS.wrongCurrentPin, { currentPin: [AUTH_ERRORS.wrongCurrentPin] });
+    this.db.prepare('UPDATE pos_users SET pin_hash = ? WHERE id = ?').run(hashPin(newPin), row.id);
+    this.defaultsActive = undefined;
+    return ok(null);
   }
 
   signOut(): void {

@@ -57,10 +57,17 @@ export interface Session {
 
 const idSchema = z.string().min(1).max(64).regex(/^[A-Za-z0-9_.:-]+$/, 'Use letters, digits, dot, colon, dash or underscore.');
 
+const pinSchema = z.string().regex(/^\d{4,8}$/, 'A PIN is 4 to 8 digits.');
+
 export const signInArgsSchema = z.strictObject({
   userId: idSchema,
-  pin: z.string().regex(/^\d{4,8}$/, 'A PIN is 4 to 8 digits.'),
+  pin: pinSchema,
 });
+
+/** The signed-in user changes their own PIN. */
+export const changePinArgsSchema = z
+  .strictObject({ currentPin: pinSchema, newPin: pinSchema })
+  .refine((a) => a.currentPin !== a.newPin, { message: 'The new PIN must differ from the current one.', path: ['newPin'] });
 
 /* ---------- sales ---------- */
 
@@ -200,6 +207,7 @@ export const handlerArgs = {
   'auth:session': z.void(),
   'auth:sign-in': signInArgsSchema,
   'auth:sign-out': z.void(),
+  'auth:change-pin': changePinArgsSchema,
 
   'sale:config': z.void(),
   'sale:charge': saleChargeArgsSchema,
@@ -222,6 +230,7 @@ export interface HandlerResults {
   'auth:session': Session | null;
   'auth:sign-in': Session;
   'auth:sign-out': null;
+  'auth:change-pin': null;
 
   'sale:config': SaleConfig;
   'sale:charge': SaleOutcome;

@@ -137,8 +137,23 @@ test('every screen passes axe in the dark theme too, and the status bar is on ea
   await expectAccessible(page, 'transactions (dark)');
   await page.keyboard.press('F4');
   await expect(page.getByTestId('core-status')).toBeVisible();
+  // A user changes their own PIN here (and back, so this worker's other tests still sign in).
+  const changePin = async (from: string, to: string) => {
+    await page.getByLabel('Current PIN').fill(from);
+    await page.getByLabel('New PIN', { exact: true }).fill(to);
+    await page.getByLabel('New PIN again').fill(to);
+    await page.getByRole('button', { name: 'Change PIN' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your PIN is changed' })).toBeVisible();
+  };
+  await page.getByLabel('Current PIN').fill('1234');
+  await page.getByLabel('New PIN', { exact: true }).fill('2468');
+  await page.getByLabel('New PIN again').fill('2469');
+  await page.getByRole('button', { name: 'Change PIN' }).click();
+  await expect(page.getByRole('alert')).toHaveText('The two new PINs are not the same.');
+  await changePin('1234', '2468');
   await shot(page, 'counter-34-dark-system');
   await expectAccessible(page, 'system (dark)');
+  await changePin('2468', '1234');
   // F9 flips the theme and the choice sticks.
   await page.keyboard.press('F9');
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');

@@ -72,6 +72,8 @@ describe('counter core', () => {
 
   it('validates arguments at the boundary with plain messages', async () => {
     await signInAs('Casey', '0000');
+    const samePin = await call('auth:change-pin', { currentPin: '0000', newPin: '0000' });
+    expect(!samePin.ok && samePin.error.fields?.newPin).toEqual(['The new PIN must differ from the current one.']);
     const bad = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { ...card, number: '4111-1111' }, clientRef: 'x' });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {

@@ -61,6 +61,24 @@ describe('UserDirectory', () => {
     expect(users.signIn('no-such-user', '1234')).toEqual({ ok: false, error: { code: 'not_found', message: AUTH_ERRORS.unknownUser } });
   });
 
+  it('lets the signed-in user change their own PIN; the first-run hint goes once no default PIN is left', () => {
+    const users = new UserDirectory(db);
+    const [morgan, casey] = users.list();
+    expect(users.changePin('1234', '2468')).toEqual({ ok: false, error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut } });
+    expect(users.signIn(morgan!.id, '1234').ok).toBe(true);
+    expect(users.changePin('9999', '2468')).toEqual({
+      ok: false,
+      error: { code: 'wrong_pin', message: AUTH_ERRORS.wrongCurrentPin, fields: { currentPin: [AUTH_ERRORS.wrongCurrentPin] } },
+    });
+    expect(users.changePin('1234', '2468')).toEqual({ ok: true, value: null });
+    expect(users.defaultPinsActive()).toBe(true); // Casey still has 0000
+    expect(users.signIn(morgan!.id, '1234').ok).toBe(false);
+    expect(users.signIn(morgan!.id, '2468').ok).toBe(true);
+    expect(users.signIn(casey!.id, '0000').ok).toBe(true);
+    expect(users.changePin('0000', '13579').ok).toBe(true);
+    expect(users.defaultPinsActive()).toBe(false);
+  });
+
   it('locks a user out after too many wrong PINs, then lets them in again', () => {
     let now = 1_000_000;
     const users = new UserDirectory(db, () => now);

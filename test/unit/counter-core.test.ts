@@ -136,6 +136,22 @@ describe('counter core', () => {
     expect(!twice.ok && twice.error.message).toBe(SALE_ERRORS.notVoidable);
   });
 
+  it('refuses to void a settled sale (refund it instead), after the batch settles at the gateway', async () => {
+    await signInAs('Morgan', '1234');
+    const sale = await sell(1500);
+    const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+    const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+    const t = (await (await fetch(`${creds.base_url}/transactions/${sale.transaction.id}`, { headers })).json()) as { transaction: { transaction_batch_id: string } };
+    const settled = await fetch(`${creds.base_url}/transactionbatches/${t.transaction.transaction_batch_id}/settle`, { method: 'POST', headers });
+    expect(settled.status).toBeLessThan(300);
+    const view = await call('transactions:view', { id: sale.transaction.id });
+    expect(view.ok && view.value).toMatchObject({ settled: true, voidable: false, refundableCents: 1500 });
+    const voided = await call('transactions:void', { id: sale.transaction.id });
+    expect(voided).toEqual({ ok: false, error: { code: 'conflict', message: SALE_ERRORS.alreadySettled } });
+    const refund = await call('transactions:refund', { id: sale.transaction.id, amountCents: 1500 });
+    expect(refund.ok && refund.value.original.state).toBe('refunded');
+  });
+
   it("finds transactions by last four, amount, date range and transaction ID, and lists today's with totals", async () => {
     await signInAs('Morgan', '1234');
     const sale = await sell(4321);

@@ -127,6 +127,7 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
               )}
             </div>
           )}
+          {t.settled && canRefund && <p className="muted">This sale has settled, so it can be refunded but no longer voided.</p>}
           <div className="form-actions">
             {canRefund && (
               <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund}>

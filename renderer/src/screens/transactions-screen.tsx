@@ -166,22 +166,33 @@ export function TransactionsScreen() {
             {st.error}
           </p>
         )}
-        <TransactionList
-          rows={rows}
-          selectedId={st.selectedId}
-          selectedIndex={keyboardIndex}
-          onSelect={(r) => {
-            setKeyboardIndex(-1);
-            st.select(r);
-          }}
-        />
+        {st.loading && rows.length === 0 ? (
+          <p className="empty-list" role="status">
+            Loading today's transactions…
+          </p>
+        ) : (
+          <TransactionList
+            rows={rows}
+            selectedId={st.selectedId}
+            selectedIndex={keyboardIndex}
+            onSelect={(r) => {
+              setKeyboardIndex(-1);
+              st.select(r);
+            }}
+          />
+        )}
       </div>
       <aside className="tx-side" aria-label="Selected transaction">
         {st.selected ? (
-          <TransactionDetail t={st.selected} isManager={session?.user.role === 'manager'} onChanged={(v) => {
-            st.refreshSelected(v);
-            void loadToday();
-          }} demo={st.demo} />
+          <TransactionDetail
+            t={st.selected}
+            isManager={session?.user.role === 'manager'}
+            demo={st.demo}
+            onChanged={(v) => {
+              st.refreshSelected(v);
+              void loadToday();
+            }}
+          />
         ) : (
           <div className="panel detail-empty">
             <h2 className="section-title">No transaction selected</h2>

@@ -148,7 +148,7 @@ export class GatewayClient {
     for (let page = 1; out.length < max; page++) {
       const { items, meta } = await this.listTransactions(filters, page, 5000);
       out.push(...items);
-      const pageCount = meta.pagination?.page_count;
+      const pageCount = meta.pagination?.pageCount;
       if (items.length < 5000 || (pageCount !== undefined && page >= pageCount)) break;
     }
     return out.slice(0, max);

@@ -47,8 +47,9 @@ export interface V2Location {
   name?: string | null;
 }
 
+/** `meta` of a list answer (camelCase, as the interface document gives it). */
 export interface V2ListMeta {
-  pagination?: { type?: string; total_count?: number; page_count?: number; page_number?: number; page_size?: number };
+  pagination?: { totalCount?: number; perPage?: number; pageCount?: number; currentPage?: number };
 }
 
 /** `{"errors": {"<field or general>": ["message", ...]}}` */

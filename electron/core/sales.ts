@@ -14,7 +14,7 @@
  * the shell supplies `printReceipt` (Electron main does not yet), otherwise the
  * renderer falls back to the browser's print.
  */
-import type { CoreStatus, HandlerMap, SaleConfig, TransactionView } from '../../shared/ipc/contract';
+import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type TransactionView } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
@@ -217,15 +217,19 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       });
     },
 
-    'transactions:today': async () => {
+    'transactions:today': async ({ page, until: asked }) => {
       const s = users.require();
       if (!s.ok) return s;
       return guarded(async () => {
         const since = startOfLocalDay(now());
-        const filters: V2TransactionFilters = { created_ts: `${since}|${since + 86_399}` };
+        // A snapshot: later pages keep page 1's upper bound, so sales made meanwhile do not shift them.
+        const until = Math.min(asked ?? Math.floor(now() / 1000), since + 86_399);
+        const filters: V2TransactionFilters = { created_ts: `${since}|${until}` };
         if (deps.locationId) filters.location_id = deps.locationId;
-        const rows = viewsOf(await client.listAllTransactions(filters));
-        return ok({ rows, totals: totalsOf(rows), since });
+        const { items, meta } = await client.listTransactions(filters, page, TODAY_PAGE_SIZE);
+        const rows = viewsOf(items);
+        const pageCount = meta.pagination?.pageCount ?? (items.length < TODAY_PAGE_SIZE ? page : page + 1);
+        return ok({ rows, totals: totalsOf(rows), since, until, page, pageCount: Math.max(page, pageCount) });
       });
     },
 

@@ -165,12 +165,25 @@ export interface TransactionTotals {
   netCents: number;
 }
 
+/** One page of today's transactions; the renderer asks page after page and shows rows as they come. */
 export interface TodayTransactions {
   rows: TransactionView[];
+  /** Totals of this page's rows. */
   totals: TransactionTotals;
   /** Unix seconds of local midnight the list starts at. */
   since: number;
+  /** Unix seconds the snapshot ends at: pass it back for the next pages so they do not shift. */
+  until: number;
+  page: number;
+  pageCount: number;
 }
+
+export const TODAY_PAGE_SIZE = 5000;
+
+export const todayArgsSchema = z.strictObject({
+  page: z.number().int().min(1).max(1000),
+  until: z.number().int().min(0).max(4_102_444_800).optional(),
+});
 
 export const transactionIdArgsSchema = z.strictObject({ id: idSchema });
 
@@ -212,7 +225,7 @@ export const handlerArgs = {
   'sale:config': z.void(),
   'sale:charge': saleChargeArgsSchema,
 
-  'transactions:today': z.void(),
+  'transactions:today': todayArgsSchema,
   'transactions:search': transactionSearchArgsSchema,
   'transactions:view': transactionIdArgsSchema,
   'transactions:refund': refundArgsSchema,

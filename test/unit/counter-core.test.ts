@@ -67,7 +67,7 @@ describe('counter core', () => {
       ok: false,
       error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut },
     });
-    expect((await call('transactions:today')).ok).toBe(false);
+    expect((await call('transactions:today', { page: 1 })).ok).toBe(false);
   });
 
   it('validates arguments at the boundary with plain messages', async () => {
@@ -168,9 +168,14 @@ describe('counter core', () => {
     const backwards = await call('transactions:search', { from: 2000, to: 1000 });
     expect(!backwards.ok && backwards.error.fields?.from).toEqual(['The start date must be before the end date.']);
 
-    const today = await call('transactions:today');
+    const today = await call('transactions:today', { page: 1 });
     expect(today.ok).toBe(true);
     if (today.ok) {
+      expect(today.value).toMatchObject({ page: 1, pageCount: 1 });
+      expect(today.value.until).toBeGreaterThanOrEqual(today.value.since);
+      const again = await call('transactions:today', { page: 1, until: today.value.since - 1 });
+      expect(again.ok && again.value.rows).toEqual([]); // nothing before the snapshot began
+      expect((await call('transactions:today', { page: 0 })).ok).toBe(false);
       expect(today.value.rows.some((r) => r.id === sale.transaction.id)).toBe(true);
       expect(today.value.totals.salesCents).toBeGreaterThanOrEqual(4321);
       expect(today.value.totals.refundsCount).toBeGreaterThanOrEqual(2);

@@ -159,6 +159,7 @@ export function TransactionsScreen() {
           </div>
           <span className="muted tx-count" role="status" data-testid="tx-count">
             {rows.length.toLocaleString()} {rows.length === 1 ? 'transaction' : 'transactions'}
+            {st.loadingMore ? ', loading more…' : ''}
           </span>
         </div>
         {st.error && (

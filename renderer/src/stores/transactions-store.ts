@@ -13,6 +13,8 @@ export type { KindFilter } from '../lib/transaction-filters';
 interface TransactionsState {
   mode: 'today' | 'search';
   loading: boolean;
+  /** Page 1 is on screen and later pages are still arriving. */
+  loadingMore: boolean;
   error: string | null;
   demo: boolean;
   today: TransactionView[];
@@ -30,9 +32,12 @@ interface TransactionsState {
   refreshSelected(view: TransactionView): void;
 }
 
+let loadGeneration = 0;
+
 export const useTransactionsStore = create<TransactionsState>((set, get) => ({
   mode: 'today',
   loading: false,
+  loadingMore: false,
   error: null,
   demo: false,
   today: [],
@@ -49,11 +54,25 @@ export const useTransactionsStore = create<TransactionsState>((set, get) => ({
       set({ demo: true, today: syntheticTransactions(demo, Math.floor(midnight.getTime() / 1000)), loading: false, error: null });
       return;
     }
+    // Page after page: the first rows are on screen at once, the rest stream in behind them.
+    const generation = ++loadGeneration;
     set({ loading: true });
-    const r = await ringup.transactionsToday();
-    if (!r.ok) return set({ loading: false, error: r.error.message });
-    const sel = get().selectedId;
-    set({ loading: false, error: null, today: r.value.rows, selected: sel ? (r.value.rows.find((x) => x.id === sel) ?? get().selected) : null });
+    let rows: TransactionView[] = [];
+    const seen = new Set<string>();
+    let until: number | undefined;
+    for (let page = 1; ; page++) {
+      const r = await ringup.transactionsToday(until === undefined ? { page } : { page, until });
+      if (generation !== loadGeneration) return; // a newer load took over
+      if (!r.ok) return set({ loading: false, loadingMore: false, error: r.error.message });
+      const fresh = r.value.rows.filter((x) => !seen.has(x.id));
+      for (const x of fresh) seen.add(x.id);
+      rows = rows.concat(fresh);
+      until = r.value.until;
+      const more = page < r.value.pageCount;
+      const sel = get().selectedId;
+      set({ loading: false, loadingMore: more, error: null, today: rows, selected: sel ? (rows.find((x) => x.id === sel) ?? get().selected) : null });
+      if (!more) return;
+    }
   },
   async search(args) {
     set({ loading: true });

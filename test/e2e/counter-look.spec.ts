@@ -170,3 +170,15 @@ test('a page without its access key explains itself plainly and passes axe', asy
   await shot(page, 'counter-36-no-access-key');
   await expectAccessible(page, 'not connected');
 });
+
+test("the theme follows the system's light or dark setting until the cashier picks one", async ({ page, app }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${app.origin}#token=${app.token}`);
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
+  await page.getByRole('button', { name: 'Use the dark theme' }).click();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await shot(page, 'counter-37-theme-picked');
+});

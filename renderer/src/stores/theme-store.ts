@@ -29,6 +29,13 @@ interface ThemeState {
 export const useThemeStore = create<ThemeState>((set, get) => {
   const theme = initialTheme();
   apply(theme);
+  // Until the cashier picks a theme, follow the system's as it changes (e.g. at dusk).
+  window.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', (e) => {
+    if (window.localStorage.getItem(KEY)) return;
+    const next: Theme = e.matches ? 'dark' : 'light';
+    apply(next);
+    set({ theme: next });
+  });
   return {
     theme,
     toggle: () => get().set(get().theme === 'dark' ? 'light' : 'dark'),

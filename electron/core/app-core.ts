@@ -80,7 +80,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     productTransactionId = c.cc_product_transaction_id;
   }
   const db = openPosDatabase(opts.dataDir);
-  const users = new UserDirectory(db);
+  const users = new UserDirectory(db, Date.now, (session) => events.emit('auth:session', session));
 
   let gateway: CoreStatus['gateway'] = {
     mode: opts.remote ? 'remote' : 'embedded',

@@ -47,6 +47,8 @@ export class UserDirectory {
   constructor(
     private readonly db: PosDatabase,
     private readonly now: () => number = Date.now,
+    /** Told whenever someone signs in or out, so every window can follow. */
+    private readonly onSessionChange: (session: Session | null) => void = () => {},
   ) {
     const count = (db.prepare('SELECT COUNT(*) AS n FROM pos_users').get() as { n: number }).n;
     if (count === 0) this.seedDefaults();
@@ -89,6 +91,7 @@ export class UserDirectory {
     }
     this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
     this.session = { user: { id: row.id, name: row.name, role: row.role }, signedInAt: now };
+    this.onSessionChange(this.session);
     return ok(this.session);
   }
 
@@ -106,6 +109,7 @@ export class UserDirectory {
 
   signOut(): void {
     this.session = null;
+    this.onSessionChange(null);
   }
 
   /** The authorization check every protected handler starts with; enforced here, not only by disabled buttons. */

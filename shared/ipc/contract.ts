@@ -274,6 +274,8 @@ export const EVENT_CHANNEL = 'ringup:event';
 
 export interface EventPayloads {
   'core:status': CoreStatus;
+  /** Who is signed in changed (here or in another window of the same core). */
+  'auth:session': Session | null;
 }
 export type EventName = keyof EventPayloads;
 
@@ -304,4 +306,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = ['core:status'];
+export const eventNames: readonly EventName[] = ['core:status', 'auth:session'];

@@ -182,3 +182,18 @@ test("the theme follows the system's light or dark setting until the cashier pic
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
   await shot(page, 'counter-37-theme-picked');
 });
+
+test('a second window of the same counter follows who is signed in', async ({ page, app, context }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  const other = await context.newPage();
+  await openApp(other, app);
+  await expect(other.getByTestId('status-user')).toHaveText(/Casey.*Cashier/);
+  await other.getByRole('button', { name: 'Switch user' }).click();
+  await expect(page.getByRole('heading', { name: 'Who is at the counter?' })).toBeVisible();
+  await expect(page.getByTestId('status-user')).toHaveText('Nobody signed in');
+  await signIn(other, USERS.manager);
+  await expect(page.getByTestId('status-user')).toHaveText(/Morgan.*Manager/);
+  await shot(page, 'counter-38-second-window-follows');
+  await other.close();
+});

@@ -79,6 +79,16 @@ describe('UserDirectory', () => {
     expect(users.defaultPinsActive()).toBe(false);
   });
 
+  it('tells its listener whenever someone signs in or out', () => {
+    const seen: Array<string | null> = [];
+    const users = new UserDirectory(db, Date.now, (s) => seen.push(s ? s.user.name : null));
+    const [morgan] = users.list();
+    users.signIn(morgan!.id, '0001'); // wrong PIN: no change
+    users.signIn(morgan!.id, '1234');
+    users.signOut();
+    expect(seen).toEqual(['Morgan', null]);
+  });
+
   it('locks a user out after too many wrong PINs, then lets them in again', () => {
     let now = 1_000_000;
     const users = new UserDirectory(db, () => now);

@@ -43,3 +43,6 @@ export const useSessionStore = create<SessionState>((set) => ({
     set({ session: null });
   },
 }));
+
+// Another window of the same core signed someone in or out: follow it.
+ringup.on('auth:session', (session) => useSessionStore.setState({ session }));

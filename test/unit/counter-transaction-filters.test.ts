@@ -37,6 +37,6 @@ describe("today's list filters", () => {
     expect(applyFilters(rows, 'all', '')).toBe(rows); // no copy when nothing filters
     expect(totals.salesCount + totals.refundsCount + totals.voidsCount + totals.declinedCount).toBe(100_000);
     expect(totals.netCents).toBe(totals.salesCents - totals.refundsCents);
-    expect(elapsed).toBeLessThan(250);
+    expect(elapsed).toBeLessThan(1000); // typically ~20 ms; the bound only catches a pathological regression
   });
 });

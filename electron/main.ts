@@ -4,7 +4,8 @@
  * node host. The security-relevant pieces are exported so unit tests can check them
  * against a mocked 'electron' module.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type WebContents } from 'electron';
+import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,6 +13,7 @@ import { channels, EVENT_CHANNEL } from '../shared/ipc/contract';
 import { remoteGatewayFromEnv, startCore, type Core } from './core/app-core';
 import { dataDirFromArgv, DATA_DIR_ENV } from './core/data-dir';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
+import { SafeStorageSecretStore } from './secrets/safe-storage-store';
 
 /** The renderer is served from this privileged standard scheme, never from file:// or http://. */
 export const APP_SCHEME = 'app';
@@ -100,6 +102,55 @@ export function registerIpc(dispatch: Dispatch): void {
   }
 }
 
+/**
+ * The desktop receipt printer behind `receipt:print`: the receipt is already on screen
+ * in its print layout (CSS @media print), so this offers the system print dialog or a
+ * PDF saved where the user chooses. Returns the PDF path, or null when printed/cancelled.
+ */
+export function createReceiptPrinter(getWindow: () => BrowserWindow | null) {
+  return async (transactionId: string): Promise<string | null> => {
+    const win = getWindow();
+    if (!win || win.isDestroyed()) throw new Error('No window to print from');
+    const { response } = await dialog.showMessageBox(win, {
+      type: 'question',
+      buttons: ['Print…', 'Save as PDF…', 'Cancel'],
+      defaultId: 0,
+      cancelId: 2,
+      message: 'Print the receipt, or save it as a PDF?',
+    });
+    if (response === 0) {
+      await new Promise<void>((resolve, reject) =>
+        win.webContents.print({ silent: false, printBackground: false }, (success, reason) =>
+          success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
+        ),
+      );
+      return null;
+    }
+    if (response !== 1) return null;
+    const { canceled, filePath } = await dialog.showSaveDialog(win, {
+      defaultPath: `receipt-${transactionId.slice(0, 8)}.pdf`,
+      filters: [{ name: 'PDF', extensions: ['pdf'] }],
+    });
+    if (canceled || !filePath) return null;
+    await writeFile(filePath, await win.webContents.printToPDF({ pageSize: 'Letter', printBackground: false }));
+    return filePath;
+  };
+}
+
+/**
+ * Keys are kept with the OS keychain through safeStorage. On Linux without a keyring
+ * (safeStorage's `basic_text`), Ringup refuses to start unless the user passes
+ * --allow-plaintext-keys, and says so in a dialog.
+ */
+function openSecretStore(dataDir: string): SafeStorageSecretStore | null {
+  try {
+    return new SafeStorageSecretStore(dataDir, { allowBasicText: process.argv.includes('--allow-plaintext-keys') });
+  } catch (err) {
+    dialog.showErrorBox('Ringup cannot keep its keys safe', err instanceof Error ? err.message : String(err));
+    return null;
+  }
+}
+
 export async function startApp(): Promise<void> {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -117,9 +168,22 @@ export async function startApp(): Promise<void> {
   denyAllPermissions(session.defaultSession);
   serveRenderer(rendererDir);
 
+  const dataDir = app.getPath('userData');
+  const secrets = openSecretStore(dataDir);
+  if (!secrets) {
+    app.exit(1);
+    return;
+  }
+  let win: BrowserWindow | null = null;
   let core: Core;
   try {
-    core = await startCore({ dataDir: app.getPath('userData'), shell: 'electron', remote: remoteGatewayFromEnv() });
+    core = await startCore({
+      dataDir,
+      shell: 'electron',
+      remote: remoteGatewayFromEnv(),
+      secrets,
+      printReceipt: createReceiptPrinter(() => win),
+    });
   } catch (err) {
     console.error('Ringup could not start its core:', err instanceof Error ? err.message : err);
     app.exit(1);
@@ -132,16 +196,17 @@ export async function startApp(): Promise<void> {
     }),
   );
 
-  const win = new BrowserWindow(windowOptions(preloadPath));
+  const mainWindow = new BrowserWindow(windowOptions(preloadPath));
+  win = mainWindow;
   core.events.subscribe((event, payload) => {
-    if (!win.isDestroyed()) win.webContents.send(EVENT_CHANNEL, event, payload);
+    if (!mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
   });
-  win.once('ready-to-show', () => win.show());
+  mainWindow.once('ready-to-show', () => mainWindow.show());
   app.on('second-instance', () => {
-    if (win.isMinimized()) win.restore();
-    win.focus();
+    if (mainWindow.isMinimized()) mainWindow.restore();
+    mainWindow.focus();
   });
   app.on('window-all-closed', () => app.quit());
   app.on('will-quit', () => void core.close());
-  await win.loadURL(`${APP_ORIGIN}/index.html`);
+  await mainWindow.loadURL(`${APP_ORIGIN}/index.html`);
 }

@@ -14,6 +14,11 @@ import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import { startEngine, type RunningEngine } from '../gateway/engine';
 import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
+import { FileSecretStore } from '../secrets/file-secret-store';
+import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
+
+/** Name of the embedded engine's account-vault key in the secret store. */
+export const VAULT_KEY_SECRET = 'vault-key';
 
 export interface RemoteGateway {
   baseUrl: string;
@@ -34,6 +39,8 @@ export interface CoreOptions {
   printReceipt?: (transactionId: string) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). */
   healthIntervalMs?: number;
+  /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
+  secrets?: SecretStore;
 }
 
 export interface Core {
@@ -70,7 +77,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   if (opts.remote) {
     client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
   } else {
-    engine = await startEngine({ dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0 });
+    const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
+    engine = await startEngine({
+      dataDir: join(opts.dataDir, 'gateway'),
+      port: opts.enginePort ?? 0,
+      vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET),
+    });
     const c = engine.credentials;
     client = new GatewayClient({
       baseUrl: engine.baseUrl,

@@ -26,6 +26,7 @@ const h = vi.hoisted(() => {
     shell: { openExternal: vi.fn(async () => undefined) },
     contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => (exposed[key] = api)) },
     ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() },
+    dialog: { showMessageBox: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
   };
 });
 
@@ -36,6 +37,7 @@ vi.mock('electron', () => ({
   shell: h.shell,
   contextBridge: h.contextBridge,
   ipcRenderer: h.ipcRenderer,
+  dialog: h.dialog,
   BrowserWindow: vi.fn(),
   net: { fetch: vi.fn() },
   session: { defaultSession: {} },
@@ -44,8 +46,12 @@ vi.mock('electron', () => ({
 import { channels, methodToChannel } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   APP_ORIGIN,
+  createReceiptPrinter,
   denyAllPermissions,
   hardenWebContents,
   registerIpc,
@@ -172,5 +178,45 @@ describe('preload', () => {
     await (api.coreStatus as () => Promise<unknown>)();
     expect(h.ipcRenderer.invoke).toHaveBeenCalledWith('core:status', undefined);
     expect(() => (api.on as (e: string, l: () => void) => void)('fs:changed', () => undefined)).toThrow(/Unknown event/);
+  });
+});
+
+describe('desktop receipt printer', () => {
+  function fakeWindow() {
+    return {
+      isDestroyed: () => false,
+      webContents: {
+        print: vi.fn((_opts: unknown, cb: (ok: boolean, reason: string) => void) => cb(true, '')),
+        printToPDF: vi.fn(async () => Buffer.from('%PDF-1.7 receipt')),
+      },
+    };
+  }
+
+  it('prints through the system dialog and returns no file', async () => {
+    const win = fakeWindow();
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    expect(await createReceiptPrinter(() => win as never)('abcdef12-x')).toBeNull();
+    expect(win.webContents.print).toHaveBeenCalledOnce();
+  });
+
+  it('saves a PDF where the user chose and returns its path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-pdf-'));
+    const target = join(dir, 'r.pdf');
+    const win = fakeWindow();
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 });
+    h.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+    expect(await createReceiptPrinter(() => win as never)('abcdef12-x')).toBe(target);
+    expect(readFileSync(target, 'utf8')).toBe('%PDF-1.7 receipt');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('does nothing when the user cancels, and reports a failed print', async () => {
+    const win = fakeWindow();
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 2 });
+    expect(await createReceiptPrinter(() => win as never)('x')).toBeNull();
+    expect(win.webContents.print).not.toHaveBeenCalled();
+    win.webContents.print.mockImplementationOnce((_o: unknown, cb: (ok: boolean, reason: string) => void) => cb(false, 'no printer'));
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    await expect(createReceiptPrinter(() => win as never)('x')).rejects.toThrow(/no printer/);
   });
 });

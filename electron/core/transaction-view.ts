@@ -2,7 +2,7 @@
  * Normalises a v2 transaction record into the contract's TransactionView: cents,
  * masked card, plain-sentence outcome, what can still be refunded or voided.
  */
-import type { TransactionState, TransactionTotals, TransactionView } from '../../shared/ipc/contract';
+import type { TransactionState, TransactionView } from '../../shared/ipc/contract';
 import type { V2Transaction } from '../client/v2-types';
 import { parseMoney } from '../../shared/payments/money';
 import { reasonCodeSentence } from '../../shared/payments/reason-codes';
@@ -78,26 +78,4 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
   };
 }
 
-export function emptyTotals(): TransactionTotals {
-  return { salesCount: 0, salesCents: 0, refundsCount: 0, refundsCents: 0, voidsCount: 0, voidsCents: 0, declinedCount: 0, netCents: 0 };
-}
-
-/** Totals of a list as a cashier reads them at close: approved sales, approved refunds, voids, declines. */
-export function totalsOf(rows: readonly TransactionView[]): TransactionTotals {
-  const t = emptyTotals();
-  for (const r of rows) {
-    if (r.state === 'declined') t.declinedCount++;
-    else if (r.state === 'voided') {
-      t.voidsCount++;
-      t.voidsCents += r.amountCents;
-    } else if (r.kind === 'sale') {
-      t.salesCount++;
-      t.salesCents += r.amountCents;
-    } else if (r.kind === 'refund') {
-      t.refundsCount++;
-      t.refundsCents += r.amountCents;
-    }
-  }
-  t.netCents = t.salesCents - t.refundsCents;
-  return t;
-}
+export { emptyTotals, totalsOf } from '../../shared/transaction-totals';

@@ -2,7 +2,7 @@
  * Filtering and totalling the transaction list on screen (pure functions, so they are
  * unit-tested and fast enough to run over 100,000 rows on every keystroke).
  */
-import type { TransactionTotals, TransactionView } from '../../../shared/ipc/contract';
+import type { TransactionView } from '../../../shared/ipc/contract';
 import { parseTypedAmount } from './money-format';
 
 export type KindFilter = 'all' | 'sales' | 'refunds' | 'voids' | 'declined';
@@ -37,22 +37,5 @@ export function applyFilters(rows: readonly TransactionView[], kind: KindFilter,
   return rows.filter((r) => matchesKind(r, kind) && matchesText(r, text));
 }
 
-export function totalsOfRows(rows: readonly TransactionView[]): TransactionTotals {
-  const t: TransactionTotals = { salesCount: 0, salesCents: 0, refundsCount: 0, refundsCents: 0, voidsCount: 0, voidsCents: 0, declinedCount: 0, netCents: 0 };
-  for (const r of rows) {
-    if (r.state === 'declined') t.declinedCount++;
-    else if (r.state === 'voided') {
-      t.voidsCount++;
-      t.voidsCents += r.amountCents;
-    } else if (r.kind === 'sale') {
-      t.salesCount++;
-      t.salesCents += r.amountCents;
-    } else if (r.kind === 'refund') {
-      t.refundsCount++;
-      t.refundsCents += r.amountCents;
-    }
-  }
-  t.netCents = t.salesCents - t.refundsCents;
-  return t;
-}
+export { totalsOf as totalsOfRows } from '../../../shared/transaction-totals';
 

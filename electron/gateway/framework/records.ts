@@ -72,17 +72,34 @@ export function findByApiId(ctx: EngineContext, def: ResourceDef, apiId: string,
   return row && isVisible(ctx, def, row, auth) ? row : undefined;
 }
 
-export function findVisible(ctx: EngineContext, def: ResourceDef, idOrApiId: string, req: FastifyRequest): Row {
-  if (def.apiId && wantsApiId(req)) {
+/**
+ * Resolves a path segment to a record the caller may see: by id, or — with
+ * `?api_id=true|1&location_id=` — by integrator id within that location. 404 otherwise;
+ * 422 when api_id addressing lacks its location. Shared by the generic routes and the
+ * hand-written resources (payments), which bring their own lookups.
+ */
+export function resolvePathRecord<T>(
+  req: FastifyRequest,
+  idOrApiId: string,
+  lookups: { byApiId?: (locationId: string, apiId: string) => T | undefined; byId: (id: string) => T | undefined },
+): T {
+  if (lookups.byApiId && wantsApiId(req)) {
     const locationId = queryOne(req, 'location_id');
     if (!locationId) throw fieldError('location_id', MSG.API_ID_NEEDS_LOCATION);
-    const row = findByApiId(ctx, def, idOrApiId, locationId, req.auth);
+    const row = lookups.byApiId(locationId, idOrApiId);
     if (!row) throw notFound();
     return row;
   }
-  const row = getVisible(ctx, def, idOrApiId, req.auth);
+  const row = lookups.byId(idOrApiId);
   if (!row) throw notFound();
   return row;
+}
+
+export function findVisible(ctx: EngineContext, def: ResourceDef, idOrApiId: string, req: FastifyRequest): Row {
+  return resolvePathRecord(req, idOrApiId, {
+    ...(def.apiId ? { byApiId: (loc: string, apiId: string) => findByApiId(ctx, def, apiId, loc, req.auth) } : {}),
+    byId: (id) => getVisible(ctx, def, id, req.auth),
+  });
 }
 
 /** Throws 422 TAKEN when `values` would duplicate an api id within its scope. */

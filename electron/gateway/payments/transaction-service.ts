@@ -23,7 +23,8 @@ import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
 import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
+import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
 import { brandFromStored, fromVault, readCvv, typedAccount, type AccountData, type VaultRow } from './card-source';
@@ -601,18 +602,10 @@ export class TransactionService {
   }
 
   findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
-    const q = (req.query ?? {}) as Record<string, unknown>;
-    if (q.api_id === 'true' || q.api_id === '1') {
-      const loc = typeof q.location_id === 'string' ? q.location_id : undefined;
-      if (!loc) throw new ApiError(422, { location_id: [MSG.API_ID_NEEDS_LOCATION] });
-      if (!req.auth.locationSet.has(loc)) throw notFound();
-      const r = this.byApiId(loc, idOrApiId);
-      if (!r) throw notFound();
-      return r;
-    }
-    const r = this.visibleRow(idOrApiId, req.auth);
-    if (!r) throw notFound();
-    return r;
+    return resolvePathRecord(req, idOrApiId, {
+      byApiId: (loc, apiId) => (req.auth.locationSet.has(loc) ? this.byApiId(loc, apiId) : undefined),
+      byId: (id) => this.visibleRow(id, req.auth),
+    });
   }
 }
 

@@ -16,7 +16,8 @@ import { luhnValid } from '../../../shared/payments/luhn';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
 import type { AuthInfo, EngineContext } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
+import { resolvePathRecord } from '../framework/records';
 import { binInfo, type BinInfo } from './bin-info';
 import { brandFromStored, readSecCode, SEC_CODES, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
@@ -90,18 +91,10 @@ export class VaultService {
   }
 
   find(req: FastifyRequest, idOrApiId: string): VaultRow {
-    const q = (req.query ?? {}) as Record<string, unknown>;
-    if (q.api_id === 'true' || q.api_id === '1') {
-      const loc = typeof q.location_id === 'string' ? q.location_id : undefined;
-      if (!loc) throw new ApiError(422, { location_id: [MSG.API_ID_NEEDS_LOCATION] });
-      if (!req.auth.locationSet.has(loc)) throw notFound();
-      const r = this.byApiId(loc, idOrApiId);
-      if (!r) throw notFound();
-      return r;
-    }
-    const r = this.visibleRow(idOrApiId, req.auth);
-    if (!r) throw notFound();
-    return r;
+    return resolvePathRecord(req, idOrApiId, {
+      byApiId: (loc, apiId) => (req.auth.locationSet.has(loc) ? this.byApiId(loc, apiId) : undefined),
+      byId: (id) => this.visibleRow(id, req.auth),
+    });
   }
 
   serialize(row: VaultRow, expand: string[] = []): Record<string, unknown> {

@@ -25,9 +25,9 @@ export interface HostInfo {
   process: ChildProcess;
 }
 
-/** Starts `node build/node/host.mjs --json` on a free port with its own data folder. */
-export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<HostInfo> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ringup-e2e-'));
+/** Starts `node build/node/host.mjs --json` on a free port with its own data folder (a new one unless given). */
+export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, existingDataDir?: string): Promise<HostInfo> {
+  const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'ringup-e2e-'));
   const child = spawn(process.execPath, [join(ROOT, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', ...extraArgs], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -51,13 +51,14 @@ export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.Pro
   return { ...info, process: child };
 }
 
-export async function stopHostProcess(host: HostInfo): Promise<void> {
+/** Stops the host (SIGTERM, a clean shutdown) and removes its data folder unless asked to keep it. */
+export async function stopHostProcess(host: HostInfo, opts: { keepData?: boolean } = {}): Promise<void> {
   if (host.process.exitCode === null) {
     const exited = new Promise((r) => host.process.once('exit', r));
     host.process.kill('SIGTERM');
     await exited;
   }
-  rmSync(host.dataDir, { recursive: true, force: true });
+  if (!opts.keepData) rmSync(host.dataDir, { recursive: true, force: true });
 }
 
 /** Saves a full-page screenshot as test/output/screenshots/<name>.png and returns its path. */

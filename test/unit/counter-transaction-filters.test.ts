@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { syntheticTransactions } from '../../renderer/src/dev/synthetic-transactions';
+import { syntheticTransactions } from './helpers-synthetic-transactions';
 import { applyFilters, matchesKind, matchesText, totalsOfRows } from '../../renderer/src/lib/transaction-filters';
 
 const rows = syntheticTransactions(100_000, 1_700_000_000);

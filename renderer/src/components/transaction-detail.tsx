@@ -19,11 +19,10 @@ interface DetailProps {
   t: TransactionView;
   isManager: boolean;
   onChanged(view: TransactionView): void;
-  demo: boolean;
 }
 
 /** One transaction: its amounts, what is left to refund, and the manager's actions. */
-export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps) {
+export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [refundText, setRefundText] = useState('');
   const [pending, setPending] = useState<Pending>(null);
   const [busy, setBusy] = useState(false);
@@ -39,8 +38,8 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
   }, [t.id, t.refundableCents]);
   useEffect(() => setDone(null), [t.id]);
 
-  const canRefund = t.kind === 'sale' && t.refundableCents > 0 && !demo;
-  const canVoid = t.voidable && !demo;
+  const canRefund = t.kind === 'sale' && t.refundableCents > 0;
+  const canVoid = t.voidable;
 
   const askRefund = () => {
     const cents = parseTypedAmount(refundText);
@@ -184,22 +183,20 @@ export function TransactionDetail({ t, isManager, onChanged, demo }: DetailProps
         </div>
       </dl>
 
-      {!demo && (
-        <div className="receipt-actions">
-          <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>
-            Print receipt
-          </button>
-          {printError && (
-            <p className="notice notice-error" role="alert">
-              {printError}
-            </p>
-          )}
-          <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
-          <div className="print-only">
-            <Receipt t={t} merchantName={merchantName} />
-          </div>
+      <div className="receipt-actions">
+        <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>
+          Print receipt
+        </button>
+        {printError && (
+          <p className="notice notice-error" role="alert">
+            {printError}
+          </p>
+        )}
+        <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
+        <div className="print-only">
+          <Receipt t={t} merchantName={merchantName} />
         </div>
-      )}
+      </div>
 
       {pending && (
         <ConfirmDialog

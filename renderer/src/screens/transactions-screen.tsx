@@ -8,7 +8,7 @@ import { useSessionStore } from '../stores/session-store';
 import { applyFilters, totalsOfRows, type KindFilter } from '../lib/transaction-filters';
 import { useTransactionsStore } from '../stores/transactions-store';
 
-/** Long totals (a very busy day, or the demo data) get a smaller size instead of being cut off. */
+/** Long totals (a very busy day) get a smaller size instead of being cut off. */
 function TotalValue({ text, testId }: { text: string; testId?: string }) {
   return (
     <span className={`total-value${text.length > 11 ? ' total-value-long' : ''}`} data-testid={testId}>
@@ -90,18 +90,13 @@ export function TransactionsScreen() {
             <button type="button" className="btn btn-secondary" onClick={() => setFinding((f) => !f)} aria-expanded={finding}>
               Find older…
             </button>
-            {mode === 'today' && !st.demo && (
+            {mode === 'today' && (
               <button type="button" className="btn btn-quiet" onClick={() => void loadToday()} disabled={st.loading}>
                 {st.loading ? 'Loading…' : 'Refresh'}
               </button>
             )}
           </div>
         </div>
-        {st.demo && (
-          <p className="notice notice-info" data-testid="demo-banner">
-            Demo data: {today.length.toLocaleString()} generated rows to show how the list handles a busy day. These are not real transactions.
-          </p>
-        )}
         {finding && (
           <FindForm
             onCancel={() => setFinding(false)}
@@ -188,7 +183,6 @@ export function TransactionsScreen() {
           <TransactionDetail
             t={st.selected}
             isManager={session?.user.role === 'manager'}
-            demo={st.demo}
             onChanged={(v) => {
               st.refreshSelected(v);
               void loadToday();

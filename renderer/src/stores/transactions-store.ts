@@ -5,7 +5,6 @@
 import { create } from 'zustand';
 import type { TransactionSearchArgs, TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
-import { demoRowCount, syntheticTransactions } from '../dev/synthetic-transactions';
 import type { KindFilter } from '../lib/transaction-filters';
 
 export type { KindFilter } from '../lib/transaction-filters';
@@ -16,7 +15,6 @@ interface TransactionsState {
   /** Page 1 is on screen and later pages are still arriving. */
   loadingMore: boolean;
   error: string | null;
-  demo: boolean;
   today: TransactionView[];
   searchResults: TransactionView[];
   kind: KindFilter;
@@ -39,7 +37,6 @@ export const useTransactionsStore = create<TransactionsState>((set, get) => ({
   loading: false,
   loadingMore: false,
   error: null,
-  demo: false,
   today: [],
   searchResults: [],
   kind: 'all',
@@ -47,13 +44,6 @@ export const useTransactionsStore = create<TransactionsState>((set, get) => ({
   selectedId: null,
   selected: null,
   async loadToday() {
-    const demo = demoRowCount();
-    if (demo > 0) {
-      const midnight = new Date();
-      midnight.setHours(0, 0, 0, 0);
-      set({ demo: true, today: syntheticTransactions(demo, Math.floor(midnight.getTime() / 1000)), loading: false, error: null });
-      return;
-    }
     // Page after page: the first rows are on screen at once, the rest stream in behind them.
     const generation = ++loadGeneration;
     set({ loading: true });

@@ -1,18 +1,8 @@
 /**
- * Demo / performance data for the Transactions list: `?demo-rows=100000` in the
- * address fills today's list with generated rows instead of asking the core, and the
- * screen says so in a banner. It exists so the list can be shown (and tested) at a
- * size no sandbox day reaches; no generated row is ever sent to the gateway.
+ * Generated transaction views for the list-filter unit tests (100,000 rows in a
+ * millisecond). The end-to-end test of a busy day uses real engine transactions instead.
  */
-import type { TransactionView } from '../../../shared/ipc/contract';
-
-export const DEMO_ROWS_PARAM = 'demo-rows';
-export const MAX_DEMO_ROWS = 200_000;
-
-export function demoRowCount(search: string = window.location.search): number {
-  const n = Number(new URLSearchParams(search).get(DEMO_ROWS_PARAM));
-  return Number.isInteger(n) && n > 0 ? Math.min(n, MAX_DEMO_ROWS) : 0;
-}
+import type { TransactionView } from '../../shared/ipc/contract';
 
 const BRANDS = ['Visa', 'Mastercard', 'Amex', 'Discover'] as const;
 

@@ -1,6 +1,7 @@
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
+import { Fact } from './fact';
 
 const STATE_TEXT: Record<TransactionView['state'], string> = {
   approved: 'APPROVED',
@@ -32,47 +33,26 @@ export function Receipt({ t, merchantName }: { t: TransactionView; merchantName:
             {t.cardBrand} •••• {t.lastFour}
           </dd>
         </div>
-        <div>
-          <dt>Entry</dt>
-          <dd>Keyed</dd>
-        </div>
+        <Fact label="Entry">Keyed</Fact>
         {(t.taxCents > 0 || t.tipCents > 0) && (
-          <div>
-            <dt>Subtotal</dt>
-            <dd>{money(subtotal)}</dd>
-          </div>
+          <Fact label="Subtotal">{money(subtotal)}</Fact>
         )}
         {t.taxCents > 0 && (
-          <div>
-            <dt>Tax</dt>
-            <dd>{money(t.taxCents)}</dd>
-          </div>
+          <Fact label="Tax">{money(t.taxCents)}</Fact>
         )}
         {t.tipCents > 0 && (
-          <div>
-            <dt>Tip</dt>
-            <dd>{money(t.tipCents)}</dd>
-          </div>
+          <Fact label="Tip">{money(t.tipCents)}</Fact>
         )}
         <div className="receipt-total">
           <dt>Total</dt>
           <dd>{money(t.amountCents)}</dd>
         </div>
         {t.refundedCents > 0 && (
-          <div>
-            <dt>Refunded</dt>
-            <dd>-{money(t.refundedCents)}</dd>
-          </div>
+          <Fact label="Refunded">-{money(t.refundedCents)}</Fact>
         )}
-        <div>
-          <dt>Result</dt>
-          <dd>{STATE_TEXT[t.state]}</dd>
-        </div>
+        <Fact label="Result">{STATE_TEXT[t.state]}</Fact>
         {t.authCode && (
-          <div>
-            <dt>Auth code</dt>
-            <dd>{t.authCode}</dd>
-          </div>
+          <Fact label="Auth code">{t.authCode}</Fact>
         )}
         <div>
           <dt>Reference</dt>

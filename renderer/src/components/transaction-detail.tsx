@@ -10,6 +10,7 @@ import { useSaleStore } from '../stores/sale-store';
 import { EmailReceipt } from './email-receipt';
 import { Receipt } from './receipt';
 import { STATE_LABELS } from './transaction-list';
+import { Fact } from './fact';
 
 export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
 
@@ -144,16 +145,10 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
 
       <dl className="facts facts-compact">
         {t.tipCents > 0 && (
-          <div>
-            <dt>Tip</dt>
-            <dd>{money(t.tipCents)}</dd>
-          </div>
+          <Fact label="Tip">{money(t.tipCents)}</Fact>
         )}
         {t.taxCents > 0 && (
-          <div>
-            <dt>Tax</dt>
-            <dd>{money(t.taxCents)}</dd>
-          </div>
+          <Fact label="Tax">{money(t.taxCents)}</Fact>
         )}
         {t.kind === 'sale' && (
           <>
@@ -168,19 +163,13 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
           </>
         )}
         {t.authCode && (
-          <div>
-            <dt>Auth code</dt>
-            <dd>{t.authCode}</dd>
-          </div>
+          <Fact label="Auth code">{t.authCode}</Fact>
         )}
         <div>
           <dt>Transaction ID</dt>
           <dd className="mono">{t.apiId ?? t.id}</dd>
         </div>
-        <div>
-          <dt>Settled</dt>
-          <dd>{t.settled ? 'Yes' : 'Not yet'}</dd>
-        </div>
+        <Fact label="Settled">{t.settled ? 'Yes' : 'Not yet'}</Fact>
       </dl>
 
       <div className="receipt-actions">

@@ -1,6 +1,7 @@
 import { ChangePinForm } from '../components/change-pin-form';
 import { useSessionStore } from '../stores/session-store';
 import { useStatusStore } from '../stores/status-store';
+import { Fact } from '../components/fact';
 
 export function SystemScreen() {
   const { status, error, checking, recheck } = useStatusStore();
@@ -24,10 +25,7 @@ export function SystemScreen() {
               <dt>Version</dt>
               <dd data-testid="status-version">{status.version}</dd>
             </div>
-            <div>
-              <dt>Running as</dt>
-              <dd>{status.shell === 'electron' ? 'Desktop app' : 'Node host (browser)'}</dd>
-            </div>
+            <Fact label="Running as">{status.shell === 'electron' ? 'Desktop app' : 'Node host (browser)'}</Fact>
             <div>
               <dt>Data folder</dt>
               <dd className="mono" data-testid="status-data-dir">

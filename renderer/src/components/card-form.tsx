@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type FormEvent } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
 import type { KeyedCard } from '../../../shared/ipc/contract';
 import {
   BRAND_LABELS,
@@ -34,6 +34,42 @@ interface CardFormProps {
 }
 
 type Field = 'number' | 'expiry' | 'cvv' | 'zip';
+
+interface CardFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'onFocus' | 'onBlur'> {
+  field: Field;
+  label: ReactNode;
+  error: string | null;
+  inputRef: Ref<HTMLInputElement>;
+  wrapperClass?: string;
+  onFocusField(field: Field): void;
+  onBlurField(field: Field): void;
+}
+
+/** One labelled card input with its message; the message is tied to the input for screen readers. */
+function CardField({ field, label, error, inputRef, wrapperClass, onFocusField, onBlurField, className, ...input }: CardFieldProps) {
+  const id = `card-${field}`;
+  return (
+    <div className={wrapperClass ? `field ${wrapperClass}` : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={inputRef}
+        id={id}
+        className={className ?? 'input input-mono'}
+        autoComplete="off"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onFocus={() => onFocusField(field)}
+        onBlur={() => onBlurField(field)}
+        {...input}
+      />
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * Keyed card entry. Validated as typed; the number shows as "•••• 1111" once the
@@ -98,7 +134,6 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
   };
 
   const numberValue = focused === 'number' || cardNumberError(number, true) ? groupCardNumber(number) : maskedCardNumber(number);
-  const describe = (f: Field) => (errors[f] ? `card-${f}-error` : undefined);
 
   return (
     <form className="card-form" onSubmit={submit} noValidate aria-labelledby="card-title" autoComplete="off">
@@ -106,106 +141,70 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
         Card
       </h2>
       <div className="card-grid">
-        <div className="field field-number">
-          <label htmlFor="card-number">
-            Card number
-            {number.length > 0 && (
-              <span className={`brand-badge brand-${brand}`} data-testid="card-brand">
-                {BRAND_LABELS[brand]}
-              </span>
-            )}
-          </label>
-          <input
-            ref={numberRef}
-            id="card-number"
-            className="input input-mono"
-            inputMode="numeric"
-            autoComplete="off"
-            spellCheck={false}
-            placeholder="1234 5678 9012 3456"
-            value={numberValue}
-            disabled={disabled}
-            aria-invalid={errors.number ? true : undefined}
-            aria-describedby={describe('number')}
-            onFocus={() => setFocused('number')}
-            onBlur={() => blur('number')}
-            onChange={(e) => setNumber(digitsOnly(e.target.value).slice(0, maxLength(brandFromPrefix(digitsOnly(e.target.value)))))}
-          />
-          {errors.number && (
-            <p id="card-number-error" className="field-error">
-              {errors.number}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="card-expiry">Expiry</label>
-          <input
-            ref={refs.expiry}
-            id="card-expiry"
-            className="input input-mono"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder="MM/YY"
-            value={expiry}
-            disabled={disabled}
-            aria-invalid={errors.expiry ? true : undefined}
-            aria-describedby={describe('expiry')}
-            onFocus={() => setFocused('expiry')}
-            onBlur={() => blur('expiry')}
-            onChange={(e) => setExpiry(formatExpiryInput(e.target.value, expiry))}
-          />
-          {errors.expiry && (
-            <p id="card-expiry-error" className="field-error">
-              {errors.expiry}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="card-cvv">Security code</label>
-          <input
-            ref={refs.cvv}
-            id="card-cvv"
-            className="input input-mono input-secret"
-            inputMode="numeric"
-            autoComplete="off"
-            placeholder={cvvLength(brand) === 4 ? '4 digits' : '3 digits'}
-            value={cvv}
-            disabled={disabled}
-            aria-invalid={errors.cvv ? true : undefined}
-            aria-describedby={describe('cvv')}
-            onFocus={() => setFocused('cvv')}
-            onBlur={() => blur('cvv')}
-            onChange={(e) => setCvv(digitsOnly(e.target.value).slice(0, 4))}
-          />
-          {errors.cvv && (
-            <p id="card-cvv-error" className="field-error">
-              {errors.cvv}
-            </p>
-          )}
-        </div>
-        <div className="field">
-          <label htmlFor="card-zip">Billing ZIP</label>
-          <input
-            ref={refs.zip}
-            id="card-zip"
-            className="input input-mono"
-            autoComplete="off"
-            placeholder="12345"
-            maxLength={10}
-            value={zip}
-            disabled={disabled}
-            aria-invalid={errors.zip ? true : undefined}
-            aria-describedby={describe('zip')}
-            onFocus={() => setFocused('zip')}
-            onBlur={() => blur('zip')}
-            onChange={(e) => setZip(e.target.value.replace(/[^A-Za-z0-9 -]/g, ''))}
-          />
-          {errors.zip && (
-            <p id="card-zip-error" className="field-error">
-              {errors.zip}
-            </p>
-          )}
-        </div>
+        <CardField
+          field="number"
+          wrapperClass="field-number"
+          label={
+            <>
+              Card number
+              {number.length > 0 && (
+                <span className={`brand-badge brand-${brand}`} data-testid="card-brand">
+                  {BRAND_LABELS[brand]}
+                </span>
+              )}
+            </>
+          }
+          inputRef={numberRef}
+          error={errors.number}
+          inputMode="numeric"
+          spellCheck={false}
+          placeholder="1234 5678 9012 3456"
+          value={numberValue}
+          disabled={disabled}
+          onFocusField={setFocused}
+          onBlurField={blur}
+          onChange={(e) => setNumber(digitsOnly(e.target.value).slice(0, maxLength(brandFromPrefix(digitsOnly(e.target.value)))))}
+        />
+        <CardField
+          field="expiry"
+          label="Expiry"
+          inputRef={refs.expiry}
+          error={errors.expiry}
+          inputMode="numeric"
+          placeholder="MM/YY"
+          value={expiry}
+          disabled={disabled}
+          onFocusField={setFocused}
+          onBlurField={blur}
+          onChange={(e) => setExpiry(formatExpiryInput(e.target.value, expiry))}
+        />
+        <CardField
+          field="cvv"
+          label="Security code"
+          className="input input-mono input-secret"
+          inputRef={refs.cvv}
+          error={errors.cvv}
+          inputMode="numeric"
+          placeholder={cvvLength(brand) === 4 ? '4 digits' : '3 digits'}
+          value={cvv}
+          disabled={disabled}
+          onFocusField={setFocused}
+          onBlurField={blur}
+          onChange={(e) => setCvv(digitsOnly(e.target.value).slice(0, 4))}
+        />
+        <CardField
+          field="zip"
+          label="Billing ZIP"
+          inputRef={refs.zip}
+          error={errors.zip}
+          placeholder="12345"
+          maxLength={10}
+          value={zip}
+          disabled={disabled}
+          onFocusField={setFocused}
+          onBlurField={blur}
+          onChange={(e) => setZip(e.target.value.replace(/[^A-Za-z0-9 -]/g, ''))}
+        />
       </div>
       <button type="submit" className="btn btn-primary btn-xl btn-block" disabled={disabled || charging || blockedReason !== null} aria-describedby={blockedReason ? 'charge-blocked' : undefined}>
         {charging ? 'Charging…' : chargeLabel}

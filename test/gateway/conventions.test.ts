@@ -125,6 +125,33 @@ describe('lists', () => {
     expect(a.body.meta.pagination.links.next.href).not.toContain(c.apiKey);
   });
 
+  it('gives the payment lists the same paging and meta, without credentials in their links', async () => {
+    const c = t.creds;
+    for (let i = 0; i < 2; i++) {
+      const sale = await t.post('/transactions', {
+        transaction: { action: 'sale', payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '3.00', location_id: t.locationId },
+      });
+      expect(sale.status).toBe(201);
+    }
+    const q = `developer-id=${c.developerId}&user-id=${c.userId}&user-api-key=${c.apiKey}`;
+    for (const path of ['/transactions', '/transactionbatches', '/accountvaults']) {
+      const a = await t.get(`${path}?page_size=1&${q}`, { creds: null });
+      expect(a.status).toBe(200);
+      expect(JSON.stringify(a.body.meta)).not.toContain(c.apiKey);
+      expect(Object.keys(a.body.meta.pagination).sort()).toEqual(['currentPage', 'links', 'pageCount', 'perPage', 'totalCount']);
+      expect(a.body.meta.pagination.pageCount).toBe(Math.ceil(a.body.meta.pagination.totalCount / 1));
+      expect(a.body.meta.pagination.links.last === undefined).toBe(a.body.meta.pagination.pageCount <= 1);
+      expect((await t.get(`${path}?page_size=999999`)).body.meta.pagination.perPage).toBe(MAX_PAGE_SIZE);
+      expect((await t.get(`${path}?per-page=7`)).body.meta.pagination.perPage).toBe(7);
+      const bad = await t.get(`${path}?page=0&page_size=abc`);
+      expect(bad.status).toBe(422);
+      expect(errorsOf(bad, 'page')).toEqual([MSG.BAD_PAGE]);
+      expect(errorsOf(bad, 'page_size')).toEqual([MSG.BAD_PAGE_SIZE]);
+    }
+    const txs = await t.get(`/transactions?page_size=1&${q}`, { creds: null });
+    expect(txs.body.meta.pagination.links.next.href).toContain('page=2');
+  });
+
   it('sorts ascending and descending, and refuses unknown sort fields', async () => {
     const asc = (await t.get('/tags?sort=title&page_size=100')).body.tags.map((x: { title: string }) => x.title);
     const desc = (await t.get('/tags?sort=-title&page_size=100')).body.tags.map((x: { title: string }) => x.title);

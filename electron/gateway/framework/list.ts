@@ -181,19 +181,47 @@ function pageParam(v: string | undefined, fallback: number, field: 'page' | 'pag
   return Number(v);
 }
 
-function linkTo(ctx: EngineContext, req: FastifyRequest, page: number): { href: string } {
-  const url = new URL(req.url, 'http://x');
-  for (const s of SECRET_PARAMS) url.searchParams.delete(s);
-  url.searchParams.set('page', String(page));
-  return { href: `${ctx.origin}${url.pathname}?${url.searchParams.toString()}` };
-}
-
-export function list(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, extra: ListExtra = {}): ListResult {
-  const query = (req.query ?? {}) as Record<string, unknown>;
+/** `page` (1-based) and `page_size` (alias `per-page`; default 20, capped at 5000) of a list request; 422 when malformed. */
+export function readPaging(query: Record<string, unknown>): { page: number; perPage: number } {
   const errs = new ErrorCollector();
   const page = pageParam(lastString(query.page), 1, 'page', errs);
   const perPage = Math.min(pageParam(lastString(query.page_size ?? query['per-page']), DEFAULT_PAGE_SIZE, 'page_size', errs), MAX_PAGE_SIZE);
   errs.throwIfAny();
+  return { page, perPage };
+}
+
+function linkTo(origin: string, req: FastifyRequest, page: number): { href: string } {
+  const url = new URL(req.url, 'http://x');
+  // Credentials sent as query parameters never travel on in the links of an answer.
+  for (const s of SECRET_PARAMS) url.searchParams.delete(s);
+  url.searchParams.set('page', String(page));
+  return { href: `${origin}${url.pathname}?${url.searchParams.toString()}` };
+}
+
+export interface PageInfo {
+  page: number;
+  perPage: number;
+  total: number;
+  /** Sort field as named in responses, and its direction. */
+  sortName: string;
+  desc: boolean;
+}
+
+/** The `meta` of every list answer (generic resources and hand-written ones alike). */
+export function listMetaOf(origin: string, req: FastifyRequest, p: PageInfo): Record<string, unknown> {
+  const pageCount = Math.ceil(p.total / p.perPage);
+  const links: Record<string, { href: string }> = { self: linkTo(origin, req, p.page) };
+  if (p.page < pageCount) links.next = linkTo(origin, req, p.page + 1);
+  if (pageCount > 1) links.last = linkTo(origin, req, pageCount);
+  return {
+    pagination: { links, totalCount: p.total, perPage: p.perPage, pageCount, currentPage: p.page },
+    sort: { attributes: { [p.sortName]: p.desc ? 'desc' : 'asc' } },
+  };
+}
+
+export function list(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, extra: ListExtra = {}): ListResult {
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  const { page, perPage } = readPaging(query);
   const sort = parseSort(def, lastString(query.sort));
 
   const scope = scopeSql(def, req.auth);
@@ -222,20 +250,12 @@ export function list(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, 
 
   const expand = ctx.expandsOf(def, req);
   const items = rows.map((r) => ctx.serialize(def, r, req.auth, expand));
-  const pageCount = Math.ceil(total / perPage);
-  const links: Record<string, { href: string }> = { self: linkTo(ctx, req, page) };
-  if (page < pageCount) links.next = linkTo(ctx, req, page + 1);
-  if (pageCount > 1) links.last = linkTo(ctx, req, pageCount);
   const sortName = def.fields[sort.column]?.outputName ?? sort.column;
   return {
     rows,
     body: {
       [def.plural]: items,
-      meta: {
-        pagination: { links, totalCount: total, perPage, pageCount, currentPage: page },
-        sort: { attributes: { [sortName]: sort.desc ? 'desc' : 'asc' } },
-      },
+      meta: listMetaOf(ctx.origin, req, { page, perPage, total, sortName, desc: sort.desc }),
     },
   };
 }
-

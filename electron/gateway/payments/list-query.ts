@@ -12,6 +12,7 @@ import { parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo } from '../framework/context';
 import type { Clock } from '../framework/clock';
 import { ApiError, MSG, fmt, labelOf } from '../framework/errors';
+import { listMetaOf, readPaging } from '../framework/list';
 import { isNamedRange, namedRange, NAMED_RANGES } from '../framework/timestamp-ranges';
 
 export type ColumnKind = 'exact' | 'text' | 'number' | 'money' | 'timestamp' | 'boolean';
@@ -44,9 +45,7 @@ export interface ListPlan {
   scopedLocations: readonly string[];
 }
 
-export const MAX_PAGE_SIZE = 5000;
-export const DEFAULT_PAGE_SIZE = 20;
-const RESERVED = new Set(['page', 'page_size', 'sort', 'expand', 'api_id', 'developer-id', 'user-id', 'user-api-key', 'fields']);
+const RESERVED = new Set(['page', 'page_size', 'per-page', 'sort', 'expand', 'api_id', 'developer-id', 'user-id', 'user-api-key', 'fields']);
 
 function one(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
@@ -168,13 +167,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   const sortCol = spec.columns[sortField];
   if (!sortCol || sortCol.sortable === false) throw new ApiError(422, { sort: [fmt(MSG.BAD_SORT, { field: sortField })] });
 
-  const pageRaw = one(q.page);
-  const sizeRaw = one(q.page_size);
-  const page = pageRaw === undefined ? 1 : Number(pageRaw);
-  if (!Number.isSafeInteger(page) || page < 1 || !/^\d+$/.test(pageRaw ?? '1')) throw new ApiError(422, { page: [MSG.BAD_PAGE] });
-  let pageSize = sizeRaw === undefined ? DEFAULT_PAGE_SIZE : Number(sizeRaw);
-  if (!Number.isSafeInteger(pageSize) || pageSize < 1 || !/^\d+$/.test(sizeRaw ?? '1')) throw new ApiError(422, { page_size: [MSG.BAD_PAGE_SIZE] });
-  pageSize = Math.min(pageSize, MAX_PAGE_SIZE);
+  const { page, perPage: pageSize } = readPaging(q);
 
   return {
     filterCount: conds.length - 1,
@@ -189,19 +182,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   };
 }
 
-/** `meta` of a list answer: pagination links and the sort. */
+/** `meta` of a list answer: the engine's one pagination and sort shape. */
 export function listMeta(req: FastifyRequest, origin: string, plan: ListPlan, total: number): Record<string, unknown> {
-  const pageCount = Math.max(1, Math.ceil(total / plan.pageSize));
-  const url = new URL(req.url, origin);
-  const link = (p: number) => {
-    url.searchParams.set('page', String(p));
-    return { href: url.toString() };
-  };
-  const links: Record<string, { href: string }> = { self: link(plan.page) };
-  if (plan.page < pageCount) links.next = link(plan.page + 1);
-  links.last = link(pageCount);
-  return {
-    pagination: { links, totalCount: total, perPage: plan.pageSize, pageCount, currentPage: plan.page },
-    sort: { attributes: { [plan.sortField]: plan.sortDir } },
-  };
+  return listMetaOf(origin, req, { page: plan.page, perPage: plan.pageSize, total, sortName: plan.sortField, desc: plan.sortDir === 'desc' });
 }

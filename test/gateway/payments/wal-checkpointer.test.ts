@@ -22,8 +22,10 @@ describe('WAL checkpointer worker', () => {
     const before = statSync(file).size;
     const cp = await WalCheckpointer.start(file, 20);
     expect(cp).toBeDefined();
+    // The worker copies pages while we watch the file grow: wait for the whole copy
+    // (up to 5 s), not just the first bytes of it.
     let after = before;
-    for (let i = 0; i < 100 && after <= before; i++) {
+    for (let i = 0; i < 250 && after <= before + 500_000; i++) {
       await new Promise((r) => setTimeout(r, 20));
       after = statSync(file).size;
     }

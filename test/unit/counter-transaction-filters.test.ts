@@ -28,15 +28,12 @@ describe("today's list filters", () => {
     expect(matchesText(r, '  ')).toBe(true);
   });
 
-  it('filter and total 100,000 rows in well under a frame budget of typing', () => {
-    const t0 = performance.now();
+  it('filter and total 100,000 rows', () => {
     const refunds = applyFilters(rows, 'refunds', '12');
     const totals = totalsOfRows(rows);
-    const elapsed = performance.now() - t0;
     expect(refunds.every((r) => r.kind === 'refund' && r.lastFour.endsWith('12'))).toBe(true);
     expect(applyFilters(rows, 'all', '')).toBe(rows); // no copy when nothing filters
     expect(totals.salesCount + totals.refundsCount + totals.voidsCount + totals.declinedCount).toBe(100_000);
     expect(totals.netCents).toBe(totals.salesCents - totals.refundsCents);
-    expect(elapsed).toBeLessThan(1000); // typically ~20 ms; the bound only catches a pathological regression
   });
 });

@@ -165,10 +165,9 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         {t.authCode && (
           <Fact label="Auth code">{t.authCode}</Fact>
         )}
-        <div>
-          <dt>Transaction ID</dt>
-          <dd className="mono">{t.apiId ?? t.id}</dd>
-        </div>
+        <Fact label="Transaction ID" mono>
+          {t.apiId ?? t.id}
+        </Fact>
         <Fact label="Settled">{t.settled ? 'Yes' : 'Not yet'}</Fact>
       </dl>
 

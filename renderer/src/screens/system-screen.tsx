@@ -21,34 +21,15 @@ export function SystemScreen() {
         {!status && !error && <p className="muted">Connecting to Ringup…</p>}
         {status && g && (
           <dl className="facts" data-testid="core-status">
-            <div>
-              <dt>Version</dt>
-              <dd data-testid="status-version">{status.version}</dd>
-            </div>
+            <Fact label="Version" testId="status-version">{status.version}</Fact>
             <Fact label="Running as">{status.shell === 'electron' ? 'Desktop app' : 'Node host (browser)'}</Fact>
-            <div>
-              <dt>Data folder</dt>
-              <dd className="mono" data-testid="status-data-dir">
-                {status.dataDir}
-              </dd>
-            </div>
-            <div>
-              <dt>Gateway</dt>
-              <dd data-testid="status-gateway-mode">{g.mode === 'embedded' ? 'Embedded gateway engine' : 'Remote gateway'}</dd>
-            </div>
-            <div>
-              <dt>Gateway address</dt>
-              <dd className="mono" data-testid="status-gateway-url">
-                {g.baseUrl}
-              </dd>
-            </div>
-            <div>
-              <dt>Gateway health</dt>
-              <dd data-testid="status-gateway-health">
-                <span className={`badge badge-${g.health}`}>{g.health === 'ok' ? 'Healthy' : g.health === 'starting' ? 'Starting' : 'Not reachable'}</span>
-                {g.latencyMs !== null && <span className="muted"> answered in {g.latencyMs} ms</span>}
-              </dd>
-            </div>
+            <Fact label="Data folder" mono testId="status-data-dir">{status.dataDir}</Fact>
+            <Fact label="Gateway" testId="status-gateway-mode">{g.mode === 'embedded' ? 'Embedded gateway engine' : 'Remote gateway'}</Fact>
+            <Fact label="Gateway address" mono testId="status-gateway-url">{g.baseUrl}</Fact>
+            <Fact label="Gateway health" testId="status-gateway-health">
+              <span className={`badge badge-${g.health}`}>{g.health === 'ok' ? 'Healthy' : g.health === 'starting' ? 'Starting' : 'Not reachable'}</span>
+              {g.latencyMs !== null && <span className="muted"> answered in {g.latencyMs} ms</span>}
+            </Fact>
           </dl>
         )}
         <button type="button" className="btn btn-primary btn-lg" onClick={() => void recheck()} disabled={checking || !status}>

@@ -31,16 +31,21 @@ interface SaleState {
   retry(): void;
 }
 
-export const useSaleStore = create<SaleState>((set, get) => ({
-  config: null,
-  configError: null,
+/** A fresh sale: what the store starts with and what "New sale" returns to. */
+const NEW_SALE = {
   subtotalCents: 0,
   taxOn: false,
-  tip: { kind: 'none' },
-  phase: 'entry',
+  tip: { kind: 'none' } as TipChoice,
+  phase: 'entry' as SalePhase,
   outcome: null,
   error: null,
   fieldErrors: {},
+};
+
+export const useSaleStore = create<SaleState>((set, get) => ({
+  config: null,
+  configError: null,
+  ...NEW_SALE,
   cardResetToken: 0,
   async loadConfig() {
     const r = await ringup.saleConfig();
@@ -75,16 +80,7 @@ export const useSaleStore = create<SaleState>((set, get) => ({
     }
   },
   newSale() {
-    set((st) => ({
-      subtotalCents: 0,
-      taxOn: false,
-      tip: { kind: 'none' },
-      phase: 'entry',
-      outcome: null,
-      error: null,
-      fieldErrors: {},
-      cardResetToken: st.cardResetToken + 1,
-    }));
+    set((st) => ({ ...NEW_SALE, cardResetToken: st.cardResetToken + 1 }));
   },
   /** After a decline: same amount, tip and tax; a fresh card. */
   retry() {

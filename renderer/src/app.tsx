@@ -3,10 +3,8 @@ import { HelpOverlay } from './components/help-overlay';
 import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
 import { isTypingTarget } from './lib/shortcuts';
-import { SaleScreen } from './screens/sale-screen';
+import { mayOpen, SCREENS, screenDef } from './screens/screen-registry';
 import { SignInScreen } from './screens/sign-in-screen';
-import { SystemScreen } from './screens/system-screen';
-import { TransactionsScreen } from './screens/transactions-screen';
 import { useNavStore } from './stores/nav-store';
 import { useSessionStore } from './stores/session-store';
 import { useStatusStore } from './stores/status-store';
@@ -41,17 +39,11 @@ export function App() {
       } else if (e.key === 'Escape' && help) {
         e.preventDefault();
         setHelp(false);
-      } else if (e.key === 'F2' && signedIn) {
+      } else if (SCREENS.some((s) => s.key === e.key)) {
+        const def = SCREENS.find((s) => s.key === e.key)!;
+        if (!mayOpen(def, useSessionStore.getState().session?.user.role ?? null)) return;
         e.preventDefault();
-        go('sale');
-        focusScreen();
-      } else if (e.key === 'F3' && signedIn) {
-        e.preventDefault();
-        go('transactions');
-        focusScreen();
-      } else if (e.key === 'F4') {
-        e.preventDefault();
-        go('system');
+        go(def.id);
         focusScreen();
       } else if (e.key === 'F8' && signedIn) {
         e.preventDefault();
@@ -86,12 +78,14 @@ export function App() {
     );
   }
 
+  // The screen asked for, if this user may open it; otherwise the sale screen (or sign-in).
+  const asked = screenDef(screen);
+  const role = session?.user.role ?? null;
   let main;
-  if (screen === 'system') main = <SystemScreen />;
+  if (asked && !asked.needsSession) main = asked.render();
   else if (!loaded) main = <p className="muted content-center">Connecting to Ringup…</p>;
   else if (!session) main = <SignInScreen />;
-  else if (screen === 'transactions') main = <TransactionsScreen />;
-  else main = <SaleScreen />;
+  else main = (asked && mayOpen(asked, role) ? asked : screenDef('sale')!).render();
 
   return (
     <div className="app">

@@ -1,12 +1,7 @@
 import type { Session } from '../../../shared/ipc/contract';
-import { useNavStore, type ScreenName } from '../stores/nav-store';
+import { mayOpen, SCREENS } from '../screens/screen-registry';
+import { useNavStore } from '../stores/nav-store';
 import { useThemeStore } from '../stores/theme-store';
-
-const TABS: ReadonlyArray<{ screen: ScreenName; label: string; key: string; needsSession: boolean }> = [
-  { screen: 'sale', label: 'Sale', key: 'F2', needsSession: true },
-  { screen: 'transactions', label: 'Transactions', key: 'F3', needsSession: true },
-  { screen: 'system', label: 'System', key: 'F4', needsSession: false },
-];
 
 /** After a tab is chosen, the keyboard focus moves into the screen (so Enter and digits work there, and a screen reader lands on it). */
 export function focusScreen(): void {
@@ -22,19 +17,19 @@ export function TopBar({ session, onSwitchUser }: { session: Session | null; onS
         <img src="./icon.svg" alt="" width={32} height={32} /> Ringup
       </span>
       <nav aria-label="Screens" className="tabs">
-        {TABS.filter((t) => session || !t.needsSession).map((t) => (
+        {SCREENS.filter((t) => t.group === 'tab' && mayOpen(t, session?.user.role ?? null)).map((t) => (
           <button
-            key={t.screen}
+            key={t.id}
             type="button"
             className="tab"
-            aria-current={screen === t.screen ? 'page' : undefined}
+            aria-current={screen === t.id ? 'page' : undefined}
             aria-keyshortcuts={t.key}
             onClick={() => {
-              go(t.screen);
+              go(t.id);
               focusScreen();
             }}
           >
-            {t.label} <kbd aria-hidden="true">{t.key}</kbd>
+            {t.label} {t.key && <kbd aria-hidden="true">{t.key}</kbd>}
           </button>
         ))}
         {!session && screen === 'system' && (

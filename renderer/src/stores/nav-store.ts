@@ -1,7 +1,8 @@
 /** Which screen is showing, and the overlays on top of it. */
 import { create } from 'zustand';
 
-export type ScreenName = 'sale' | 'transactions' | 'system';
+/** Every screen's name; its entry (label, key, roles) lives in screens/screen-registry.tsx. */
+export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage';
 
 interface NavState {
   screen: ScreenName;

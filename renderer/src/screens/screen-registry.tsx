@@ -1,0 +1,49 @@
+/**
+ * Every screen of the app, declared once: the top bar's tabs, the Manage hub's tiles,
+ * the function keys and the screen switch in app.tsx all read this list. A new screen
+ * is one entry here (plus its name in nav-store's ScreenName).
+ *
+ * - `tab` screens sit in the top bar (Sale, Transactions, System, Manage).
+ * - `manage` screens are tiles on the Manage hub (F5): the back-office screens
+ *   managers and installers use (settings, audit log, saved cards, batches …).
+ */
+import type { ReactElement } from 'react';
+import type { Role } from '../../../shared/ipc/contract';
+import type { ScreenName } from '../stores/nav-store';
+import { ManageScreen } from './manage-screen';
+import { SaleScreen } from './sale-screen';
+import { SystemScreen } from './system-screen';
+import { TransactionsScreen } from './transactions-screen';
+
+export interface ScreenDef {
+  id: ScreenName;
+  label: string;
+  /** One line on the Manage hub's tile. */
+  description?: string;
+  /** Function key that opens it from anywhere (also listed in the help overlay). */
+  key?: string;
+  group: 'tab' | 'manage';
+  /** False only for screens that work before anyone signs in (System). */
+  needsSession: boolean;
+  /** Roles that may open it; absent means every signed-in user. */
+  roles?: readonly Role[];
+  render(): ReactElement;
+}
+
+export const SCREENS: readonly ScreenDef[] = [
+  { id: 'sale', label: 'Sale', key: 'F2', group: 'tab', needsSession: true, render: () => <SaleScreen /> },
+  { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, render: () => <TransactionsScreen /> },
+  { id: 'system', label: 'System', key: 'F4', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
+  { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+];
+
+export function screenDef(id: ScreenName): ScreenDef | undefined {
+  return SCREENS.find((s) => s.id === id);
+}
+
+/** Whether this role may open the screen (signed-out users only reach screens without a session). */
+export function mayOpen(def: ScreenDef, role: Role | null): boolean {
+  if (!def.needsSession) return true;
+  if (role === null) return false;
+  return !def.roles || def.roles.includes(role);
+}

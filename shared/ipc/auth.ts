@@ -1,0 +1,56 @@
+/** The `auth:*` channels: counter users, PIN sign-in and the session. */
+import { z } from 'zod';
+import { idSchema, pinSchema } from './common';
+
+export const roleSchema = z.enum(['cashier', 'manager']);
+export type Role = z.infer<typeof roleSchema>;
+
+export interface PosUser {
+  id: string;
+  name: string;
+  role: Role;
+}
+
+export interface SignInInfo {
+  users: PosUser[];
+  /** True while a seeded user still has its documented default PIN: the sign-in screen shows the hint. */
+  defaultPinsActive: boolean;
+}
+
+export interface Session {
+  user: PosUser;
+  /** Unix milliseconds. */
+  signedInAt: number;
+}
+
+export const signInArgsSchema = z.strictObject({
+  userId: idSchema,
+  pin: pinSchema,
+});
+
+/** The signed-in user changes their own PIN. */
+export const changePinArgsSchema = z
+  .strictObject({ currentPin: pinSchema, newPin: pinSchema })
+  .refine((a) => a.currentPin !== a.newPin, { message: 'The new PIN must differ from the current one.', path: ['newPin'] });
+
+export const authHandlers = {
+  'auth:users': z.void(),
+  'auth:session': z.void(),
+  'auth:sign-in': signInArgsSchema,
+  'auth:sign-out': z.void(),
+  'auth:change-pin': changePinArgsSchema,
+} as const;
+
+export interface AuthResults {
+  'auth:users': SignInInfo;
+  'auth:session': Session | null;
+  'auth:sign-in': Session;
+  'auth:sign-out': null;
+  'auth:change-pin': null;
+}
+
+export interface AuthEventPayloads {
+  /** Who is signed in changed (here or in another window of the same core). */
+  'auth:session': Session | null;
+}
+export const authEventNames = ['auth:session'] as const;

@@ -1,0 +1,38 @@
+/** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
+import { z } from 'zod';
+
+export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'starting']);
+export type GatewayHealth = z.infer<typeof gatewayHealthSchema>;
+
+export interface CoreStatus {
+  appName: string;
+  version: string;
+  /** Where this instance keeps its data (SQLite files, keys, settings). */
+  dataDir: string;
+  /** `electron` when running inside the desktop shell, `node-host` when served to a browser. */
+  shell: 'electron' | 'node-host';
+  gateway: {
+    mode: 'embedded' | 'remote';
+    /** Base URL ending in /v2. */
+    baseUrl: string;
+    health: GatewayHealth;
+    /** Milliseconds the last health probe took, when it answered. */
+    latencyMs: number | null;
+    checkedAt: number;
+  };
+}
+
+export const coreHandlers = {
+  'core:status': z.void(),
+  'gateway:check': z.void(),
+} as const;
+
+export interface CoreResults {
+  'core:status': CoreStatus;
+  'gateway:check': CoreStatus['gateway'];
+}
+
+export interface CoreEventPayloads {
+  'core:status': CoreStatus;
+}
+export const coreEventNames = ['core:status'] as const;

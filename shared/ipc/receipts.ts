@@ -1,0 +1,17 @@
+/** The `receipt:*` channels: print and e-mail a transaction's receipt. */
+import { z } from 'zod';
+import { idSchema } from './common';
+import { transactionIdArgsSchema } from './transactions';
+
+export const receiptEmailArgsSchema = z.strictObject({ id: idSchema, email: z.email('Enter an e-mail address like name@example.com.').max(128) });
+
+export const receiptsHandlers = {
+  'receipt:print': transactionIdArgsSchema,
+  'receipt:email': receiptEmailArgsSchema,
+} as const;
+
+export interface ReceiptsResults {
+  /** In the node host this always fails with code `use_browser_print`: the renderer then calls window.print(). */
+  'receipt:print': { savedTo: string | null };
+  'receipt:email': { sentTo: string };
+}

@@ -1,0 +1,54 @@
+/** The `sale:*` channels: the counter's configuration and charging a sale. */
+import { z } from 'zod';
+import { centsSchema, idSchema } from './common';
+import type { TransactionView } from './transactions';
+
+/**
+ * Card data for one keyed sale. It crosses the boundary exactly once, renderer → core,
+ * and is never logged, stored or returned.
+ */
+export const keyedCardSchema = z.strictObject({
+  number: z.string().regex(/^\d{13,19}$/, 'A card number is 13 to 19 digits.'),
+  /** MMYY */
+  expiry: z.string().regex(/^(0[1-9]|1[0-2])\d{2}$/, 'The expiry date is MMYY.'),
+  cvv: z.string().regex(/^\d{3,4}$/, 'The security code is 3 or 4 digits.'),
+  zip: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/, 'The ZIP or postal code is 3 to 10 letters or digits.'),
+});
+export type KeyedCard = z.infer<typeof keyedCardSchema>;
+
+export const saleChargeArgsSchema = z.strictObject({
+  subtotalCents: centsSchema.min(1),
+  taxCents: centsSchema,
+  tipCents: centsSchema,
+  card: keyedCardSchema,
+  /** The renderer's idempotency key; becomes the transaction_api_id so a retry cannot charge twice. */
+  clientRef: idSchema,
+});
+export type SaleChargeArgs = z.infer<typeof saleChargeArgsSchema>;
+
+export interface SaleConfig {
+  merchantName: string;
+  /** Three percents offered on screen (plus custom), from the terminal or product transaction configuration. */
+  tipPercents: number[];
+  tipEnabled: boolean;
+  /** Sales tax rate in basis points (825 = 8.25 %); 0 hides the tax option. */
+  taxRateBasisPoints: number;
+  /** Where the tip percents came from, for the help text. */
+  tipSource: 'terminal' | 'default';
+}
+
+export interface SaleOutcome {
+  approved: boolean;
+  message: string;
+  transaction: TransactionView;
+}
+
+export const salesHandlers = {
+  'sale:config': z.void(),
+  'sale:charge': saleChargeArgsSchema,
+} as const;
+
+export interface SalesResults {
+  'sale:config': SaleConfig;
+  'sale:charge': SaleOutcome;
+}

@@ -1,0 +1,57 @@
+/**
+ * Store settings: what a manager sets once for the counter (receipt header, sales tax,
+ * tips, the amount guards, the idle lock). Declared once here — the zod schema checks
+ * the settings screen's form, the IPC argument and what the core stores; the defaults
+ * are what a fresh data folder starts with.
+ *
+ * Amounts are integer cents; percents are whole numbers; the tax rate is in basis
+ * points (825 = 8.25 %).
+ */
+import { z } from 'zod';
+import { centsSchema, MAX_AMOUNT_CENTS } from './common';
+
+const percentSchema = z.number().int('A tip percent is a whole number.').min(1, 'A tip percent is at least 1.').max(100, 'A tip percent is at most 100.');
+
+export const storeSettingsSchema = z
+  .strictObject({
+    storeName: z.string().trim().min(1, 'Enter the store name.').max(60, 'The store name is at most 60 characters.'),
+    /** Lines printed under the name on receipts (street, city). */
+    storeAddress: z.string().trim().max(120, 'The address is at most 120 characters.'),
+    storePhone: z.string().trim().max(30, 'The phone number is at most 30 characters.').regex(/^[0-9 +().-]*$/, 'A phone number has digits, spaces and + ( ) . - only.'),
+    /** Basis points: 825 = 8.25 %. 0 means no sales tax. */
+    taxRateBasisPoints: z.number().int().min(0).max(3000, 'A sales tax rate is at most 30 %.'),
+    /** Whether a new sale starts with tax switched on. */
+    taxOnByDefault: z.boolean(),
+    tipsEnabled: z.boolean(),
+    /** The three percents offered on screen (the terminal's own, when one is set up, win). */
+    tipPercents: z.array(percentSchema).length(3, 'Give exactly three tip percents.'),
+    /** Sales above this ask for a second confirmation that shows the amount large. */
+    confirmAboveCents: centsSchema.min(1),
+    /** Sales above this are refused. */
+    hardCapCents: centsSchema.min(1),
+    /** A custom tip above this share of the amount asks for confirmation (percent). */
+    tipConfirmPercent: z.number().int().min(1).max(1000),
+    /** Idle minutes before the counter locks back to the sign-in screen. */
+    idleLockMinutes: z.number().int().min(1, 'The idle lock is at least 1 minute.').max(240, 'The idle lock is at most 4 hours.'),
+  })
+  .refine((s) => s.confirmAboveCents <= s.hardCapCents, {
+    message: 'The confirmation threshold must not be above the hard cap.',
+    path: ['confirmAboveCents'],
+  })
+  .refine((s) => s.hardCapCents <= MAX_AMOUNT_CENTS, { message: 'The hard cap is too large.', path: ['hardCapCents'] });
+
+export type StoreSettings = z.infer<typeof storeSettingsSchema>;
+
+export const DEFAULT_STORE_SETTINGS: StoreSettings = {
+  storeName: 'Ringup Store',
+  storeAddress: '',
+  storePhone: '',
+  taxRateBasisPoints: 825,
+  taxOnByDefault: false,
+  tipsEnabled: true,
+  tipPercents: [15, 18, 20],
+  confirmAboveCents: 100_000,
+  hardCapCents: 1_000_000,
+  tipConfirmPercent: 50,
+  idleLockMinutes: 5,
+};

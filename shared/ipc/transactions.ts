@@ -1,0 +1,108 @@
+/** The `transactions:*` channels: today's list, search, detail, refund and void. */
+import { z } from 'zod';
+import { centsSchema, idSchema } from './common';
+
+export type TransactionKind = 'sale' | 'refund' | 'other';
+export type TransactionState = 'approved' | 'declined' | 'voided' | 'refunded' | 'partially_refunded' | 'pending' | 'other';
+
+/** A transaction as the screens see it: amounts in cents, card masked, sentences ready to read out. */
+export interface TransactionView {
+  id: string;
+  apiId: string | null;
+  kind: TransactionKind;
+  state: TransactionState;
+  statusId: number;
+  reasonCodeId: number | null;
+  /** Plain sentence for the cashier (e.g. "Declined: the card has insufficient funds."). */
+  message: string;
+  amountCents: number;
+  taxCents: number;
+  tipCents: number;
+  /** Sum of approved refunds against this sale. */
+  refundedCents: number;
+  /** What may still be refunded (0 unless an approved, unvoided sale). */
+  refundableCents: number;
+  voidable: boolean;
+  cardBrand: string;
+  lastFour: string;
+  authCode: string | null;
+  /** Unix seconds. */
+  createdTs: number;
+  settled: boolean;
+  previousTransactionId: string | null;
+  notificationEmail: string | null;
+}
+
+export interface RefundOutcome {
+  approved: boolean;
+  message: string;
+  refund: TransactionView;
+  original: TransactionView;
+}
+
+export interface TransactionTotals {
+  salesCount: number;
+  salesCents: number;
+  refundsCount: number;
+  refundsCents: number;
+  voidsCount: number;
+  voidsCents: number;
+  declinedCount: number;
+  /** Sales minus refunds (voids and declines excluded). */
+  netCents: number;
+}
+
+/** One page of today's transactions; the renderer asks page after page and shows rows as they come. */
+export interface TodayTransactions {
+  rows: TransactionView[];
+  /** Totals of this page's rows. */
+  totals: TransactionTotals;
+  /** Unix seconds of local midnight the list starts at. */
+  since: number;
+  /** Unix seconds the snapshot ends at: pass it back for the next pages so they do not shift. */
+  until: number;
+  page: number;
+  pageCount: number;
+}
+
+export const TODAY_PAGE_SIZE = 5000;
+
+export const todayArgsSchema = z.strictObject({
+  page: z.number().int().min(1).max(1000),
+  until: z.number().int().min(0).max(4_102_444_800).optional(),
+});
+
+export const transactionIdArgsSchema = z.strictObject({ id: idSchema });
+
+export const transactionSearchArgsSchema = z
+  .strictObject({
+    lastFour: z.string().regex(/^\d{4}$/, 'The last four are 4 digits.').optional(),
+    amountCents: centsSchema.min(1).optional(),
+    /** Unix seconds, inclusive. */
+    from: z.number().int().min(0).max(4_102_444_800).optional(),
+    to: z.number().int().min(0).max(4_102_444_800).optional(),
+    transactionApiId: z.string().min(1).max(64).regex(/^\S+$/, 'A transaction ID has no spaces.').optional(),
+  })
+  .refine((a) => a.from === undefined || a.to === undefined || a.from <= a.to, {
+    message: 'The start date must be before the end date.',
+    path: ['from'],
+  });
+export type TransactionSearchArgs = z.infer<typeof transactionSearchArgsSchema>;
+
+export const refundArgsSchema = z.strictObject({ id: idSchema, amountCents: centsSchema.min(1) });
+
+export const transactionsHandlers = {
+  'transactions:today': todayArgsSchema,
+  'transactions:search': transactionSearchArgsSchema,
+  'transactions:view': transactionIdArgsSchema,
+  'transactions:refund': refundArgsSchema,
+  'transactions:void': transactionIdArgsSchema,
+} as const;
+
+export interface TransactionsResults {
+  'transactions:today': TodayTransactions;
+  'transactions:search': TransactionView[];
+  'transactions:view': TransactionView;
+  'transactions:refund': RefundOutcome;
+  'transactions:void': TransactionView;
+}

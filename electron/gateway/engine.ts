@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify from 'fastify';
+import Fastify, { type RouteOptions } from 'fastify';
 import { Authenticator } from './framework/auth';
 import { MovableClock, type Clock } from './framework/clock';
 import type { EngineContext, EngineModule, EngineOptions, SeedInfo } from './framework/context';
@@ -13,6 +13,9 @@ import { registerCrudRoutes } from './framework/crud-routes';
 import { openDatabase, type Db } from './framework/database';
 import { createContext } from './framework/engine-context';
 import { BODY_LIMIT, installPlumbing, isLoopback } from './framework/http-plumbing';
+import { referenceOpenApi, registerReferenceRoutes } from './framework/api-reference';
+import { buildOpenApiDocument } from './framework/openapi-document';
+import { resourceOpenApi } from './framework/resource-openapi';
 import { migrate } from './framework/migrations';
 import { defaultModules } from './engine-modules';
 import { loadSeedInfo, newSeedInfo, seedMerchant } from './merchant/seed';
@@ -41,7 +44,19 @@ export interface RunningEngine {
   seed: SeedInfo;
   /** Deletes every record (reference data stays) and seeds again with the same credentials. */
   reset(): void;
+  /** Every route the HTTP server registered (method, fastify path), for tests and tools. */
+  routes: readonly EngineRoute[];
+  /** The OpenAPI 3.1 document served at /openapi.json. */
+  openapi(): Record<string, unknown>;
 }
+
+export interface EngineRoute {
+  method: string;
+  url: string;
+}
+
+/** `info.version` of the OpenAPI document: the interface version, then the engine's. */
+export const OPENAPI_VERSION = '2.0.0+ringup.1';
 
 export const DATABASE_FILE = 'gateway.sqlite';
 export const CREDENTIALS_FILE = 'credentials.json';
@@ -91,7 +106,21 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
 
     app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 } });
     installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });
+    const routes: EngineRoute[] = [];
+    app.addHook('onRoute', (r: RouteOptions) => {
+      for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push({ method: String(m), url: r.url });
+    });
     app.get('/health', async () => ({ status: 'ok' }));
+    // Built once, on first use (the server URL is known only after listen).
+    let document: Record<string, unknown> | undefined;
+    const docCtx = ctx;
+    const openapi = () =>
+      (document ??= buildOpenApiDocument({ version: OPENAPI_VERSION, serverUrl: docCtx.origin }, [
+        referenceOpenApi(),
+        ...[...docCtx.resources.values()].map(resourceOpenApi),
+        ...modules.flatMap((m) => (m.openapi ? [m.openapi(docCtx)] : [])),
+      ]));
+    registerReferenceRoutes(app, openapi);
     for (const def of ctx.resources.values()) registerCrudRoutes(app, ctx, def);
     for (const m of modules) m.routes?.(app, ctx);
 
@@ -123,6 +152,8 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       clock,
       ctx,
       seed,
+      routes,
+      openapi,
       reset() {
         wipe(db, modules);
         started.ctx.invalidateAuth();

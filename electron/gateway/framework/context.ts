@@ -8,6 +8,7 @@ import type { Clock } from './clock';
 import type { Db, Statement } from './database';
 import type { IdKind } from './ids';
 import type { Migration } from './migrations';
+import type { OpenApiPart } from './openapi-document';
 import type { ResourceDef, Row, WriteInput } from './resource';
 
 export interface EngineOptions {
@@ -118,6 +119,8 @@ export interface EngineModule {
   routes?(app: FastifyInstance, ctx: EngineContext): void;
   /** First start only, after the merchant seed. */
   seed?(ctx: EngineContext, seed: SeedInfo): void;
+  /** Its hand-written routes in the OpenAPI document (declared resources describe themselves). */
+  openapi?(ctx: EngineContext): OpenApiPart;
   /** Tables whose rows `reset()` keeps (reference data inserted by migrations). */
   referenceTables?: string[];
   close?(): void | Promise<void>;

@@ -144,7 +144,7 @@ function condition(ctx: EngineContext, name: string, column: string, kind: Filte
 
 /** Filter parameter name → [column, kind] for a resource (declared name and output name). */
 const filterMaps = new WeakMap<ResourceDef, Map<string, [string, FilterKind]>>();
-function filtersOf(def: ResourceDef): Map<string, [string, FilterKind]> {
+export function filtersOf(def: ResourceDef): Map<string, [string, FilterKind]> {
   let m = filterMaps.get(def);
   if (!m) {
     m = new Map();

@@ -128,7 +128,7 @@ export const locationResource: ResourceDef = {
 };
 
 /** The body of PUT /credentials is checked against this narrower declaration. */
-const credentialsDef: ResourceDef = {
+export const credentialsDef: ResourceDef = {
   ...locationResource,
   methods: [],
   validate: undefined,

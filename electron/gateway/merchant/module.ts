@@ -4,6 +4,7 @@ import { contactResource } from './contacts';
 import { deviceTermResource } from './device-terms';
 import { locationInfoResource, registerLocationInfoRoutes } from './location-infos';
 import { locationResource, registerLocationRoutes } from './locations';
+import { merchantOpenApi } from './merchant-openapi';
 import { postbackConfigResource } from './postback-configs';
 import { productTransactionResource } from './product-transactions';
 import { scannerManufacturerResource, scannerModelResource, scannerResource } from './scanners';
@@ -32,6 +33,7 @@ export const merchantModule: EngineModule = {
     locationInfoResource,
     postbackConfigResource,
   ],
+  openapi: merchantOpenApi,
   routes(app, ctx) {
     registerUserRoutes(app, ctx);
     registerLocationRoutes(app, ctx);

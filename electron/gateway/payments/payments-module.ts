@@ -27,6 +27,7 @@ import { Level3Service } from './level3-service';
 import { listMeta, planList, type ListSpec } from './list-query';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
+import { paymentsOpenApi } from './payments-openapi';
 import { ReceiptOutbox } from './receipt-outbox';
 import { docWithLinks } from './transaction-doc';
 import { listTransactions } from './transaction-list';
@@ -132,6 +133,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
     runtime,
+    openapi: paymentsOpenApi,
 
     async init(engineCtx) {
       const key = engineCtx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(engineCtx.options.dataDir), VAULT_KEY_NAME));

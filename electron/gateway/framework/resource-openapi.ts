@@ -1,0 +1,243 @@
+/**
+ * OpenAPI from a resource declaration: the generic routes it mounts (list, view, create,
+ * update, delete), their query parameters (the declared filters, paging, sort, expands,
+ * api id addressing), the record schema (from the declared fields) and the request
+ * schemas (the writable fields with their bounds, required-on-create). Hand-written
+ * routes reuse `recordSchemaName` / `writeSchemaName` to point at the same shapes.
+ *
+ * Readings: a response record has every declared, readable field (null when empty) plus
+ * whatever `decorate` and expands add, so record schemas allow additional properties.
+ * The engine is lenient on input (digit strings for integers, "1"/"0" for booleans, ""
+ * or null to clear an optional field); the request schemas describe the canonical form.
+ */
+import { filtersOf } from './list';
+import {
+  API_ID_PARAMETERS,
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  errorResponses,
+  expandParameter,
+  filterParameters,
+  idPathParameter,
+  jsonContent,
+  listEnvelope,
+  nullable,
+  PAGING_PARAMETERS,
+  ref,
+  wrapper,
+  type ErrorStatus,
+  type JsonSchema,
+  type OpenApiOperation,
+  type OpenApiPart,
+} from './openapi-document';
+import { pathOf, type FieldDef, type ResourceDef } from './resource';
+
+const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
+export const recordSchemaName = (def: ResourceDef) => pascal(def.name);
+export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${pascal(def.name)}${mode === 'create' ? 'Create' : 'Update'}`;
+
+function outputSchema(f: FieldDef): JsonSchema {
+  switch (f.type) {
+    case 'string':
+      return nullable(f.enum ? { type: 'string', enum: [...f.enum] } : { type: 'string' });
+    case 'date':
+      return nullable({ type: 'string', format: 'date' });
+    case 'integer':
+      return nullable(f.enum ? { type: 'integer', enum: [...f.enum] } : { type: 'integer' });
+    case 'number':
+      return nullable({ type: 'number' });
+    case 'boolean':
+      return nullable(f.outputAsInt ? { type: 'integer', enum: [0, 1] } : { type: 'boolean' });
+    case 'json':
+      return { description: 'JSON value (object, or null when unset).' };
+  }
+}
+
+/** A value the field accepts, shown in the reference and used by generated requests. */
+function sampleOf(name: string, f: FieldDef): unknown {
+  if (f.enum) return f.enum[0];
+  switch (f.type) {
+    case 'integer':
+    case 'number':
+      return f.minValue ?? 1;
+    case 'boolean':
+      return 1;
+    case 'date':
+      return '1990-01-31';
+    case 'json':
+      return undefined;
+    case 'string': {
+      if (f.pattern || f.ref) return undefined;
+      if (f.format === 'email') return 'pat@example.com';
+      if (f.format === 'url') return 'https://example.com';
+      const min = f.min ?? 0;
+      const max = f.max ?? 64;
+      if (f.format === 'digits') return '5'.repeat(Math.max(min, Math.min(max, 10)));
+      // Letters and a digit (password rule), unique enough per field name, within the bounds.
+      let s = `${name.replace(/[^a-z]/gi, '').slice(0, 8) || 'Sample'}1`;
+      while (s.length < min) s += 'x';
+      return s.slice(0, Math.max(max, 1));
+    }
+  }
+}
+
+function inputSchema(name: string, f: FieldDef): JsonSchema {
+  const out: JsonSchema = {};
+  switch (f.type) {
+    case 'string':
+    case 'date': {
+      out.type = 'string';
+      if (f.type === 'date') out.format = 'date';
+      // An empty optional value clears the field, so a lower bound of 1 only binds required fields.
+      if (f.min !== undefined && (f.min > 1 || (f.min === 1 && f.required))) out.minLength = f.min;
+      if (f.max !== undefined) out.maxLength = f.max;
+      if (f.format === 'email') out.format = 'email';
+      if (f.format === 'url') out.format = 'uri';
+      if (f.format === 'digits') out.pattern = '^[0-9]+$';
+      if (f.format === 'no-spaces') out.pattern = '^\\S*$';
+      if (f.pattern) out.pattern = f.pattern.source;
+      break;
+    }
+    case 'integer':
+    case 'number':
+      out.type = f.type;
+      if (f.minValue !== undefined) out.minimum = f.minValue;
+      if (f.maxValue !== undefined) out.maximum = f.maxValue;
+      break;
+    case 'boolean':
+      out.enum = [true, false, 1, 0, '1', '0', 'true', 'false'];
+      break;
+    case 'json':
+      out.type = 'object';
+      break;
+  }
+  if (f.enum) out.enum = [...f.enum];
+  const notes: string[] = [];
+  if (f.ref) notes.push(`Id of a ${f.ref.replace(/_/g, ' ')} the caller can see.`);
+  if (f.update === false) notes.push('Cannot be changed after create.');
+  if (f.writeOnly) notes.push('Never returned.');
+  if (notes.length) out.description = notes.join(' ');
+  const sample = sampleOf(name, f);
+  if (sample !== undefined) out.examples = [sample];
+  return f.required ? out : nullable(out);
+}
+
+/** The response record of a declared resource. */
+export function recordSchema(def: ResourceDef): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  if (!('id' in def.fields)) properties.id = def.idKind === 'integer' ? { type: 'integer' } : { type: 'string' };
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.writeOnly || f.virtual) continue;
+    properties[f.outputName ?? name] = name === 'id' ? { type: def.idKind === 'integer' ? 'integer' : 'string' } : outputSchema(f);
+  }
+  for (const e of Object.keys(def.expands ?? {})) properties[e] ??= { description: `With \`?expand=${e}\`.` };
+  properties._links = ref('Links');
+  return { type: 'object', required: ['id', '_links'], properties, additionalProperties: true };
+}
+
+/** The inner object of a create or update body. */
+export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  const required: string[] = [];
+  for (const [name, f] of Object.entries(def.fields)) {
+    if (f.readOnly) continue;
+    if (mode === 'update' && f.update === false) continue;
+    properties[name] = inputSchema(name, f);
+    if (mode === 'create' && f.required) required.push(name);
+  }
+  return {
+    type: 'object',
+    description: 'Unknown keys and read-only fields are ignored.',
+    ...(required.length ? { required } : {}),
+    properties,
+    additionalProperties: true,
+  };
+}
+
+export const responseOf = (description: string, schema: JsonSchema) => ({ description, content: jsonContent(schema) });
+
+/** GET of a declared resource's collection (also used by hand-written list routes over `ctx.list`). */
+export function listOperation(def: ResourceDef, extraParameters: Record<string, unknown>[] = []): OpenApiOperation {
+  const expands = Object.keys(def.expands ?? {});
+  const filters = [...filtersOf(def)].map(([param, [, kind]]) => [param, kind] as [string, typeof kind]);
+  return {
+    tags: [def.plural],
+    operationId: `${def.plural}List`,
+    summary: `List ${def.plural}`,
+    description: `Default sort \`${def.defaultSort}\`.`,
+    parameters: [...PAGING_PARAMETERS, ...(expands.length ? [expandParameter(expands)] : []), ...extraParameters, ...filterParameters(filters)],
+    responses: { 200: responseOf(`A page of ${def.plural}.`, listEnvelope(def.plural, ref(recordSchemaName(def)))), ...errorResponses([401, 403, 422]) },
+  };
+}
+
+/** Paths and schemas of one declared resource (nothing when it mounts no generic route). */
+export function resourceOpenApi(def: ResourceDef): OpenApiPart {
+  const methods = new Set(def.methods);
+  if (methods.size === 0) return { paths: {} };
+  const base = pathOf(def);
+  const tag = def.plural;
+  const rec = recordSchemaName(def);
+  const expands = Object.keys(def.expands ?? {});
+  const expandParams = expands.length ? [expandParameter(expands)] : [];
+  const apiIdParams = def.apiId ? API_ID_PARAMETERS : [];
+  const single = wrapper(def.name, ref(rec));
+  const op = (o: OpenApiOperation, errors: ErrorStatus[]): OpenApiOperation => ({
+    tags: [tag],
+    ...o,
+    responses: { ...(o.responses as object), ...errorResponses(errors) },
+  });
+  const body = (mode: 'create' | 'update') => ({ required: true, content: jsonContent(wrapper(def.name, ref(writeSchemaName(def, mode)))) });
+  const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409];
+
+  const collection: Record<string, OpenApiOperation> = {};
+  const item: Record<string, OpenApiOperation> = {};
+  const schemas: Record<string, JsonSchema> = { [rec]: recordSchema(def) };
+
+  if (methods.has('list')) collection.get = listOperation(def);
+  if (methods.has('create')) {
+    schemas[writeSchemaName(def, 'create')] = writeSchema(def, 'create');
+    const responses: Record<string, unknown> = { 201: responseOf('Created.', single) };
+    if (def.createOverride) responses[200] = responseOf('An existing record was updated instead (see the resource notes).', single);
+    collection.post = op({ operationId: `${def.plural}Create`, summary: `Create a ${def.name}`, requestBody: body('create'), responses }, writeErrors);
+  }
+  if (methods.has('view')) {
+    item.get = op(
+      {
+        operationId: `${def.plural}View`,
+        summary: `View a ${def.name}`,
+        parameters: [idPathParameter(), ...expandParams, ...apiIdParams],
+        responses: { 200: responseOf(`The ${def.name}.`, single) },
+      },
+      [...COMMON_ERRORS, 422],
+    );
+  }
+  if (methods.has('update')) {
+    schemas[writeSchemaName(def, 'update')] = writeSchema(def, 'update');
+    item.put = op(
+      {
+        operationId: `${def.plural}Update`,
+        summary: `Update a ${def.name}`,
+        description: 'Only the fields sent change.',
+        parameters: [idPathParameter(), ...apiIdParams],
+        requestBody: body('update'),
+        responses: { 200: responseOf(`The updated ${def.name}.`, single) },
+      },
+      writeErrors,
+    );
+  }
+  if (methods.has('delete')) {
+    item.delete = op(
+      {
+        operationId: `${def.plural}Delete`,
+        summary: `Delete a ${def.name}`,
+        parameters: [idPathParameter(), ...apiIdParams],
+        responses: { 204: { description: 'Deleted (no body).' } },
+      },
+      [...COMMON_ERRORS, 409, 422],
+    );
+  }
+  const paths: OpenApiPart['paths'] = {};
+  if (Object.keys(collection).length) paths[base] = collection;
+  if (Object.keys(item).length) paths[`${base}/{id}`] = item;
+  return { paths, schemas, tags: [{ name: tag }] };
+}

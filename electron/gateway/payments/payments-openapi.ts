@@ -1,0 +1,460 @@
+/**
+ * The payments module in the OpenAPI document: transactions, account vaults, batches,
+ * Level 3 and BIN info. The routes are hand-written (payments-module.ts), so this file
+ * describes them; it reads what it can from the code that serves them: the list specs
+ * (filters, sort), the record field lists, POST_ACTIONS / PUT_ACTIONS and the Level 3
+ * zod schemas.
+ *
+ * The transaction request bodies are built by ONE function, `transactionBodySchema`,
+ * from a list of field descriptors (name, type, bounds, the actions that take it). The
+ * list below is read from today's transaction-service.ts; when the field × action table
+ * (transaction-fields.ts) lands, point `TRANSACTION_INPUT_FIELDS` at it and nothing else
+ * here changes.
+ */
+import { z } from 'zod';
+import { mastercardLevel3DataSchema, visaLevel3DataSchema } from '../../../shared/payments/level3-schema';
+import {
+  API_ID_PARAMETERS,
+  BODY_ERRORS,
+  COMMON_ERRORS,
+  errorResponses,
+  expandParameter,
+  filterParameters,
+  idPathParameter,
+  jsonContent,
+  listEnvelope,
+  nullable,
+  PAGING_PARAMETERS,
+  ref,
+  wrapper,
+  type ErrorStatus,
+  type JsonSchema,
+  type OpenApiOperation,
+  type OpenApiPart,
+} from '../framework/openapi-document';
+import { responseOf } from '../framework/resource-openapi';
+import type { ListSpec } from './list-query';
+import { BATCH_LIST } from './payments-module';
+import { SEC_CODES } from './card-source';
+import { TRANSACTION_FIELDS } from './transaction-doc';
+import { TRANSACTION_LIST } from './transaction-list';
+import { POST_ACTIONS, PUT_ACTIONS } from './transaction-service';
+import { VAULT_LIST } from './vault-service';
+
+export type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
+
+/** One request field of `/v2/transactions`: its type, bounds and the actions that take it. */
+export interface TransactionFieldDescriptor {
+  name: string;
+  type: 'string' | 'money' | 'digits' | 'boolean' | 'object';
+  maxLength?: number;
+  minLength?: number;
+  enum?: readonly string[];
+  format?: 'email';
+  /** Actions that read the field. */
+  actions: readonly TransactionAction[];
+  /** Actions for which it must be sent. */
+  requiredFor?: readonly TransactionAction[];
+  description?: string;
+  example?: unknown;
+}
+
+const CARD_POST = ['sale', 'authonly', 'avsonly', 'force', 'refund'] as const;
+const ALL_POST = POST_ACTIONS;
+const EDIT = ['edit'] as const;
+const AMOUNT_PUT = ['authcomplete', 'authincrement', 'partialreversal'] as const;
+
+/** Read from transaction-service.ts / card-source.ts / input-fields.ts as they are today. */
+export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = [
+  { name: 'location_id', type: 'string', actions: ALL_POST, description: 'Defaults to the caller\'s only location, else its first with a default product transaction.' },
+  { name: 'product_transaction_id', type: 'string', actions: ALL_POST, description: 'Defaults to the location\'s default_cc / default_ach.' },
+  { name: 'transaction_api_id', type: 'string', maxLength: 64, actions: ALL_POST, description: 'Your id, unique per location, no spaces. Repeating it returns the original (nothing is charged again).' },
+  { name: 'payment_method', type: 'string', enum: ['cc', 'ach'], actions: ALL_POST, description: 'Derived from the account when not sent.' },
+  { name: 'account_number', type: 'digits', minLength: 4, maxLength: 19, actions: ALL_POST, description: 'Card or bank account number (spaces and dashes ignored). Never stored or returned.', example: '4111111111111111' },
+  { name: 'exp_date', type: 'string', minLength: 4, maxLength: 4, actions: CARD_POST, description: 'MMYY (cards).', example: '1230' },
+  { name: 'cvv', type: 'digits', minLength: 3, maxLength: 4, actions: CARD_POST, description: 'Never stored.', example: '999' },
+  { name: 'account_holder_name', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'routing', type: 'digits', minLength: 9, maxLength: 9, actions: ['debit', 'credit', 'refund'], description: 'ABA routing number (ACH).' },
+  { name: 'account_type', type: 'string', enum: ['checking', 'savings'], actions: ['debit', 'credit', 'refund'], description: 'ACH account type (default checking).' },
+  { name: 'ach_sec_code', type: 'string', enum: SEC_CODES, actions: ['debit', 'credit', 'refund'], description: 'Default WEB.' },
+  { name: 'account_vault_id', type: 'string', actions: ALL_POST, description: 'Charge a vaulted account.' },
+  { name: 'account_vault_api_id', type: 'string', actions: ALL_POST },
+  { name: 'previous_transaction_id', type: 'string', actions: ALL_POST, description: 'Refund of, or a new charge with the account of, an earlier transaction.' },
+  { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, ...AMOUNT_PUT], requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'Decimal string, the total including tip. authincrement: the increment; partialreversal: the amount to release; refund: defaults to what remains.', example: '10.00' },
+  { name: 'tax', type: 'money', actions: ALL_POST },
+  { name: 'tip_amount', type: 'money', actions: [...ALL_POST, ...EDIT], description: 'Part of transaction_amount; edit moves the total by the difference.' },
+  { name: 'auth_code', type: 'string', minLength: 6, maxLength: 6, actions: ['force'], requiredFor: ['force'], description: 'Voice authorization code.' },
+  { name: 'description', type: 'string', maxLength: 255, actions: [...ALL_POST, ...EDIT] },
+  { name: 'order_num', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
+  { name: 'po_number', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
+  { name: 'clerk_number', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
+  { name: 'customer_id', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'customer_ip', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'billing_street', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'billing_city', type: 'string', maxLength: 36, actions: ALL_POST },
+  { name: 'billing_state', type: 'string', maxLength: 24, actions: ALL_POST },
+  { name: 'billing_zip', type: 'string', maxLength: 10, actions: ALL_POST },
+  { name: 'billing_phone', type: 'string', maxLength: 15, actions: ALL_POST },
+  { name: 'transaction_c1', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
+  { name: 'transaction_c2', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
+  { name: 'transaction_c3', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
+  { name: 'check_number', type: 'string', maxLength: 15, actions: ['debit', 'credit'] },
+  { name: 'terminal_serial_number', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'ach_identifier', type: 'string', maxLength: 64, actions: ['debit', 'credit'] },
+  { name: 'notification_email_address', type: 'string', format: 'email', maxLength: 128, actions: [...ALL_POST, ...EDIT], description: 'Sends (queues) a receipt.' },
+  { name: 'contact_id', type: 'string', actions: ALL_POST },
+  { name: 'contact_api_id', type: 'string', actions: ALL_POST },
+  { name: 'custom_data', type: 'object', actions: [...ALL_POST, ...EDIT] },
+  { name: 'terms_agree', type: 'boolean', actions: ALL_POST },
+  { name: 'save_account', type: 'boolean', actions: ['sale', 'authonly', 'avsonly', 'force', 'debit', 'credit'], description: 'Vault the account when approved.' },
+];
+
+function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly TransactionAction[]): JsonSchema {
+  let s: JsonSchema;
+  switch (f.type) {
+    case 'money':
+      s = { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' };
+      break;
+    case 'digits':
+      s = { type: 'string', pattern: '^[0-9 -]+$' };
+      break;
+    case 'boolean':
+      s = { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] };
+      break;
+    case 'object':
+      s = { type: 'object' };
+      break;
+    default:
+      s = { type: 'string' };
+  }
+  if (f.minLength !== undefined) s.minLength = f.minLength;
+  if (f.maxLength !== undefined) s.maxLength = f.maxLength;
+  if (f.enum) s.enum = [...f.enum];
+  if (f.format) s.format = f.format;
+  const taken = f.actions.filter((a) => actions.includes(a));
+  const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
+  s.description = `${f.description ?? ''}${which}`.trim() || undefined;
+  if (s.description === undefined) delete s.description;
+  if (f.example !== undefined) s.examples = [f.example];
+  return s;
+}
+
+/** The inner object of a POST or PUT transaction body, for the given actions. */
+export function transactionBodySchema(fields: readonly TransactionFieldDescriptor[], actions: readonly TransactionAction[], defaultAction?: TransactionAction): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    action: { type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}), examples: [defaultAction ?? actions[0]] },
+  };
+  for (const f of fields) if (f.actions.some((a) => actions.includes(a))) properties[f.name] = descriptorSchema(f, actions);
+  const notes = fields
+    .filter((f) => f.requiredFor?.some((a) => actions.includes(a)))
+    .map((f) => `\`${f.name}\` is required for ${f.requiredFor?.filter((a) => actions.includes(a)).join(', ')}`);
+  return {
+    type: 'object',
+    description: `Unknown keys are ignored.${notes.length ? ` ${notes.join('; ')}.` : ''}`,
+    ...(defaultAction ? {} : { required: ['action'] }),
+    properties,
+    additionalProperties: true,
+  };
+}
+
+// ------------------------------------------------------------------ response records
+
+const str = nullable({ type: 'string' });
+const int = nullable({ type: 'integer' });
+const bool = nullable({ type: 'boolean' });
+const money = nullable({ type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' });
+const TXN_OUTPUT_TYPES: Partial<Record<(typeof TRANSACTION_FIELDS)[number], JsonSchema>> = {
+  id: { type: 'string' },
+  transaction_amount: money,
+  auth_amount: money,
+  tax: money,
+  tip_amount: money,
+  created_ts: { type: 'integer' },
+  modified_ts: { type: 'integer' },
+  status_id: { type: 'integer' },
+  type_id: { type: 'integer' },
+  reason_code_id: { type: 'integer' },
+  trx_source_id: int,
+  notification_email_sent: bool,
+  is_recurring: bool,
+  is_accountvault: bool,
+  terms_agree: bool,
+  custom_data: nullable({ type: 'object' }),
+  additional_amounts: nullable({ type: 'array' }),
+  emv_receipt_data: {},
+};
+
+function transactionRecord(): JsonSchema {
+  const properties: Record<string, JsonSchema> = {};
+  for (const f of TRANSACTION_FIELDS) properties[f] = TXN_OUTPUT_TYPES[f] ?? str;
+  for (const e of EXPANDS.transaction) properties[e] = { description: `With \`?expand=${e}\`.` };
+  properties._links = ref('Links');
+  return { type: 'object', required: [...TRANSACTION_FIELDS, '_links'], properties, additionalProperties: true };
+}
+
+const VAULT_FIELDS: Record<string, JsonSchema> = {
+  id: { type: 'string' },
+  payment_method: { type: 'string', enum: ['cc', 'ach'] },
+  location_id: { type: 'string' },
+  created_ts: { type: 'integer' },
+  modified_ts: { type: 'integer' },
+  active: nullable({ type: 'integer', enum: [0, 1] }),
+  is_company: bool,
+  expiring_in_months: int,
+  has_recurring: { type: 'boolean' },
+};
+const VAULT_TEXT = ['title', 'account_holder_name', 'first_six', 'last_four', 'billing_address', 'billing_zip', 'exp_date', 'routing', 'account_type', 'contact_id', 'account_vault_api_id', 'dl_number', 'dl_state', 'customer_id', 'ssn4', 'dob_year', 'billing_state', 'billing_city', 'billing_phone', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'ach_sec_code'];
+
+function vaultRecord(): JsonSchema {
+  const properties: Record<string, JsonSchema> = { ...VAULT_FIELDS };
+  for (const f of VAULT_TEXT) properties[f] = str;
+  properties.contact = { description: 'With `?expand=contact`.' };
+  properties._links = ref('Links');
+  return { type: 'object', required: ['id', 'payment_method', 'location_id', '_links'], properties, additionalProperties: true };
+}
+
+const vaultText = (max: number, extra: JsonSchema = {}) => nullable({ type: 'string', maxLength: max, ...extra });
+function vaultWrite(mode: 'create' | 'update'): JsonSchema {
+  const common: Record<string, JsonSchema> = {
+    title: vaultText(64),
+    account_holder_name: vaultText(32),
+    billing_address: vaultText(32),
+    billing_city: vaultText(36),
+    billing_phone: vaultText(10),
+    billing_state: vaultText(2),
+    billing_zip: vaultText(10),
+    customer_id: vaultText(50),
+    dl_number: vaultText(50),
+    dl_state: vaultText(2),
+    dob_year: vaultText(4),
+    ssn4: vaultText(4),
+    accountvault_c1: vaultText(128),
+    accountvault_c2: vaultText(128),
+    accountvault_c3: vaultText(128),
+    exp_date: { type: 'string', minLength: 4, maxLength: 4, description: 'MMYY (cards).', examples: ['1230'] },
+    contact_id: str,
+    ach_sec_code: { type: 'string', enum: [...SEC_CODES] },
+  };
+  if (mode === 'update') {
+    return { type: 'object', description: 'Only the fields sent change; others are ignored.', properties: { ...common, active: { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] } }, additionalProperties: true };
+  }
+  return {
+    type: 'object',
+    description: 'Direct (account data) or from `previous_transaction_id`. ACH needs routing, account_type, is_company and account_holder_name.',
+    required: ['location_id', 'payment_method'],
+    properties: {
+      location_id: { type: 'string' },
+      payment_method: { type: 'string', enum: ['cc', 'ach'], examples: ['cc'] },
+      account_number: { type: 'string', pattern: '^[0-9 -]+$', description: 'Encrypted at rest, never returned.', examples: ['4111111111111111'] },
+      routing: { type: 'string', pattern: '^[0-9]{9}$' },
+      account_type: { type: 'string', enum: ['checking', 'savings'] },
+      is_company: { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] },
+      account_vault_api_id: nullable({ type: 'string', maxLength: 36, pattern: '^\\S*$' }),
+      contact_api_id: str,
+      previous_transaction_id: str,
+      ...common,
+    },
+    additionalProperties: true,
+  };
+}
+
+const BATCH_RECORD: JsonSchema = {
+  type: 'object',
+  required: ['id', 'batch_num', 'location_id', 'product_transaction_id', 'processing_status_id', 'is_open', 'created_ts', 'modified_ts', '_links'],
+  properties: {
+    id: { type: 'string' },
+    batch_num: { type: 'integer' },
+    location_id: { type: 'string' },
+    product_transaction_id: { type: 'string' },
+    processing_status_id: { type: 'integer', description: '1 open, 2 settled, 3 failed.' },
+    is_open: { type: 'integer', enum: [0, 1] },
+    batch_close_ts: int,
+    settlement_file_name: str,
+    created_ts: { type: 'integer' },
+    modified_ts: { type: 'integer' },
+    _links: ref('Links'),
+  },
+};
+
+function level3Schemas(): { data: JsonSchema } {
+  const toSchema = (s: z.ZodType) => {
+    const out = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+    delete out.$schema;
+    return out;
+  };
+  return { data: { anyOf: [{ title: 'Visa', ...toSchema(visaLevel3DataSchema) }, { title: 'Mastercard', ...toSchema(mastercardLevel3DataSchema) }] } };
+}
+
+const LEVEL3_RECORD: JsonSchema = {
+  type: 'object',
+  required: ['transaction_id', 'level3_data'],
+  properties: {
+    id: str,
+    transaction_id: { type: 'string' },
+    level3_data: { description: 'As posted (numbers normalised), or null when none yet.' },
+    created_ts: { type: 'integer' },
+    modified_ts: { type: 'integer' },
+    _links: ref('Links'),
+  },
+};
+
+const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product', 'detail_card_indicator', 'fsa_indicator', 'prepaid_indicator', 'product_id', 'regulator_indicator', 'visa_product_sub_type', 'visa_large_ticket_indicator', 'account_fund_source', 'card_class', 'token_ind', 'issuing_network'];
+
+const EXPANDS = {
+  transaction: ['transaction_level3', 'account_vault', 'transaction_batch', 'contact', 'previous_transaction'],
+  accountvault: ['contact'],
+} as const;
+
+// ------------------------------------------------------------------ operations
+
+const listParams = (spec: ListSpec): Record<string, unknown>[] => [...PAGING_PARAMETERS, ...filterParameters(Object.entries(spec.columns).map(([name, c]) => [name, c.kind]))];
+
+function op(tag: string, o: OpenApiOperation, errors: ErrorStatus[]): OpenApiOperation {
+  return { tags: [tag], ...o, responses: { ...(o.responses as object), ...errorResponses(errors) } };
+}
+const body = (key: string, schemaName: string) => ({ required: true, content: jsonContent(wrapper(key, ref(schemaName))) });
+const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS];
+
+export function paymentsOpenApi(): OpenApiPart {
+  const txn = wrapper('transaction', ref('Transaction'));
+  const vault = wrapper('accountvault', ref('AccountVault'));
+  const batch = wrapper('transactionbatch', ref('TransactionBatch'));
+  const l3 = wrapper('transactionlevel3', ref('TransactionLevel3'));
+  const { data } = level3Schemas();
+  const id = idPathParameter();
+  const idOnly = idPathParameter('The record id.');
+  return {
+    tags: [
+      { name: 'transactions', description: 'Card and ACH payments. Approval is `status_id` (101 approved, 102 authorised, 301 declined, 131-134 ACH…); declines answer 201 too.' },
+      { name: 'accountvaults', description: 'Tokenised cards and bank accounts.' },
+      { name: 'transactionbatches', description: 'Card batches; settle closes one.' },
+      { name: 'transactionlevel3s', description: 'Level 3 line items of a Visa/Mastercard sale.' },
+    ],
+    schemas: {
+      Transaction: transactionRecord(),
+      TransactionCreate: transactionBodySchema(TRANSACTION_INPUT_FIELDS, POST_ACTIONS, 'sale'),
+      TransactionAction: transactionBodySchema(TRANSACTION_INPUT_FIELDS, PUT_ACTIONS),
+      AccountVault: vaultRecord(),
+      AccountVaultCreate: vaultWrite('create'),
+      AccountVaultUpdate: vaultWrite('update'),
+      BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
+      TransactionBatch: BATCH_RECORD,
+      TransactionLevel3: LEVEL3_RECORD,
+      TransactionLevel3Create: {
+        type: 'object',
+        required: ['transaction_id', 'level3_data'],
+        description: 'Replaces all earlier Level 3 data of the transaction.',
+        properties: { transaction_id: { type: 'string' }, level3_data: data },
+        additionalProperties: true,
+      },
+    },
+    paths: {
+      '/v2/transactions': {
+        get: op(
+          'transactions',
+          {
+            operationId: 'transactionsList',
+            summary: 'List transactions',
+            parameters: [expandParameter(EXPANDS.transaction), ...listParams(TRANSACTION_LIST)],
+            responses: { 200: responseOf('A page of transactions.', listEnvelope('transactions', ref('Transaction'))) },
+          },
+          [401, 403, 422],
+        ),
+        post: op(
+          'transactions',
+          {
+            operationId: 'transactionsCreate',
+            summary: 'Run a transaction (sale, authonly, avsonly, force, refund, debit, credit)',
+            requestBody: body('transaction', 'TransactionCreate'),
+            responses: { 201: responseOf('Processed (approved or declined: see status_id), or the original for a repeated transaction_api_id.', txn) },
+          },
+          writeErrors,
+        ),
+      },
+      '/v2/transactions/{id}': {
+        get: op(
+          'transactions',
+          {
+            operationId: 'transactionsView',
+            summary: 'View a transaction',
+            parameters: [id, expandParameter(EXPANDS.transaction), ...API_ID_PARAMETERS],
+            responses: { 200: responseOf('The transaction.', txn) },
+          },
+          [...COMMON_ERRORS, 422],
+        ),
+        put: op(
+          'transactions',
+          {
+            operationId: 'transactionsAction',
+            summary: 'Act on a transaction (void, authcomplete, authincrement, partialreversal, edit)',
+            parameters: [id, ...API_ID_PARAMETERS],
+            requestBody: body('transaction', 'TransactionAction'),
+            responses: { 200: responseOf('The transaction after the action.', txn) },
+          },
+          writeErrors,
+        ),
+      },
+      '/v2/accountvaults': {
+        get: op(
+          'accountvaults',
+          {
+            operationId: 'accountvaultsList',
+            summary: 'List account vaults',
+            parameters: [expandParameter(EXPANDS.accountvault), ...listParams(VAULT_LIST)],
+            responses: { 200: responseOf('A page of account vaults.', listEnvelope('accountvaults', ref('AccountVault'))) },
+          },
+          [401, 403, 422],
+        ),
+        post: op('accountvaults', { operationId: 'accountvaultsCreate', summary: 'Vault an account', requestBody: body('accountvault', 'AccountVaultCreate'), responses: { 201: responseOf('Vaulted.', vault) } }, writeErrors),
+      },
+      '/v2/accountvaults/{id}': {
+        get: op(
+          'accountvaults',
+          { operationId: 'accountvaultsView', summary: 'View an account vault', parameters: [id, expandParameter(EXPANDS.accountvault), ...API_ID_PARAMETERS], responses: { 200: responseOf('The vault.', vault) } },
+          [...COMMON_ERRORS, 422],
+        ),
+        put: op('accountvaults', { operationId: 'accountvaultsUpdate', summary: 'Update an account vault', parameters: [id, ...API_ID_PARAMETERS], requestBody: body('accountvault', 'AccountVaultUpdate'), responses: { 200: responseOf('The vault.', vault) } }, writeErrors),
+        delete: op(
+          'accountvaults',
+          { operationId: 'accountvaultsDelete', summary: 'Delete an account vault', description: '422 while a recurring uses it.', parameters: [id, ...API_ID_PARAMETERS], responses: { 204: { description: 'Deleted (no body).' } } },
+          [...COMMON_ERRORS, 422],
+        ),
+      },
+      '/v2/accountvaults/{id}/bininfo': {
+        get: op(
+          'accountvaults',
+          { operationId: 'accountvaultsBinInfo', summary: 'BIN information of a vaulted card', parameters: [idOnly], responses: { 200: responseOf('BIN data (422 for ACH vaults).', wrapper('bininfo', ref('BinInfo'))) } },
+          [...COMMON_ERRORS, 422],
+        ),
+      },
+      '/v2/transactionbatches': {
+        get: op(
+          'transactionbatches',
+          { operationId: 'transactionbatchesList', summary: 'List transaction batches', parameters: listParams(BATCH_LIST), responses: { 200: responseOf('A page of batches.', listEnvelope('transactionbatches', ref('TransactionBatch'))) } },
+          [401, 403, 422],
+        ),
+      },
+      '/v2/transactionbatches/{id}': {
+        get: op('transactionbatches', { operationId: 'transactionbatchesView', summary: 'View a batch', parameters: [idOnly], responses: { 200: responseOf('The batch.', batch) } }, COMMON_ERRORS),
+      },
+      '/v2/transactionbatches/{id}/settle': {
+        post: op('transactionbatches', { operationId: 'transactionbatchesSettle', summary: 'Settle (close) a batch', description: 'No body.', parameters: [idOnly], responses: { 200: responseOf('The batch after settling.', batch) } }, COMMON_ERRORS),
+      },
+      '/v2/transactionlevel3s': {
+        post: op(
+          'transactionlevel3s',
+          { operationId: 'transactionlevel3sCreate', summary: 'Post Level 3 data', requestBody: body('transactionlevel3', 'TransactionLevel3Create'), responses: { 201: responseOf('Stored.', l3) } },
+          writeErrors,
+        ),
+      },
+      '/v2/transactionlevel3s/{id}': {
+        get: op('transactionlevel3s', { operationId: 'transactionlevel3sView', summary: 'View Level 3 data', parameters: [idOnly], responses: { 200: responseOf('The Level 3 record.', l3) } }, COMMON_ERRORS),
+        delete: op(
+          'transactionlevel3s',
+          { operationId: 'transactionlevel3sDelete', summary: 'Delete Level 3 data', description: '422 once the transaction is settled.', parameters: [idOnly], responses: { 204: { description: 'Deleted (no body).' } } },
+          [...COMMON_ERRORS, 422],
+        ),
+      },
+    },
+  };
+}

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: typecheck, lint, vitest (unit, gateway, devices) and Playwright end-to-end
+// `npm test`: typecheck, lint, vitest (unit, gateway, devices), the engine's contract run and Playwright end-to-end
 // tests in Debian's Chromium, then ONE summary line: "N passed, N failed".
 // Typecheck, lint and build count as one check each; vitest and Playwright count tests.
 import { spawnSync } from 'node:child_process';
@@ -68,6 +68,12 @@ counted(
   unitReport,
   (r) => ({ p: r.numPassedTests ?? 0, f: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTests ?? 0) }),
 );
+
+// The engine's OpenAPI document against the running engine: Portman-generated contract and
+// fuzz requests run by newman (offline); each newman assertion counts, and every 5xx or
+// request outside loopback is one more failure.
+const contractReport = join(out, 'contract-results.json');
+counted('contract run (Portman + newman)', process.execPath, ['test/contract/run-portman.mjs'], contractReport, (r) => ({ p: r.passed ?? 0, f: r.failed ?? 0 }));
 
 const e2eReport = join(out, 'e2e-results.json');
 counted('end-to-end tests (Playwright, Chromium)', bin('playwright'), ['test', '--config', 'test/playwright.config.ts'], e2eReport, (r) => ({

@@ -22,11 +22,28 @@ export interface OpenApiPart {
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
 export const nullable = (s: JsonSchema): JsonSchema => {
+  if (Array.isArray(s.enum) && !s.enum.includes(null)) s = { ...s, enum: [...(s.enum as unknown[]), null] };
   const t = s.type;
   if (typeof t === 'string') return { ...s, type: [t, 'null'] };
   if (Array.isArray(t)) return t.includes('null') ? s : { ...s, type: [...t, 'null'] };
+  if (Array.isArray(s.enum)) return s;
   return { anyOf: [s, { type: 'null' }] };
 };
+
+/**
+ * A readable string within [min, max] characters: letters of the field name plus a digit
+ * (so it also passes the password rule). Used as the example of text fields.
+ */
+export function sampleText(name: string, min = 0, max = 64): string {
+  let s = `${name.replace(/[^a-z]/gi, '').slice(0, 8) || 'Sample'}1`;
+  while (s.length < min) s += 'x';
+  return s.slice(0, Math.max(max, 1));
+}
+
+/** Sets `example` (read by generators such as openapi-to-postman) and the 3.1 `examples`. */
+export function withExample(s: JsonSchema, value: unknown): JsonSchema {
+  return value === undefined ? s : { ...s, example: value, examples: [value] };
+}
 
 /** The statuses the engine answers with the error envelope, and when. */
 export const ERROR_STATUS = {

@@ -24,6 +24,8 @@ import {
   nullable,
   PAGING_PARAMETERS,
   ref,
+  sampleText,
+  withExample,
   wrapper,
   type ErrorStatus,
   type JsonSchema,
@@ -55,6 +57,7 @@ function outputSchema(f: FieldDef): JsonSchema {
 
 /** A value the field accepts, shown in the reference and used by generated requests. */
 function sampleOf(name: string, f: FieldDef): unknown {
+  if (f.example !== undefined) return f.example;
   if (f.enum) return f.enum[0];
   switch (f.type) {
     case 'integer':
@@ -73,10 +76,7 @@ function sampleOf(name: string, f: FieldDef): unknown {
       const min = f.min ?? 0;
       const max = f.max ?? 64;
       if (f.format === 'digits') return '5'.repeat(Math.max(min, Math.min(max, 10)));
-      // Letters and a digit (password rule), unique enough per field name, within the bounds.
-      let s = `${name.replace(/[^a-z]/gi, '').slice(0, 8) || 'Sample'}1`;
-      while (s.length < min) s += 'x';
-      return s.slice(0, Math.max(max, 1));
+      return sampleText(name, min, max);
     }
   }
 }
@@ -117,9 +117,8 @@ function inputSchema(name: string, f: FieldDef): JsonSchema {
   if (f.update === false) notes.push('Cannot be changed after create.');
   if (f.writeOnly) notes.push('Never returned.');
   if (notes.length) out.description = notes.join(' ');
-  const sample = sampleOf(name, f);
-  if (sample !== undefined) out.examples = [sample];
-  return f.required ? out : nullable(out);
+  const withSample = withExample(out, sampleOf(name, f));
+  return f.required ? withSample : nullable(withSample);
 }
 
 /** The response record of a declared resource. */

@@ -63,6 +63,8 @@ export interface FieldDef {
   outputName?: string;
   /** Returned as 1/0 integer instead of true/false (booleans only). */
   outputAsInt?: boolean;
+  /** A valid value, shown in the API reference and sent by the contract run (else derived from the bounds). */
+  example?: unknown;
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
 }

@@ -26,7 +26,7 @@ export const contactResource: ResourceDef = {
     address: str(0, 255),
     city: str(0, 100),
     state: str(0, 24),
-    zip: str(5, 10, { pattern: /^\d{5}(-?\d{4})?$/ }),
+    zip: str(5, 10, { pattern: /^\d{5}(-?\d{4})?$/, example: '32606' }),
     company_name: str(0, 64),
     contact_api_id: str(0, 36, { format: 'no-spaces' }),
     contact_balance: str(0, 12),

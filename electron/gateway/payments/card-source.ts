@@ -18,6 +18,7 @@ import type { ErrorCollector } from '../framework/errors';
 import { digitsOnly, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
+export const ACCOUNT_HOLDER_MAX = 64;
 export const SEC_CODES = ['PPD', 'CCD', 'WEB', 'TEL', 'POP', 'BOC', 'C21'] as const;
 
 export interface AccountData {
@@ -55,7 +56,9 @@ export interface VaultRow {
 /** Typed account data (`account_number` present). */
 export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollector): AccountData | undefined {
   const number = digitsOnly(body.account_number);
-  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim().slice(0, 64) : null;
+  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
+  // Too long is the caller's mistake to hear about, not to have cut silently (found by the contract run).
+  if (holder !== null && holder.length > ACCOUNT_HOLDER_MAX) errs.add('account_holder_name', PAY_MSG.TEXT_TOO_LONG, { max: ACCOUNT_HOLDER_MAX });
   if (method === 'cc') {
     if (!number || number.length < 13 || number.length > 19 || !luhnValid(number)) {
       errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);

@@ -26,6 +26,8 @@ import {
   nullable,
   PAGING_PARAMETERS,
   ref,
+  sampleText,
+  withExample,
   wrapper,
   type ErrorStatus,
   type JsonSchema,
@@ -35,7 +37,7 @@ import {
 import { responseOf } from '../framework/resource-openapi';
 import type { ListSpec } from './list-query';
 import { BATCH_LIST } from './payments-module';
-import { SEC_CODES } from './card-source';
+import { ACCOUNT_HOLDER_MAX, SEC_CODES } from './card-source';
 import { TRANSACTION_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { POST_ACTIONS, PUT_ACTIONS } from './transaction-service';
@@ -73,7 +75,7 @@ export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = [
   { name: 'account_number', type: 'digits', minLength: 4, maxLength: 19, actions: ALL_POST, description: 'Card or bank account number (spaces and dashes ignored). Never stored or returned.', example: '4111111111111111' },
   { name: 'exp_date', type: 'string', minLength: 4, maxLength: 4, actions: CARD_POST, description: 'MMYY (cards).', example: '1230' },
   { name: 'cvv', type: 'digits', minLength: 3, maxLength: 4, actions: CARD_POST, description: 'Never stored.', example: '999' },
-  { name: 'account_holder_name', type: 'string', maxLength: 64, actions: ALL_POST },
+  { name: 'account_holder_name', type: 'string', maxLength: ACCOUNT_HOLDER_MAX, actions: ALL_POST },
   { name: 'routing', type: 'digits', minLength: 9, maxLength: 9, actions: ['debit', 'credit', 'refund'], description: 'ABA routing number (ACH).' },
   { name: 'account_type', type: 'string', enum: ['checking', 'savings'], actions: ['debit', 'credit', 'refund'], description: 'ACH account type (default checking).' },
   { name: 'ach_sec_code', type: 'string', enum: SEC_CODES, actions: ['debit', 'credit', 'refund'], description: 'Default WEB.' },
@@ -135,14 +137,29 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
   const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
   s.description = `${f.description ?? ''}${which}`.trim() || undefined;
   if (s.description === undefined) delete s.description;
-  if (f.example !== undefined) s.examples = [f.example];
-  return s;
+  return withExample(s, f.example ?? sampleOfDescriptor(f));
+}
+
+function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
+  if (f.enum) return f.enum[0];
+  switch (f.type) {
+    case 'money':
+      return '1.00';
+    case 'digits':
+      return '4'.repeat(f.minLength ?? 4);
+    case 'boolean':
+      return 0;
+    case 'object':
+      return {};
+    default:
+      return f.format === 'email' ? 'pat@example.com' : sampleText(f.name, f.minLength, f.maxLength);
+  }
 }
 
 /** The inner object of a POST or PUT transaction body, for the given actions. */
 export function transactionBodySchema(fields: readonly TransactionFieldDescriptor[], actions: readonly TransactionAction[], defaultAction?: TransactionAction): JsonSchema {
   const properties: Record<string, JsonSchema> = {
-    action: { type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}), examples: [defaultAction ?? actions[0]] },
+    action: withExample({ type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}) }, defaultAction ?? actions[0]),
   };
   for (const f of fields) if (f.actions.some((a) => actions.includes(a))) properties[f.name] = descriptorSchema(f, actions);
   const notes = fields
@@ -213,25 +230,25 @@ function vaultRecord(): JsonSchema {
   return { type: 'object', required: ['id', 'payment_method', 'location_id', '_links'], properties, additionalProperties: true };
 }
 
-const vaultText = (max: number, extra: JsonSchema = {}) => nullable({ type: 'string', maxLength: max, ...extra });
+const vaultText = (name: string, max: number) => nullable(withExample({ type: 'string', maxLength: max }, sampleText(name, 0, max)));
 function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   const common: Record<string, JsonSchema> = {
-    title: vaultText(64),
-    account_holder_name: vaultText(32),
-    billing_address: vaultText(32),
-    billing_city: vaultText(36),
-    billing_phone: vaultText(10),
-    billing_state: vaultText(2),
-    billing_zip: vaultText(10),
-    customer_id: vaultText(50),
-    dl_number: vaultText(50),
-    dl_state: vaultText(2),
-    dob_year: vaultText(4),
-    ssn4: vaultText(4),
-    accountvault_c1: vaultText(128),
-    accountvault_c2: vaultText(128),
-    accountvault_c3: vaultText(128),
-    exp_date: { type: 'string', minLength: 4, maxLength: 4, description: 'MMYY (cards).', examples: ['1230'] },
+    title: vaultText('title', 64),
+    account_holder_name: vaultText('account_holder_name', 32),
+    billing_address: vaultText('billing_address', 32),
+    billing_city: vaultText('billing_city', 36),
+    billing_phone: vaultText('billing_phone', 10),
+    billing_state: vaultText('billing_state', 2),
+    billing_zip: vaultText('billing_zip', 10),
+    customer_id: vaultText('customer_id', 50),
+    dl_number: vaultText('dl_number', 50),
+    dl_state: vaultText('dl_state', 2),
+    dob_year: vaultText('dob_year', 4),
+    ssn4: vaultText('ssn4', 4),
+    accountvault_c1: vaultText('accountvault_c1', 128),
+    accountvault_c2: vaultText('accountvault_c2', 128),
+    accountvault_c3: vaultText('accountvault_c3', 128),
+    exp_date: withExample({ type: 'string', minLength: 4, maxLength: 4, description: 'MMYY (cards).' }, '1230'),
     contact_id: str,
     ach_sec_code: { type: 'string', enum: [...SEC_CODES] },
   };
@@ -244,8 +261,8 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
     required: ['location_id', 'payment_method'],
     properties: {
       location_id: { type: 'string' },
-      payment_method: { type: 'string', enum: ['cc', 'ach'], examples: ['cc'] },
-      account_number: { type: 'string', pattern: '^[0-9 -]+$', description: 'Encrypted at rest, never returned.', examples: ['4111111111111111'] },
+      payment_method: withExample({ type: 'string', enum: ['cc', 'ach'] }, 'cc'),
+      account_number: withExample({ type: 'string', pattern: '^[0-9 -]+$', description: 'Encrypted at rest, never returned.' }, '4111111111111111'),
       routing: { type: 'string', pattern: '^[0-9]{9}$' },
       account_type: { type: 'string', enum: ['checking', 'savings'] },
       is_company: { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] },

@@ -1,0 +1,189 @@
+#!/usr/bin/env node
+// Contract and fuzz run of the engine's own OpenAPI document (`npm test` runs it):
+//  1. starts the standalone engine (build/node/gateway-cli.mjs) on port 0 with a fresh data dir,
+//  2. seeds the records the generated requests address (ids become collection variables),
+//  3. generates a Postman collection from GET /openapi.json with Portman
+//     (test/contract/portman-config.json: contract tests on every operation, fuzz
+//     variations that must answer 422/400 with the error envelope),
+//  4. runs it with newman's Node API and fails on any 5xx or failed assertion.
+// Portman and newman run behind test/contract/loopback-only.mjs: any connection or DNS
+// lookup that is not loopback is refused and fails the run (they must work offline).
+// Writes test/output/contract-results.json ({ passed, failed, failures, … }) for run-all.
+import { spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const require = createRequire(import.meta.url);
+const work = mkdtempSync(join(tmpdir(), 'ringup-contract-'));
+const guardLog = join(work, 'network-guard.log');
+process.env.RINGUP_NET_GUARD_LOG = guardLog;
+const guard = join(root, 'test/contract/loopback-only.mjs');
+await import(pathToFileURL(guard).href);
+const out = join(root, 'test/output');
+mkdirSync(out, { recursive: true });
+const report = join(out, 'contract-results.json');
+rmSync(report, { force: true });
+
+function fail(message) {
+  console.error(`contract run: ${message}`);
+  writeFileSync(report, JSON.stringify({ passed: 0, failed: 1, failures: [message] }, null, 2));
+  process.exitCode = 1;
+}
+
+/**
+ * Portman fuzzes only fields present in the request body; for a field the request leaves
+ * out (ids we cannot invent, the other payment method's fields) the "variation" is the
+ * unchanged request, which rightly succeeds. Such no-op variations are dropped.
+ */
+function dropNoOpFuzz(collection) {
+  const leaves = (items, out = []) => {
+    for (const it of items) {
+      if (it.item) leaves(it.item, out);
+      else out.push(it);
+    }
+    return out;
+  };
+  const key = (it) => `${it.request.method} ${[it.request.url.path].flat().join('/')}`;
+  const bodyOf = (it) => {
+    try {
+      return JSON.stringify(JSON.parse(it.request.body?.raw ?? 'null'));
+    } catch {
+      return it.request.body?.raw ?? '';
+    }
+  };
+  const base = new Map();
+  for (const it of leaves(collection.item)) if (!it.name.includes('[Fuzz]')) base.set(key(it), bodyOf(it));
+  let dropped = 0;
+  const prune = (items) =>
+    items.filter((it) => {
+      if (it.item) {
+        it.item = prune(it.item);
+        return true;
+      }
+      const noop = it.name.includes('[Fuzz]') && it.request.body?.raw && base.get(key(it)) === bodyOf(it);
+      if (noop) dropped++;
+      return !noop;
+    });
+  collection.item = prune(collection.item);
+  return dropped;
+}
+
+// ---------------------------------------------------------------- 1. the engine
+const cli = join(root, 'build/node/gateway-cli.mjs');
+// Always rebuilt (esbuild, a second or two): a stale bundle would test yesterday's engine.
+spawnSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--quiet', '--only', 'node'], { cwd: root, stdio: 'inherit' });
+const dataDir = join(work, 'gateway');
+const engine = spawn(process.execPath, [cli, '--port', '0', '--data', dataDir], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+const engineLog = [];
+engine.stderr.on('data', (d) => engineLog.push(String(d)));
+let stdout = '';
+const creds = await new Promise((resolve, reject) => {
+  engine.stdout.on('data', (d) => {
+    stdout += String(d);
+    try {
+      resolve(JSON.parse(stdout));
+    } catch {
+      /* not complete yet */
+    }
+  });
+  engine.on('exit', (code) => reject(new Error(`engine exited (${code}): ${engineLog.join('')}`)));
+});
+const origin = new URL(creds.base_url).origin;
+const headers = { 'developer-id': creds.developer_id, 'user-id': creds.user_id, 'user-api-key': creds.user_api_key, 'content-type': 'application/json' };
+
+async function api(method, path, body) {
+  const res = await fetch(`${creds.base_url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = res.status === 204 ? null : await res.json();
+  if (res.status >= 300) throw new Error(`seed ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+try {
+  // ---------------------------------------------------------------- 2. seed
+  const loc = creds.location_id;
+  const v = { baseUrl: origin, developerId: creds.developer_id, userId: creds.user_id, userApiKey: creds.user_api_key, locationId: loc };
+  const user = (n) => api('POST', '/users', { user: { username: `contract-${n}`, email: `${n}@example.com`, user_type_id: 100, primary_location_id: loc, last_name: 'Contract' } });
+  v.otherUserId = (await user('other')).user.id;
+  v.deleteUserId = (await user('gone')).user.id;
+  const contact = (n) => api('POST', '/contacts', { contact: { location_id: loc, last_name: n } });
+  v.contactId = (await contact('Keep')).contact.id;
+  v.deleteContactId = (await contact('Gone')).contact.id;
+  const tag = (n) => api('POST', '/tags', { tag: { location_id: loc, title: n } });
+  v.tagId = (await tag('Keep')).tag.id;
+  v.deleteTagId = (await tag('Gone')).tag.id;
+  const seeded = (await api('GET', '/terminals')).terminals[0];
+  v.terminalId = seeded.id;
+  v.terminalApplicationId = seeded.terminal_application_id;
+  v.terminalManufacturerId = seeded.terminal_manufacturer_id;
+  v.deleteTerminalId = (await api('POST', '/terminals', { terminal: { location_id: loc, serial_number: 'GONE-1', terminal_application_id: v.terminalApplicationId, terminal_manufacturer_id: v.terminalManufacturerId } })).terminal.id;
+  v.scannerModelId = (await api('GET', '/scannermodels')).scannermodels[0].id;
+  const scanner = (n) => api('POST', '/scanners', { scanner: { location_id: loc, title: n, serial_number: `SN-${n}`, scanner_model_id: v.scannerModelId, active: 0 } });
+  v.scannerId = (await scanner('Keep')).scanner.id;
+  v.deleteScannerId = (await scanner('Gone')).scanner.id;
+  v.deviceTermId = (await api('POST', '/deviceterms', { deviceterm: { location_id: loc, terminal_id: v.terminalId, require_signature: 0, terms_conditions: 'I agree.' } })).deviceterm.id;
+  const postback = () => api('POST', '/postbackconfigs', { postbackconfig: { location_id: loc, resource: 'contact', url: 'http://127.0.0.1:9/hook' } });
+  v.postbackConfigId = (await postback()).postbackconfig.id;
+  v.deletePostbackConfigId = (await postback()).postbackconfig.id;
+  const sale = () => api('POST', '/transactions', { transaction: { action: 'sale', account_number: '4005562231212149', exp_date: '1230', cvv: '999', transaction_amount: '10.00' } });
+  const t1 = (await sale()).transaction;
+  const t2 = (await sale()).transaction;
+  v.transactionId = t1.id;
+  v.level3Id = (await api('GET', `/transactions/${t1.id}?expand=transaction_level3`)).transaction.transaction_level3.id;
+  v.deleteLevel3Id = (await api('GET', `/transactions/${t2.id}?expand=transaction_level3`)).transaction.transaction_level3.id;
+  v.batchId = t1.transaction_batch_id;
+  const vault = () => api('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' } });
+  v.vaultId = (await vault()).accountvault.id;
+  v.deleteVaultId = (await vault()).accountvault.id;
+
+  // ---------------------------------------------------------------- 3. Portman
+  const oas = join(work, 'openapi.json');
+  writeFileSync(oas, JSON.stringify(await (await fetch(`${origin}/openapi.json`)).json(), null, 2));
+  const collectionFile = join(work, 'collection.json');
+  const portman = spawnSync(
+    process.execPath,
+    ['--import', pathToFileURL(guard).href, require.resolve('@apideck/portman/bin/portman'), '--local', oas, '--output', collectionFile, '--portmanConfigFile', join(root, 'test/contract/portman-config.json'), '--includeTests', '--baseUrl', '{{baseUrl}}'],
+    { cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+  );
+  if (portman.status !== 0 || !existsSync(collectionFile)) throw new Error(`Portman failed (${portman.status}): ${portman.stdout}\n${portman.stderr}`);
+
+  // ---------------------------------------------------------------- 4. newman
+  const newman = require('newman');
+  const collection = JSON.parse(readFileSync(collectionFile, 'utf8'));
+  const skipped = dropNoOpFuzz(collection);
+  writeFileSync(join(out, 'contract-collection.json'), JSON.stringify(collection, null, 2)); // to read when something fails
+  const summary = await new Promise((resolve, reject) => {
+    newman.run(
+      { collection, envVar: Object.entries(v).map(([key, value]) => ({ key, value: String(value) })), reporters: ['cli'], reporter: { cli: { noSummary: false, silent: !process.env.CONTRACT_VERBOSE } }, timeoutRequest: 30_000 },
+      (err, s) => (err ? reject(err) : resolve(s)),
+    );
+  });
+  const failures = [];
+  let requests = 0;
+  for (const ex of summary.run.executions) {
+    requests++;
+    const name = ex.item.name;
+    const code = ex.response?.code;
+    if (code === undefined) failures.push(`${name}: no response (${ex.requestError?.message ?? 'unknown'})`);
+    else if (code >= 500) failures.push(`${name}: ${code} ${ex.response.stream?.toString().slice(0, 300)}`);
+    for (const a of ex.assertions ?? []) if (a.error) failures.push(`${name}: ${a.assertion}: ${a.error.message} [${code}] ${ex.response?.stream?.toString().slice(0, 300)}`);
+  }
+  const assertions = summary.run.stats.assertions;
+  const outside = existsSync(guardLog) ? readFileSync(guardLog, 'utf8').trim().split('\n').filter(Boolean) : [];
+  for (const o of outside) failures.push(`network access outside loopback: ${o}`);
+  const failed = failures.length;
+  writeFileSync(report, JSON.stringify({ requests, assertions: assertions.total, passed: assertions.total - assertions.failed, failed, failures }, null, 2));
+  console.log(`contract run: ${skipped} fuzz variations skipped (they target a field the request does not send, so they change nothing)`);
+  console.log(`contract run: ${requests} requests, ${assertions.total} assertions, ${assertions.failed} failed; ${failed} failure(s) in all (5xx, assertions, network)`);
+  for (const f of failures) console.log(`  FAIL ${f}`);
+  if (failed > 0) process.exitCode = 1;
+} catch (err) {
+  fail(err instanceof Error ? err.stack ?? err.message : String(err));
+} finally {
+  engine.kill('SIGTERM');
+  await new Promise((r) => (engine.exitCode !== null ? r() : engine.on('exit', r)));
+  rmSync(work, { recursive: true, force: true });
+}

@@ -80,7 +80,7 @@ export function referenceOpenApi(): OpenApiPart {
           ...open,
           operationId: 'openapi',
           summary: 'This OpenAPI 3.1 document',
-          responses: { 200: { description: 'The document.', content: jsonContent({ type: 'object', required: ['openapi', 'paths'] }) }, ...errorResponses([403]) },
+          responses: { 200: { description: 'The document.', content: jsonContent({ type: 'object', required: ['openapi', 'paths'], properties: { openapi: { type: 'string' }, paths: { type: 'object' } } }) }, ...errorResponses([403]) },
         },
       },
       [DOCS_PATH]: {

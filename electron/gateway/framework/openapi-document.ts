@@ -208,8 +208,9 @@ export function buildOpenApiDocument(info: DocumentInfo, parts: readonly OpenApi
     for (const t of part.tags ?? []) if (!tags.has(t.name)) tags.set(t.name, t);
   }
   const responses: Record<string, unknown> = {};
+  // 405 belongs to no operation (it answers the methods a path does not have): the description says it.
   for (const [status, description] of Object.entries(ERROR_STATUS)) {
-    responses[`Error${status}`] = { description, content: jsonContent(ref('ErrorEnvelope')) };
+    if (status !== '405') responses[`Error${status}`] = { description, content: jsonContent(ref('ErrorEnvelope')) };
   }
   const sortedPaths = Object.fromEntries(Object.keys(paths).sort().map((p) => [p, paths[p]]));
   return {
@@ -218,8 +219,8 @@ export function buildOpenApiDocument(info: DocumentInfo, parts: readonly OpenApi
       title: 'Ringup embedded payment gateway',
       version: info.version,
       description:
-        'The v2-compatible REST interface of the engine embedded in Ringup. Requests and answers wrap one record under its singular name (`{"contact": {...}}`); lists answer under the plural name with `meta`. Money is a decimal string ("10.00"). Errors answer `{"errors": {"<field>": ["message"]}}`.',
-      license: { name: 'Proprietary' },
+        'The v2-compatible REST interface of the engine embedded in Ringup. Requests and answers wrap one record under its singular name (`{"contact": {...}}`); lists answer under the plural name with `meta`. Money is a decimal string ("10.00"). Errors answer `{"errors": {"<field>": ["message"]}}`; a known path called with a method it does not list answers 405 with an `Allow` header and the same envelope.',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Ringup-Proprietary' },
     },
     servers: [{ url: info.serverUrl, description: 'This engine' }],
     security: SECURITY,

@@ -10,6 +10,7 @@
  * The engine is lenient on input (digit strings for integers, "1"/"0" for booleans, ""
  * or null to clear an optional field); the request schemas describe the canonical form.
  */
+import { labelOf } from './errors';
 import { filtersOf } from './list';
 import {
   API_ID_PARAMETERS,
@@ -238,5 +239,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
   const paths: OpenApiPart['paths'] = {};
   if (Object.keys(collection).length) paths[base] = collection;
   if (Object.keys(item).length) paths[`${base}/{id}`] = item;
-  return { paths, schemas, tags: [{ name: tag }] };
+  const verbs = { list: 'list', view: 'view', create: 'create', update: 'update', delete: 'delete' } as const;
+  const description = `${labelOf(def.name)} records (${def.methods.map((m) => verbs[m]).join(', ')}).`;
+  return { paths, schemas, tags: [{ name: tag, description }] };
 }

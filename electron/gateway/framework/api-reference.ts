@@ -2,16 +2,18 @@
  * The engine describes itself: `GET /openapi.json` (the OpenAPI 3.1 document built from
  * the declarations and the modules' parts) and `GET /docs`, a browsable reference
  * rendered by Scalar's standalone browser bundle, served from node_modules by the
- * engine (`/docs/scalar.js`), so the page works offline. Neither needs credentials
+ * engine (`/docs/scalar.js`, from build/vendor/ or node_modules), so the page works offline. Neither needs credentials
  * (they describe the interface, not data); the Host check still applies.
  *
  * The page turns off everything of Scalar's that would reach the network: default fonts
  * (fonts.scalar.com), the request proxy, the hosted client and the AI agent; a test
  * loads it in Chromium and fails on any request that leaves the engine.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
+import { ApiError, MSG } from './errors';
 import { errorResponses, jsonContent, type OpenApiPart } from './openapi-document';
 
 export const OPENAPI_PATH = '/openapi.json';
@@ -52,9 +54,21 @@ export function docsPage(): string {
 `;
 }
 
+/**
+ * The bundle: the copy the build puts next to the built code (build/vendor/, what the packaged
+ * app ships), else the dev dependency in node_modules (tests running from source).
+ */
 let scalarBundle: Buffer | undefined;
-function scalarScript(): Buffer {
-  scalarBundle ??= readFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
+function scalarScript(): Buffer | undefined {
+  if (scalarBundle) return scalarBundle;
+  const candidates = [fileURLToPath(new URL('../vendor/scalar-standalone.js', import.meta.url))];
+  try {
+    candidates.push(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'));
+  } catch {
+    // not installed: only the copy in build/vendor can serve
+  }
+  const found = candidates.find((p) => existsSync(p));
+  scalarBundle = found ? readFileSync(found) : undefined;
   return scalarBundle;
 }
 
@@ -96,7 +110,7 @@ export function referenceOpenApi(): OpenApiPart {
           ...open,
           operationId: 'docsScript',
           summary: 'The reference renderer (Scalar standalone bundle)',
-          responses: { 200: { description: 'JavaScript.', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...errorResponses([403]) },
+          responses: { 200: { description: 'JavaScript.', content: { 'text/javascript': { schema: { type: 'string' } } } }, ...errorResponses([403, 404]) },
         },
       },
     },
@@ -106,5 +120,9 @@ export function referenceOpenApi(): OpenApiPart {
 export function registerReferenceRoutes(app: FastifyInstance, document: () => Record<string, unknown>): void {
   app.get(OPENAPI_PATH, async (_req, reply) => reply.type('application/json; charset=utf-8').send(document()));
   app.get(DOCS_PATH, async (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(docsPage()));
-  app.get(DOCS_SCRIPT_PATH, async (_req, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(scalarScript()));
+  app.get(DOCS_SCRIPT_PATH, async (_req, reply) => {
+    const script = scalarScript();
+    if (!script) throw new ApiError(404, { general: [MSG.REFERENCE_RENDERER_MISSING] });
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=86400').send(script);
+  });
 }

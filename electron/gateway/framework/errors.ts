@@ -32,6 +32,7 @@ export const MSG = {
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json.',
   INTERNAL: 'An internal server error occurred.',
   CONFLICT: 'The request conflicts with data already stored.',
+  REFERENCE_RENDERER_MISSING: 'The API reference renderer is not installed; /openapi.json has the document.',
   // 422 — request shape
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")

@@ -89,6 +89,23 @@ describe('POST /v2/routertransactions', () => {
     expect(errorsOf(a, 'terminal_id')).toEqual(['Overall Request Timeout']);
   });
 
+  it('the counter follows the terminal state live and cancels (Ringup extension)', async () => {
+    sim.script.card = 'none';
+    const pending = sale('12.00');
+    let state = '';
+    for (let i = 0; i < 200 && state !== 'card'; i++) {
+      state = (await t.get(`/terminals/${terminalId}/state`)).body.terminalstate.state as string;
+      if (state !== 'card') await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(state).toBe('card');
+    expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: true, prompt: 'Insert, tap or swipe card' });
+    expect((await t.post(`/terminals/${terminalId}/cancel`)).status).toBe(200);
+    const a = await pending;
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
+    expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: false, state: 'idle' });
+  });
+
   it('validates before the terminal is asked', async () => {
     const before = sim.received.length;
     expect(errorsOf(await sale('abc'), 'transaction_amount').length).toBe(1);

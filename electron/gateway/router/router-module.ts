@@ -15,6 +15,11 @@
  * Terminal errors: unreachable or gone mid-way → 503; busy → 409; a timeout, the customer
  * aborting or a connect error → 422 with the terminal's message under `terminal_id`.
  * Every successful contact records last_registration_ts on the terminal.
+ * Ringup extensions (for the counter, which holds a router request open): GET
+ * /v2/terminals/{id}/state answers `{"terminalstate": {terminal_id, state, prompt, busy}}`
+ * (card, tip, pin, signature, processing, terms, done, idle); POST
+ * /v2/terminals/{id}/cancel cancels the running operation (its request answers 422
+ * "Cancelled at the counter.").
  * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -23,7 +28,7 @@ import { DeviceError } from '../../devices/device-messages';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
+import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
 import type { Row } from '../framework/resource';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
@@ -59,8 +64,32 @@ export function presentedAccount(r: TerminalResult): AccountData {
   };
 }
 
+/** What a terminal is doing now (Ringup extension, GET /v2/terminals/{id}/state). */
+interface LiveState {
+  state: string;
+  prompt: string;
+  busy: boolean;
+}
+
 export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
   let secondMs: number | undefined;
+  const live = new Map<string, LiveState>();
+  const running = new Map<string, TerminalDriver>();
+
+  /** Runs one driver operation with the terminal's live state kept for the counter. */
+  async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>): Promise<T> {
+    const id = String(t.id);
+    live.set(id, { state: 'idle', prompt: '', busy: true });
+    running.set(id, driver);
+    const off = driver.onState((state, prompt) => live.set(id, { state, prompt, busy: state !== 'idle' || running.has(id) }));
+    try {
+      return await op();
+    } finally {
+      off();
+      running.delete(id);
+      live.set(id, { state: 'idle', prompt: '', busy: false });
+    }
+  }
 
   const findTerminal = (ctx: EngineContext, req: FastifyRequest, id: unknown, locationId: string | undefined): Row => {
     if (!present(id)) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_REQUIRED] });
@@ -133,7 +162,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         let read: TerminalResult;
         try {
           const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
-          read = action === 'refund' ? await driver.refund(r) : action === 'authonly' ? await driver.auth(r) : await driver.sale(r, false);
+          read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)));
         } catch (e) {
           if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
           deviceErrorToApi(e);
@@ -171,7 +200,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const driver = driverOrFail(terminal);
         let read: TerminalResult;
         try {
-          read = await driver.auth({ amountCents: 0, ecrRef: ctx.newId().slice(0, 32) });
+          read = await track(terminal, driver, () => driver.auth({ amountCents: 0, ecrRef: ctx.newId().slice(0, 32) }));
         } catch (e) {
           deviceErrorToApi(e);
         }
@@ -183,6 +212,20 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const row = rt.vaults.visibleRow(id, req.auth);
         const vault = row ? rt.vaults.serialize(row) : null;
         return reply.code(201).send({ accountvault: vault });
+      });
+
+      // Ringup extensions for the counter: follow a terminal live and cancel what it is doing.
+      const stateOf = (req: FastifyRequest, id: string) => {
+        const t = ctx.stmt('SELECT id, location_id FROM terminals WHERE id = ?').get(id) as Row | undefined;
+        if (!t || !req.auth.locationSet.has(String(t.location_id))) throw notFound();
+        const s = live.get(id) ?? { state: 'idle', prompt: '', busy: false };
+        return { terminalstate: { terminal_id: id, ...s } };
+      };
+      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', async (req) => {
+        const answer = stateOf(req, req.params.id);
+        running.get(req.params.id)?.cancel();
+        return answer;
       });
 
       // Device terms on a terminal with an address: prompt there before the record is made.
@@ -208,7 +251,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const driver = driverFor(t, secondMs);
         if (!driver) return;
         try {
-          termsAnswers.set(req, await driver.deviceTerms(String(values.terms_conditions), requireSig));
+          termsAnswers.set(req, await track(t, driver, () => driver.deviceTerms(String(values.terms_conditions), requireSig)));
         } catch (e) {
           deviceErrorToApi(e);
         }

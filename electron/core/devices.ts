@@ -39,6 +39,7 @@ export const DEVICE_ERRORS = {
   noScanner: 'No check scanner is set up. Ask an installer to add one.',
   scannerBusy: 'The check scanner is already reading a check.',
   terminalBusy: 'The terminal is busy with another sale.',
+  checkPending: 'The check was accepted. The bank transfer is on its way (pending); offer the customer a receipt.',
 } as const;
 
 type DeviceHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `devices:${string}`>>;
@@ -408,7 +409,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
             transaction_api_id: a.clientRef,
           },
         });
-        return ok(outcomeOf(r.transaction));
+        const o = outcomeOf(r.transaction);
+        return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       });
     },
   };

@@ -1,5 +1,5 @@
 /** Add or change a check scanner (serial) and run a test scan. */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { scannerSaveSchema, type InstallerData, type ScannedCheck, type ScannerRecord } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -10,8 +10,20 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [scan, setScan] = useState<ScannedCheck | null>(null);
   const [busy, setBusy] = useState(false);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  useEffect(() => { setD(init()); setTouched(false); setMessage(null); setScan(null); }, [scanner, data]);
+  // A different scanner opens a fresh form; the one just saved keeps its "Saved." line.
+  const justSaved = useRef(false);
+  const scannerId = scanner?.id;
+  useEffect(() => {
+    if (justSaved.current) {
+      justSaved.current = false;
+      return;
+    }
+    setD(init());
+    setTouched(false);
+    setMessage(null);
+    setScan(null);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [scannerId]);
 
   const parsed = scannerSaveSchema.safeParse({ ...(scanner ? { id: scanner.id } : {}), ...d, modelId: Number(d.modelId) });
   const errors: Record<string, string> = {};
@@ -22,12 +34,13 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
 
   const save = async () => {
     setTouched(true);
-    if (!parsed.success) return setMessage({ ok: false, text: 'Fix the fields marked below, then save.' });
+    if (!parsed.success) return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
     setBusy(true);
     const r = await ringup.devicesScannerSave(parsed.data);
     setBusy(false);
     if (r.ok) {
       setMessage({ ok: true, text: 'Saved.' });
+      justSaved.current = r.value.id !== scannerId;
       onSaved(r.value.id);
     } else setMessage({ ok: false, text: r.error.message });
   };
@@ -71,11 +84,13 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
       </div>
       {message && <p className={`notice ${message.ok ? 'notice-ok' : 'notice-error'}`} role={message.ok ? 'status' : 'alert'} data-testid="scanner-message">{message.text}</p>}
       {scan && (
-        <dl className="check-facts" role="status" data-testid="scanner-result">
+        <div role="status" data-testid="scanner-result">
+        <dl className="check-facts">
           <div><dt>Routing</dt><dd className="mono">{scan.routing}</dd></div>
           <div><dt>Account</dt><dd className="mono">•••• {scan.account.slice(-4)}</dd></div>
           <div><dt>Check no.</dt><dd className="mono">{scan.checkNumber ?? '—'}</dd></div>
         </dl>
+        </div>
       )}
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy} data-testid="scanner-save">{scanner ? 'Save changes' : 'Add scanner'}</button>

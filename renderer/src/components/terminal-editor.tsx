@@ -4,10 +4,11 @@
  * own bounds and the tip percents (all three or none), checked as you type with the same
  * rules the engine applies. Test connection talks to the terminal itself.
  */
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
 import { terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { TIP_BLANK } from '../lib/device-messages';
 import { DeviceTerms } from './device-terms';
 
 interface Draft {
@@ -64,7 +65,8 @@ function check(d: Draft, id: string | null): { value: TerminalSave | null; error
   const errors: Record<string, string> = {};
   for (const i of r.error.issues) {
     const key = i.path.join('.');
-    errors[key] ??= i.message.startsWith('Invalid input') || i.message.startsWith('Expected number') ? 'Type a whole number.' : i.message;
+    const notANumber = i.message.startsWith('Invalid input') || i.message.startsWith('Expected number');
+    errors[key] ??= !notANumber ? i.message : key.startsWith('tipPercents') ? TIP_BLANK : key.startsWith('timeouts') ? 'Type a whole number of seconds.' : 'Type a number.';
   }
   return { value: null, errors };
 }
@@ -75,11 +77,19 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [testing, setTesting] = useState(false);
+  // A different terminal opens a fresh form; the one just saved keeps its "Saved." line.
+  const justSaved = useRef(false);
+  const termId = terminal?.id;
   useEffect(() => {
+    if (justSaved.current) {
+      justSaved.current = false;
+      return;
+    }
     setD(draftOf(terminal, data));
     setTouched(false);
     setMessage(null);
-  }, [terminal, data]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [termId]);
 
   const id = terminal?.id ?? null;
   const { value, errors } = check(d, id);
@@ -92,12 +102,13 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
 
   const save = async () => {
     setTouched(true);
-    if (!value) return setMessage({ ok: false, text: 'Fix the fields marked below, then save.' });
+    if (!value) return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
     setSaving(true);
     const r = await ringup.devicesTerminalSave(value);
     setSaving(false);
     if (r.ok) {
       setMessage({ ok: true, text: 'Saved.' });
+      justSaved.current = r.value.id !== termId;
       onSaved(r.value.id);
     } else setMessage({ ok: false, text: r.error.message });
   };

@@ -26,6 +26,7 @@ export function SaleScreen() {
     void loadTerminal();
   }, [loadTerminal]);
   const tipOnTerminal = terminal.method() === 'terminal' && terminal.tipOnTerminal && terminal.status?.tipPercents != null;
+  const byCheck = terminal.method() === 'check'; // checks carry no tip
   // --- end devices hook-in
 
   useEffect(() => {
@@ -80,7 +81,7 @@ export function SaleScreen() {
             {s.configError}
           </p>
         )}
-        {config && config.tipEnabled && !tipOnTerminal && (
+        {config && config.tipEnabled && !tipOnTerminal && !byCheck && (
           <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging} onChange={s.setTip} />
         )}
         <dl className="summary" data-testid="sale-summary">
@@ -104,11 +105,11 @@ export function SaleScreen() {
           </div>
           <div>
             <dt>Tip</dt>
-            <dd>{tipOnTerminal ? 'on the terminal' : money(totals.tipCents)}</dd>
+            <dd>{tipOnTerminal ? 'on the terminal' : money(byCheck ? 0 : totals.tipCents)}</dd>
           </div>
           <div className="summary-total">
             <dt>Total</dt>
-            <dd data-testid="sale-total">{money(tipOnTerminal ? totals.totalCents - totals.tipCents : totals.totalCents)}</dd>
+            <dd data-testid="sale-total">{money(tipOnTerminal || byCheck ? totals.totalCents - totals.tipCents : totals.totalCents)}</dd>
           </div>
         </dl>
         {s.error && (

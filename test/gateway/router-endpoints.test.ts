@@ -10,6 +10,7 @@ import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/te
 import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-terms';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
+import { socatPair } from '../devices/helpers/socat-pair';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
 let t: TestEngine;
@@ -138,6 +139,23 @@ describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () 
     const n = await t.post('/deviceterms', { deviceterm: { location_id: t.locationId, terminal_id: terminalId, require_signature: false, terms_conditions: 'I agree.' } });
     expect(n.status).toBe(422);
     expect(errorsOf(n, 'terminal_id')).toEqual(['Timeout waiting for Customer']);
+  });
+
+  it('drives a terminal on a serial line (communication_type serial + serial_path)', async () => {
+    const pty = await socatPair();
+    const serialSim = new TerminalSimulator({ secondMs: 4, serialNumber: 'SIM-SERIAL' });
+    serialSim.script.stepMs = 5;
+    try {
+      await serialSim.attachSerial(pty.b);
+      const id = await addTerminal({ communication_type: 'serial', serial_path: pty.a });
+      const a = await sale('7.11', { terminal_id: id, tip_amount: '0.00' });
+      expect(a.status).toBe(201);
+      expect(a.body.routertransaction).toMatchObject({ entry_mode_id: 'S', status_id: 101, terminal_serial_number: expect.any(String) });
+      expect(serialSim.received.at(-1)?.command).toBe('T00');
+    } finally {
+      await serialSim.close();
+      await pty.close();
+    }
   });
 
   it('never stores a full card number', async () => {

@@ -3,7 +3,9 @@
  * core (electron/devices), while the integrator's request stays open.
  *
  * - POST /v2/routertransactions: sale, authonly or refund on the terminal named by
- *   terminal_id; bounded by its overall_timeout; answers 201 `{"routertransaction": {...}}`
+ *   terminal_id; bounded by its overall_timeout. transaction_amount is the amount before
+ *   the tip: the customer adds the tip on the terminal (its tip_percents) unless tip_amount
+ *   is sent; the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
  *   with the stored transaction's fields plus entry_mode_id and emv_receipt_data, its
  *   `_links.self` at /v2/transactions/{id}. The card read stands in for account data
  *   and the engine's processor decides, as for keyed sales (amount rules apply).

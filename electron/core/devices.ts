@@ -35,6 +35,7 @@ import type { UserDirectory } from './users';
 
 export const DEVICE_ERRORS = {
   installerOnly: 'Only an installer or a manager can set up devices.',
+  counterOnly: 'Only a cashier or a manager can take payments.',
   noTerminal: 'No payment terminal is set up. Key the card, or ask an installer to add a terminal.',
   noScanner: 'No check scanner is set up. Ask an installer to add one.',
   scannerBusy: 'The check scanner is already reading a check.',
@@ -101,6 +102,13 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     const s = users.require();
     if (!s.ok) return s;
     return INSTALLER_ROLES.includes(s.value.user.role) ? ok(null) : fail('forbidden', DEVICE_ERRORS.installerOnly);
+  };
+
+  /** Taking money is for counter roles; an installer only sets devices up. */
+  const requireCounter = (): Result<null> => {
+    const s = users.require();
+    if (!s.ok) return s;
+    return s.value.user.role === 'installer' ? fail('forbidden', DEVICE_ERRORS.counterOnly) : ok(null);
   };
 
   const locQuery = () => (deps.locationId ? { location_id: deps.locationId } : {});
@@ -217,7 +225,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     },
 
     'devices:terminal-sale': async (args) => {
-      const s = users.require();
+      const s = requireCounter();
       if (!s.ok) return s;
       if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
       return guarded(async () => {
@@ -263,7 +271,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     },
 
     'devices:terminal-cancel': async () => {
-      const s = users.require();
+      const s = requireCounter();
       if (!s.ok) return s;
       return guarded(async () => {
         if (status.terminalId) await client.request('POST', `/terminals/${status.terminalId}/cancel`);
@@ -372,7 +380,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     },
 
     'devices:check-scan': async () => {
-      const s = users.require();
+      const s = requireCounter();
       if (!s.ok) return s;
       if (scanRunning) return fail('busy', DEVICE_ERRORS.scannerBusy);
       scanRunning = true;
@@ -389,7 +397,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     },
 
     'devices:check-pay': async (a) => {
-      const s = users.require();
+      const s = requireCounter();
       if (!s.ok) return s;
       return guarded(async () => {
         const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {

@@ -63,10 +63,13 @@ afterAll(async () => {
 });
 
 describe('installer', () => {
-  it('only installers and managers set devices up', async () => {
+  it('only installers and managers set devices up; installers take no payments', async () => {
     await signInAs('Casey', '0000');
     const r = await call('devices:installer-data');
     expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.installerOnly } });
+    await signInAs('Jordan', '2468');
+    const pay = await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'installer-pays' });
+    expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
   });
 
   it('points the demo terminal at the simulator, tests it, shows terms and sees the signature', async () => {

@@ -63,6 +63,18 @@ describe('POST /v2/routertransactions', () => {
     expect(sim.received.length).toBe(before);
   });
 
+  it('parallel requests with the same transaction_api_id run the terminal once and answer the same sale', async () => {
+    sim.script.stepMs = 60;
+    const before = sim.received.filter((f) => f.command === 'T00').length;
+    const [a, b] = await Promise.all([sale('9.00', { transaction_api_id: 'race-1', tip_amount: '0.00' }), sale('9.00', { transaction_api_id: 'race-1', tip_amount: '0.00' })]);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.body.routertransaction.id).toBe(a.body.routertransaction.id);
+    expect(sim.received.filter((f) => f.command === 'T00').length - before).toBe(1);
+    const list = await t.get('/transactions?transaction_api_id=race-1');
+    expect(list.body.transactions).toHaveLength(1);
+  });
+
   it('swiped (7.12) has no EMV data; the processor still decides by amount (5.00 declines)', async () => {
     const s = await sale('7.12', { tip_amount: '0.00' });
     expect(s.body.routertransaction).toMatchObject({ entry_mode_id: 'S', emv_receipt_data: null });

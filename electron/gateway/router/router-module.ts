@@ -77,6 +77,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
   let secondMs: number | undefined;
   const live = new Map<string, LiveState>();
   const running = new Map<string, TerminalDriver>();
+  const inFlight = new Map<string, Promise<{ doc: string; id: string }>>();
 
   /** Runs one driver operation with the terminal's live state kept for the counter. */
   async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>): Promise<T> {
@@ -161,33 +162,47 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           tipCents = Number(w) * 100 + Number(f.padEnd(2, '0'));
         }
         const driver = driverOrFail(terminal);
-        let read: TerminalResult;
-        try {
-          const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
-          read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)));
-        } catch (e) {
-          if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
-          deviceErrorToApi(e);
-        }
-        registered(ctx, terminal);
-        const txBody: Body = {
-          ...body,
-          action,
-          payment_method: 'cc',
-          location_id: terminal.location_id,
-          transaction_amount: formatMoney(read.approvedCents),
-          tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
+        const run = async (): Promise<{ doc: string; id: string }> => {
+          let read: TerminalResult;
+          try {
+            const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
+            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)));
+          } catch (e) {
+            if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
+            deviceErrorToApi(e);
+          }
+          registered(ctx, terminal);
+          const txBody: Body = {
+            ...body,
+            action,
+            payment_method: 'cc',
+            location_id: terminal.location_id,
+            transaction_amount: formatMoney(read.approvedCents),
+            tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
+          };
+          delete txBody.terminal_id;
+          const res = await rt.transactions.createFrom(req.auth, txBody, {
+            account: presentedAccount(read),
+            doc: {
+              entry_mode_id: read.entryMode,
+              emv_receipt_data: emvReceipt(read),
+              terminal_id: terminal.id,
+              terminal_serial_number: terminal.serial_number,
+            },
+          });
+          return res;
         };
-        delete txBody.terminal_id;
-        const res = await rt.transactions.createFrom(req.auth, txBody, {
-          account: presentedAccount(read),
-          doc: {
-            entry_mode_id: read.entryMode,
-            emv_receipt_data: emvReceipt(read),
-            terminal_id: terminal.id,
-            terminal_serial_number: terminal.serial_number,
-          },
-        });
+        // Parallel requests with the same transaction_api_id share one terminal run (no double charge).
+        const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
+        let pending = key ? inFlight.get(key) : undefined;
+        if (!pending) {
+          pending = run();
+          if (key) {
+            inFlight.set(key, pending);
+            void pending.catch(() => undefined).finally(() => inFlight.delete(key));
+          }
+        }
+        const res = await pending;
         return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
       });
 
@@ -199,6 +214,8 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         for (const f of ['location_id', 'contact_id']) if (!present(body[f])) errs.add(f, fmt(MSG.BLANK, { attribute: f === 'location_id' ? 'Location Id' : 'Contact Id' }));
         errs.throwIfAny();
         const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
+        const contact = ctx.stmt('SELECT id, location_id FROM contacts WHERE id = ?').get(String(body.contact_id)) as Row | undefined;
+        if (!contact || contact.location_id !== terminal.location_id) throw new ApiError(422, { contact_id: [PAY_MSG.CONTACT_INVALID] });
         const driver = driverOrFail(terminal);
         let read: TerminalResult;
         try {
@@ -207,8 +224,6 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           deviceErrorToApi(e);
         }
         registered(ctx, terminal);
-        const contact = ctx.stmt('SELECT id, location_id FROM contacts WHERE id = ?').get(String(body.contact_id)) as Row | undefined;
-        if (!contact || contact.location_id !== terminal.location_id) throw new ApiError(422, { contact_id: [PAY_MSG.CONTACT_INVALID] });
         const rt = payments.runtime();
         const id = await rt.writer.submit(() => rt.vaults.insertFromAccount(presentedAccount(read), String(terminal.location_id), String(contact.id), {}, ctx.clock.now()));
         const row = rt.vaults.visibleRow(id, req.auth);

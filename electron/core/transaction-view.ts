@@ -71,7 +71,7 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
     refundedCents: refunded,
     refundableCents: refundable,
     voidable: kind === 'sale' && state === 'approved' && !settled && refunded === 0,
-    cardBrand: brandLabel(t.account_type, t.first_six),
+    cardBrand: t.payment_method === 'ach' ? 'Check' : brandLabel(t.account_type, t.first_six),
     lastFour: (t.last_four ?? '').slice(-4),
     authCode: t.auth_code ?? null,
     createdTs: Number(t.created_ts ?? 0),

@@ -26,7 +26,7 @@ describe('transaction views', () => {
     expect(toView({ ...sale, entry_mode_id: 'C' }).entryMode).toBe('chip');
     expect(toView({ ...sale, entry_mode_id: 'P' }).entryMode).toBe('contactless');
     expect(toView({ ...sale, entry_mode_id: 'S' }).entryMode).toBe('swiped');
-    expect(toView({ ...sale, payment_method: 'ach', entry_mode_id: null }).entryMode).toBe('check');
+    expect(toView({ ...sale, payment_method: 'ach', entry_mode_id: null })).toMatchObject({ entryMode: 'check', cardBrand: 'Check' });
   });
 
   it('turn a v2 sale into cents, a brand, a sentence and what can be refunded', () => {

@@ -53,6 +53,20 @@ export const layerRules = [
       }],
     },
   },
+  {
+    // Device drivers and simulators are imported by both the core and the engine, so they
+    // import neither (nor the renderer): only shared/, Node and device packages.
+    files: ['electron/devices/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [electronOnly],
+        patterns: [
+          { regex: '^\\.\\./(\\.\\./)*renderer(/|$)', message: 'The core must not import renderer code.' },
+          { regex: '^\\.\\./(\\.\\./)*(core|gateway)(/|$)', message: 'electron/devices/ is shared by the core and the engine: it must not import either.' },
+        ],
+      }],
+    },
+  },
 ];
 
 export default tseslint.config(

@@ -8,6 +8,7 @@ import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuthHandlers } from './auth-handlers';
 import { openPosDatabase } from './pos-database';
+import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
@@ -39,6 +40,8 @@ export interface CoreOptions {
   printReceipt?: (transactionId: string) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). */
   healthIntervalMs?: number;
+  /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
+  deviceStatusIntervalMs?: number;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
   secrets?: SecretStore;
 }
@@ -74,7 +77,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let locationId: string | undefined = opts.remote?.locationId;
   let productTransactionId: string | undefined = opts.remote?.productTransactionId;
 
+  let gatewayAuth: GatewayAuth;
   if (opts.remote) {
+    gatewayAuth = opts.remote.auth;
     client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
@@ -84,10 +89,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET),
     });
     const c = engine.credentials;
-    client = new GatewayClient({
-      baseUrl: engine.baseUrl,
-      auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key },
-    });
+    gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
+    client = new GatewayClient({ baseUrl: engine.baseUrl, auth: gatewayAuth });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
   }
@@ -123,6 +126,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const timer = interval > 0 ? setInterval(() => void checkGateway(), interval) : undefined;
   timer?.unref();
 
+  // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
+  const devices = createDevicesHandlers({
+    client,
+    routerClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, timeoutMs: 320_000 }),
+    users,
+    events,
+    locationId,
+    ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
+  });
+  const { close: closeDevices, refreshStatus: _refreshDevices, ...deviceHandlers } = devices;
+
   const handlers: HandlerMap = {
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
@@ -136,6 +150,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       shell: opts.shell,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
+    ...deviceHandlers,
   };
 
   return {
@@ -145,6 +160,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     status,
     async close() {
       if (timer) clearInterval(timer);
+      closeDevices();
       await engine?.close();
       db.close();
     },

@@ -30,6 +30,20 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX refund_ledger_original ON refund_ledger (original_id);
    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);`,
+  // The installer role (issue 12): SQLite cannot change a CHECK, so the table is rebuilt.
+  `CREATE TABLE pos_users_v2 (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     role TEXT NOT NULL CHECK (role IN ('cashier', 'manager', 'installer')),
+     pin_hash TEXT NOT NULL,
+     sort INTEGER NOT NULL DEFAULT 0,
+     failed_attempts INTEGER NOT NULL DEFAULT 0,
+     locked_until INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL
+   );
+   INSERT INTO pos_users_v2 SELECT id, name, role, pin_hash, sort, failed_attempts, locked_until, created_ts FROM pos_users;
+   DROP TABLE pos_users;
+   ALTER TABLE pos_users_v2 RENAME TO pos_users;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

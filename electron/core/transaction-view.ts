@@ -2,7 +2,7 @@
  * Normalises a v2 transaction record into the contract's TransactionView: cents,
  * masked card, plain-sentence outcome, what can still be refunded or voided.
  */
-import type { TransactionState, TransactionView } from '../../shared/ipc/contract';
+import type { EntryMode, TransactionState, TransactionView } from '../../shared/ipc/contract';
 import type { V2Transaction } from '../client/v2-types';
 import { parseMoney } from '../../shared/payments/money';
 import { reasonCodeSentence } from '../../shared/payments/reason-codes';
@@ -31,6 +31,9 @@ function isSettled(t: V2Transaction): boolean {
   const s = (t.transaction_settlement_status ?? '').toString().toLowerCase();
   return s === 'settled' || s === 'settle' || s === 'closed';
 }
+
+/** The gateway's entry_mode_id (K keyed, S swiped, C chip, P contactless). */
+const ENTRY_MODES: Record<string, EntryMode> = { K: 'keyed', S: 'swiped', C: 'chip', P: 'contactless' };
 
 export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
   const statusId = Number(t.status_id ?? 0);
@@ -68,13 +71,14 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
     refundedCents: refunded,
     refundableCents: refundable,
     voidable: kind === 'sale' && state === 'approved' && !settled && refunded === 0,
-    cardBrand: brandLabel(t.account_type, t.first_six),
+    cardBrand: t.payment_method === 'ach' ? 'Check' : brandLabel(t.account_type, t.first_six),
     lastFour: (t.last_four ?? '').slice(-4),
     authCode: t.auth_code ?? null,
     createdTs: Number(t.created_ts ?? 0),
     settled,
     previousTransactionId: t.previous_transaction_id ?? null,
     notificationEmail: t.notification_email_address ?? null,
+    entryMode: t.payment_method === 'ach' ? 'check' : (ENTRY_MODES[String(t.entry_mode_id ?? 'K')] ?? 'keyed'),
   };
 }
 

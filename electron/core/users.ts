@@ -1,8 +1,9 @@
 /**
  * POS users (cashier, manager) and who is signed in at this counter.
  *
- * A fresh data folder gets two users so a newcomer can get in: manager "Morgan"
- * (PIN 1234) and cashier "Casey" (PIN 0000); the sign-in screen says so until a
+ * A fresh data folder gets three users so a newcomer can get in: manager "Morgan"
+ * (PIN 1234), cashier "Casey" (PIN 0000) and installer "Jordan" (PIN 2468, sees only
+ * the device set-up screens); the sign-in screen says so until a
  * manager changes them. Simplifications: one session per core (one counter per app
  * instance; every window of the node host shares it); users change their own PIN, but
  * adding or removing users waits for a user management screen.
@@ -16,6 +17,7 @@ import type { PosDatabase } from './pos-database';
 export const DEFAULT_USERS: ReadonlyArray<{ name: string; role: Role; pin: string }> = [
   { name: 'Morgan', role: 'manager', pin: '1234' },
   { name: 'Casey', role: 'cashier', pin: '0000' },
+  { name: 'Jordan', role: 'installer', pin: '2468' },
 ];
 
 export const AUTH_ERRORS = {
@@ -52,6 +54,15 @@ export class UserDirectory {
   ) {
     const count = (db.prepare('SELECT COUNT(*) AS n FROM pos_users').get() as { n: number }).n;
     if (count === 0) this.seedDefaults();
+    else this.seedInstaller();
+  }
+
+  /** A data folder from before the installer role gets the default installer once. */
+  private seedInstaller(): void {
+    if (this.db.prepare("SELECT 1 FROM pos_users WHERE role = 'installer'").get()) return;
+    const u = DEFAULT_USERS.find((d) => d.role === 'installer');
+    if (!u) return;
+    this.db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)').run(randomUUID(), u.name, u.role, hashPin(u.pin), DEFAULT_USERS.indexOf(u), Math.floor(this.now() / 1000));
   }
 
   private seedDefaults(): void {

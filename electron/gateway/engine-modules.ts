@@ -6,7 +6,9 @@
 import type { EngineModule } from './framework/context';
 import { merchantModule } from './merchant/module';
 import { createPaymentsModule } from './payments/payments-module';
+import { createRouterModule } from './router/router-module';
 
 export function defaultModules(): EngineModule[] {
-  return [merchantModule, createPaymentsModule()];
+  const payments = createPaymentsModule();
+  return [merchantModule, payments, createRouterModule(payments)];
 }

@@ -4,6 +4,7 @@
 //   build/preload/preload.cjs  Electron preload   (esbuild, CommonJS: sandboxed preloads cannot be ESM)
 //   build/node/host.mjs        node host          (esbuild, ESM)
 //   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
+//   build/node/sim-cli.mjs     device simulators  (esbuild, ESM)
 //   build/renderer/            React renderer     (vite)
 //   build/vendor/scalar-standalone.js  the engine's API reference renderer (copied from the dev
 //                              dependency @scalar/api-reference, so the packaged app ships 3.5 MB, not its 84 MB tree)
@@ -39,10 +40,11 @@ async function buildNode() {
     esbuild({ ...common, packages: undefined, external: ['electron'], entryPoints: ['electron/preload.ts'], outfile: 'build/preload/preload.cjs', format: 'cjs', platform: 'browser' }),
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/devices/sim/sim-cli.ts'], outfile: 'build/node/sim-cli.mjs', format: 'esm' }),
   ]);
   mkdirSync(`${root}build/vendor`, { recursive: true });
   copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), `${root}build/vendor/scalar-standalone.js`);
-  log(`built main, preload, host and gateway in ${Date.now() - started} ms`);
+  log(`built main, preload, host, gateway and simulators in ${Date.now() - started} ms`);
 }
 
 async function buildRenderer() {

@@ -85,7 +85,8 @@ export function App() {
   if (asked && !asked.needsSession) main = asked.render();
   else if (!loaded) main = <p className="muted content-center">Connecting to Ringup…</p>;
   else if (!session) main = <SignInScreen />;
-  else main = (asked && mayOpen(asked, role) ? asked : screenDef('sale')!).render();
+  // Otherwise the first tab this role may open (installers: Devices).
+  else main = (asked && mayOpen(asked, role) ? asked : (SCREENS.find((d) => d.group === 'tab' && d.needsSession && mayOpen(d, role)) ?? screenDef('sale')!)).render();
 
   return (
     <div className="app">

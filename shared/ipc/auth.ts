@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { idSchema, pinSchema } from './common';
 
-export const roleSchema = z.enum(['cashier', 'manager']);
+export const roleSchema = z.enum(['cashier', 'manager', 'installer']);
 export type Role = z.infer<typeof roleSchema>;
 
 export interface PosUser {

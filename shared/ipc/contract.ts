@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import type { Result } from '../result';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
+import { devicesEventNames, devicesHandlers, type DevicesEventPayloads, type DevicesResults } from './devices';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
 import { salesHandlers, type SalesResults } from './sales';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
@@ -26,10 +27,11 @@ export * from './auth';
 export * from './sales';
 export * from './transactions';
 export * from './receipts';
+export * from './devices';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -53,9 +55,10 @@ export const handlerArgs = {
   ...salesHandlers,
   ...transactionsHandlers,
   ...receiptsHandlers,
+  ...devicesHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, DevicesResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -70,7 +73,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -100,4 +103,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames];

@@ -31,7 +31,11 @@ export interface TransactionView {
   settled: boolean;
   previousTransactionId: string | null;
   notificationEmail: string | null;
+  /** How the payment was presented (issue 12: terminal entry modes and checks); absent means keyed. */
+  entryMode?: EntryMode;
 }
+
+export type EntryMode = 'keyed' | 'swiped' | 'chip' | 'contactless' | 'check';
 
 export interface RefundOutcome {
   approved: boolean;

@@ -21,6 +21,14 @@ const sale = {
 };
 
 describe('transaction views', () => {
+  it('say how the payment was presented: keyed, the terminal entry modes, a check', () => {
+    expect(toView(sale).entryMode).toBe('keyed');
+    expect(toView({ ...sale, entry_mode_id: 'C' }).entryMode).toBe('chip');
+    expect(toView({ ...sale, entry_mode_id: 'P' }).entryMode).toBe('contactless');
+    expect(toView({ ...sale, entry_mode_id: 'S' }).entryMode).toBe('swiped');
+    expect(toView({ ...sale, payment_method: 'ach', entry_mode_id: null })).toMatchObject({ entryMode: 'check', cardBrand: 'Check' });
+  });
+
   it('turn a v2 sale into cents, a brand, a sentence and what can be refunded', () => {
     const v = toView(sale);
     expect(v).toMatchObject({ kind: 'sale', state: 'approved', amountCents: 2891, tipCents: 441, refundableCents: 2891, voidable: true, cardBrand: 'Visa', lastFour: '1111', message: 'Approved.' });

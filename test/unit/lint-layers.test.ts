@@ -26,6 +26,8 @@ describe('layer import rule', () => {
     ['the renderer imports electron', 'renderer/src/bad.ts', "import { ipcRenderer } from 'electron';\nexport const x = ipcRenderer;\n"],
     ['the renderer imports node:fs', 'renderer/src/bad.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
     ['the core imports electron', 'electron/core/bad.ts', "import { app } from 'electron';\nexport const x = app;\n"],
+    ['a device driver imports the core', 'electron/devices/bad.ts', "import { startCore } from '../core/app-core';\nexport const x = startCore;\n"],
+    ['a simulator imports the engine', 'electron/devices/sim/bad.ts', "import { createEngine } from '../../gateway/engine';\nexport const x = createEngine;\n"],
     ['the engine imports electron', 'electron/gateway/bad.ts', "import { safeStorage } from 'electron';\nexport const x = safeStorage;\n"],
   ])('rejects: %s', async (_name, file, code) => {
     const errors = await layerErrors(file, code);
@@ -37,6 +39,8 @@ describe('layer import rule', () => {
     ['preload imports electron', 'electron/preload.ts', "import { contextBridge } from 'electron';\nexport const x = contextBridge;\n"],
     ['the core imports node:fs', 'electron/core/ok.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n"],
     ['the renderer imports the contract', 'renderer/src/ok.ts', "import { channels } from '../../shared/ipc/contract';\nexport const x = channels;\n"],
+    ['the engine imports a device driver', 'electron/gateway/ok.ts', "import { TerminalDriver } from '../devices/terminal-driver';\nexport const x = TerminalDriver;\n"],
+    ['the core imports a device driver', 'electron/core/ok.ts', "import { TerminalDriver } from '../devices/terminal-driver';\nexport const x = TerminalDriver;\n"],
     ['shared/ imports shared/', 'shared/ipc/ok.ts', "import { ok } from '../result';\nexport const x = ok;\n"],
   ])('allows: %s', async (_name, file, code) => {
     expect(await layerErrors(file, code)).toEqual([]);

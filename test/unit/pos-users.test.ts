@@ -63,7 +63,7 @@ describe('UserDirectory', () => {
 
   it('lets the signed-in user change their own PIN; the first-run hint goes once no default PIN is left', () => {
     const users = new UserDirectory(db);
-    const [morgan, casey] = users.list();
+    const [morgan, casey, jordan] = users.list();
     expect(users.changePin('1234', '2468')).toEqual({ ok: false, error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut } });
     expect(users.signIn(morgan!.id, '1234').ok).toBe(true);
     expect(users.changePin('9999', '2468')).toEqual({
@@ -76,7 +76,18 @@ describe('UserDirectory', () => {
     expect(users.signIn(morgan!.id, '2468').ok).toBe(true);
     expect(users.signIn(casey!.id, '0000').ok).toBe(true);
     expect(users.changePin('0000', '13579').ok).toBe(true);
+    expect(users.defaultPinsActive()).toBe(true); // Jordan (installer) still has 2468
+    expect(users.signIn(jordan!.id, '2468').ok).toBe(true);
+    expect(users.changePin('2468', '8642').ok).toBe(true);
     expect(users.defaultPinsActive()).toBe(false);
+  });
+
+  it('seeds the installer into a data folder made before the installer role', () => {
+    const fresh = new UserDirectory(db);
+    expect(fresh.list().filter((u) => u.role === 'installer').map((u) => u.name)).toEqual(['Jordan']);
+    db.prepare("DELETE FROM pos_users WHERE role = 'installer'").run();
+    const again = new UserDirectory(db);
+    expect(again.list().map((u) => u.name)).toEqual(['Morgan', 'Casey', 'Jordan']);
   });
 
   it('tells its listener whenever someone signs in or out', () => {

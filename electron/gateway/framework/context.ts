@@ -25,6 +25,8 @@ export interface EngineOptions {
   vaultKey?: Buffer;
   /** Replaces the default module list (tests). */
   modules?: EngineModule[];
+  /** Length of a terminal-timeout second in ms (default 1000; device tests scale it down). */
+  deviceSecondMs?: number;
   /** Diagnostic log line sink (default: nothing; never receives card data). */
   log?: (line: string) => void;
 }

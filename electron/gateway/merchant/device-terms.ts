@@ -3,7 +3,8 @@
  *
  * - The terminal must belong to the location; require_signature on a terminal whose
  *   sig_capture_enable is off answers 422 naming the device as not signature capable.
- * - The engine plays the customer: the prompt is accepted (reason_code_id 1000, with a
+ * - A terminal with an address is prompted for real (router/router-module.ts sets the
+ *   answer in `termsAnswers`). Without one, the engine plays the customer: the prompt is accepted (reason_code_id 1000, with a
  *   signature object when one was required) unless terms_conditions contains the
  *   simulator trigger `#decline`, which records a declined prompt (reason_code_id 1500).
  * - A POST whose device_terms_api_id matches a declined record of the location updates
@@ -11,6 +12,7 @@
  *   one answers 422 (taken).
  * - The api id is sent as `device_terms_api_id` and answered as `device_term_api_id`.
  */
+import type { FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { fmt } from '../framework/errors';
 import { findByApiId } from '../framework/records';
@@ -25,14 +27,22 @@ const REASONS: Record<number, string> = { [DEVICE_TERMS_ACCEPTED]: 'Approved', [
 /** A 1×1 transparent PNG: the simulated customer's signature. */
 const SIGNATURE_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
-function outcome(ctx: EngineContext, id: unknown, v: Row, href: string): Row {
-  const declined = typeof v.terms_conditions === 'string' && v.terms_conditions.includes(DECLINE_TRIGGER);
+/**
+ * The cardholder's answer from a real (or simulated) terminal, set by the router module
+ * before the record is made (it prompts on terminals that have an address).
+ */
+export const termsAnswers = new WeakMap<FastifyRequest, { accepted: boolean; signature: string | null }>();
+
+function outcome(ctx: EngineContext, id: unknown, v: Row, href: string, req: FastifyRequest): Row {
+  const answer = termsAnswers.get(req);
+  const declined = answer ? !answer.accepted : typeof v.terms_conditions === 'string' && v.terms_conditions.includes(DECLINE_TRIGGER);
+  const image = answer ? answer.signature : SIGNATURE_PNG;
   const now = ctx.clock.now();
   return {
     reason_code_id: declined ? DEVICE_TERMS_DECLINED : DEVICE_TERMS_ACCEPTED,
     signature:
-      !declined && v.require_signature === 1
-        ? { id: ctx.newId(), resource_id: id, resource: 'deviceterm', signature: SIGNATURE_PNG, created_ts: now, modified_ts: now, _links: { self: { href } } }
+      !declined && v.require_signature === 1 && image
+        ? { id: ctx.newId(), resource_id: id, resource: 'deviceterm', signature: image, created_ts: now, modified_ts: now, _links: { self: { href } } }
         : null,
   };
 }
@@ -77,18 +87,18 @@ export const deviceTermResource: ResourceDef = {
       (errs.errors.terminal_id ??= []).push(fmt(MERCHANT_MSG.DEVICE_NOT_SIGNATURE_CAPABLE, { device }));
     }
   },
-  createOverride({ ctx, auth, input }) {
+  createOverride({ ctx, auth, input, req }) {
     const v = input.values;
     if (typeof v.device_terms_api_id !== 'string') return undefined;
     const existing = findByApiId(ctx, deviceTermResource, v.device_terms_api_id, String(v.location_id), auth);
     if (!existing || existing.reason_code_id === DEVICE_TERMS_ACCEPTED) return undefined;
     const href = ctx.href(deviceTermResource, existing.id);
-    const row = ctx.update(deviceTermResource, existing.id, { ...v, ...outcome(ctx, existing.id, v, href) }, auth);
+    const row = ctx.update(deviceTermResource, existing.id, { ...v, ...outcome(ctx, existing.id, v, href, req) }, auth);
     return { status: 200, row };
   },
-  beforeInsert({ ctx, input }) {
+  beforeInsert({ ctx, input, req }) {
     const v = input.values;
     v.id = ctx.newId();
-    Object.assign(v, outcome(ctx, v.id, v, ctx.href(deviceTermResource, v.id)));
+    Object.assign(v, outcome(ctx, v.id, v, ctx.href(deviceTermResource, v.id), req));
   },
 };

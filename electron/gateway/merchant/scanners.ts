@@ -54,6 +54,8 @@ export const scannerResource: ResourceDef = {
     scanner_model_id: { type: 'integer', required: true, minValue: 1, ref: 'scannermodel' },
     location_id: locationRef,
     active: bool(1),
+    // Ringup: the serial device the scanner is plugged into (the app's core drives it).
+    serial_path: str(0, 255),
     created_ts: tsField,
     modified_ts: tsField,
     created_user_id: systemUser,

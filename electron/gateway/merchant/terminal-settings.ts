@@ -6,33 +6,9 @@
 import { MSG, type ErrorCollector } from '../framework/errors';
 import { isPlainObject } from '../framework/validate';
 import { MERCHANT_MSG } from './messages';
+import { TERMINAL_TIMEOUTS, type TimeoutSpec } from '../../../shared/payments/terminal-timeouts';
 
-export interface TimeoutSpec {
-  default: number;
-  min: number;
-  max: number;
-  label: string;
-  /** Shown when this timeout expires (null: not a timeout). */
-  message: string | null;
-}
-
-export const TERMINAL_TIMEOUTS = {
-  card_entry_timeout: { default: 120, min: 20, max: 120, label: 'Card Entry Timeout', message: 'Card Entry Timeout' },
-  device_terms_prompt_timeout: { default: 60, min: 5, max: 300, label: 'Device Terms Prompt Timeout', message: 'Timeout waiting for Customer' },
-  overall_timeout: { default: 300, min: 30, max: 300, label: 'Overall Timeout', message: 'Overall Request Timeout' },
-  pin_entry_timeout: { default: 30, min: 20, max: 50, label: 'Pin Entry Timeout', message: 'Pin Entry Timeout' },
-  signature_input_timeout: { default: 10, min: 10, max: 50, label: 'Signature Input Timeout', message: 'Signature Input Timeout' },
-  signature_submit_timeout: { default: 30, min: 20, max: 50, label: 'Signature Submit Timeout', message: 'Signature Storage Timeout' },
-  status_display_time: { default: 7, min: 1, max: 30, label: 'Status Display Time', message: null },
-  tip_cashback_timeout: { default: 30, min: 20, max: 50, label: 'Tip Cashback Timeout', message: 'Tip/Cashback Timeout' },
-  transaction_timeout: { default: 10, min: 10, max: 20, label: 'Transaction Timeout', message: 'Transaction Timeout' },
-} as const satisfies Record<string, TimeoutSpec>;
-
-export type TerminalTimeouts = Record<keyof typeof TERMINAL_TIMEOUTS, number>;
-
-export function defaultTimeouts(): TerminalTimeouts {
-  return Object.fromEntries(Object.entries(TERMINAL_TIMEOUTS).map(([k, s]) => [k, s.default])) as TerminalTimeouts;
-}
+export { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutSpec, type TerminalTimeouts } from '../../../shared/payments/terminal-timeouts';
 
 /** Validates the keys sent; returns only them (the caller merges with defaults or the stored value). */
 export function checkTimeouts(value: unknown, errs: ErrorCollector, field: string): Record<string, number> | undefined {

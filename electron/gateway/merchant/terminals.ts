@@ -72,6 +72,8 @@ export const terminalResource: ResourceDef = {
     trailer_line_4: line,
     trailer_line_5: line,
     communication_type: str(0, 32, { default: 'tcp' }),
+    // Ringup: the serial device of a terminal whose communication_type is "serial".
+    serial_path: str(0, 255),
     is_provisioned: bool(0),
     default_checkin: str(0, 10),
     default_checkout: str(0, 10),

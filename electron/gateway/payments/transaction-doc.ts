@@ -23,6 +23,8 @@ export const TRANSACTION_FIELDS = [
   'terminal_serial_number', 'entry_mode_id', 'terminal_id', 'quick_invoice_id', 'ach_sec_code', 'custom_data',
   'hosted_payment_page_id', 'trx_source_id', 'emv_receipt_data', 'exp_date', 'previous_transaction_id',
   'transaction_batch_id', 'action',
+  // Ringup: the MICR line of a scanned check (ACH by check scan).
+  'micr_data',
 ] as const;
 
 export function emptyDoc(): Record<string, unknown> {

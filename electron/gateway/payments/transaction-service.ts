@@ -70,6 +70,12 @@ export interface TransactionRow {
   doc: string;
 }
 
+/** A card read by a terminal: masked data only (no number, no CVV) plus card-present fields. */
+export interface PresentedCard {
+  account: AccountData;
+  doc: Record<string, unknown>;
+}
+
 export interface TxnResult {
   status: number;
   doc: string;
@@ -80,7 +86,7 @@ const TEXT_FIELDS: [string, number][] = [
   ['description', 255], ['order_num', 32], ['po_number', 32], ['clerk_number', 32], ['customer_id', 64],
   ['customer_ip', 64], ['billing_street', 64], ['billing_city', 36], ['billing_state', 24], ['billing_zip', 10],
   ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
-  ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64],
+  ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64], ['micr_data', 128],
 ];
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -171,8 +177,15 @@ export class TransactionService {
   // ---------------------------------------------------------------- POST
 
   async create(req: FastifyRequest): Promise<TxnResult> {
-    const auth = req.auth;
-    const body = unwrap(req.body);
+    return this.createFrom(req.auth, unwrap(req.body));
+  }
+
+  /**
+   * A POST transaction from an unwrapped body. `presented`: the card was read by a terminal
+   * (router transactions): its masked data stands in for account_number, and `doc` adds the
+   * card-present fields (entry_mode_id, emv_receipt_data, terminal_id …) to the record.
+   */
+  async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
@@ -193,7 +206,7 @@ export class TransactionService {
       if (running) return running;
       const existing = this.byApiId(locationId, apiId);
       if (existing) return { status: 201, doc: existing.doc, id: existing.id };
-      const p = this.createNew(body, auth, action, locationId, pt, apiId);
+      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented);
       this.inFlight.set(key, p);
       try {
         return await p;
@@ -201,7 +214,7 @@ export class TransactionService {
         this.inFlight.delete(key);
       }
     }
-    return this.createNew(body, auth, action, locationId, pt, null);
+    return this.createNew(body, auth, action, locationId, pt, null, presented);
   }
 
   private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
@@ -236,7 +249,7 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null): Promise<TxnResult> {
+  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     let previous: TransactionRow | undefined;
@@ -250,7 +263,9 @@ export class TransactionService {
     let vault: VaultRow | undefined;
     const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
     if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
-    if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
+    if (presented) {
+      account = presented.account;
+    } else if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
       vault = present(body.account_vault_id)
         ? this.vaults.visibleRow(String(body.account_vault_id), auth)
         : this.vaults.byApiId(locationId, String(body.account_vault_api_id));
@@ -390,6 +405,7 @@ export class TransactionService {
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
     d.entry_mode_id = method === 'cc' ? 'K' : null;
+    if (presented) Object.assign(d, presented.doc);
     d.is_recurring = false;
     d.is_accountvault = account.vaultId !== null;
     d.notification_email_address = email;

@@ -17,6 +17,8 @@ const STATE_TEXT: Record<TransactionView['state'], string> = {
  * The customer's receipt. On screen it is a paper slip; in print (@media print) it is
  * the only thing on the page, sized for an 80 mm roll or a letter page alike.
  */
+const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Check scan' } as const;
+
 export function Receipt({ t, merchantName }: { t: TransactionView; merchantName: string }) {
   const subtotal = t.amountCents - t.taxCents - t.tipCents;
   return (
@@ -28,12 +30,12 @@ export function Receipt({ t, merchantName }: { t: TransactionView; merchantName:
       <p className="receipt-type">{t.kind === 'refund' ? 'REFUND' : 'SALE'}</p>
       <dl className="receipt-lines">
         <div>
-          <dt>Card</dt>
+          <dt>{t.entryMode === 'check' ? 'Account' : 'Card'}</dt>
           <dd>
             {t.cardBrand} •••• {t.lastFour}
           </dd>
         </div>
-        <Fact label="Entry">Keyed</Fact>
+        <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
         {(t.taxCents > 0 || t.tipCents > 0) && (
           <Fact label="Subtotal">{money(subtotal)}</Fact>
         )}

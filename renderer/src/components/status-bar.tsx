@@ -1,4 +1,6 @@
 import type { CoreStatus, Session } from '../../../shared/ipc/contract';
+import { ROLE_LABEL } from '../lib/role-label';
+import { StatusBarTerminal } from './status-bar-terminal';
 
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
@@ -21,15 +23,13 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
       <span className="status-item" data-testid="status-user">
         {session ? (
           <>
-            Signed in: <strong>{session.user.name}</strong> ({session.user.role === 'manager' ? 'Manager' : 'Cashier'})
+            Signed in: <strong>{session.user.name}</strong> ({ROLE_LABEL[session.user.role]})
           </>
         ) : (
           'Nobody signed in'
         )}
       </span>
-      <span className="status-item" data-testid="status-terminal">
-        Terminal: none
-      </span>
+      <StatusBarTerminal session={session} />
       <span className="status-item" data-testid="status-offline-queue">
         Offline queue: empty
       </span>

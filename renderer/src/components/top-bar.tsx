@@ -1,4 +1,5 @@
 import type { Session } from '../../../shared/ipc/contract';
+import { ROLE_LABEL } from '../lib/role-label';
 import { mayOpen, SCREENS } from '../screens/screen-registry';
 import { useNavStore } from '../stores/nav-store';
 import { useThemeStore } from '../stores/theme-store';
@@ -52,7 +53,7 @@ export function TopBar({ session, onSwitchUser }: { session: Session | null; onS
             </span>
             <span className="user-chip-text">
               <strong>{session.user.name}</strong>
-              <span className="muted">{session.user.role === 'manager' ? 'Manager' : 'Cashier'}</span>
+              <span className="muted">{ROLE_LABEL[session.user.role]}</span>
             </span>
             <button type="button" className="btn btn-secondary" onClick={onSwitchUser} aria-keyshortcuts="F8">
               Switch user

@@ -1,11 +1,13 @@
 import { useEffect, useRef } from 'react';
 import { AmountKeypad } from '../components/amount-keypad';
 import { CardForm, type CardFormHandle } from '../components/card-form';
+import { TerminalPayment } from '../components/terminal-payment';
 import { TipPicker } from '../components/tip-picker';
 import type { KeypadKey } from '../lib/amount-entry';
 import { formatPercentBp, money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
 import { useSaleStore } from '../stores/sale-store';
+import { useTerminalStore } from '../stores/terminal-store';
 import { SaleResult } from './sale-result';
 
 /**
@@ -17,6 +19,15 @@ export function SaleScreen() {
   const cardRef = useRef<CardFormHandle>(null);
   const screenRef = useRef<HTMLDivElement>(null);
   const { config, loadConfig, press, phase } = s;
+  // --- devices hook-in (issue 12): terminal status, and whether the terminal asks the tip.
+  const terminal = useTerminalStore();
+  const loadTerminal = terminal.load;
+  useEffect(() => {
+    void loadTerminal();
+  }, [loadTerminal]);
+  const tipOnTerminal = terminal.method() === 'terminal' && terminal.tipOnTerminal && terminal.status?.tipPercents != null;
+  const byCheck = terminal.method() === 'check'; // checks carry no tip
+  // --- end devices hook-in
 
   useEffect(() => {
     if (!config) void loadConfig();
@@ -70,7 +81,7 @@ export function SaleScreen() {
             {s.configError}
           </p>
         )}
-        {config && config.tipEnabled && (
+        {config && config.tipEnabled && !tipOnTerminal && !byCheck && (
           <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging} onChange={s.setTip} />
         )}
         <dl className="summary" data-testid="sale-summary">
@@ -94,11 +105,11 @@ export function SaleScreen() {
           </div>
           <div>
             <dt>Tip</dt>
-            <dd>{money(totals.tipCents)}</dd>
+            <dd>{tipOnTerminal ? 'on the terminal' : money(byCheck ? 0 : totals.tipCents)}</dd>
           </div>
           <div className="summary-total">
             <dt>Total</dt>
-            <dd data-testid="sale-total">{money(totals.totalCents)}</dd>
+            <dd data-testid="sale-total">{money(tipOnTerminal || byCheck ? totals.totalCents - totals.tipCents : totals.totalCents)}</dd>
           </div>
         </dl>
         {s.error && (
@@ -106,15 +117,25 @@ export function SaleScreen() {
             {s.error}
           </p>
         )}
-        <CardForm
-          ref={cardRef}
-          disabled={false}
+        {/* devices hook-in (issue 12): terminal / keyed card / check; the card form is the keyed choice */}
+        <TerminalPayment
+          subtotalCents={totals.subtotalCents}
+          taxCents={totals.taxCents}
+          tipCents={totals.tipCents}
           blockedReason={blocked}
-          charging={charging}
-          chargeLabel={`Charge ${money(totals.totalCents)}`}
-          serverErrors={s.fieldErrors}
-          resetToken={s.cardResetToken}
-          onCharge={(card) => void s.charge(card)}
+          onOutcome={(outcome) => useSaleStore.setState({ phase: 'result', outcome })}
+          keyedForm={
+            <CardForm
+              ref={cardRef}
+              disabled={false}
+              blockedReason={blocked}
+              charging={charging}
+              chargeLabel={`Charge ${money(totals.totalCents)}`}
+              serverErrors={s.fieldErrors}
+              resetToken={s.cardResetToken}
+              onCharge={(card) => void s.charge(card)}
+            />
+          }
         />
       </section>
     </div>

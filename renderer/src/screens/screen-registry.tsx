@@ -10,6 +10,7 @@
 import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
+import { InstallerScreen } from './installer-screen';
 import { ManageScreen } from './manage-screen';
 import { SaleScreen } from './sale-screen';
 import { SystemScreen } from './system-screen';
@@ -31,10 +32,12 @@ export interface ScreenDef {
 }
 
 export const SCREENS: readonly ScreenDef[] = [
-  { id: 'sale', label: 'Sale', key: 'F2', group: 'tab', needsSession: true, render: () => <SaleScreen /> },
-  { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, render: () => <TransactionsScreen /> },
+  { id: 'sale', label: 'Sale', key: 'F2', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <SaleScreen /> },
+  { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <TransactionsScreen /> },
   { id: 'system', label: 'System', key: 'F4', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
   { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+  // Installers see only this one (issue 12); managers too.
+  { id: 'devices', label: 'Devices', key: 'F6', group: 'tab', needsSession: true, roles: ['installer', 'manager'], render: () => <InstallerScreen /> },
 ];
 
 export function screenDef(id: ScreenName): ScreenDef | undefined {

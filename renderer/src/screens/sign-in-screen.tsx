@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { ROLE_LABEL } from '../lib/role-label';
 import type { PosUser } from '../../../shared/ipc/contract';
 import { PinPad } from '../components/pin-pad';
 import { useNavStore } from '../stores/nav-store';
@@ -50,7 +51,7 @@ export function SignInScreen() {
                       {u.name.charAt(0)}
                     </span>
                     <span className="user-tile-name">{u.name}</span>
-                    <span className="muted">{u.role === 'manager' ? 'Manager' : 'Cashier'}</span>
+                    <span className="muted">{ROLE_LABEL[u.role]}</span>
                   </button>
                 </li>
               ))}

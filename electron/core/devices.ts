@@ -1,0 +1,425 @@
+/**
+ * The counter's devices (issue 12): the EMV terminal and the check scanner.
+ *
+ * - A card-present sale goes to the gateway's POST /v2/routertransactions, which drives the
+ *   terminal through the same driver (electron/devices) and stores the sale; while the
+ *   request is open the core polls the terminal's live state (Ringup extension GET
+ *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel.
+ * - The core talks to devices directly where no transaction is stored: the installer's
+ *   connection test (A00 initialize) and the check scanner (serial MICR reader).
+ * - A scanned check pays by ACH (debit, SEC code POP, check_number and micr_data) through
+ *   the normal transaction path.
+ * - Terminal status (none / connected / busy / offline) is re-checked every 10 s with a
+ *   plain TCP connect (or the serial path existing), never a protocol frame, so it cannot
+ *   collide with a transaction; busy comes from the gateway's live state.
+ * Installer screens need the installer or manager role (checked here).
+ * Simplification: the counter uses the location's first active terminal that has an
+ * address, and its first active scanner with a serial path.
+ */
+import { existsSync } from 'node:fs';
+import { connect } from 'node:net';
+import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
+import { fail, ok, type Result } from '../../shared/result';
+import { formatMoney } from '../../shared/payments/money';
+import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
+import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { V2Transaction } from '../client/v2-types';
+import { CheckScannerDriver } from '../devices/check-scanner';
+import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
+import { DeviceError } from '../devices/device-messages';
+import { TerminalDriver } from '../devices/terminal-driver';
+import type { CoreEvents } from './events';
+import { gatewayFailure } from './gateway-messages';
+import { toView } from './transaction-view';
+import type { UserDirectory } from './users';
+
+export const DEVICE_ERRORS = {
+  installerOnly: 'Only an installer or a manager can set up devices.',
+  counterOnly: 'Only a cashier or a manager can take payments.',
+  noTerminal: 'No payment terminal is set up. Key the card, or ask an installer to add a terminal.',
+  noScanner: 'No check scanner is set up. Ask an installer to add one.',
+  scannerBusy: 'The check scanner is already reading a check.',
+  terminalBusy: 'The terminal is busy with another sale.',
+  checkPending: 'The check was accepted. The bank transfer is on its way (pending); offer the customer a receipt.',
+} as const;
+
+type DeviceHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `devices:${string}`>>;
+
+export interface DevicesDeps {
+  client: GatewayClient;
+  /** Same gateway with a timeout longer than any terminal's overall_timeout (300 s). */
+  routerClient: GatewayClient;
+  users: UserDirectory;
+  events: CoreEvents;
+  locationId: string | undefined;
+  statusIntervalMs?: number;
+  statePollMs?: number;
+}
+
+type Row = Record<string, unknown>;
+const INSTALLER_ROLES: readonly Role[] = ['installer', 'manager'];
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+function addressOf(t: Row): DeviceAddress | null {
+  if (t.communication_type === 'serial' && typeof t.serial_path === 'string' && t.serial_path) return { kind: 'serial', path: t.serial_path };
+  if (typeof t.local_ip_address === 'string' && t.local_ip_address) return { kind: 'tcp', host: t.local_ip_address, port: Number(t.port ?? 10009) };
+  return null;
+}
+
+function tcpReachable(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port });
+    const done = (v: boolean) => {
+      s.destroy();
+      resolve(v);
+    };
+    s.setTimeout(timeoutMs, () => done(false));
+    s.once('connect', () => done(true));
+    s.once('error', () => done(false));
+  });
+}
+
+function deviceFailure(e: unknown): Result<never> {
+  if (e instanceof DeviceError) return fail(`device_${e.code}`, e.message);
+  throw e;
+}
+
+export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { close(): void; refreshStatus(): Promise<TerminalStatus> } {
+  const { client, routerClient, users, events } = deps;
+  let status: TerminalStatus = { connection: 'none', terminalId: null, title: null, tipPercents: null };
+  let saleRunning = false;
+  let scanRunning = false;
+
+  const requireInstaller = (): Result<null> => {
+    const s = users.require();
+    if (!s.ok) return s;
+    return INSTALLER_ROLES.includes(s.value.user.role) ? ok(null) : fail('forbidden', DEVICE_ERRORS.installerOnly);
+  };
+
+  /** Taking money is for counter roles; an installer only sets devices up. */
+  const requireCounter = (): Result<null> => {
+    const s = users.require();
+    if (!s.ok) return s;
+    return s.value.user.role === 'installer' ? fail('forbidden', DEVICE_ERRORS.counterOnly) : ok(null);
+  };
+
+  const locQuery = () => (deps.locationId ? { location_id: deps.locationId } : {});
+
+  async function terminalRows(): Promise<Row[]> {
+    const r = await client.request<{ terminals: Row[] }>('GET', '/terminals', undefined, { ...locQuery(), page_size: 100, sort: 'created_ts', expand: 'terminal_application,terminal_manufacturer' });
+    return r.terminals ?? [];
+  }
+
+  async function counterTerminal(): Promise<Row | undefined> {
+    return (await terminalRows()).find((t) => (t.active === true || t.active === 1) && addressOf(t) !== null);
+  }
+
+  async function refreshStatus(): Promise<TerminalStatus> {
+    let next: TerminalStatus;
+    try {
+      const t = await counterTerminal();
+      if (!t) next = { connection: 'none', terminalId: null, title: null, tipPercents: null };
+      else {
+        const addr = addressOf(t) as DeviceAddress;
+        const base = { terminalId: String(t.id), title: String(t.title || t.serial_number), tipPercents: tipPercentsOf(parseJson(t.tip_percents)) };
+        let busy = saleRunning;
+        try {
+          const st = await client.request<{ terminalstate: { busy: boolean } }>('GET', `/terminals/${String(t.id)}/state`);
+          busy = busy || st.terminalstate.busy;
+        } catch {
+          /* a gateway without the extension: busy only while this counter sells */
+        }
+        const reachable = busy || (addr.kind === 'tcp' ? await tcpReachable(addr.host, addr.port) : existsSync(addr.path));
+        next = { ...base, connection: busy ? 'busy' : reachable ? 'connected' : 'offline' };
+      }
+    } catch {
+      next = { ...status, connection: status.terminalId ? 'offline' : 'none' };
+    }
+    if (JSON.stringify(next) !== JSON.stringify(status)) {
+      status = next;
+      events.emit('terminal:status', status);
+    }
+    return status;
+  }
+
+  const interval = deps.statusIntervalMs ?? 10_000;
+  const timer = interval > 0 ? setInterval(() => void refreshStatus(), interval) : undefined;
+  timer?.unref();
+
+  /** ACH is never approved at once (131 pending origination): accepted counts as paid here. */
+  const outcomeOf = (t: V2Transaction): SaleOutcome => {
+    const view = toView(t);
+    return { approved: view.state === 'approved' || view.state === 'pending', message: view.message, transaction: view };
+  };
+
+  function toRecord(t: Row): TerminalRecord {
+    const addr = addressOf(t) ?? { kind: 'tcp' as const, host: '', port: Number(t.port ?? 10009) };
+    return {
+      id: String(t.id),
+      title: String(t.title ?? ''),
+      serialNumber: String(t.serial_number ?? ''),
+      address: addr,
+      applicationId: String(t.terminal_application_id ?? ''),
+      manufacturerId: String(t.terminal_manufacturer_id ?? ''),
+      timeouts: effectiveTimeouts(parseJson(t.terminal_timeouts)),
+      tipPercents: tipPercentsOf(parseJson(t.tip_percents)),
+      lastRegistrationTs: typeof t.last_registration_ts === 'number' ? t.last_registration_ts : null,
+    };
+  }
+
+  const scannerRecord = (s: Row): ScannerRecord => ({
+    id: String(s.id),
+    title: String(s.title ?? ''),
+    serialNumber: String(s.serial_number ?? ''),
+    modelId: Number(s.scanner_model_id ?? 1),
+    path: String(s.serial_path ?? ''),
+  });
+
+  async function scanAt(path: string, waitMs: number): Promise<ScannedCheck> {
+    const link = await openSerialLink(path).catch(() => {
+      throw new DeviceError('unreachable', 'The check scanner cannot be reached. Check the cable and the port.');
+    });
+    const scanner = new CheckScannerDriver(link, 3000);
+    try {
+      await scanner.configure();
+      const m = await scanner.scan(waitMs);
+      return { routing: m.routing, account: m.account, checkNumber: m.checkNumber, micr: m.line };
+    } finally {
+      await scanner.close();
+    }
+  }
+
+  const guarded = async <T>(fn: () => Promise<Result<T>>): Promise<Result<T>> => {
+    try {
+      return await fn();
+    } catch (e) {
+      if (e instanceof DeviceError) return deviceFailure(e);
+      if (e instanceof GatewayError) {
+        // A terminal problem the gateway reports (timeout, customer abort, unreachable) is one sentence.
+        const term = e.errors.terminal_id?.[0];
+        if (term) return fail('terminal', term);
+        return gatewayFailure(e);
+      }
+      throw e;
+    }
+  };
+
+  return {
+    refreshStatus,
+    close: () => {
+      if (timer) clearInterval(timer);
+    },
+
+    'devices:terminal-status': async () => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return ok(await refreshStatus());
+    },
+
+    'devices:terminal-sale': async (args) => {
+      const s = requireCounter();
+      if (!s.ok) return s;
+      if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
+      return guarded(async () => {
+        const t = await counterTerminal();
+        if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
+        const terminalId = String(t.id);
+        saleRunning = true;
+        void refreshStatus();
+        let last = '';
+        const poll = setInterval(() => {
+          client
+            .request<{ terminalstate: { state: TerminalScreenState; prompt: string } }>('GET', `/terminals/${terminalId}/state`)
+            .then(({ terminalstate: st }) => {
+              const key = `${st.state}|${st.prompt}`;
+              if (key !== last) {
+                last = key;
+                events.emit('terminal:state', { terminalId, state: st.state, prompt: st.prompt });
+              }
+            })
+            .catch(() => undefined);
+        }, deps.statePollMs ?? 200);
+        try {
+          const r = await routerClient.request<{ routertransaction: V2Transaction }>('POST', '/routertransactions', {
+            routertransaction: {
+              action: 'sale',
+              payment_method: 'cc',
+              ...locQuery(),
+              terminal_id: terminalId,
+              transaction_amount: formatMoney(args.subtotalCents + args.taxCents),
+              ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
+              ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
+              transaction_api_id: args.clientRef,
+            },
+          });
+          return ok(outcomeOf(r.routertransaction));
+        } finally {
+          clearInterval(poll);
+          saleRunning = false;
+          events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
+          void refreshStatus();
+        }
+      });
+    },
+
+    'devices:terminal-cancel': async () => {
+      const s = requireCounter();
+      if (!s.ok) return s;
+      return guarded(async () => {
+        if (status.terminalId) await client.request('POST', `/terminals/${status.terminalId}/cancel`);
+        return ok(null);
+      });
+    },
+
+    'devices:installer-data': async () => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return guarded(async () => {
+        const rows = await terminalRows();
+        const apps = new Map<string, DeviceChoice>();
+        const mfrs = new Map<string, DeviceChoice>();
+        for (const t of rows) {
+          const a = t.terminal_application as Row | null | undefined;
+          const m = t.terminal_manufacturer as Row | null | undefined;
+          if (a?.id) apps.set(String(a.id), { id: String(a.id), title: String(a.title), manufacturerId: String(a.terminal_manufacturer_id ?? '') });
+          if (m?.id) mfrs.set(String(m.id), { id: String(m.id), title: String(m.title) });
+        }
+        const sc = await client.request<{ scanners: Row[] }>('GET', '/scanners', undefined, { ...locQuery(), page_size: 100, sort: 'created_ts' });
+        const models = await client.request<{ scannermodels: Row[] }>('GET', '/scannermodels', undefined, { page_size: 100 }).catch(() => ({ scannermodels: [] as Row[] }));
+        return ok({
+          terminals: rows.map(toRecord),
+          scanners: (sc.scanners ?? []).map(scannerRecord),
+          applications: [...apps.values()],
+          manufacturers: [...mfrs.values()],
+          scannerModels: (models.scannermodels ?? []).map((m) => ({ id: String(m.id), title: String(m.title) })),
+        });
+      });
+    },
+
+    'devices:terminal-save': async (a) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return guarded(async () => {
+        const tcp = a.address.kind === 'tcp' ? a.address : null;
+        const body = {
+          ...(a.id ? {} : locQuery()),
+          title: a.title,
+          serial_number: a.serialNumber,
+          communication_type: a.address.kind,
+          local_ip_address: tcp ? tcp.host : null,
+          port: tcp ? tcp.port : null,
+          serial_path: a.address.kind === 'serial' ? a.address.path : null,
+          terminal_application_id: a.applicationId,
+          terminal_manufacturer_id: a.manufacturerId,
+          terminal_timeouts: a.timeouts,
+          tip_percents: a.tipPercents ? { percent_1: a.tipPercents[0], percent_2: a.tipPercents[1], percent_3: a.tipPercents[2] } : { percent_1: null, percent_2: null, percent_3: null },
+          tip_enable: a.tipPercents ? 1 : 0,
+        };
+        const r = a.id
+          ? await client.request<{ terminal: Row }>('PUT', `/terminals/${a.id}`, { terminal: body })
+          : await client.request<{ terminal: Row }>('POST', '/terminals', { terminal: body });
+        void refreshStatus();
+        return ok(toRecord(r.terminal));
+      });
+    },
+
+    'devices:terminal-test': async ({ address }) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return guarded(async () => {
+        const d = new TerminalDriver({ connect: () => openLink(address), settings: { timeouts: effectiveTimeouts(null), tipPercents: null } });
+        return ok(await d.initialize());
+      });
+    },
+
+    'devices:terminal-terms': async (a) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return guarded(async () => {
+        const r = await routerClient.request<{ deviceterm: { reason_code_id: number; signature: { signature?: string } | null } }>(
+          'POST',
+          '/deviceterms',
+          { deviceterm: { ...locQuery(), terminal_id: a.terminalId, require_signature: a.requireSignature, terms_conditions: a.text } },
+          { expand: 'signature' },
+        );
+        const sig = r.deviceterm.signature?.signature;
+        return ok({ accepted: r.deviceterm.reason_code_id === 1000, signatureDataUrl: sig ? `data:image/png;base64,${sig}` : null });
+      });
+    },
+
+    'devices:scanner-save': async (a) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return guarded(async () => {
+        const body = { ...(a.id ? {} : locQuery()), title: a.title, serial_number: a.serialNumber, scanner_model_id: a.modelId, serial_path: a.path };
+        const r = a.id
+          ? await client.request<{ scanner: Row }>('PUT', `/scanners/${a.id}`, { scanner: body })
+          : await client.request<{ scanner: Row }>('POST', '/scanners', { scanner: body });
+        return ok(scannerRecord(r.scanner));
+      });
+    },
+
+    'devices:scanner-test': async ({ path }) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      if (scanRunning) return fail('busy', DEVICE_ERRORS.scannerBusy);
+      scanRunning = true;
+      try {
+        return await guarded(async () => ok(await scanAt(path, 15_000)));
+      } finally {
+        scanRunning = false;
+      }
+    },
+
+    'devices:check-scan': async () => {
+      const s = requireCounter();
+      if (!s.ok) return s;
+      if (scanRunning) return fail('busy', DEVICE_ERRORS.scannerBusy);
+      scanRunning = true;
+      try {
+        return await guarded(async () => {
+          const sc = await client.request<{ scanners: Row[] }>('GET', '/scanners', undefined, { ...locQuery(), page_size: 100, sort: 'created_ts' });
+          const scanner = (sc.scanners ?? []).find((x) => (x.active === true || x.active === 1) && typeof x.serial_path === 'string' && x.serial_path);
+          if (!scanner) return fail('no_scanner', DEVICE_ERRORS.noScanner);
+          return ok(await scanAt(String(scanner.serial_path), 30_000));
+        });
+      } finally {
+        scanRunning = false;
+      }
+    },
+
+    'devices:check-pay': async (a) => {
+      const s = requireCounter();
+      if (!s.ok) return s;
+      return guarded(async () => {
+        const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
+          transaction: {
+            action: 'debit',
+            payment_method: 'ach',
+            ...locQuery(),
+            transaction_amount: formatMoney(a.subtotalCents + a.taxCents),
+            ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
+            routing: a.check.routing,
+            account_number: a.check.account,
+            account_type: 'checking',
+            account_holder_name: a.holderName,
+            ach_sec_code: 'POP',
+            ...(a.check.checkNumber ? { check_number: a.check.checkNumber } : {}),
+            micr_data: a.check.micr,
+            transaction_api_id: a.clientRef,
+          },
+        });
+        const o = outcomeOf(r.transaction);
+        return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
+      });
+    },
+  };
+}

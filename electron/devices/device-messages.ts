@@ -1,0 +1,47 @@
+/**
+ * Every message the device drivers end with, as named constants (asserted in tests). The
+ * timeout messages are the interface's own, from shared/payments/terminal-timeouts.ts.
+ */
+export const DEVICE_MSG = {
+  UNREACHABLE: 'The terminal cannot be reached. Check that it is on and its address is right.',
+  DISCONNECTED: 'The terminal disconnected in the middle of the operation.',
+  NAKED: 'The terminal refused the message three times.',
+  NO_ACK: 'The terminal did not acknowledge the message.',
+  GARBLED: 'The terminal sent a message that could not be read.',
+  BUSY: 'The terminal is busy with another operation.',
+  ABORTED: 'The customer cancelled on the terminal.',
+  CANCELLED: 'Cancelled at the counter.',
+  CONNECT_ERROR: 'The terminal could not reach the processor (connect error).',
+  TERMINAL_TIMEOUT: 'The terminal timed out.',
+  DECLINED_TERMS: 'The customer declined the terms.',
+  SCANNER_UNREACHABLE: 'The check scanner cannot be reached. Check the cable and the port.',
+  SCANNER_NO_CHECK: 'No check was scanned in time. Feed the check and try again.',
+  MICR_UNREADABLE: 'The check could not be read (unreadable characters in the MICR line). Scan it again or key the numbers.',
+  MICR_FORMAT: 'The MICR line has no routing number between transit symbols.',
+  MICR_ROUTING: 'The routing number on the check fails its checksum. Scan it again or key the numbers.',
+  MICR_ACCOUNT: 'The account number on the check must be 4 to 17 digits.',
+} as const;
+
+export type DeviceErrorCode =
+  | 'unreachable'
+  | 'disconnected'
+  | 'protocol'
+  | 'busy'
+  | 'aborted'
+  | 'cancelled'
+  | 'connect_error'
+  | 'timeout'
+  | 'declined'
+  | 'unreadable';
+
+export class DeviceError extends Error {
+  constructor(
+    readonly code: DeviceErrorCode,
+    message: string,
+    /** For timeouts: which one (card_entry_timeout …). */
+    readonly timeoutKey?: string,
+  ) {
+    super(message);
+    this.name = 'DeviceError';
+  }
+}

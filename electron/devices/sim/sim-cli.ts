@@ -1,0 +1,67 @@
+/**
+ * Command line for the device simulators (built to build/node/sim-cli.mjs):
+ *
+ *   npm run sim:terminal -- --tcp 10009            (or --serial /dev/pts/N)
+ *   npm run sim:scanner  -- --serial /dev/pts/N [--micr "T072000326T 12345678U 1001"]
+ *
+ * Options: --second-ms N scales a second (default 1000), --serial-number S.
+ * Scripting from outside: one JSON object per line on stdin, e.g.
+ *   {"script": {"tip": 3, "signature": "draw"}}   {"faults": {"nakFrames": 1}}   {"micr": "…"}
+ */
+import { createInterface } from 'node:readline';
+import { ScannerSimulator } from './scanner-simulator';
+import { TerminalSimulator } from './terminal-simulator';
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+async function main(): Promise<void> {
+  const kind = process.argv[2];
+  const secondMs = Number(arg('second-ms') ?? 1000);
+  const serial = arg('serial');
+  const tcp = arg('tcp');
+  if (kind === 'terminal') {
+    const sim = new TerminalSimulator({ secondMs, serialNumber: arg('serial-number') ?? 'SIM0001' });
+    if (serial) {
+      await sim.attachSerial(serial);
+      console.log(`terminal simulator on serial ${serial}`);
+    } else {
+      const port = await sim.listenTcp(Number(tcp ?? 10009));
+      console.log(`terminal simulator on tcp 127.0.0.1:${port}`);
+    }
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      try {
+        const msg = JSON.parse(line) as { script?: object; faults?: object };
+        if (msg.script) Object.assign(sim.script, msg.script);
+        if (msg.faults) Object.assign(sim.faults, msg.faults);
+        console.log('ok');
+      } catch {
+        console.log('not JSON: ignored');
+      }
+    });
+  } else if (kind === 'scanner') {
+    if (!serial) throw new Error('the scanner simulator needs --serial PATH (a socat pty)');
+    const sim = new ScannerSimulator({ micr: arg('micr') });
+    await sim.attachSerial(serial);
+    console.log(`check scanner simulator on serial ${serial}`);
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      try {
+        const msg = JSON.parse(line) as { micr?: string };
+        if (typeof msg.micr === 'string') sim.micr = msg.micr;
+        console.log('ok');
+      } catch {
+        console.log('not JSON: ignored');
+      }
+    });
+  } else {
+    console.error('usage: sim-cli terminal (--tcp PORT | --serial PATH) | scanner --serial PATH');
+    process.exit(2);
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(e instanceof Error ? e.message : String(e));
+  process.exit(1);
+});

@@ -1,0 +1,154 @@
+/**
+ * The commands of the EMV terminal protocol and their field layouts, declared once for the
+ * driver and the simulator (GATEWAY-FACTS: A00 init, A14 cancel, A20 signature, T00 credit,
+ * T02 debit, B00 batch; transaction types 01 sale, 02 return, 03 auth, 04 post-auth,
+ * 06 adjust, 16 void; amounts in cents; result 000000 is success).
+ *
+ * Simplifications (Ringup's own members of the family, named so):
+ * - S00 is a status notice the terminal sends while it works (state + prompt text), so the
+ *   counter can follow it live; the receiver ACKs it like any frame.
+ * - A30 shows device terms and answers accepted/declined and the signature.
+ * - Every request carries the terminal's timeouts and tip percents as `key=value`
+ *   sub-fields, so the settings stored in the engine apply to each operation.
+ * - The terminal reads the card and answers 000000 with the card data; the host decision
+ *   (approve/decline by amount) is the engine's processor, as for keyed sales.
+ */
+import { TIMEOUT_KEYS, type TerminalTimeouts, type TipPercents } from '../../shared/payments/terminal-timeouts';
+import { joinSub, splitSub } from './poslink-frame';
+
+export const CMD = {
+  init: 'A00',
+  cancel: 'A14',
+  signature: 'A20',
+  terms: 'A30',
+  credit: 'T00',
+  debit: 'T02',
+  batch: 'B00',
+  status: 'S00',
+} as const;
+
+export const TRANS_TYPE = { sale: '01', return: '02', auth: '03', postauth: '04', adjust: '06', void: '16' } as const;
+export type TransType = keyof typeof TRANS_TYPE;
+
+export const RESULT = {
+  ok: '000000',
+  aborted: '100001',
+  timeout: '100002',
+  connectError: '100003',
+  busy: '100005',
+  declined: '100010',
+  notSupported: '100011',
+} as const;
+
+export type TerminalState = 'idle' | 'card' | 'tip' | 'pin' | 'signature' | 'processing' | 'terms' | 'done';
+
+export type EntryMode = 'K' | 'S' | 'C' | 'P';
+export type Cvm = 'none' | 'pin' | 'signature';
+export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover';
+
+export interface OperationSettings {
+  timeouts: TerminalTimeouts;
+  tipPercents: TipPercents;
+}
+
+export function encodeSettings(s: OperationSettings, extra: Record<string, string | number> = {}): string {
+  const pairs = TIMEOUT_KEYS.map((k) => `${k}=${s.timeouts[k]}`);
+  if (s.tipPercents) pairs.push(`tip_percents=${s.tipPercents.join('/')}`);
+  for (const [k, v] of Object.entries(extra)) pairs.push(`${k}=${v}`);
+  return joinSub(pairs);
+}
+
+export function decodeSettings(field: string | undefined): { settings: OperationSettings; extra: Record<string, string> } {
+  const map: Record<string, string> = {};
+  for (const p of splitSub(field)) {
+    const i = p.indexOf('=');
+    if (i > 0) map[p.slice(0, i)] = p.slice(i + 1);
+  }
+  const timeouts = Object.fromEntries(TIMEOUT_KEYS.map((k) => [k, Number(map[k]) || 0])) as TerminalTimeouts;
+  const tp = map.tip_percents?.split('/').map(Number);
+  const tipPercents = tp && tp.length === 3 && tp.every((n) => Number.isInteger(n)) ? (tp as [number, number, number]) : null;
+  const extra = Object.fromEntries(Object.entries(map).filter(([k]) => k !== 'tip_percents' && !(TIMEOUT_KEYS as string[]).includes(k)));
+  return { settings: { timeouts, tipPercents }, extra };
+}
+
+/** T00/T02 request: [type, amount US tip, ecr ref, original ref, settings]. */
+export interface TransactionRequest {
+  type: TransType;
+  amountCents: number;
+  /** Tip already chosen at the counter (cents); when absent and tip percents exist, the terminal asks. */
+  tipCents?: number;
+  ecrRef: string;
+  origRef?: string;
+}
+
+export function encodeTransaction(r: TransactionRequest, s: OperationSettings): string[] {
+  return [TRANS_TYPE[r.type], joinSub([r.amountCents, r.tipCents ?? '']), r.ecrRef, r.origRef ?? '', encodeSettings(s)];
+}
+
+export function decodeTransaction(fields: string[]): { req: TransactionRequest; settings: OperationSettings } | undefined {
+  const type = (Object.keys(TRANS_TYPE) as TransType[]).find((k) => TRANS_TYPE[k] === fields[0]);
+  const [amount, tip] = splitSub(fields[1]);
+  if (!type || !/^\d{1,10}$/.test(amount ?? '')) return undefined;
+  const req: TransactionRequest = { type, amountCents: Number(amount), ecrRef: fields[2] ?? '' };
+  if (tip && /^\d+$/.test(tip)) req.tipCents = Number(tip);
+  if (fields[3]) req.origRef = fields[3];
+  return { req, settings: decodeSettings(fields[4]).settings };
+}
+
+/** What the terminal answers for a transaction (T01/T03). Never a full card number. */
+export interface TerminalResult {
+  resultCode: string;
+  resultText: string;
+  authCode: string;
+  refNum: string;
+  approvedCents: number;
+  tipCents: number;
+  entryMode: EntryMode;
+  brand: CardBrand;
+  debit: boolean;
+  firstSix: string;
+  lastFour: string;
+  expDate: string;
+  cvm: Cvm;
+  /** AID, APPLAB, APPN, CVM, TSI, TVR for chip and contactless reads. */
+  emv: Record<string, string> | null;
+  /** base64 PNG when a signature was captured. */
+  signature: string | null;
+}
+
+export function encodeResult(r: TerminalResult): string[] {
+  return [
+    r.resultCode,
+    r.resultText,
+    joinSub([r.authCode, r.refNum]),
+    joinSub([r.approvedCents, r.tipCents]),
+    joinSub([r.entryMode, r.brand, r.debit ? 'D' : 'C', r.firstSix, r.lastFour, r.expDate]),
+    r.cvm,
+    r.emv ? joinSub(Object.entries(r.emv).map(([k, v]) => `${k}=${v}`)) : '',
+    r.signature ?? '',
+  ];
+}
+
+export function decodeResult(f: string[]): TerminalResult {
+  const [authCode = '', refNum = ''] = splitSub(f[2]);
+  const [approved = '0', tip = '0'] = splitSub(f[3]);
+  const [entryMode = 'K', brand = 'visa', dc = 'C', firstSix = '', lastFour = '', expDate = ''] = splitSub(f[4]);
+  const emv = f[6] ? Object.fromEntries(splitSub(f[6]).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)])) : null;
+  return {
+    resultCode: f[0] ?? '',
+    resultText: f[1] ?? '',
+    authCode,
+    refNum,
+    approvedCents: Number(approved) || 0,
+    tipCents: Number(tip) || 0,
+    entryMode: entryMode as EntryMode,
+    brand: brand as CardBrand,
+    debit: dc === 'D',
+    firstSix,
+    lastFour,
+    expDate,
+    cvm: (f[5] || 'none') as Cvm,
+    emv,
+    signature: f[7] || null,
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The EMV terminal driver (contract `TerminalDriver`): one connection per operation, over
+ * TCP or a serial port. Each operation sends one request, follows the terminal's S00
+ * status notices (onState), and resolves with the response (request command + 1).
+ *
+ * Timeouts: the terminal enforces its own (card entry, PIN, signature, tip, transaction,
+ * device terms) with the settings sent in each request, and answers them with the
+ * interface's message; the driver bounds the whole operation by overall_timeout, then
+ * sends A14 (cancel) and fails with "Overall Request Timeout". `secondMs` scales a
+ * second (tests run the real timeouts at 1 s = a few ms).
+ */
+import { RESULT, CMD, decodeResult, encodeSettings, encodeTransaction, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from './terminal-commands';
+import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
+import type { DeviceLink } from './device-link';
+import { DEVICE_MSG, DeviceError } from './device-messages';
+import { FramedChannel } from './framed-channel';
+import { PROTOCOL_VERSION, responseCommand, splitSub, type Frame } from './poslink-frame';
+
+export interface TerminalDriverOptions {
+  connect: () => Promise<DeviceLink>;
+  settings: OperationSettings;
+  secondMs?: number;
+  ackTimeoutMs?: number;
+}
+
+export interface TerminalInfo {
+  serialNumber: string;
+  model: string;
+  application: string;
+}
+
+export interface TermsAnswer {
+  accepted: boolean;
+  signature: string | null;
+}
+
+export interface BatchTotals {
+  count: number;
+  totalCents: number;
+}
+
+export type StateListener = (state: TerminalState, prompt: string) => void;
+
+/** Which timeout a terminal's TIMEOUT answer names, found by its message. */
+function timeoutKeyOf(message: string): TimeoutKey | undefined {
+  return (Object.keys(TERMINAL_TIMEOUTS) as TimeoutKey[]).find((k) => TERMINAL_TIMEOUTS[k].message === message);
+}
+
+export class TerminalDriver {
+  private readonly listeners: StateListener[] = [];
+  private current: FramedChannel | undefined;
+
+  constructor(private readonly opts: TerminalDriverOptions) {}
+
+  onState(l: StateListener): () => void {
+    this.listeners.push(l);
+    return () => this.listeners.splice(this.listeners.indexOf(l) >>> 0, 1);
+  }
+
+  get busy(): boolean {
+    return this.current !== undefined;
+  }
+
+  initialize(): Promise<TerminalInfo> {
+    return this.exchange(CMD.init, [encodeSettings(this.opts.settings)], (f) => {
+      const [serialNumber = '', model = '', application = ''] = splitSub(f[2]);
+      return { serialNumber, model, application };
+    });
+  }
+
+  sale(r: Omit<TransactionRequest, 'type'>, debit = false): Promise<TerminalResult> {
+    return this.transaction({ ...r, type: 'sale' }, debit);
+  }
+  refund(r: Omit<TransactionRequest, 'type'>): Promise<TerminalResult> {
+    return this.transaction({ ...r, type: 'return' });
+  }
+  auth(r: Omit<TransactionRequest, 'type'>): Promise<TerminalResult> {
+    return this.transaction({ ...r, type: 'auth' });
+  }
+  void(ecrRef: string, origRef: string): Promise<TerminalResult> {
+    return this.transaction({ type: 'void', amountCents: 0, ecrRef, origRef });
+  }
+  tipAdjust(ecrRef: string, origRef: string, tipCents: number): Promise<TerminalResult> {
+    return this.transaction({ type: 'adjust', amountCents: 0, tipCents, ecrRef, origRef });
+  }
+
+  transaction(r: TransactionRequest, debit = false): Promise<TerminalResult> {
+    return this.exchange(debit ? CMD.debit : CMD.credit, encodeTransaction(r, this.opts.settings), (f) => decodeResult(f));
+  }
+
+  /** Asks for a signature on its own (A20); answers the base64 image. */
+  signature(): Promise<string> {
+    return this.exchange(CMD.signature, [encodeSettings(this.opts.settings)], (f) => f[2] ?? '');
+  }
+
+  /** Shows device terms (A30) and returns the cardholder's answer and signature. */
+  deviceTerms(text: string, requireSignature: boolean): Promise<TermsAnswer> {
+    return this.exchange(CMD.terms, [text, requireSignature ? '1' : '0', encodeSettings(this.opts.settings)], (f) => ({
+      accepted: f[2] === '1',
+      signature: f[3] || null,
+    }));
+  }
+
+  batchTotals(): Promise<BatchTotals> {
+    return this.exchange(CMD.batch, [encodeSettings(this.opts.settings)], (f) => {
+      const [count = '0', total = '0'] = splitSub(f[2]);
+      return { count: Number(count), totalCents: Number(total) };
+    });
+  }
+
+  /** Cancels the running operation (A14); it then fails with DEVICE_MSG.CANCELLED. */
+  cancel(): void {
+    this.cancelled = true;
+    void this.current?.send(frame(CMD.cancel, [])).catch(() => undefined);
+  }
+  private cancelled = false;
+
+  private async exchange<T>(command: string, fields: string[], parse: (fields: string[]) => T): Promise<T> {
+    if (this.current) throw new DeviceError('busy', DEVICE_MSG.BUSY);
+    this.cancelled = false;
+    const link = await this.opts.connect();
+    const ch = new FramedChannel(link, { ackTimeoutMs: this.opts.ackTimeoutMs });
+    this.current = ch;
+    const secondMs = this.opts.secondMs ?? 1000;
+    const want = responseCommand(command);
+    try {
+      return await new Promise<T>((resolve, reject) => {
+        const overall = setTimeout(() => {
+          void ch.send(frame(CMD.cancel, [])).catch(() => undefined);
+          reject(new DeviceError('timeout', TERMINAL_TIMEOUTS.overall_timeout.message, 'overall_timeout'));
+        }, this.opts.settings.timeouts.overall_timeout * secondMs);
+        const done = () => clearTimeout(overall);
+        ch.onClose(() => {
+          done();
+          reject(new DeviceError('disconnected', DEVICE_MSG.DISCONNECTED));
+        });
+        ch.onGarbled(() => {
+          done();
+          reject(new DeviceError('protocol', DEVICE_MSG.GARBLED));
+        });
+        ch.onFrame((f) => {
+          if (f.command === CMD.status) {
+            for (const l of [...this.listeners]) l((f.fields[0] ?? 'idle') as TerminalState, f.fields[1] ?? '');
+            return;
+          }
+          if (f.command !== want) return;
+          done();
+          const [code = '', text = ''] = f.fields;
+          if (code === RESULT.ok) resolve(parse(f.fields));
+          else reject(errorFor(code, text, this.cancelled));
+        });
+        ch.send(frame(command, fields)).catch((e: unknown) => {
+          done();
+          reject(e instanceof Error ? e : new Error(String(e)));
+        });
+      });
+    } finally {
+      this.current = undefined;
+      await link.close();
+      for (const l of [...this.listeners]) l('idle', '');
+    }
+  }
+}
+
+function frame(command: string, fields: string[]): Frame {
+  return { command, version: PROTOCOL_VERSION, fields };
+}
+
+function errorFor(code: string, text: string, cancelledHere: boolean): DeviceError {
+  switch (code) {
+    case RESULT.aborted:
+      return cancelledHere ? new DeviceError('cancelled', DEVICE_MSG.CANCELLED) : new DeviceError('aborted', DEVICE_MSG.ABORTED);
+    case RESULT.timeout:
+      return new DeviceError('timeout', text || DEVICE_MSG.TERMINAL_TIMEOUT, timeoutKeyOf(text));
+    case RESULT.connectError:
+      return new DeviceError('connect_error', DEVICE_MSG.CONNECT_ERROR);
+    case RESULT.busy:
+      return new DeviceError('busy', DEVICE_MSG.BUSY);
+    case RESULT.declined:
+      return new DeviceError('declined', text || DEVICE_MSG.DECLINED_TERMS);
+    default:
+      return new DeviceError('protocol', text || DEVICE_MSG.GARBLED);
+  }
+}

@@ -1,0 +1,279 @@
+/**
+ * Router endpoints: the engine drives an EMV terminal through the same driver as the app's
+ * core (electron/devices), while the integrator's request stays open.
+ *
+ * - POST /v2/routertransactions: sale, authonly or refund on the terminal named by
+ *   terminal_id; bounded by its overall_timeout. transaction_amount is the amount before
+ *   the tip: the customer adds the tip on the terminal (its tip_percents) unless tip_amount
+ *   is sent; the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
+ *   with the stored transaction's fields plus entry_mode_id and emv_receipt_data, its
+ *   `_links.self` at /v2/transactions/{id}. The card read stands in for account data
+ *   and the engine's processor decides, as for keyed sales (amount rules apply).
+ * - POST /v2/routeraccountvaults: reads a card and stores an account vault (no number:
+ *   the terminal never gives one out; such a vault is a token of the read only).
+ * - POST /v2/deviceterms on a terminal with an address prompts on it and stores the
+ *   cardholder's answer and signature (a terminal without one keeps the engine's
+ *   built-in simulated customer, see merchant/device-terms.ts).
+ * Terminal errors: unreachable or gone mid-way → 503; busy → 409; a timeout, the customer
+ * aborting or a connect error → 422 with the terminal's message under `terminal_id`.
+ * Every successful contact records last_registration_ts on the terminal.
+ * Ringup extensions (for the counter, which holds a router request open): GET
+ * /v2/terminals/{id}/state answers `{"terminalstate": {terminal_id, state, prompt, busy}}`
+ * (card, tip, pin, signature, processing, terms, done, idle); POST
+ * /v2/terminals/{id}/cancel cancels the running operation (its request answers 422
+ * "Cancelled at the counter.").
+ * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices).
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatMoney } from '../../../shared/payments/money';
+import { DeviceError } from '../../devices/device-messages';
+import type { TerminalResult } from '../../devices/terminal-commands';
+import type { TerminalDriver } from '../../devices/terminal-driver';
+import type { EngineContext, EngineModule } from '../framework/context';
+import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import type { Row } from '../framework/resource';
+import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
+import { MERCHANT_MSG } from '../merchant/messages';
+import type { AccountData } from '../payments/card-source';
+import type { PaymentsRuntime } from '../payments/payments-module';
+import { docWithLinks } from '../payments/transaction-doc';
+import { PAY_MSG } from '../payments/payment-messages';
+import { ROUTER_MSG } from './router-messages';
+import { driverFor } from './terminal-link';
+
+type Body = Record<string, unknown>;
+
+function unwrapAs(body: unknown, wrapper: string): Body {
+  const inner = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body)[wrapper] : undefined;
+  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper }));
+  return inner as Body;
+}
+
+const present = (v: unknown) => v !== undefined && v !== null && v !== '';
+
+export function deviceErrorToApi(e: unknown): never {
+  if (e instanceof DeviceError) {
+    const status = e.code === 'unreachable' || e.code === 'disconnected' || e.code === 'protocol' ? 503 : e.code === 'busy' ? 409 : 422;
+    throw new ApiError(status, { terminal_id: [e.message] });
+  }
+  throw e;
+}
+
+export function presentedAccount(r: TerminalResult): AccountData {
+  return {
+    paymentMethod: 'cc', brand: r.brand, firstSix: r.firstSix || null, lastFour: r.lastFour, expDate: r.expDate || null,
+    accountNumber: null, cvv: null, routing: null, accountType: r.debit ? 'debit' : null, accountHolderName: null, achSecCode: null, vaultId: null,
+  };
+}
+
+/** What a terminal is doing now (Ringup extension, GET /v2/terminals/{id}/state). */
+interface LiveState {
+  state: string;
+  prompt: string;
+  busy: boolean;
+}
+
+export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
+  let secondMs: number | undefined;
+  const live = new Map<string, LiveState>();
+  const running = new Map<string, TerminalDriver>();
+  const inFlight = new Map<string, Promise<{ doc: string; id: string }>>();
+
+  /** Runs one driver operation with the terminal's live state kept for the counter. */
+  async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>): Promise<T> {
+    const id = String(t.id);
+    live.set(id, { state: 'idle', prompt: '', busy: true });
+    running.set(id, driver);
+    const off = driver.onState((state, prompt) => live.set(id, { state, prompt, busy: state !== 'idle' || running.has(id) }));
+    try {
+      return await op();
+    } finally {
+      off();
+      running.delete(id);
+      live.set(id, { state: 'idle', prompt: '', busy: false });
+    }
+  }
+
+  const findTerminal = (ctx: EngineContext, req: FastifyRequest, id: unknown, locationId: string | undefined): Row => {
+    if (!present(id)) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_REQUIRED] });
+    const t = ctx.stmt('SELECT * FROM terminals WHERE id = ?').get(String(id)) as Row | undefined;
+    if (!t || !req.auth.locationSet.has(String(t.location_id)) || (locationId !== undefined && t.location_id !== locationId)) {
+      throw new ApiError(422, { terminal_id: [MERCHANT_MSG.TERMINAL_NOT_IN_LOCATION] });
+    }
+    if (t.active !== 1) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_INACTIVE] });
+    return t;
+  };
+
+  const driverOrFail = (t: Row): TerminalDriver => {
+    const d = driverFor(t, secondMs);
+    if (!d) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_NO_ADDRESS] });
+    return d;
+  };
+
+  const registered = (ctx: EngineContext, t: Row) => {
+    ctx.stmt('UPDATE terminals SET last_registration_ts = ? WHERE id = ?').run(ctx.clock.now(), t.id);
+  };
+
+  const emvReceipt = (r: TerminalResult) => (r.emv ? { ...r.emv } : null);
+
+  return {
+    name: 'router',
+    migrations: [
+      {
+        version: 1200,
+        module: 'router',
+        name: 'serial paths of terminals and scanners',
+        up(db) {
+          db.exec('ALTER TABLE terminals ADD COLUMN serial_path TEXT; ALTER TABLE scanners ADD COLUMN serial_path TEXT;');
+        },
+      },
+    ],
+    init(ctx) {
+      secondMs = ctx.options.deviceSecondMs;
+    },
+    routes(app: FastifyInstance, ctx: EngineContext) {
+      app.post('/v2/routertransactions', async (req, reply) => {
+        const body = unwrapAs(req.body, 'routertransaction');
+        const errs = new ErrorCollector();
+        const action = present(body.action) ? String(body.action).toLowerCase() : 'sale';
+        if (!['sale', 'authonly', 'refund'].includes(action)) errs.add('action', ROUTER_MSG.ACTION_INVALID);
+        if (present(body.payment_method) && body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
+        errs.throwIfAny();
+        const locationId = present(body.location_id) ? String(body.location_id) : undefined;
+        const terminal = findTerminal(ctx, req, body.terminal_id, locationId);
+        const rt = payments.runtime();
+        // A repeated transaction_api_id answers the stored record without touching the terminal.
+        if (present(body.transaction_api_id)) {
+          const dup = rt.transactions.byApiId(String(terminal.location_id), String(body.transaction_api_id));
+          if (dup) return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(dup.doc, `${ctx.origin}/v2/transactions/${dup.id}`)}}`);
+        }
+        // Validate the amount before the customer is asked for a card.
+        const amountText = present(body.transaction_amount) ? String(body.transaction_amount) : '';
+        if (!/^\d{1,10}(\.\d{1,2})?$/.test(amountText) || Number(amountText) <= 0) {
+          throw new ApiError(422, { transaction_amount: [present(body.transaction_amount) ? 'Transaction Amount must be a positive amount with at most 2 decimals.' : fmt(MSG.BLANK, { attribute: 'Transaction Amount' })] });
+        }
+        const [whole = '0', frac = ''] = amountText.split('.');
+        const amountCents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+        let tipCents: number | undefined;
+        if (present(body.tip_amount)) {
+          const t = String(body.tip_amount);
+          if (!/^\d{1,10}(\.\d{1,2})?$/.test(t)) throw new ApiError(422, { tip_amount: ['Tip Amount must be an amount with at most 2 decimals.'] });
+          const [w = '0', f = ''] = t.split('.');
+          tipCents = Number(w) * 100 + Number(f.padEnd(2, '0'));
+        }
+        const driver = driverOrFail(terminal);
+        const run = async (): Promise<{ doc: string; id: string }> => {
+          let read: TerminalResult;
+          try {
+            const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
+            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)));
+          } catch (e) {
+            if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
+            deviceErrorToApi(e);
+          }
+          registered(ctx, terminal);
+          const txBody: Body = {
+            ...body,
+            action,
+            payment_method: 'cc',
+            location_id: terminal.location_id,
+            transaction_amount: formatMoney(read.approvedCents),
+            tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
+          };
+          delete txBody.terminal_id;
+          const res = await rt.transactions.createFrom(req.auth, txBody, {
+            account: presentedAccount(read),
+            doc: {
+              entry_mode_id: read.entryMode,
+              emv_receipt_data: emvReceipt(read),
+              terminal_id: terminal.id,
+              terminal_serial_number: terminal.serial_number,
+            },
+          });
+          return res;
+        };
+        // Parallel requests with the same transaction_api_id share one terminal run (no double charge).
+        const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
+        let pending = key ? inFlight.get(key) : undefined;
+        if (!pending) {
+          pending = run();
+          if (key) {
+            inFlight.set(key, pending);
+            void pending.catch(() => undefined).finally(() => inFlight.delete(key));
+          }
+        }
+        const res = await pending;
+        return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
+      });
+
+      app.post('/v2/routeraccountvaults', async (req, reply) => {
+        const body = unwrapAs(req.body, 'routeraccountvault');
+        const errs = new ErrorCollector();
+        if (body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
+        if (body.action !== 'store') errs.add('action', ROUTER_MSG.VAULT_ACTION_INVALID);
+        for (const f of ['location_id', 'contact_id']) if (!present(body[f])) errs.add(f, fmt(MSG.BLANK, { attribute: f === 'location_id' ? 'Location Id' : 'Contact Id' }));
+        errs.throwIfAny();
+        const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
+        const contact = ctx.stmt('SELECT id, location_id FROM contacts WHERE id = ?').get(String(body.contact_id)) as Row | undefined;
+        if (!contact || contact.location_id !== terminal.location_id) throw new ApiError(422, { contact_id: [PAY_MSG.CONTACT_INVALID] });
+        const driver = driverOrFail(terminal);
+        let read: TerminalResult;
+        try {
+          read = await track(terminal, driver, () => driver.auth({ amountCents: 0, ecrRef: ctx.newId().slice(0, 32) }));
+        } catch (e) {
+          deviceErrorToApi(e);
+        }
+        registered(ctx, terminal);
+        const rt = payments.runtime();
+        const id = await rt.writer.submit(() => rt.vaults.insertFromAccount(presentedAccount(read), String(terminal.location_id), String(contact.id), {}, ctx.clock.now()));
+        const row = rt.vaults.visibleRow(id, req.auth);
+        const vault = row ? rt.vaults.serialize(row) : null;
+        return reply.code(201).send({ accountvault: vault });
+      });
+
+      // Ringup extensions for the counter: follow a terminal live and cancel what it is doing.
+      const stateOf = (req: FastifyRequest, id: string) => {
+        const t = ctx.stmt('SELECT id, location_id FROM terminals WHERE id = ?').get(id) as Row | undefined;
+        if (!t || !req.auth.locationSet.has(String(t.location_id))) throw notFound();
+        const s = live.get(id) ?? { state: 'idle', prompt: '', busy: false };
+        return { terminalstate: { terminal_id: id, ...s } };
+      };
+      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', async (req) => {
+        const answer = stateOf(req, req.params.id);
+        running.get(req.params.id)?.cancel();
+        return answer;
+      });
+
+      // Device terms on a terminal with an address: prompt there before the record is made.
+      app.addHook('preHandler', async (req) => {
+        if (req.method !== 'POST' || req.routeOptions.url !== '/v2/deviceterms') return;
+        const body = typeof req.body === 'object' && req.body !== null ? ((req.body as Body).deviceterm as Body | undefined) : undefined;
+        if (!body || !present(body.terminal_id)) return;
+        // Only a request the resource would accept reaches the customer; otherwise its 422 answers.
+        let values: Row;
+        try {
+          values = ctx.validateWrite(deviceTermResource, req.body, 'create', req).values;
+        } catch {
+          return;
+        }
+        const t = ctx.stmt('SELECT * FROM terminals WHERE id = ?').get(String(values.terminal_id)) as Row | undefined;
+        if (!t || t.location_id !== values.location_id) return;
+        const requireSig = values.require_signature === 1;
+        if (requireSig && t.sig_capture_enable !== 1) return;
+        if (typeof values.device_terms_api_id === 'string') {
+          const prior = ctx.stmt('SELECT reason_code_id FROM deviceterms WHERE location_id = ? AND device_terms_api_id = ?').get(values.location_id, values.device_terms_api_id) as Row | undefined;
+          if (prior && prior.reason_code_id === DEVICE_TERMS_ACCEPTED) return; // taken
+        }
+        const driver = driverFor(t, secondMs);
+        if (!driver) return;
+        try {
+          termsAnswers.set(req, await track(t, driver, () => driver.deviceTerms(String(values.terms_conditions), requireSig)));
+        } catch (e) {
+          deviceErrorToApi(e);
+        }
+        registered(ctx, t);
+      });
+    },
+  };
+}

@@ -1,0 +1,22 @@
+import { useEffect } from 'react';
+import type { Session } from '../../../shared/ipc/contract';
+import { useTerminalStore } from '../stores/terminal-store';
+
+const TEXT = { none: 'none', connected: 'connected', busy: 'busy', offline: 'offline' } as const;
+const DOT = { none: 'starting', connected: 'ok', busy: 'starting', offline: 'unreachable' } as const;
+
+/** The status bar's terminal slot: name and connected / busy / offline, kept live by `terminal:status`. */
+export function StatusBarTerminal({ session }: { session: Session | null }) {
+  const status = useTerminalStore((s) => s.status);
+  const load = useTerminalStore((s) => s.load);
+  useEffect(() => {
+    if (session) void load();
+  }, [session, load]);
+  const c = status?.connection ?? 'none';
+  return (
+    <span className="status-item" data-testid="status-terminal">
+      {c !== 'none' && <span className={`dot dot-${DOT[c]}`} aria-hidden="true" />}
+      Terminal: {c === 'none' ? 'none' : `${status?.title ?? ''}, ${TEXT[c]}`}
+    </span>
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * The counter's payment devices: the terminal's status (for the status bar and the sale
+ * screen), what it shows right now (pushed `terminal:state`), how this sale is paid
+ * (terminal by default when one is set up, keyed card, or check) and a scanned check.
+ * A finished terminal or check payment hands its outcome to the sale store, so the result
+ * screen is the same as for a keyed sale.
+ */
+import { create } from 'zustand';
+import type { ScannedCheck, SaleOutcome, TerminalScreenState, TerminalStatus } from '../../../shared/ipc/contract';
+import { ringup } from '../bridge/bridge';
+
+export type PayMethod = 'terminal' | 'keyed' | 'check';
+
+interface TerminalState {
+  status: TerminalStatus | null;
+  screen: TerminalScreenState;
+  prompt: string;
+  /** null until the cashier picks: the default is the terminal when one is reachable. */
+  chosen: PayMethod | null;
+  tipOnTerminal: boolean;
+  running: boolean;
+  error: string | null;
+  check: ScannedCheck | null;
+  scanning: boolean;
+  load(): Promise<void>;
+  method(): PayMethod;
+  choose(m: PayMethod): void;
+  setTipOnTerminal(on: boolean): void;
+  payOnTerminal(a: { subtotalCents: number; taxCents: number; tipCents: number }, done: (o: SaleOutcome) => void): Promise<void>;
+  cancel(): Promise<void>;
+  scanCheck(): Promise<void>;
+  payByCheck(a: { subtotalCents: number; taxCents: number; holderName: string }, done: (o: SaleOutcome) => void): Promise<void>;
+  reset(): void;
+}
+
+export const useTerminalStore = create<TerminalState>((set, get) => ({
+  status: null,
+  screen: 'idle',
+  prompt: '',
+  chosen: null,
+  tipOnTerminal: true,
+  running: false,
+  error: null,
+  check: null,
+  scanning: false,
+  async load() {
+    const r = await ringup.devicesTerminalStatus();
+    if (r.ok) set({ status: r.value });
+  },
+  method() {
+    const s = get();
+    if (s.chosen) return s.chosen;
+    // An offline terminal falls back to keyed entry until the cashier picks otherwise.
+    return s.status && (s.status.connection === 'connected' || s.status.connection === 'busy') ? 'terminal' : 'keyed';
+  },
+  choose: (chosen) => set({ chosen, error: null }),
+  setTipOnTerminal: (tipOnTerminal) => set({ tipOnTerminal }),
+  async payOnTerminal(a, done) {
+    if (get().running) return;
+    const ask = get().tipOnTerminal && get().status?.tipPercents;
+    set({ running: true, error: null, screen: 'card', prompt: 'Insert, tap or swipe card' });
+    const r = await ringup.devicesTerminalSale({ subtotalCents: a.subtotalCents, taxCents: a.taxCents, tipCents: ask ? null : a.tipCents, clientRef: crypto.randomUUID() });
+    set({ running: false, screen: 'idle', prompt: '' });
+    if (r.ok) done(r.value);
+    else set({ error: r.error.message });
+  },
+  async cancel() {
+    await ringup.devicesTerminalCancel();
+  },
+  async scanCheck() {
+    set({ scanning: true, error: null, check: null });
+    const r = await ringup.devicesCheckScan();
+    set(r.ok ? { scanning: false, check: r.value } : { scanning: false, error: r.error.message });
+  },
+  async payByCheck(a, done) {
+    const check = get().check;
+    if (!check || get().running) return;
+    set({ running: true, error: null });
+    const r = await ringup.devicesCheckPay({ ...a, check, clientRef: crypto.randomUUID() });
+    set({ running: false });
+    if (r.ok) {
+      set({ check: null });
+      done(r.value);
+    } else set({ error: r.error.message });
+  },
+  reset: () => set({ error: null, check: null, chosen: null }),
+}));
+
+ringup.on('terminal:state', (p) => useTerminalStore.setState({ screen: p.state, prompt: p.prompt }));
+ringup.on('terminal:status', (status) => useTerminalStore.setState({ status }));

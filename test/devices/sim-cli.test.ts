@@ -1,0 +1,82 @@
+/**
+ * `npm run sim:terminal -- --tcp PORT` and `npm run sim:scanner -- --serial PATH`: the CLI,
+ * bundled the way the build bundles it, run as a real process, scripted through its stdin,
+ * driven by the real drivers over TCP and a socat pseudo-terminal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
+import { CheckScannerDriver } from '../../electron/devices/check-scanner';
+import { openSerialLink, openTcpLink } from '../../electron/devices/device-link';
+import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
+import { TerminalDriver } from '../../electron/devices/terminal-driver';
+import { socatPair } from './helpers/socat-pair';
+
+const root = new URL('../..', import.meta.url).pathname;
+const outDir = join(root, 'test/output');
+const outfile = join(outDir, `sim-cli-${process.pid}.mjs`);
+
+beforeAll(async () => {
+  mkdirSync(outDir, { recursive: true });
+  await build({ absWorkingDir: root, entryPoints: ['electron/devices/sim/sim-cli.ts'], outfile, bundle: true, platform: 'node', target: 'node20', format: 'esm', packages: 'external', logLevel: 'warning' });
+});
+afterAll(() => rmSync(outfile, { force: true }));
+
+function start(args: string[]): Promise<{ child: ChildProcess; first: string; next(): Promise<string> }> {
+  const child = spawn(process.execPath, [outfile, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines = createInterface({ input: child.stdout! });
+  const queue: string[] = [];
+  const waiting: ((l: string) => void)[] = [];
+  lines.on('line', (l) => (waiting.length ? waiting.shift()!(l) : queue.push(l)));
+  const next = () => new Promise<string>((r) => (queue.length ? r(queue.shift()!) : waiting.push(r)));
+  return next().then((first) => ({ child, first, next }));
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+describe('simulator CLI', () => {
+  it('terminal over TCP, scripted on stdin: the tip picked on the terminal, then a garbled answer', async () => {
+    const sim = await start(['terminal', '--tcp', '0', '--second-ms', '5']);
+    try {
+      const port = Number(/:(\d+)$/.exec(sim.first)?.[1]);
+      expect(port).toBeGreaterThan(0);
+      sim.child.stdin!.write('{"script": {"tip": 3, "stepMs": 5}}\n');
+      expect(await sim.next()).toBe('ok');
+      const d = new TerminalDriver({ connect: () => openTcpLink('127.0.0.1', port), settings: { timeouts: defaultTimeouts(), tipPercents: [15, 18, 20] }, secondMs: 5 });
+      expect((await d.sale({ amountCents: 1000, ecrRef: 'cli-1' })).tipCents).toBe(200);
+      sim.child.stdin!.write('{"faults": {"garbleResponse": true}}\n');
+      expect(await sim.next()).toBe('ok');
+      await expect(d.sale({ amountCents: 1000, ecrRef: 'cli-2' })).rejects.toThrow(DEVICE_MSG.GARBLED);
+    } finally {
+      await stop(sim.child);
+    }
+  });
+
+  it('scanner on a socat pseudo-terminal, MICR line set on stdin', async () => {
+    const pty = await socatPair();
+    const sim = await start(['scanner', '--serial', pty.b]);
+    try {
+      expect(sim.first).toContain(pty.b);
+      const scanner = new CheckScannerDriver(await openSerialLink(pty.a), 2000);
+      expect((await scanner.scan(2000)).checkNumber).toBe('1001');
+      sim.child.stdin!.write('{"micr": "T07200!326T 1234567U 77"}\n');
+      expect(await sim.next()).toBe('ok');
+      const e = await scanner.scan(2000).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(DeviceError);
+      expect((e as DeviceError).message).toBe(DEVICE_MSG.MICR_UNREADABLE);
+      await scanner.close();
+    } finally {
+      await stop(sim.child);
+      await pty.close();
+    }
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * The EMV terminal driver against the simulator over real TCP sockets on 127.0.0.1: every
+ * operation, every mock amount of GATEWAY-FACTS, every timeout of the terminal table, and
+ * the wire's failure modes (NAK, wrong LRC, garbage, a terminal that vanishes, cancel).
+ * A second is scaled to a few milliseconds (secondMs) so the real timeout values run.
+ */
+import { createServer } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
+import { openTcpLink } from '../../electron/devices/device-link';
+import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
+import { MOCK_AMOUNTS } from '../../electron/devices/sim/mock-amounts';
+import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
+import { TerminalDriver } from '../../electron/devices/terminal-driver';
+
+const SECOND_MS = 4;
+let sim: TerminalSimulator;
+let port: number;
+
+function driver(settings: Partial<OperationSettings> = {}) {
+  return new TerminalDriver({
+    connect: () => openTcpLink('127.0.0.1', port),
+    settings: { timeouts: defaultTimeouts(), tipPercents: null, ...settings },
+    secondMs: SECOND_MS,
+    ackTimeoutMs: 1000,
+  });
+}
+
+async function failure(p: Promise<unknown>): Promise<DeviceError> {
+  try {
+    await p;
+  } catch (e) {
+    expect(e).toBeInstanceOf(DeviceError);
+    return e as DeviceError;
+  }
+  throw new Error('expected the operation to fail');
+}
+
+beforeEach(async () => {
+  sim = new TerminalSimulator({ secondMs: SECOND_MS, serialNumber: 'SIM-TEST-1' });
+  sim.script.stepMs = 5;
+  port = await sim.listenTcp(0);
+});
+afterEach(async () => {
+  await sim.close();
+});
+
+describe('terminal driver over TCP', () => {
+  it('initializes and reads the terminal serial number', async () => {
+    const info = await driver().initialize();
+    expect(info.serialNumber).toBe('SIM-TEST-1');
+  });
+
+  it('runs a chip sale, follows the states and sends the terminal settings with the request', async () => {
+    const timeouts = { ...defaultTimeouts(), card_entry_timeout: 45 };
+    const d = driver({ timeouts });
+    const seen: string[] = [];
+    d.onState((s) => seen.push(s));
+    const r = await d.sale({ amountCents: 714, ecrRef: 'r1' });
+    expect(r).toMatchObject({ resultCode: '000000', entryMode: 'C', cvm: 'none', approvedCents: 714, lastFour: '1111', firstSix: '411111' });
+    expect(r.emv).toMatchObject({ AID: 'A0000000031010', CVM: 'NO CVM', TSI: 'E800', TVR: '0000008000' });
+    expect(seen).toEqual(expect.arrayContaining(['card', 'processing', 'done']));
+    const sent = decodeSettings(sim.received.at(-1)?.fields[4]);
+    expect(sent.settings.timeouts.card_entry_timeout).toBe(45);
+  });
+
+  it('shows the configured tip percents and adds the chosen one (20% of 10.00)', async () => {
+    sim.script.tip = 3;
+    const d = driver({ tipPercents: [15, 18, 20] });
+    const r = await d.sale({ amountCents: 1000, ecrRef: 'r2' });
+    expect(r.tipCents).toBe(200);
+    expect(r.approvedCents).toBe(1200);
+    expect(sim.states).toContain('tip');
+    expect(decodeSettings(sim.received.at(-1)?.fields[4]).settings.tipPercents).toEqual([15, 18, 20]);
+  });
+
+  it('asks no tip when the counter already chose one', async () => {
+    const r = await driver({ tipPercents: [15, 18, 20] }).sale({ amountCents: 1000, tipCents: 150, ecrRef: 'r3' });
+    expect(r.tipCents).toBe(150);
+    expect(sim.states).not.toContain('tip');
+  });
+
+  const reads = Object.entries(MOCK_AMOUNTS).filter(([, o]) => o.kind === 'read');
+  it.each(reads)('amount %s gives its entry mode, card type and CVM', async (cents, o) => {
+    if (o.kind !== 'read') throw new Error('unreachable');
+    const r = await driver().sale({ amountCents: Number(cents), ecrRef: `m${cents}` });
+    expect(r.entryMode).toBe(o.entryMode);
+    expect(r.debit).toBe(o.debit);
+    expect(r.cvm).toBe(o.cvm);
+    if (o.brand) expect(r.brand).toBe(o.brand);
+    if (o.cvm === 'signature') expect(r.signature).toMatch(/^iVBOR/);
+    expect(r.emv === null).toBe(o.entryMode === 'K' || o.entryMode === 'S');
+  });
+
+  it('5.01 is a connect error, 5.31 a time-out, 5.99 aborted by the customer', async () => {
+    expect((await failure(driver().sale({ amountCents: 501, ecrRef: 'a' }))).message).toBe(DEVICE_MSG.CONNECT_ERROR);
+    const t = await failure(driver().sale({ amountCents: 531, ecrRef: 'b' }));
+    expect(t.code).toBe('timeout');
+    expect((await failure(driver().sale({ amountCents: 599, ecrRef: 'c' }))).message).toBe(DEVICE_MSG.ABORTED);
+  });
+
+  const timeoutAmounts: [number, TimeoutKey][] = [
+    [770, 'transaction_timeout'], [771, 'overall_timeout'], [772, 'card_entry_timeout'],
+    [773, 'pin_entry_timeout'], [775, 'signature_input_timeout'], [776, 'signature_submit_timeout'],
+  ];
+  it.each(timeoutAmounts)('amount %s ends with the message of %s', async (cents, key) => {
+    const e = await failure(driver().sale({ amountCents: cents, ecrRef: `t${cents}` }));
+    expect(e.code).toBe('timeout');
+    expect(e.timeoutKey).toBe(key);
+    expect(e.message).toBe(TERMINAL_TIMEOUTS[key].message);
+  });
+
+  it('the customer scripts reach the other timeouts: card entry, tip, PIN, terms', async () => {
+    sim.script.card = 'none';
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'x1' }))).message).toBe('Card Entry Timeout');
+    sim.script.card = 'present';
+    sim.script.tip = 'no-answer';
+    expect((await failure(driver({ tipPercents: [10, 15, 20] }).sale({ amountCents: 1000, ecrRef: 'x2' }))).message).toBe('Tip/Cashback Timeout');
+    sim.script.pin = 'none';
+    expect((await failure(driver().sale({ amountCents: 716, ecrRef: 'x3' }))).message).toBe('Pin Entry Timeout');
+    sim.script.terms = 'no-answer';
+    expect((await failure(driver().deviceTerms('Agree?', false))).message).toBe('Timeout waiting for Customer');
+  });
+
+  it('each timeout follows the terminal settings sent (a shorter card entry expires first)', async () => {
+    sim.script.card = 'none';
+    const short = { ...defaultTimeouts(), card_entry_timeout: 20, overall_timeout: 30 };
+    // 20 s of card entry < 30 s overall: the terminal's own message wins.
+    expect((await failure(driver({ timeouts: short }).sale({ amountCents: 1000, ecrRef: 'y' }))).message).toBe('Card Entry Timeout');
+    const overallFirst = { ...defaultTimeouts(), card_entry_timeout: 120, overall_timeout: 30 };
+    expect((await failure(driver({ timeouts: overallFirst }).sale({ amountCents: 1000, ecrRef: 'z' }))).message).toBe('Overall Request Timeout');
+  });
+
+  it('8.xx answers after xx seconds, approved', async () => {
+    const r = await driver().sale({ amountCents: 803, ecrRef: 'd' });
+    expect(r.resultCode).toBe('000000');
+  });
+
+  it('void, tip adjust and batch totals', async () => {
+    const d = driver();
+    const a = await d.sale({ amountCents: 1000, ecrRef: 'v1' });
+    const b = await d.sale({ amountCents: 2000, ecrRef: 'v2' });
+    expect((await d.tipAdjust('v3', b.refNum, 300)).approvedCents).toBe(2300);
+    await d.void('v4', a.refNum);
+    expect(await d.batchTotals()).toEqual({ count: 1, totalCents: 2300 });
+    expect((await failure(d.void('v5', 'nope'))).code).toBe('protocol');
+  });
+
+  it('refund and auth read a card', async () => {
+    expect((await driver().refund({ amountCents: 500, ecrRef: 'f' })).approvedCents).toBe(500);
+    expect((await driver().auth({ amountCents: 714, ecrRef: 'g' })).entryMode).toBe('C');
+  });
+
+  it('captures a signature and shows device terms (accepted with signature, declined)', async () => {
+    expect(await driver().signature()).toMatch(/^iVBOR/);
+    const yes = await driver().deviceTerms('I agree to pay', true);
+    expect(yes.accepted).toBe(true);
+    expect(yes.signature).toMatch(/^iVBOR/);
+    sim.script.terms = 'decline';
+    expect(await driver().deviceTerms('I agree to pay', true)).toEqual({ accepted: false, signature: null });
+  });
+
+  it('a NAKed request is sent again; three NAKs end the exchange', async () => {
+    sim.faults.nakFrames = 2;
+    expect((await driver().sale({ amountCents: 1000, ecrRef: 'n1' })).resultCode).toBe('000000');
+    sim.faults.nakFrames = 3;
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'n2' }))).message).toBe(DEVICE_MSG.NAKED);
+  });
+
+  it('a response with a wrong LRC is NAKed and arrives again', async () => {
+    sim.faults.badLrcFrames = 2;
+    expect((await driver().sale({ amountCents: 1000, ecrRef: 'l' })).approvedCents).toBe(1000);
+  });
+
+  it('a garbled response is an error, not a guess', async () => {
+    sim.faults.garbleResponse = true;
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'g' }))).message).toBe(DEVICE_MSG.GARBLED);
+  });
+
+  it('a terminal that disappears mid-transaction is reported', async () => {
+    sim.faults.vanishAt = 'pin';
+    expect((await failure(driver().sale({ amountCents: 716, ecrRef: 'gone' }))).message).toBe(DEVICE_MSG.DISCONNECTED);
+  });
+
+  it('cancel at the counter stops the terminal', async () => {
+    sim.script.card = 'none';
+    const d = driver();
+    const off = d.onState((s) => {
+      if (s === 'card') d.cancel();
+    });
+    expect((await failure(d.sale({ amountCents: 1000, ecrRef: 'c' }))).message).toBe(DEVICE_MSG.CANCELLED);
+    off();
+    sim.script.card = 'present';
+    expect((await d.sale({ amountCents: 1000, ecrRef: 'c2' })).resultCode).toBe('000000');
+  });
+
+  it('a second operation while one runs is answered busy', async () => {
+    sim.script.stepMs = 200;
+    const first = driver().sale({ amountCents: 1000, ecrRef: 'b1' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'b2' }))).message).toBe(DEVICE_MSG.BUSY);
+    expect((await first).resultCode).toBe('000000');
+  });
+
+  it('a terminal that is not there is unreachable', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', () => r()));
+    const a = closed.address();
+    await new Promise<void>((r) => closed.close(() => r()));
+    port = typeof a === 'object' && a ? a.port : 1;
+    expect((await failure(driver().initialize())).message).toBe(DEVICE_MSG.UNREACHABLE);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * The counter's hardware end to end: a node host (real core and engine), the terminal
+ * simulator on a real TCP port and the check scanner simulator on a socat pseudo-terminal.
+ * The installer points the demo terminal at the simulator, sets tip percents (the engine's
+ * rules inline), tests it, sends device terms and sees the signature, adds the scanner and
+ * test-scans; a cashier sells on the terminal with the tip picked there, cancels one, and
+ * pays by a scanned check. Screenshots in both themes; axe on every screen.
+ */
+import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
+import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
+import { TIP_BLANK } from '../../renderer/src/lib/device-messages';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+
+const INSTALLER = { name: 'Jordan', pin: '2468' };
+let host: HostInfo;
+let sim: TerminalSimulator;
+let simPort: number;
+let pty: PtyPair;
+let scanner: ScannerSimulator;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  sim = new TerminalSimulator();
+  sim.script.stepMs = 700; // slow enough to see each terminal screen at the counter
+  simPort = await sim.listenTcp(0);
+  pty = await socatPair();
+  scanner = new ScannerSimulator();
+  await scanner.attachSerial(pty.b);
+  host = await startHostProcess();
+});
+test.afterAll(async () => {
+  await stopHostProcess(host);
+  await sim.close();
+  await scanner.close();
+  await pty.close();
+});
+
+test('installer: terminal set-up with inline rules, connection test, device terms with signature; scanner test scan', async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, INSTALLER);
+  // Installers land on Devices and see no counter screens.
+  await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Sale/ })).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Terminal: Demo Terminal' })).toBeVisible();
+
+  await page.getByLabel('IP address').fill('127.0.0.1');
+  await page.getByLabel('Port').fill(String(simPort));
+  await page.getByLabel('Pin Entry Timeout').fill('5');
+  await page.getByLabel('Percent 2').fill('');
+  await page.getByTestId('terminal-save').click();
+  await expect(page.getByText('Pin Entry Timeout is 20 to 50 seconds.')).toBeVisible();
+  await expect(page.getByText(TIP_BLANK)).toBeVisible();
+  await shot(page, 'devices-terminal-errors');
+  await page.getByLabel('Pin Entry Timeout').fill('30');
+  await page.getByLabel('Percent 1').fill('10');
+  await page.getByLabel('Percent 2').fill('15');
+  await page.getByLabel('Percent 3').fill('20');
+  await page.getByTestId('terminal-save').click();
+  await expect(page.getByTestId('terminal-message')).toHaveText('Saved.');
+  await page.getByTestId('terminal-test').click();
+  await expect(page.getByTestId('terminal-message')).toContainText('Connected: A920 (simulated), serial SIM0001');
+
+  sim.script.stepMs = 50;
+  await page.getByTestId('terms-send').click();
+  await expect(page.getByTestId('terms-result')).toContainText('The customer accepted the terms.');
+  await expect(page.getByTestId('terms-signature')).toBeVisible();
+  await expectAccessible(page, 'devices (terminal, light)');
+  await page.getByTestId('terms-signature').scrollIntoViewIfNeeded();
+  await shot(page, 'devices-terminal-light');
+
+  await page.getByTestId('add-scanner').click();
+  await page.getByLabel('Name').fill('Front desk');
+  await page.getByLabel('Serial number').fill('SCN0001');
+  await page.getByLabel('Serial path').fill(pty.a);
+  await page.getByTestId('scanner-save').click();
+  await expect(page.getByTestId('scanner-message')).toHaveText('Saved.');
+  await page.getByTestId('scanner-test').click();
+  await expect(page.getByTestId('scanner-result')).toContainText('072000326');
+  await expect(page.getByTestId('scanner-result')).toContainText('•••• 5678');
+  await expectAccessible(page, 'devices (scanner)');
+  await page.keyboard.press('F9');
+  await page.getByRole('button', { name: /Demo Terminal/ }).click();
+  await expectAccessible(page, 'devices (terminal, dark)');
+  await shot(page, 'devices-terminal-dark');
+  await page.keyboard.press('F9');
+});
+
+test('cashier: a sale on the terminal with the tip chosen there, a cancelled one, and a check', async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, USERS.cashier);
+  await expect(page.getByTestId('status-terminal')).toHaveText('Terminal: Demo Terminal, connected');
+  await page.keyboard.type('2000');
+  await expect(page.getByRole('radio', { name: 'Terminal' })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByText('Customer picks the tip on the terminal (10%, 15%, 20%)')).toBeVisible();
+
+  sim.script = { ...sim.script, tip: 3, stepMs: 900 };
+  await page.getByTestId('pay-terminal').click();
+  await expect(page.getByTestId('terminal-prompt')).toHaveText('Insert, tap or swipe card');
+  await expectAccessible(page, 'sale on the terminal');
+  await shot(page, 'sale-terminal-card');
+  await expect(page.getByTestId('terminal-prompt')).toHaveText('Choose a tip');
+  await expect(page.getByTestId('status-terminal')).toHaveText('Terminal: Demo Terminal, busy', { timeout: 15_000 });
+  await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
+  await expect(page.getByText('$24.00').first()).toBeVisible();
+  await expect(page.locator('.receipt')).toContainText('Chip');
+  await shot(page, 'sale-terminal-approved');
+  await page.getByRole('button', { name: /New sale/ }).click();
+
+  sim.script = { ...sim.script, card: 'none', stepMs: 50 };
+  await page.keyboard.type('1500');
+  await page.getByTestId('pay-terminal').click();
+  await expect(page.getByTestId('terminal-prompt')).toHaveText('Insert, tap or swipe card');
+  await page.getByTestId('terminal-cancel').click();
+  await expect(page.getByTestId('device-error')).toHaveText('Cancelled at the counter.');
+  sim.script.card = 'present';
+
+  await page.getByRole('radio', { name: 'Check' }).click();
+  await page.getByTestId('scan-check').click();
+  await expect(page.getByTestId('check-facts')).toContainText('1001');
+  await page.getByLabel('Name on the check').fill('Pat Doe');
+  await expectAccessible(page, 'sale by check');
+  await shot(page, 'sale-check');
+  await page.getByTestId('pay-check').click();
+  await expect(page.getByText('$15.00').first()).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByText('The check was accepted.', { exact: false })).toBeVisible();
+  await expect(page.locator('.receipt')).toContainText('Check scan');
+  await shot(page, 'sale-check-result');
+  await page.getByRole('button', { name: /New sale/ }).click();
+
+  await page.getByRole('radio', { name: 'Key card' }).click();
+  await expect(page.getByLabel(/Card number/)).toBeVisible();
+});

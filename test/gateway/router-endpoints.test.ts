@@ -1,0 +1,189 @@
+/**
+ * Router endpoints over real sockets: the engine on port 0 drives the terminal simulator on
+ * 127.0.0.1 through the same driver as the app. A terminal second is 4 ms (deviceSecondMs).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-terms';
+import { REF } from '../../electron/gateway/merchant/schema-migrations';
+import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
+import { socatPair } from '../devices/helpers/socat-pair';
+import { TestEngine, errorsOf } from './helpers/engine-fixture';
+
+let t: TestEngine;
+let sim: TerminalSimulator;
+let terminalId: string;
+
+async function addTerminal(extra: Record<string, unknown>): Promise<string> {
+  const a = await t.post('/terminals', {
+    terminal: { location_id: t.locationId, serial_number: `SN${Math.random().toString(36).slice(2, 9)}`, terminal_application_id: REF.PAX_BROADPOS, terminal_manufacturer_id: REF.PAX, ...extra },
+  });
+  expect(a.status).toBe(201);
+  return a.body.terminal.id as string;
+}
+
+const sale = (amount: string, extra: Record<string, unknown> = {}) =>
+  t.post('/routertransactions', { routertransaction: { action: 'sale', payment_method: 'cc', location_id: t.locationId, terminal_id: terminalId, transaction_amount: amount, ...extra } });
+
+beforeAll(async () => {
+  t = await TestEngine.start({ deviceSecondMs: 4 });
+  sim = new TerminalSimulator({ secondMs: 4, serialNumber: 'SIM-ROUTER' });
+  const port = await sim.listenTcp(0);
+  terminalId = await addTerminal({ local_ip_address: '127.0.0.1', port, tip_percents: { percent_1: 15, percent_2: 18, percent_3: 20 } });
+});
+afterAll(async () => {
+  await sim.close();
+  await t.close();
+});
+beforeEach(() => {
+  sim.script = { ...DEFAULT_SCRIPT, stepMs: 5 };
+  sim.faults = {};
+});
+
+describe('POST /v2/routertransactions', () => {
+  it('runs a chip sale on the terminal with its tip percents and stores the transaction', async () => {
+    sim.script.tip = 2;
+    const a = await sale('10.00', { transaction_api_id: 'router-1' });
+    expect(a.status).toBe(201);
+    const r = a.body.routertransaction;
+    expect(r).toMatchObject({ status_id: 101, transaction_amount: '11.80', tip_amount: '1.80', entry_mode_id: 'C', last_four: '1111', terminal_id: terminalId });
+    expect(r.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', CVM: 'NO CVM', TSI: 'E800', TVR: '0000008000', APPLAB: 'VISA CREDIT' });
+    expect(r._links.self.href).toBe(t.url(`/transactions/${r.id}`));
+    const stored = await t.get(`/transactions/${r.id}`);
+    expect(stored.body.transaction).toMatchObject({ id: r.id, entry_mode_id: 'C', auth_amount: '11.80' });
+    expect(decodeTips()).toEqual([15, 18, 20]);
+    const term = await t.get(`/terminals/${terminalId}`);
+    expect(term.body.terminal.last_registration_ts).toBeGreaterThan(0);
+    // Idempotent: the same transaction_api_id answers the record without asking the terminal.
+    const before = sim.received.length;
+    expect((await sale('10.00', { transaction_api_id: 'router-1' })).body.routertransaction.id).toBe(r.id);
+    expect(sim.received.length).toBe(before);
+  });
+
+  it('parallel requests with the same transaction_api_id run the terminal once and answer the same sale', async () => {
+    sim.script.stepMs = 60;
+    const before = sim.received.filter((f) => f.command === 'T00').length;
+    const [a, b] = await Promise.all([sale('9.00', { transaction_api_id: 'race-1', tip_amount: '0.00' }), sale('9.00', { transaction_api_id: 'race-1', tip_amount: '0.00' })]);
+    expect(a.status).toBe(201);
+    expect(b.status).toBe(201);
+    expect(b.body.routertransaction.id).toBe(a.body.routertransaction.id);
+    expect(sim.received.filter((f) => f.command === 'T00').length - before).toBe(1);
+    const list = await t.get('/transactions?transaction_api_id=race-1');
+    expect(list.body.transactions).toHaveLength(1);
+  });
+
+  it('swiped (7.12) has no EMV data; the processor still decides by amount (5.00 declines)', async () => {
+    const s = await sale('7.12', { tip_amount: '0.00' });
+    expect(s.body.routertransaction).toMatchObject({ entry_mode_id: 'S', emv_receipt_data: null });
+    const d = await sale('5.00', { tip_amount: '0.00' });
+    expect(d.status).toBe(201);
+    expect(d.body.routertransaction.status_id).toBe(301);
+  });
+
+  it('terminal errors: card entry timeout and customer abort are 422 with the message, unreachable is 503', async () => {
+    const to = await sale('7.72');
+    expect(to.status).toBe(422);
+    expect(errorsOf(to, 'terminal_id')).toEqual(['Card Entry Timeout']);
+    const ab = await sale('5.99');
+    expect(errorsOf(ab, 'terminal_id')).toEqual([DEVICE_MSG.ABORTED]);
+    const gone = await addTerminal({ local_ip_address: '127.0.0.1', port: 1 });
+    const u = await t.post('/routertransactions', { routertransaction: { action: 'sale', location_id: t.locationId, terminal_id: gone, transaction_amount: '1.00' } });
+    expect(u.status).toBe(503);
+    expect(errorsOf(u, 'terminal_id')).toEqual([DEVICE_MSG.UNREACHABLE]);
+  });
+
+  it('is bounded by the terminal overall_timeout', async () => {
+    const short = await addTerminal({ local_ip_address: '127.0.0.1', port: (await portOf()), terminal_timeouts: { overall_timeout: 30 } });
+    const a = await t.post('/routertransactions', { routertransaction: { action: 'sale', location_id: t.locationId, terminal_id: short, transaction_amount: '7.71' } });
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual(['Overall Request Timeout']);
+  });
+
+  it('the counter follows the terminal state live and cancels (Ringup extension)', async () => {
+    sim.script.card = 'none';
+    const pending = sale('12.00');
+    let state = '';
+    for (let i = 0; i < 200 && state !== 'card'; i++) {
+      state = (await t.get(`/terminals/${terminalId}/state`)).body.terminalstate.state as string;
+      if (state !== 'card') await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(state).toBe('card');
+    expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: true, prompt: 'Insert, tap or swipe card' });
+    expect((await t.post(`/terminals/${terminalId}/cancel`)).status).toBe(200);
+    const a = await pending;
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
+    expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: false, state: 'idle' });
+  });
+
+  it('validates before the terminal is asked', async () => {
+    const before = sim.received.length;
+    expect(errorsOf(await sale('abc'), 'transaction_amount').length).toBe(1);
+    expect(errorsOf(await sale('1.00', { action: 'void' }), 'action')).toEqual([ROUTER_MSG.ACTION_INVALID]);
+    expect(errorsOf(await sale('1.00', { terminal_id: 'nope' }), 'terminal_id').length).toBe(1);
+    const bare = await addTerminal({});
+    expect(errorsOf(await sale('1.00', { terminal_id: bare }), 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+    expect(sim.received.length).toBe(before);
+  });
+});
+
+describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () => {
+  it('stores a vault from a card read', async () => {
+    const c = await t.post('/contacts', { contact: { location_id: t.locationId, last_name: 'Doe' } });
+    const a = await t.post('/routeraccountvaults', { routeraccountvault: { payment_method: 'cc', action: 'store', location_id: t.locationId, contact_id: c.body.contact.id, terminal_id: terminalId } });
+    expect(a.status).toBe(201);
+    expect(a.body.accountvault).toMatchObject({ last_four: '1111', contact_id: c.body.contact.id });
+  });
+
+  it('prompts the terms on the terminal and stores the signature drawn, or the decline', async () => {
+    const a = await t.post('/deviceterms?expand=signature', { deviceterm: { location_id: t.locationId, terminal_id: terminalId, require_signature: true, terms_conditions: 'I agree to the rental terms.' } });
+    expect(a.status).toBe(201);
+    expect(a.body.deviceterm.reason_code_id).toBe(1000);
+    expect(a.body.deviceterm.signature.signature).toMatch(/^iVBOR/);
+    expect(sim.states).toContain('terms');
+    sim.script.terms = 'decline';
+    const d = await t.post('/deviceterms', { deviceterm: { location_id: t.locationId, terminal_id: terminalId, require_signature: true, terms_conditions: 'I agree.' } });
+    expect(d.body.deviceterm.reason_code_id).toBe(DEVICE_TERMS_DECLINED);
+    sim.script.terms = 'no-answer';
+    const n = await t.post('/deviceterms', { deviceterm: { location_id: t.locationId, terminal_id: terminalId, require_signature: false, terms_conditions: 'I agree.' } });
+    expect(n.status).toBe(422);
+    expect(errorsOf(n, 'terminal_id')).toEqual(['Timeout waiting for Customer']);
+  });
+
+  it('drives a terminal on a serial line (communication_type serial + serial_path)', async () => {
+    const pty = await socatPair();
+    const serialSim = new TerminalSimulator({ secondMs: 4, serialNumber: 'SIM-SERIAL' });
+    serialSim.script.stepMs = 5;
+    try {
+      await serialSim.attachSerial(pty.b);
+      const id = await addTerminal({ communication_type: 'serial', serial_path: pty.a });
+      const a = await sale('7.11', { terminal_id: id, tip_amount: '0.00' });
+      expect(a.status).toBe(201);
+      expect(a.body.routertransaction).toMatchObject({ entry_mode_id: 'S', status_id: 101, terminal_serial_number: expect.any(String) });
+      expect(serialSim.received.at(-1)?.command).toBe('T00');
+    } finally {
+      await serialSim.close();
+      await pty.close();
+    }
+  });
+
+  it('never stores a full card number', async () => {
+    await sale('7.14');
+    const db = readFileSync(join(t.dataDir, 'gateway.sqlite'));
+    expect(db.includes('4111111111111111')).toBe(false);
+  });
+});
+
+function decodeTips(): number[] | null {
+  const f = sim.received.filter((x) => x.command === 'T00').at(-1);
+  const m = /tip_percents=([\d/]+)/.exec(f?.fields[4] ?? '');
+  return m ? (m[1] as string).split('/').map(Number) : null;
+}
+
+async function portOf(): Promise<number> {
+  const a = await t.get(`/terminals/${terminalId}`);
+  return a.body.terminal.port as number;
+}

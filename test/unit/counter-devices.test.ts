@@ -1,0 +1,136 @@
+/**
+ * The counter's devices through the core's handlers (validating dispatcher, embedded engine
+ * on port 0): the installer points the terminal at the simulator over TCP, a cashier sells
+ * on it with the tip chosen on the terminal, the live states arrive as events; a check read
+ * by the scanner simulator on a socat pseudo-terminal becomes a stored ACH transaction.
+ */
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { DEVICE_ERRORS } from '../../electron/core/devices';
+import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
+import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
+import type { HandlerResults, PosUser, TerminalStatePayload } from '../../shared/ipc/contract';
+import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
+import type { Result } from '../../shared/result';
+import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+let dir: string;
+let core: Core;
+let dispatch: Dispatch;
+let users: PosUser[];
+let sim: TerminalSimulator;
+let simPort: number;
+let pty: PtyPair;
+let scanner: ScannerSimulator;
+
+async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
+  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+}
+async function signInAs(name: string, pin: string): Promise<void> {
+  const r = await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin });
+  expect(r.ok).toBe(true);
+}
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ringup-devices-'));
+  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0, deviceStatusIntervalMs: 0 });
+  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  users = value(await call('auth:users')).users;
+  sim = new TerminalSimulator();
+  sim.script.stepMs = 30;
+  simPort = await sim.listenTcp(0);
+  pty = await socatPair();
+  scanner = new ScannerSimulator();
+  await scanner.attachSerial(pty.b);
+});
+afterAll(async () => {
+  await core?.close();
+  await sim?.close();
+  await scanner?.close();
+  await pty?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('installer', () => {
+  it('only installers and managers set devices up; installers take no payments', async () => {
+    await signInAs('Casey', '0000');
+    const r = await call('devices:installer-data');
+    expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.installerOnly } });
+    await signInAs('Jordan', '2468');
+    const pay = await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'installer-pays' });
+    expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
+  });
+
+  it('points the demo terminal at the simulator, tests it, shows terms and sees the signature', async () => {
+    await signInAs('Jordan', '2468');
+    const data = value(await call('devices:installer-data'));
+    const { lastRegistrationTs: _ts, ...demo } = data.terminals[0]!;
+    expect(data.applications.length).toBeGreaterThan(0);
+    const bad = await call('devices:terminal-save', { ...demo, timeouts: { ...demo.timeouts, pin_entry_timeout: 5 } });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request' } });
+    const saved = value(await call('devices:terminal-save', { ...demo, address: { kind: 'tcp', host: '127.0.0.1', port: simPort }, tipPercents: [10, 15, 20], timeouts: defaultTimeouts() }));
+    expect(saved.address).toEqual({ kind: 'tcp', host: '127.0.0.1', port: simPort });
+    expect(value(await call('devices:terminal-test', { address: saved.address })).serialNumber).toBe('SIM0001');
+    const terms = value(await call('devices:terminal-terms', { terminalId: saved.id, text: 'I agree to the terms.', requireSignature: true }));
+    expect(terms.accepted).toBe(true);
+    expect(terms.signatureDataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
+    const gone = await call('devices:terminal-test', { address: { kind: 'tcp', host: '127.0.0.1', port: 1 } });
+    expect(gone).toMatchObject({ ok: false, error: { message: DEVICE_MSG.UNREACHABLE } });
+  });
+});
+
+describe('counter', () => {
+  it('sells on the terminal: tip chosen there from its percents, states pushed live', async () => {
+    await signInAs('Casey', '0000');
+    const status = value(await call('devices:terminal-status'));
+    expect(status).toMatchObject({ connection: 'connected', tipPercents: [10, 15, 20] });
+    const states: TerminalStatePayload[] = [];
+    const off = core.events.subscribe((name, payload) => {
+      if (name === 'terminal:state') states.push(payload as TerminalStatePayload);
+    });
+    sim.script.tip = 3;
+    sim.script.stepMs = 300; // long enough for the 200 ms poll to see each screen
+    const r = value(await call('devices:terminal-sale', { subtotalCents: 2000, taxCents: 165, tipCents: null, clientRef: 'counter-terminal-1' }));
+    off();
+    sim.script.stepMs = 30;
+    expect(r.approved).toBe(true);
+    // 20 % of the pre-tip amount 21.65 = 4.33
+    expect(r.transaction.amountCents).toBe(2165 + 433);
+    expect(states.map((s) => s.state)).toEqual(expect.arrayContaining(['card', 'tip', 'idle']));
+  });
+
+  it('a customer abort on the terminal is one plain sentence', async () => {
+    const r = await call('devices:terminal-sale', { subtotalCents: 599, taxCents: 0, tipCents: 0, clientRef: 'counter-terminal-2' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'terminal', message: DEVICE_MSG.ABORTED } });
+  });
+
+  it('a scanned check becomes a stored ACH debit with check number, MICR and SEC code', async () => {
+    await signInAs('Jordan', '2468');
+    const models = value(await call('devices:installer-data')).scannerModels;
+    value(await call('devices:scanner-save', { title: 'Front desk', serialNumber: 'SCN0001', modelId: Number(models[0]!.id), path: pty.a }));
+    expect(value(await call('devices:scanner-test', { path: pty.a })).routing).toBe('072000326');
+    await signInAs('Casey', '0000');
+    const check = value(await call('devices:check-scan'));
+    expect(check).toEqual({ routing: '072000326', account: '12345678', checkNumber: '1001', micr: 'T072000326T 12345678U 1001' });
+    const paid = value(await call('devices:check-pay', { subtotalCents: 4500, taxCents: 0, check, holderName: 'Pat Doe', clientRef: 'check-1' }));
+    expect(paid.transaction.amountCents).toBe(4500);
+    expect(paid.approved).toBe(true);
+    const db = new Database(join(dir, 'gateway', 'gateway.sqlite'), { readonly: true });
+    const row = db.prepare('SELECT doc FROM transactions WHERE id = ?').get(paid.transaction.id) as { doc: string };
+    db.close();
+    expect(JSON.parse(row.doc)).toMatchObject({ payment_method: 'ach', check_number: '1001', micr_data: 'T072000326T 12345678U 1001', ach_sec_code: 'POP', status_id: 131 });
+    scanner.micr = 'T0720?0326T 12345678U 1001';
+    expect(await call('devices:check-scan')).toMatchObject({ ok: false, error: { message: DEVICE_MSG.MICR_UNREADABLE } });
+  });
+});

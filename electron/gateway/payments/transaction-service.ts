@@ -21,7 +21,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
-import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
@@ -82,8 +82,6 @@ const TEXT_FIELDS: [string, number][] = [
   ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
   ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64],
 ];
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class TransactionService {
   /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
@@ -291,7 +289,7 @@ export class TransactionService {
     const tip = money(body, 'tip_amount', errs);
     if (amount === null && !errs.has('transaction_amount')) {
       if (action === 'avsonly') amount = 0;
-      else if (action === 'refund' && previous) amount = previous.amount - previous.refunded;
+      else if (action === 'refund' && previous) amount = previous.auth_amount - previous.refunded;
       else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
     if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
@@ -352,7 +350,7 @@ export class TransactionService {
         autoDeclineCvv: pt.auto_decline_cvv,
       });
       if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
-      if (outcome.delayMs > 0) await sleep(outcome.delayMs);
+      if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
     }
     if (outcome.approved && action !== 'force' && method === 'cc' && action !== 'avsonly') authCode = newAuthCode();
 
@@ -422,7 +420,7 @@ export class TransactionService {
       }
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
-        const remaining = orig.amount - orig.refunded;
+        const remaining = orig.auth_amount - orig.refunded;
         if (!isRefundable(orig)) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.REFUND_NOT_REFUNDABLE] });
         if (amountCents > remaining) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.REFUND_EXCEEDS, { remaining: formatMoney(remaining) })] });
         this.ctx.stmt('UPDATE transactions SET refunded = refunded + ? WHERE id = ?').run(amountCents, orig.id);
@@ -503,6 +501,13 @@ export class TransactionService {
     errs.throwIfAny();
     const now = this.ctx.clock.now();
     const locationName = email ? this.lookups.locationName(row.location_id) : '';
+    let increment: ProcessorOutcome | undefined;
+    if (action === 'authincrement' && row.payment_method === 'cc' && row.status_id === STATUS.authonly) {
+      // The issuer answers the increment like an authorization of that amount (test amounts apply).
+      const brand = brandFromStored(row.first_six, null);
+      increment = simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: amount ?? 0, brand });
+      if (increment.delayMs > 0) await this.ctx.clock.sleep(increment.delayMs);
+    }
 
     return this.writer.submit((): TxnResult => {
       const cur = this.getRow(row.id) as TransactionRow;
@@ -531,15 +536,17 @@ export class TransactionService {
           d.verbiage = 'VOIDED';
           d.response_message = 'VOIDED';
           if (cur.type_id === TYPE.refund && cur.previous_transaction_id) {
-            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.amount, cur.previous_transaction_id);
+            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.auth_amount, cur.previous_transaction_id);
           }
           break;
         }
         case 'authcomplete': {
           if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHCOMPLETE_NOT_AUTHONLY] });
-          const done = amount ?? cur.auth_amount;
+          // Without an amount: the ticket (tip included), but never more than the issuer authorized.
+          const done = amount ?? Math.min(cur.amount, cur.auth_amount);
           if (done > cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHCOMPLETE_EXCEEDS, { authorized: formatMoney(cur.auth_amount) })] });
           amt = done;
+          authAmt = done; // what is captured is what counts from now on
           status = STATUS.approved;
           reason = REASON.authCompleted;
           d.verbiage = verbiageFor(REASON.approved);
@@ -553,16 +560,22 @@ export class TransactionService {
         }
         case 'authincrement': {
           if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHINCREMENT_NOT_AUTHONLY] });
+          const inc = increment as ProcessorOutcome; // asked of the issuer before this job
+          if (!inc.approved) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHINCREMENT_DECLINED, { verbiage: inc.verbiage })] });
+          if (cur.amount + (amount ?? 0) > MAX_AMOUNT_CENTS) throw new ApiError(422, { transaction_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
           amt = cur.amount + (amount ?? 0);
-          authAmt = cur.auth_amount + (amount ?? 0);
+          authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
           break;
         }
         case 'partialreversal': {
           const ok = isCard && unsettled && (cur.status_id === STATUS.authonly || (cur.status_id === STATUS.approved && cur.type_id === TYPE.sale));
           if (!ok) throw new ApiError(422, { id: [PAY_MSG.PARTIAL_REVERSAL_NOT_ALLOWED] });
-          if ((amount ?? 0) >= cur.amount - cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.amount - cur.refunded) })] });
-          amt = cur.amount - (amount ?? 0);
-          authAmt = Math.max(0, cur.auth_amount - (amount ?? 0));
+          // transaction_amount is the final amount (GATEWAY-FACTS), not the amount released.
+          const final = amount ?? 0;
+          if (final >= cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.auth_amount) })] });
+          if (final < cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
+          amt = final;
+          authAmt = final;
           break;
         }
         case 'edit': {
@@ -572,7 +585,12 @@ export class TransactionService {
             if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
             const oldTip = parseMoney(d.tip_amount) ?? 0;
             amt = cur.amount - oldTip + tip;
-            if (cur.status_id === STATUS.authonly) authAmt = Math.max(authAmt, amt);
+            if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
+            // An authorization keeps what the issuer approved (authcomplete is bounded by it).
+            // A fully approved sale's tip adjust is the captured amount; a partial approval's
+            // approved part never grows.
+            if (cur.status_id === STATUS.approved) authAmt = cur.auth_amount >= cur.amount ? amt : Math.min(cur.auth_amount, amt);
+            if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
           for (const [k, v] of Object.entries(fields)) d[k] = v;

@@ -10,7 +10,10 @@ export type TransactionDoc = Record<string, unknown> & {
   reason_code_id: number;
 };
 
-export const TRANSACTION_FIELDS = [
+import { RECORD_INPUT_FIELDS } from './transaction-fields';
+
+/** The record's own fields, in the interface's order (the postback field list). */
+const BASE_FIELDS = [
   'id', 'payment_method', 'account_vault_id', 'recurring_id', 'first_six', 'last_four', 'account_holder_name',
   'transaction_amount', 'description', 'transaction_code', 'avs', 'batch', 'order_num', 'verbiage',
   'transaction_settlement_status', 'effective_date', 'routing', 'return_date', 'created_ts', 'modified_ts',
@@ -25,9 +28,12 @@ export const TRANSACTION_FIELDS = [
   'transaction_batch_id', 'action',
 ] as const;
 
+/** Every field of a record: the base fields, then the inputs kept as sent (from the field table). */
+export const RECORD_FIELDS: readonly string[] = [...new Set<string>([...BASE_FIELDS, ...RECORD_INPUT_FIELDS])];
+
 export function emptyDoc(): Record<string, unknown> {
   const d: Record<string, unknown> = {};
-  for (const f of TRANSACTION_FIELDS) d[f] = null;
+  for (const f of RECORD_FIELDS) d[f] = null;
   return d;
 }
 

@@ -29,19 +29,19 @@ import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
 import { brandFromStored, fromVault, readCvv, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
-import { EMAIL_RE, flag, money, present, text, type Body } from './input-fields';
+import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
+import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
+import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 import type { VaultService } from './vault-service';
 
-export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
-export const PUT_ACTIONS = ['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit'] as const;
-type PostAction = (typeof POST_ACTIONS)[number];
-type PutAction = (typeof PUT_ACTIONS)[number];
+export { POST_ACTIONS, PUT_ACTIONS };
 
 export interface TransactionRow {
   id: string;
@@ -75,13 +75,6 @@ export interface TxnResult {
   doc: string;
   id: string;
 }
-
-const TEXT_FIELDS: [string, number][] = [
-  ['description', 255], ['order_num', 32], ['po_number', 32], ['clerk_number', 32], ['customer_id', 64],
-  ['customer_ip', 64], ['billing_street', 64], ['billing_city', 36], ['billing_state', 24], ['billing_zip', 10],
-  ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
-  ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64],
-];
 
 export class TransactionService {
   /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
@@ -237,15 +230,23 @@ export class TransactionService {
   private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
+    // Every field of the table: accepted by this action, typed and bounded.
+    const f = readTableFields(body, action, errs);
+    errs.throwIfAny();
     let previous: TransactionRow | undefined;
     if (present(body.previous_transaction_id)) {
       previous = this.visibleRow(String(body.previous_transaction_id), auth);
       if (!previous || previous.location_id !== locationId) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.PREVIOUS_INVALID] });
+    } else if (present(body.previous_transaction_api_id)) {
+      previous = this.byApiId(locationId, String(body.previous_transaction_api_id));
+      if (!previous) throw new ApiError(422, { previous_transaction_api_id: [PAY_MSG.PREVIOUS_API_ID_INVALID] });
     }
 
     // --- the account
     let account: AccountData | undefined;
     let vault: VaultRow | undefined;
+    let swiped = false;
+    let micrCheckNumber: string | null = null;
     const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
     if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
     if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
@@ -257,6 +258,27 @@ export class TransactionService {
     } else if (present(body.account_number)) {
       const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
       account = typedAccount(body, method, errs);
+    } else if (present(body.track_data) || present(body.e_track_data)) {
+      let card: SwipedCard | null;
+      if (present(body.track_data)) {
+        card = parseTrackData(String(body.track_data));
+        if (!card) errs.add('track_data', PAY_MSG.TRACK_DATA_INVALID);
+      } else {
+        card = decryptTrackData(String(body.e_track_data));
+        if (!present(body.e_format)) errs.add('e_format', PAY_MSG.E_FORMAT_BLANK);
+        if (!card) errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
+      }
+      if (card) {
+        account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
+        swiped = true;
+      }
+    } else if (present(body.micr_data)) {
+      const check = parseMicr(String(body.micr_data));
+      if (!check) errs.add('micr_data', PAY_MSG.MICR_INVALID);
+      else {
+        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
+        micrCheckNumber = check.checkNumber;
+      }
     } else if (previous) {
       account = accountFromPrevious(previous, body, errs);
     } else if (action !== 'refund') {
@@ -285,16 +307,17 @@ export class TransactionService {
 
     // --- amounts and plain fields
     let amount = money(body, 'transaction_amount', errs);
-    const tax = money(body, 'tax', errs);
-    const tip = money(body, 'tip_amount', errs);
+    const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
       if (action === 'avsonly') amount = 0;
       else if (action === 'refund' && previous) amount = previous.auth_amount - previous.refunded;
       else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
     if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    if (amount !== null) checkAmountParts(f, amount, errs);
+    checkStay(f, errs);
     const fields: Record<string, string | null> = {};
-    for (const [f, max] of TEXT_FIELDS) fields[f] = text(body, f, max, errs);
+    for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
     let email: string | null = null;
     if (present(body.notification_email_address)) {
       email = String(body.notification_email_address);
@@ -316,11 +339,6 @@ export class TransactionService {
       }
     } else if (vault?.contact_id) {
       contactId = vault.contact_id;
-    }
-    let customData: unknown = null;
-    if (present(body.custom_data)) {
-      if (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data)) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
-      else customData = body.custom_data;
     }
     let refundOf: TransactionRow | undefined;
     if (action === 'refund' && previous) {
@@ -347,7 +365,11 @@ export class TransactionService {
         billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
         billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
         expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
-        autoDeclineCvv: pt.auto_decline_cvv,
+        // Per-request overrides win over the product transaction's settings.
+        autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
+        autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
+        autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
+        allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
       });
       if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
       if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
@@ -378,26 +400,25 @@ export class TransactionService {
     d.product_transaction_id = pt.id;
     d.transaction_api_id = apiId;
     d.contact_id = contactId;
-    d.tax = tax === null ? null : formatMoney(tax);
-    d.tip_amount = tip === null ? null : formatMoney(tip);
-    for (const [f] of TEXT_FIELDS) if (fields[f] !== null) d[f] = fields[f];
+    for (const [k, v] of Object.entries(f)) if (FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
+    if (d.check_number === null && micrCheckNumber !== null) d.check_number = micrCheckNumber;
     if (fields.billing_zip === null && vault?.billing_zip) d.billing_zip = vault.billing_zip;
     if (fields.billing_street === null && vault?.billing_address) d.billing_street = vault.billing_address;
     d.routing = account.routing;
     d.account_type = account.accountType;
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
-    d.entry_mode_id = method === 'cc' ? 'K' : null;
+    d.entry_mode_id = method === 'cc' ? (swiped ? 'S' : 'K') : null;
+    if (d.card_present === null && swiped) d.card_present = true;
     d.is_recurring = false;
     d.is_accountvault = account.vaultId !== null;
     d.notification_email_address = email;
     d.notification_email_sent = false;
-    d.custom_data = customData;
-    d.additional_amounts = [];
+    if (d.additional_amounts === null) d.additional_amounts = [];
+    if (d.tags === null) d.tags = [];
     d.trx_source_id = 12;
-    d.terms_agree = present(body.terms_agree) ? flag(body.terms_agree) : null;
     d.previous_transaction_id = previous?.id ?? null;
-    d.effective_date = method === 'ach' ? new Date(now * 1000).toISOString().slice(0, 10) : null;
+    d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
     d.modified_ts = now;
     d.created_user_id = auth.userId;
@@ -434,7 +455,7 @@ export class TransactionService {
         if (outcome.failsFirstSettle) this.batches.markFailsFirstSettle(b.id);
       }
       if (saveAccount) {
-        const v = this.vaults.insertFromAccount(acct, locationId, contactId, fields, now);
+        const v = this.vaults.insertFromAccount(acct, locationId, contactId, { ...fields, title: (f.save_account_title as string | undefined) ?? null }, now);
         d.account_vault_id = v;
         d.is_accountvault = true;
       }
@@ -478,22 +499,17 @@ export class TransactionService {
     }
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
+    // Every field of the table: accepted by this action, typed and bounded; on edit null or "" clears.
+    const f = readTableFields(body, action, errs, action === 'edit');
     const amount = money(body, 'transaction_amount', errs);
-    const tip = money(body, 'tip_amount', errs);
-    const fields: Record<string, string | null> = {};
-    for (const f of ['description', 'transaction_c1', 'transaction_c2', 'transaction_c3', 'order_num', 'po_number', 'clerk_number']) {
-      if (f in body) fields[f] = text(body, f, f === 'description' ? 255 : f.startsWith('transaction_c') ? 128 : 32, errs);
-    }
+    const tip = typeof f.tip_amount === 'number' ? f.tip_amount : null;
     let email: string | null = null;
     if (present(body.notification_email_address)) {
       email = String(body.notification_email_address);
       if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
     }
-    let customData: unknown;
-    if ('custom_data' in body) {
-      if (body.custom_data !== null && (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data))) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
-      else customData = body.custom_data;
-    }
+    const partsSent = ['subtotal_amount', 'tax', 'tip_amount', 'surcharge_amount'].some((k) => f[k] !== undefined);
+    if (action === 'authcomplete' && amount !== null && partsSent) checkAmountParts(f, amount, errs);
     if ((action === 'authincrement' || action === 'partialreversal') && amount === null && !errs.has('transaction_amount')) {
       errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
@@ -545,6 +561,13 @@ export class TransactionService {
           // Without an amount: the ticket (tip included), but never more than the issuer authorized.
           const done = amount ?? Math.min(cur.amount, cur.auth_amount);
           if (done > cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHCOMPLETE_EXCEEDS, { authorized: formatMoney(cur.auth_amount) })] });
+          // Sent with its parts: a different final amount needs the parts again (they must add up).
+          if (d.subtotal_amount != null && done !== cur.amount && !partsSent) throw new ApiError(422, { subtotal_amount: [PAY_MSG.PARTS_REQUIRED] });
+          if (partsSent && amount === null) {
+            const pe = new ErrorCollector();
+            checkAmountParts(f, done, pe);
+            pe.throwIfAny();
+          }
           amt = done;
           authAmt = done; // what is captured is what counts from now on
           status = STATUS.approved;
@@ -593,11 +616,12 @@ export class TransactionService {
             if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
-          for (const [k, v] of Object.entries(fields)) d[k] = v;
-          if (customData !== undefined) d.custom_data = customData;
           break;
         }
       }
+      // The table's fields this action took (description on every action; the rest per the table).
+      for (const [k, v] of Object.entries(f)) if (!(k === 'tip_amount' && action === 'edit') && FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
+      if (d.tags === null) d.tags = [];
       if (email) {
         d.notification_email_address = email;
       }
@@ -632,6 +656,38 @@ export function unwrap(body: unknown): Body {
   const inner = (body as Body).transaction;
   if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
   return inner as Body;
+}
+
+const cents = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * Amount parts: with subtotal_amount or surcharge_amount, subtotal + tax + tip + surcharge
+ * must equal transaction_amount; otherwise tax + tip (+ surcharge) cannot exceed it.
+ * Each additional amount is at most transaction_amount.
+ */
+export function checkAmountParts(f: FieldValues, amount: number, errs: ErrorCollector): void {
+  const parts = cents(f.tax) + cents(f.tip_amount) + cents(f.surcharge_amount);
+  if (f.subtotal_amount !== undefined && f.subtotal_amount !== null) {
+    const sum = cents(f.subtotal_amount) + parts;
+    if (sum !== amount) {
+      errs.add('subtotal_amount', PAY_MSG.PARTS_MISMATCH, {
+        subtotal: formatMoney(cents(f.subtotal_amount)), tax: formatMoney(cents(f.tax)), tip: formatMoney(cents(f.tip_amount)),
+        surcharge: formatMoney(cents(f.surcharge_amount)), sum: formatMoney(sum), amount: formatMoney(amount),
+      });
+    }
+  } else if (parts > amount) {
+    errs.add('transaction_amount', PAY_MSG.PARTS_EXCEED, { sum: formatMoney(parts), amount: formatMoney(amount) });
+  }
+  const extra = f.additional_amounts as { cents: number }[] | undefined;
+  if (extra?.some((a) => a.cents > amount)) errs.add('additional_amounts', PAY_MSG.ADDITIONAL_AMOUNT_EXCEEDS);
+}
+
+/** Lodging: checkout not before checkin, at most 99 days apart. */
+function checkStay(f: FieldValues, errs: ErrorCollector): void {
+  if (typeof f.checkin_date !== 'string' || typeof f.checkout_date !== 'string') return;
+  const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
+  if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
+  else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
 }
 
 function isRefundable(t: TransactionRow): boolean {

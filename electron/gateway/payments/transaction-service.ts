@@ -36,6 +36,7 @@ import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
+import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
 import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
@@ -636,6 +637,7 @@ export class TransactionService {
         d.notification_email_sent = true;
       }
       const doc = JSON.stringify(d);
+      recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
         .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
         .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);

@@ -18,7 +18,9 @@ import type { ErrorCollector } from '../framework/errors';
 import { digitsOnly, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
-export const SEC_CODES = ['PPD', 'CCD', 'WEB', 'TEL', 'POP', 'BOC', 'C21'] as const;
+import { SEC_CODES } from './transaction-fields';
+
+export { SEC_CODES };
 
 export interface AccountData {
   paymentMethod: 'cc' | 'ach';

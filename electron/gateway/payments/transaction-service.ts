@@ -27,7 +27,7 @@ import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors
 import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
-import { brandFromStored, fromVault, readCvv, typedAccount, type AccountData, type VaultRow } from './card-source';
+import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
 import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
@@ -705,7 +705,7 @@ function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector
     paymentMethod: method, brand, firstSix: p.first_six, lastFour: p.last_four ?? '', expDate: p.exp_date, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: (d.routing as string | null) ?? null,
     accountType: (d.account_type as string | null) ?? null, accountHolderName: (d.account_holder_name as string | null) ?? null,
-    achSecCode: (d.ach_sec_code as string | null) ?? null, vaultId: p.account_vault_id,
+    achSecCode: method === 'ach' && present(body.ach_sec_code) ? readSecCode(body, errs) : ((d.ach_sec_code as string | null) ?? null), vaultId: p.account_vault_id,
   };
 }
 

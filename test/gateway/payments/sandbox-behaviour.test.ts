@@ -94,6 +94,10 @@ describe('ACH keeps what was sent', () => {
     expect(r.body.transaction).toMatchObject({ ach_sec_code: 'PPD', effective_date: '2031-05-04' });
     const back = (await h.call('GET', `/transactions/${r.body.transaction.id}`)).body.transaction;
     expect(back).toMatchObject({ ach_sec_code: 'PPD', effective_date: '2031-05-04' });
+    const refund = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: r.body.transaction.id, transaction_amount: '2.00' } });
+    expect(refund.body.transaction).toMatchObject({ type_id: 30, ach_sec_code: 'PPD' });
+    const ccd = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: r.body.transaction.id, transaction_amount: '1.00', ach_sec_code: 'CCD' } });
+    expect(ccd.body.transaction).toMatchObject({ type_id: 30, ach_sec_code: 'CCD' });
     const bad = await h.call('POST', '/transactions', { transaction: { action: 'debit', payment_method: 'ach', account_number: '123456789', routing: '072000326',
       account_holder_name: 'Pat Doe', transaction_amount: '12.00', effective_date: '04/05/2031' } });
     expect(bad.status).toBe(422);

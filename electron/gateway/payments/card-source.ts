@@ -14,11 +14,11 @@ import { luhnValid } from '../../../shared/payments/luhn';
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
-import type { ErrorCollector } from '../framework/errors';
+import { MSG, type ErrorCollector } from '../framework/errors';
 import { digitsOnly, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
-import { SEC_CODES } from './transaction-fields';
+import { FIELD_BY_NAME, SEC_CODES } from './transaction-fields';
 
 export { SEC_CODES };
 
@@ -57,7 +57,9 @@ export interface VaultRow {
 /** Typed account data (`account_number` present). */
 export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollector): AccountData | undefined {
   const number = digitsOnly(body.account_number);
-  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim().slice(0, 64) : null;
+  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
+  const holderMax = FIELD_BY_NAME.get('account_holder_name')?.max ?? 32;
+  if (holder !== null && holder.length > holderMax) errs.add('account_holder_name', MSG.TOO_LONG, { max: holderMax });
   if (method === 'cc') {
     if (!number || number.length < 13 || number.length > 19 || !luhnValid(number)) {
       errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);

@@ -62,6 +62,11 @@ describe('bounds and actions', () => {
     });
   });
 
+  it('bounds an engine-read field too (account_holder_name, 32)', async () => {
+    const r = await post({ account_holder_name: 'x'.repeat(33) });
+    expect(r.body.errors.account_holder_name).toEqual(['Account Holder Name should contain at most 32 characters.']);
+  });
+
   it('refuses a field the action does not take instead of dropping it', async () => {
     const r = await post({ auth_code: 'ABC123', effective_date: '2031-01-01' });
     expect(r.status).toBe(422);

@@ -15,8 +15,13 @@
  *   (201, same body) whatever the new body says; nothing is charged again.
  * - Declines are stored (status 301) and answered with 201: approval is status_id.
  * - save_account vaults the card only when the transaction is approved.
- * - Refunds: of an approved sale/force/completed auth (101) or an ACH debit (131–134);
- *   the sum of refunds that are not voided never exceeds the original amount.
+ * - Money counts as approved: auth_amount is what the transaction collects. Refunds (of an
+ *   approved sale/force/completed auth (101) or an ACH debit (131–134)) never sum above
+ *   it; the check and the counter update run in one write job, so parallel refunds hold.
+ * - partialreversal's transaction_amount is the final amount; a tip edit never raises an
+ *   authorization's auth_amount, nor a partial approval's; authincrement asks the issuer.
+ * - Every field of the table (transaction-fields.ts) is validated for its action, and the
+ *   record fields are stored and returned as sent.
  * - ACH voids are possible while the transaction is still 131 (pending origination).
  */
 import type { FastifyRequest } from 'fastify';

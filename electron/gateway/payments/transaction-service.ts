@@ -407,7 +407,7 @@ export class TransactionService {
     d.transaction_api_id = apiId;
     d.contact_id = contactId;
     for (const [k, v] of Object.entries(f)) if (FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
-    if (d.check_number === null && micrCheckNumber !== null) d.check_number = micrCheckNumber;
+    if (d.check_number == null && micrCheckNumber !== null) d.check_number = micrCheckNumber;
     if (fields.billing_zip === null && vault?.billing_zip) d.billing_zip = vault.billing_zip;
     if (fields.billing_street === null && vault?.billing_address) d.billing_street = vault.billing_address;
     d.routing = account.routing;
@@ -415,13 +415,12 @@ export class TransactionService {
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
     d.entry_mode_id = method === 'cc' ? (swiped ? 'S' : 'K') : null;
-    if (d.card_present === null && swiped) d.card_present = true;
+    if (d.card_present == null && swiped) d.card_present = true;
     d.is_recurring = false;
     d.is_accountvault = account.vaultId !== null;
     d.notification_email_address = email;
     d.notification_email_sent = false;
     if (d.additional_amounts === null) d.additional_amounts = [];
-    if (d.tags === null) d.tags = [];
     d.trx_source_id = 12;
     d.previous_transaction_id = previous?.id ?? null;
     d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
@@ -627,7 +626,6 @@ export class TransactionService {
       }
       // The table's fields this action took (description on every action; the rest per the table).
       for (const [k, v] of Object.entries(f)) if (!(k === 'tip_amount' && action === 'edit') && FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
-      if (d.tags === null) d.tags = [];
       if (email) {
         d.notification_email_address = email;
       }

@@ -39,11 +39,16 @@ describe('stored and returned', () => {
     expect(back.body.transaction).toMatchObject(expected);
   });
 
-  it('every record field of the table appears on every record (null when not sent)', async () => {
-    const r = await post({});
-    for (const f of TRANSACTION_FIELDS.filter((x) => x.storage === 'record')) expect(r.body.transaction).toHaveProperty(f.name);
+  it('base fields are on every record; other record fields when sent; never-stored fields never', async () => {
+    const r = await post({ cvv: '999', ssn4: undefined });
+    for (const name of ['description', 'tax', 'tip_amount', 'billing_zip', 'transaction_c1', 'custom_data', 'check_number', 'effective_date']) {
+      expect(r.body.transaction).toHaveProperty(name, null);
+    }
+    expect(r.body.transaction.additional_amounts).toEqual([]);
+    expect(r.body.transaction).not.toHaveProperty('room_rate');
     for (const f of TRANSACTION_FIELDS.filter((x) => x.storage === 'never')) expect(r.body.transaction).not.toHaveProperty(f.name);
-    expect(r.body.transaction.tags).toEqual([]);
+    const stored = h.engine.db.prepare('SELECT doc FROM transactions WHERE id = ?').get(r.body.transaction.id) as { doc: string };
+    expect(stored.doc).not.toContain('"999"');
   });
 });
 

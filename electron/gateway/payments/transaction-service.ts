@@ -526,7 +526,9 @@ export class TransactionService {
     if (action === 'authincrement' && row.payment_method === 'cc' && row.status_id === STATUS.authonly) {
       // The issuer answers the increment like an authorization of that amount (test amounts apply).
       const brand = brandFromStored(row.first_six, null);
-      increment = simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: amount ?? 0, brand });
+      const pt = row.product_transaction_id ? this.lookups.productTransaction(row.product_transaction_id) : undefined;
+      const allowPartial = (f.allow_partial_authorization_override as boolean | undefined) ?? pt?.allow_partial_authorization ?? true;
+      increment = simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: amount ?? 0, brand, allowPartial });
       if (increment.delayMs > 0) await this.ctx.clock.sleep(increment.delayMs);
     }
 

@@ -151,6 +151,8 @@ describe('authincrement', () => {
     expect(deny.body.errors.transaction_amount).toEqual([PAY_MSG.AUTHINCREMENT_DECLINED.replace('{verbiage}', 'DECLINE')]);
     const partial = await put(a.id, { action: 'authincrement', transaction_amount: '2.01' });
     expect(partial.body.transaction).toMatchObject({ transaction_amount: '22.01', auth_amount: '21.00' });
+    const noPartial = await put(a.id, { action: 'authincrement', transaction_amount: '2.01', allow_partial_authorization_override: 0 });
+    expect(noPartial.status).toBe(422);
     const huge = await put(a.id, { action: 'authincrement', transaction_amount: '999999999.99' });
     expect(huge.status).toBe(422);
     expect(huge.body.errors.transaction_amount).toEqual([PAY_MSG.AMOUNT_TOO_LARGE]);

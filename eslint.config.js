@@ -67,6 +67,19 @@ export const layerRules = [
       }],
     },
   },
+  {
+    // The engine stands alone (standalone CLI, its own process): nothing from the app's core.
+    files: ['electron/gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        paths: [electronOnly],
+        patterns: [
+          { regex: '^\\.\\./(\\.\\./)*renderer(/|$)', message: 'The core must not import renderer code.' },
+          { regex: '^(\\.\\./)+core(/|$)', message: 'The engine must not import from electron/core/: move what it needs under electron/gateway/.' },
+        ],
+      }],
+    },
+  },
 ];
 
 export default tseslint.config(

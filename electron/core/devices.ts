@@ -407,12 +407,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
             ...locQuery(),
             transaction_amount: formatMoney(a.subtotalCents + a.taxCents),
             ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
-            routing: a.check.routing,
-            account_number: a.check.account,
+            // The engine reads routing, account and check number from the MICR line itself
+            // (the interface's micr_data), so the account number is never sent twice.
             account_type: 'checking',
             account_holder_name: a.holderName,
             ach_sec_code: 'POP',
-            ...(a.check.checkNumber ? { check_number: a.check.checkNumber } : {}),
             micr_data: a.check.micr,
             transaction_api_id: a.clientRef,
           },

@@ -1,14 +1,6 @@
 /**
- * Opens a better-sqlite3 database for the core. Under Electron, `npm start` points
- * RINGUP_SQLITE_BINDING at a copy of better-sqlite3 rebuilt for Electron's ABI
- * (build/electron-native); plain Node (tests, node host, standalone engine) uses the
- * copy in node_modules. Every SQLite file of the app goes through here.
+ * The core's SQLite opener is the engine's (`electron/gateway/framework/sqlite.ts`): one
+ * opener for every SQLite file of the app, declared where the engine (which imports
+ * nothing from the core) can reach it.
  */
-import Database from 'better-sqlite3';
-
-export const SQLITE_BINDING_ENV = 'RINGUP_SQLITE_BINDING';
-
-export function openDatabase(file: string, options: Database.Options = {}): Database.Database {
-  const nativeBinding = process.env[SQLITE_BINDING_ENV];
-  return new Database(file, nativeBinding ? { ...options, nativeBinding } : options);
-}
+export { openDatabase, SQLITE_BINDING_ENV } from '../gateway/framework/sqlite';

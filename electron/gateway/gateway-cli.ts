@@ -3,7 +3,7 @@
  * Runs the embedded gateway engine on its own and prints its credentials.
  */
 import { resolve } from 'node:path';
-import { argPort, argValue, closeOnSignals } from '../core/cli-args';
+import { argPort, argValue, closeOnSignals } from './framework/cli-args';
 import { startEngine } from './engine';
 
 async function main(): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
-import { argFlag, argPort, argValue, closeOnSignals } from '../core/cli-args';
+import { argFlag, argPort, argValue, closeOnSignals } from '../gateway/framework/cli-args';
 import { resolveDataDir } from '../core/data-dir';
 import { startHost } from './host-server';
 

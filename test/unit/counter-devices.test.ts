@@ -129,7 +129,9 @@ describe('counter', () => {
     const db = new Database(join(dir, 'gateway', 'gateway.sqlite'), { readonly: true });
     const row = db.prepare('SELECT doc FROM transactions WHERE id = ?').get(paid.transaction.id) as { doc: string };
     db.close();
-    expect(JSON.parse(row.doc)).toMatchObject({ payment_method: 'ach', check_number: '1001', micr_data: 'T072000326T 12345678U 1001', ach_sec_code: 'POP', status_id: 131 });
+    expect(JSON.parse(row.doc)).toMatchObject({ payment_method: 'ach', check_number: '1001', last_four: '5678', ach_sec_code: 'POP', status_id: 131 });
+    // The MICR line carries the full account number: the engine reads it and never stores it.
+    expect(row.doc).not.toContain('12345678');
     scanner.micr = 'T0720?0326T 12345678U 1001';
     expect(await call('devices:check-scan')).toMatchObject({ ok: false, error: { message: DEVICE_MSG.MICR_UNREADABLE } });
   });

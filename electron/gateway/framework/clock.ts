@@ -6,6 +6,8 @@
 export interface Clock {
   /** Unix seconds (integer). */
   now(): number;
+  /** Waits `ms` (the simulated processor's delays); tests make it instant. */
+  sleep(ms: number): Promise<void>;
 }
 
 export class MovableClock implements Clock {
@@ -25,5 +27,17 @@ export class MovableClock implements Clock {
   }
   release(): void {
     this.fixed = undefined;
+  }
+  /**
+   * When true, sleep() does not wait: it moves the clock by the delay (rounded up to a
+   * second) and records it in `slept`, so a 10-second processor time-out costs no time.
+   */
+  instantSleep = false;
+  readonly slept: number[] = [];
+  sleep(ms: number): Promise<void> {
+    if (!this.instantSleep) return new Promise<void>((r) => setTimeout(r, ms));
+    this.slept.push(ms);
+    this.advance(Math.ceil(ms / 1000));
+    return Promise.resolve();
   }
 }

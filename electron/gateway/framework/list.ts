@@ -9,6 +9,8 @@
  * column serves the ORDER BY), paging is LIMIT/OFFSET, and COUNT(*) uses the same WHERE.
  */
 import type { FastifyRequest } from 'fastify';
+import { parseMoney } from '../../../shared/payments/money';
+import type { Clock } from './clock';
 import { ErrorCollector, MSG, fieldError, fmt, unprocessable } from './errors';
 import type { EngineContext, ListExtra, ListResult } from './context';
 import type { FieldDef, FilterKind, ResourceDef, Row } from './resource';
@@ -53,15 +55,19 @@ function lastString(v: unknown): string | undefined {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-function numericList(parts: string[], name: string): number[] {
-  const nums = parts.map((p) => parseNumber(p.trim()));
+function numericList(parts: string[], name: string, kind: FilterKind = 'number'): number[] {
+  const nums = parts.map((p) => (kind === 'money' ? (parseMoney(p.trim()) ?? undefined) : parseNumber(p.trim())));
   if (nums.some((n) => n === undefined)) throw fieldError(name, MSG.BAD_FILTER);
   return nums as number[];
 }
 
-/** Builds the condition for one filter parameter. */
-function condition(ctx: EngineContext, name: string, column: string, kind: FilterKind, value: string, query: Record<string, unknown>, where: string[], params: unknown[]): void {
-  const col = `"${column}"`;
+/**
+ * Builds the condition for one filter parameter: the one filter grammar of every list
+ * (generic resources and the payment resources' hand-written lists). `col` is an SQL
+ * expression (a quoted column, or json_extract over a stored document).
+ */
+export function filterCondition(clock: Clock, name: string, col: string, kind: FilterKind, value: string, query: Record<string, unknown>, where: string[], params: unknown[]): void {
+  if (value.length > 4096) throw fieldError(name, MSG.BAD_FILTER);
   if (kind === 'boolean') {
     const b = parseBoolean(value);
     if (b === undefined) throw fieldError(name, MSG.BAD_FILTER);
@@ -86,7 +92,7 @@ function condition(ctx: EngineContext, name: string, column: string, kind: Filte
   if (kind === 'timestamp') {
     const v = value.trim().toLowerCase();
     if (isNamedRange(v)) {
-      const [from, to] = namedRange(v, ctx.clock.now());
+      const [from, to] = namedRange(v, clock.now());
       where.push(`${col} BETWEEN ? AND ?`);
       params.push(from, to);
       return;
@@ -114,8 +120,8 @@ function condition(ctx: EngineContext, name: string, column: string, kind: Filte
   if (value.includes('|')) {
     const [lo = '', hi = '', ...rest] = value.split('|');
     if (rest.length > 0) throw fieldError(name, MSG.BAD_FILTER);
-    const l = lo.trim() === '' ? undefined : numericList([lo], name)[0];
-    const h = hi.trim() === '' ? undefined : numericList([hi], name)[0];
+    const l = lo.trim() === '' ? undefined : numericList([lo], name, kind)[0];
+    const h = hi.trim() === '' ? undefined : numericList([hi], name, kind)[0];
     if (l === undefined && h === undefined) throw fieldError(name, MSG.BAD_FILTER);
     if (l !== undefined) {
       where.push(`${col} >= ?`);
@@ -128,12 +134,12 @@ function condition(ctx: EngineContext, name: string, column: string, kind: Filte
     return;
   }
   if (value.includes(',')) {
-    const nums = numericList(value.split(','), name);
+    const nums = numericList(value.split(','), name, kind);
     where.push(`${col} IN (${nums.map(() => '?').join(',')})`);
     params.push(...nums);
     return;
   }
-  const n = parseNumber(value.trim());
+  const n = kind === 'money' ? (parseMoney(value.trim()) ?? undefined) : parseNumber(value.trim());
   if (n === undefined) {
     if (kind === 'timestamp') throw fieldError(name, MSG.BAD_TS_RANGE, { ranges: [...NAMED_RANGES, 'custom'].join(', ') });
     throw fieldError(name, MSG.BAD_FILTER);
@@ -238,8 +244,7 @@ export function list(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, 
     if (!spec) continue; // unknown parameters are ignored
     const value = lastString(rawValue);
     if (value === undefined || value === '') continue;
-    if (value.length > 4096) throw fieldError(key, MSG.BAD_FILTER);
-    condition(ctx, key, spec[0], spec[1], value, query, where, params);
+    filterCondition(ctx.clock, key, `"${spec[0]}"`, spec[1], value, query, where, params);
   }
   const whereSql = where.join(' AND ');
   const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM "${def.table}" WHERE ${whereSql}`).get(...params) as { n: number }).n;

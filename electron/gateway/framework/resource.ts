@@ -17,6 +17,7 @@ export type FilterKind =
   | 'text' // substring (LIKE), or a,b,c exact list
   | 'exact' // equality, or a,b,c list
   | 'number' // equality, a,b,c list, or lo|hi inclusive range
+  | 'money' // like number, values are decimal amounts ("10.00") compared as integer cents
   | 'timestamp' // number forms plus the named ranges and custom + <field>_from/_to
   | 'boolean'; // 1/0/true/false
 

@@ -14,12 +14,13 @@ import { luhnValid } from '../../../shared/payments/luhn';
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
-import type { ErrorCollector } from '../framework/errors';
+import { MSG, type ErrorCollector } from '../framework/errors';
 import { digitsOnly, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
-export const ACCOUNT_HOLDER_MAX = 64;
-export const SEC_CODES = ['PPD', 'CCD', 'WEB', 'TEL', 'POP', 'BOC', 'C21'] as const;
+import { FIELD_BY_NAME, SEC_CODES } from './transaction-fields';
+
+export { SEC_CODES };
 
 export interface AccountData {
   paymentMethod: 'cc' | 'ach';
@@ -58,7 +59,8 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
   const number = digitsOnly(body.account_number);
   const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
   // Too long is the caller's mistake to hear about, not to have cut silently (found by the contract run).
-  if (holder !== null && holder.length > ACCOUNT_HOLDER_MAX) errs.add('account_holder_name', PAY_MSG.TEXT_TOO_LONG, { max: ACCOUNT_HOLDER_MAX });
+  const holderMax = FIELD_BY_NAME.get('account_holder_name')?.max ?? 32;
+  if (holder !== null && holder.length > holderMax) errs.add('account_holder_name', MSG.TOO_LONG, { max: holderMax });
   if (method === 'cc') {
     if (!number || number.length < 13 || number.length > 19 || !luhnValid(number)) {
       errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);

@@ -1,21 +1,20 @@
 /**
- * List requests of the payment resources: filters, sort, page and `meta`, the same
- * conventions as the engine's generic lists (GATEWAY-FACTS "Lists"), written here over
- * explicit column specs because the transaction list must stay fast at a million rows:
+ * List requests of the payment resources: scope, sort, page and `meta` over explicit
+ * column specs (the transaction list must stay fast at a million rows); the filters use
+ * the engine's one filter grammar (`filterCondition` in framework/list.ts):
  * ids and codes match exactly (so they use indexes), free text by substring, numbers
  * and timestamps also as `lo|hi` ranges; amounts are decimal strings turned into cents.
  * The caller's locations scope every query; with one visible location it is an equality,
  * so (location_id, created_ts) serves the default sort without a sort step.
  */
 import type { FastifyRequest } from 'fastify';
-import { parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo } from '../framework/context';
 import type { Clock } from '../framework/clock';
-import { ApiError, MSG, fmt, labelOf } from '../framework/errors';
-import { listMetaOf, readPaging } from '../framework/list';
-import { isNamedRange, namedRange, NAMED_RANGES } from '../framework/timestamp-ranges';
+import { ApiError, MSG, fmt } from '../framework/errors';
+import { filterCondition, listMetaOf, readPaging } from '../framework/list';
+import type { FilterKind } from '../framework/resource';
 
-export type ColumnKind = 'exact' | 'text' | 'number' | 'money' | 'timestamp' | 'boolean';
+export type ColumnKind = FilterKind;
 
 export interface ColumnSpec {
   /** SQL expression (a column name, or json_extract(doc, '$.x')). */
@@ -51,20 +50,6 @@ function one(v: unknown): string | undefined {
   if (typeof v === 'string') return v;
   if (Array.isArray(v) && typeof v[v.length - 1] === 'string') return v[v.length - 1] as string;
   return undefined;
-}
-
-function badFilter(field: string): ApiError {
-  return new ApiError(422, { [field]: [fmt(MSG.BAD_FILTER, { attribute: labelOf(field) })] });
-}
-
-function numberValue(field: string, kind: ColumnKind, s: string): number {
-  if (kind === 'money') {
-    const c = parseMoney(s);
-    if (c === null) throw badFilter(field);
-    return c;
-  }
-  if (!/^-?\d{1,15}(\.\d+)?$/.test(s)) throw badFilter(field);
-  return Number(s);
 }
 
 /**
@@ -105,60 +90,13 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
     params.push(scope === auth.locationIds ? auth.locationsJson : JSON.stringify(scope));
   }
 
+  // Filters: the engine's one filter grammar (framework/list.ts), over this spec's columns.
   for (const [key, raw] of Object.entries(q)) {
-    if (RESERVED.has(key) || key === 'location_id' || key.endsWith('_from') || key.endsWith('_to')) continue;
+    if (RESERVED.has(key) || key === 'location_id') continue;
     const col = spec.columns[key];
     const value = one(raw);
     if (!col || value === undefined || value === '') continue;
-    switch (col.kind) {
-      case 'exact':
-      case 'text': {
-        const list = value.split(',');
-        if (list.length > 1) {
-          conds.push(`${col.sql} IN (${list.map(() => '?').join(', ')})`);
-          params.push(...list);
-        } else if (col.kind === 'exact') {
-          conds.push(`${col.sql} = ?`);
-          params.push(value);
-        } else {
-          conds.push(`${col.sql} LIKE ? ESCAPE '\\'`);
-          params.push(`%${value.replace(/[\\%_]/g, (m) => '\\' + m)}%`);
-        }
-        break;
-      }
-      case 'boolean': {
-        const b = value === '1' || value === 'true' ? 1 : value === '0' || value === 'false' ? 0 : undefined;
-        if (b === undefined) throw badFilter(key);
-        conds.push(`${col.sql} = ?`);
-        params.push(b);
-        break;
-      }
-      case 'number':
-      case 'money':
-      case 'timestamp': {
-        let range: [number, number] | undefined;
-        if (col.kind === 'timestamp' && isNamedRange(value)) range = namedRange(value, clock.now());
-        else if (col.kind === 'timestamp' && value === 'custom') {
-          const from = one(q[`${key}_from`]);
-          const to = one(q[`${key}_to`]);
-          range = [from ? numberValue(key, 'number', from) : 0, to ? numberValue(key, 'number', to) : Number.MAX_SAFE_INTEGER];
-        } else if (value.includes('|')) {
-          const [lo, hi] = value.split('|', 2);
-          range = [lo ? numberValue(key, col.kind, lo) : -Number.MAX_SAFE_INTEGER, hi ? numberValue(key, col.kind, hi) : Number.MAX_SAFE_INTEGER];
-        }
-        if (range) {
-          conds.push(`${col.sql} BETWEEN ? AND ?`);
-          params.push(range[0], range[1]);
-        } else if (col.kind === 'timestamp' && !/^-?\d+(,-?\d+)*$/.test(value)) {
-          throw new ApiError(422, { [key]: [fmt(MSG.BAD_TS_RANGE, { attribute: labelOf(key), ranges: NAMED_RANGES.join(', ') })] });
-        } else {
-          const list = value.split(',').map((v) => numberValue(key, col.kind, v));
-          conds.push(list.length > 1 ? `${col.sql} IN (${list.map(() => '?').join(', ')})` : `${col.sql} = ?`);
-          params.push(...list);
-        }
-        break;
-      }
-    }
+    filterCondition(clock, key, col.sql, col.kind, value, q, conds, params);
   }
 
   const sortRaw = one(q.sort) || spec.defaultSort;

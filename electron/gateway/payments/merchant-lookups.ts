@@ -12,6 +12,10 @@ export interface ProductTransaction {
   location_id: string;
   payment_method: 'cc' | 'ach';
   auto_decline_cvv: boolean;
+  /** Not columns of this engine's product transactions yet: read when present, else off / on. */
+  auto_decline_zip: boolean;
+  auto_decline_street: boolean;
+  allow_partial_authorization: boolean;
   level3_allow: boolean;
   title: string;
 }
@@ -52,6 +56,9 @@ export class MerchantLookups {
           location_id: String(r.location_id),
           payment_method: r.payment_method === 'ach' ? 'ach' : 'cc',
           auto_decline_cvv: truthy(r.auto_decline_cvv),
+          auto_decline_zip: truthy(r.auto_decline_zip),
+          auto_decline_street: truthy(r.auto_decline_street),
+          allow_partial_authorization: r.allow_partial_authorization === undefined || r.allow_partial_authorization === null ? true : truthy(r.allow_partial_authorization),
           level3_allow: r.level3_allow === undefined || r.level3_allow === null ? true : truthy(r.level3_allow),
           title: String(r.title ?? ''),
         }

@@ -143,4 +143,22 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 102,
+    module: 'payments',
+    name: 'transaction changelogs (who changed what, per PUT action)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE transaction_changelogs (
+          id TEXT PRIMARY KEY,
+          transaction_id TEXT NOT NULL,
+          user_id TEXT,
+          action TEXT NOT NULL,
+          changes TEXT NOT NULL,
+          created_ts INTEGER NOT NULL
+        );
+        CREATE INDEX transaction_changelogs_txn ON transaction_changelogs (transaction_id, created_ts);
+      `);
+    },
+  },
 ];

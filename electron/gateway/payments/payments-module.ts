@@ -30,6 +30,7 @@ import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
 import { ReceiptOutbox } from './receipt-outbox';
 import { docWithLinks } from './transaction-doc';
+import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
 import { TransactionService, type TransactionRow } from './transaction-service';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
@@ -124,6 +125,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         const p = t.previous_transaction_id ? r.transactions.getRow(t.previous_transaction_id) : undefined;
         d.previous_transaction = p ? JSON.parse(p.doc) : null;
       }
+      applyExtraExpands(ctx, want, d, t);
     };
   };
 

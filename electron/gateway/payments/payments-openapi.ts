@@ -7,9 +7,8 @@
  *
  * The transaction request bodies are built by ONE function, `transactionBodySchema`,
  * from a list of field descriptors (name, type, bounds, the actions that take it). The
- * list below is read from today's transaction-service.ts; when the field × action table
- * (transaction-fields.ts) lands, point `TRANSACTION_INPUT_FIELDS` at it and nothing else
- * here changes.
+ * descriptors are derived from the one field × action table (transaction-fields.ts), so
+ * the document, the validation and the README's table cannot disagree.
  */
 import { z } from 'zod';
 import { mastercardLevel3DataSchema, visaLevel3DataSchema } from '../../../shared/payments/level3-schema';
@@ -37,22 +36,22 @@ import {
 import { responseOf } from '../framework/resource-openapi';
 import type { ListSpec } from './list-query';
 import { BATCH_LIST } from './payments-module';
-import { ACCOUNT_HOLDER_MAX, SEC_CODES } from './card-source';
-import { TRANSACTION_FIELDS } from './transaction-doc';
+import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
-import { POST_ACTIONS, PUT_ACTIONS } from './transaction-service';
+import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
 import { VAULT_LIST } from './vault-service';
 
-export type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
+type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
 
 /** One request field of `/v2/transactions`: its type, bounds and the actions that take it. */
 export interface TransactionFieldDescriptor {
   name: string;
-  type: 'string' | 'money' | 'digits' | 'boolean' | 'object';
+  type: 'string' | 'money' | 'boolean' | 'object' | 'tags' | 'array';
   maxLength?: number;
   minLength?: number;
   enum?: readonly string[];
-  format?: 'email';
+  pattern?: string;
+  format?: 'email' | 'date';
   /** Actions that read the field. */
   actions: readonly TransactionAction[];
   /** Actions for which it must be sent. */
@@ -61,55 +60,46 @@ export interface TransactionFieldDescriptor {
   example?: unknown;
 }
 
-const CARD_POST = ['sale', 'authonly', 'avsonly', 'force', 'refund'] as const;
-const ALL_POST = POST_ACTIONS;
-const EDIT = ['edit'] as const;
-const AMOUNT_PUT = ['authcomplete', 'authincrement', 'partialreversal'] as const;
+/** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
+const EXAMPLES: Record<string, unknown> = {
+  account_number: '4111111111111111',
+  exp_date: '1230',
+  cvv: '999',
+  transaction_amount: '10.00',
+  routing: '072000326',
+  effective_date: '2030-01-15',
+  billing_zip: '32606',
+  billing_phone: '3525551234',
+  notification_email_address: 'pat@example.com',
+};
 
-/** Read from transaction-service.ts / card-source.ts / input-fields.ts as they are today. */
-export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = [
-  { name: 'location_id', type: 'string', actions: ALL_POST, description: 'Defaults to the caller\'s only location, else its first with a default product transaction.' },
-  { name: 'product_transaction_id', type: 'string', actions: ALL_POST, description: 'Defaults to the location\'s default_cc / default_ach.' },
-  { name: 'transaction_api_id', type: 'string', maxLength: 64, actions: ALL_POST, description: 'Your id, unique per location, no spaces. Repeating it returns the original (nothing is charged again).' },
-  { name: 'payment_method', type: 'string', enum: ['cc', 'ach'], actions: ALL_POST, description: 'Derived from the account when not sent.' },
-  { name: 'account_number', type: 'digits', minLength: 4, maxLength: 19, actions: ALL_POST, description: 'Card or bank account number (spaces and dashes ignored). Never stored or returned.', example: '4111111111111111' },
-  { name: 'exp_date', type: 'string', minLength: 4, maxLength: 4, actions: CARD_POST, description: 'MMYY (cards).', example: '1230' },
-  { name: 'cvv', type: 'digits', minLength: 3, maxLength: 4, actions: CARD_POST, description: 'Never stored.', example: '999' },
-  { name: 'account_holder_name', type: 'string', maxLength: ACCOUNT_HOLDER_MAX, actions: ALL_POST },
-  { name: 'routing', type: 'digits', minLength: 9, maxLength: 9, actions: ['debit', 'credit', 'refund'], description: 'ABA routing number (ACH).' },
-  { name: 'account_type', type: 'string', enum: ['checking', 'savings'], actions: ['debit', 'credit', 'refund'], description: 'ACH account type (default checking).' },
-  { name: 'ach_sec_code', type: 'string', enum: SEC_CODES, actions: ['debit', 'credit', 'refund'], description: 'Default WEB.' },
-  { name: 'account_vault_id', type: 'string', actions: ALL_POST, description: 'Charge a vaulted account.' },
-  { name: 'account_vault_api_id', type: 'string', actions: ALL_POST },
-  { name: 'previous_transaction_id', type: 'string', actions: ALL_POST, description: 'Refund of, or a new charge with the account of, an earlier transaction.' },
-  { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, ...AMOUNT_PUT], requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'Decimal string, the total including tip. authincrement: the increment; partialreversal: the amount to release; refund: defaults to what remains.', example: '10.00' },
-  { name: 'tax', type: 'money', actions: ALL_POST },
-  { name: 'tip_amount', type: 'money', actions: [...ALL_POST, ...EDIT], description: 'Part of transaction_amount; edit moves the total by the difference.' },
-  { name: 'auth_code', type: 'string', minLength: 6, maxLength: 6, actions: ['force'], requiredFor: ['force'], description: 'Voice authorization code.' },
-  { name: 'description', type: 'string', maxLength: 255, actions: [...ALL_POST, ...EDIT] },
-  { name: 'order_num', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
-  { name: 'po_number', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
-  { name: 'clerk_number', type: 'string', maxLength: 32, actions: [...ALL_POST, ...EDIT] },
-  { name: 'customer_id', type: 'string', maxLength: 64, actions: ALL_POST },
-  { name: 'customer_ip', type: 'string', maxLength: 64, actions: ALL_POST },
-  { name: 'billing_street', type: 'string', maxLength: 64, actions: ALL_POST },
-  { name: 'billing_city', type: 'string', maxLength: 36, actions: ALL_POST },
-  { name: 'billing_state', type: 'string', maxLength: 24, actions: ALL_POST },
-  { name: 'billing_zip', type: 'string', maxLength: 10, actions: ALL_POST },
-  { name: 'billing_phone', type: 'string', maxLength: 15, actions: ALL_POST },
-  { name: 'transaction_c1', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
-  { name: 'transaction_c2', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
-  { name: 'transaction_c3', type: 'string', maxLength: 128, actions: [...ALL_POST, ...EDIT] },
-  { name: 'check_number', type: 'string', maxLength: 15, actions: ['debit', 'credit'] },
-  { name: 'terminal_serial_number', type: 'string', maxLength: 64, actions: ALL_POST },
-  { name: 'ach_identifier', type: 'string', maxLength: 64, actions: ['debit', 'credit'] },
-  { name: 'notification_email_address', type: 'string', format: 'email', maxLength: 128, actions: [...ALL_POST, ...EDIT], description: 'Sends (queues) a receipt.' },
-  { name: 'contact_id', type: 'string', actions: ALL_POST },
-  { name: 'contact_api_id', type: 'string', actions: ALL_POST },
-  { name: 'custom_data', type: 'object', actions: [...ALL_POST, ...EDIT] },
-  { name: 'terms_agree', type: 'boolean', actions: ALL_POST },
-  { name: 'save_account', type: 'boolean', actions: ['sale', 'authonly', 'avsonly', 'force', 'debit', 'credit'], description: 'Vault the account when approved.' },
-];
+/** Actions for which a field must be sent (the table says which actions take a field; these say which need it). */
+const REQUIRED_FOR: Record<string, readonly TransactionAction[]> = {
+  transaction_amount: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'],
+  auth_code: ['force'],
+};
+
+const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type']> = {
+  string: 'string', money: 'money', boolean: 'boolean', date: 'string', mmyy: 'string', json: 'object', enum: 'string',
+  hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
+};
+
+/** The request fields of `/v2/transactions`, derived from the one declaration (transaction-fields.ts). */
+export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = TRANSACTION_TABLE.filter((f) => f.name !== 'action').map((f) => {
+  const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description };
+  if (f.type === 'mmyy') Object.assign(d, { minLength: 4, maxLength: 4 });
+  else if (f.type !== 'money' && f.type !== 'json') {
+    if (f.min !== undefined) d.minLength = f.min;
+    if (f.max !== undefined) d.maxLength = f.max;
+  }
+  if (f.values) d.enum = f.values;
+  if (f.pattern) d.pattern = f.pattern.source;
+  if (f.type === 'email') d.format = 'email';
+  if (f.type === 'date') d.format = 'date';
+  if (REQUIRED_FOR[f.name]) d.requiredFor = REQUIRED_FOR[f.name];
+  if (f.name in EXAMPLES) d.example = EXAMPLES[f.name];
+  return d;
+});
 
 function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly TransactionAction[]): JsonSchema {
   let s: JsonSchema;
@@ -117,8 +107,11 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
     case 'money':
       s = { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' };
       break;
-    case 'digits':
-      s = { type: 'string', pattern: '^[0-9 -]+$' };
+    case 'tags':
+      s = { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] };
+      break;
+    case 'array':
+      s = { type: 'array', items: { type: 'object' } };
       break;
     case 'boolean':
       s = { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] };
@@ -132,6 +125,7 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
   if (f.minLength !== undefined) s.minLength = f.minLength;
   if (f.maxLength !== undefined) s.maxLength = f.maxLength;
   if (f.enum) s.enum = [...f.enum];
+  if (f.pattern) s.pattern = f.pattern;
   if (f.format) s.format = f.format;
   const taken = f.actions.filter((a) => actions.includes(a));
   const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
@@ -145,13 +139,17 @@ function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
   switch (f.type) {
     case 'money':
       return '1.00';
-    case 'digits':
-      return '4'.repeat(f.minLength ?? 4);
+    case 'tags':
+      return ['regular'];
+    case 'array':
+      return [];
     case 'boolean':
       return 0;
     case 'object':
       return {};
     default:
+      if (f.pattern && /^\^\\d/.test(f.pattern)) return '1'.repeat(f.minLength ?? 1);
+      if (f.pattern) return 'A1'.repeat(8).slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 8, 8)));
       return f.format === 'email' ? 'pat@example.com' : sampleText(f.name, f.minLength, f.maxLength);
   }
 }
@@ -180,7 +178,7 @@ const str = nullable({ type: 'string' });
 const int = nullable({ type: 'integer' });
 const bool = nullable({ type: 'boolean' });
 const money = nullable({ type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' });
-const TXN_OUTPUT_TYPES: Partial<Record<(typeof TRANSACTION_FIELDS)[number], JsonSchema>> = {
+const TXN_OUTPUT_TYPES: Partial<Record<string, JsonSchema>> = {
   id: { type: 'string' },
   transaction_amount: money,
   auth_amount: money,
@@ -201,12 +199,23 @@ const TXN_OUTPUT_TYPES: Partial<Record<(typeof TRANSACTION_FIELDS)[number], Json
   emv_receipt_data: {},
 };
 
+/** A kept input field is returned with the JSON type its declaration gives it. */
+function outputOfTable(name: string): JsonSchema {
+  const type = TRANSACTION_TABLE.find((f) => f.name === name)?.type;
+  if (type === 'money') return money;
+  if (type === 'boolean') return nullable({});
+  if (type === 'json') return nullable({ type: 'object' });
+  if (type === 'tags' || type === 'additional_amounts') return nullable({});
+  return str;
+}
+
 function transactionRecord(): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  for (const f of TRANSACTION_FIELDS) properties[f] = TXN_OUTPUT_TYPES[f] ?? str;
+  // Base fields are on every record; the other kept inputs appear once sent.
+  for (const f of RECORD_FIELDS) properties[f] = TXN_OUTPUT_TYPES[f] ?? outputOfTable(f);
   for (const e of EXPANDS.transaction) properties[e] = { description: `With \`?expand=${e}\`.` };
   properties._links = ref('Links');
-  return { type: 'object', required: [...TRANSACTION_FIELDS, '_links'], properties, additionalProperties: true };
+  return { type: 'object', required: [...BASE_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
 const VAULT_FIELDS: Record<string, JsonSchema> = {

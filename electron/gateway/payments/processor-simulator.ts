@@ -6,13 +6,16 @@
  * Card amounts: 2.01 partial approval (1201, half the amount, rounded down to the cent);
  * 5.00 deny (1500); 5.10/5.20/5.30/5.40 → 1510/1520/1530/1540; 6.01–6.31 decline with
  * 1601–1631, except 6.30: approved, and the first settle of its batch fails (1630);
- * 8.xx: approved after xx seconds.
- * AVS (only when street or zip is sent): "5800 NW 39th AVE" + "32606" → GOOD;
- * "2831 NW 41st St STE J" + "32615" → BAD and the sale is declined (1500); street alone
- * matching the good address → STREET, zip alone → ZIP, anything else → BAD (not declined).
- * CVV (only when sent): 999 (Amex 1234) → M; 123 → N; 124/125/126/127 → P/S/U/X; any other
- * value → N (only the published value matches). With the product's auto_decline_cvv, a
- * card sale whose cvv_response is not M is declined (1500).
+ * 8.00–8.09: declined (1500) after xx seconds; 8.10–8.99: the gateway's 10-second
+ * processor time-out, declined (1500, verbiage TIMEOUT) after 10 seconds.
+ * AVS: "5800 NW 39th AVE" + "32606" → GOOD; "2831 NW 41st St STE J" + "32615" → BAD and the
+ * sale is declined (1500); street alone matching the good address → STREET, zip alone →
+ * ZIP, anything else, and no address at all → BAD (not declined). With auto-decline on zip
+ * (or street), a non-matching zip (street) declines.
+ * CVV: 999 (Amex 1234) → M; 123 (Amex 9999) → N; 124/125/126/127 (Amex 9998/9997/9996/9995)
+ * → P/S/U/X; any other value → N; none sent → N, never declined for it. With
+ * auto_decline_cvv, a sent CVV whose answer is not M is declined (1500).
+ * 2.01: partial approval of 1.00, or a decline (1500) when partial authorization is off.
  * Expired card → 1622. ACH debit/credit/refund → 131 pending origination (see achStatusAt).
  * Simplification: terminal-only amounts (5.01, 5.31, 5.99, 7.xx) belong to router
  * transactions, which this module does not run.
@@ -62,6 +65,10 @@ export interface ProcessorRequest {
   billingZip?: string | null;
   expired?: boolean;
   autoDeclineCvv?: boolean;
+  autoDeclineZip?: boolean;
+  autoDeclineStreet?: boolean;
+  /** Default true (the sandbox's partial approvals). */
+  allowPartial?: boolean;
 }
 
 export interface ProcessorOutcome {
@@ -90,6 +97,10 @@ const VERBIAGE: Record<number, string> = {
   1622: 'EXPIRED CARD',
 };
 
+/** The gateway's processor time-out (TestData: "the API has a default time-out period of 10000ms"). */
+export const PROCESSOR_TIMEOUT_MS = 10_000;
+export const TIMEOUT_VERBIAGE = 'TIMEOUT';
+
 export function verbiageFor(reason: number): string {
   return VERBIAGE[reason] ?? (reason >= 1601 && reason <= 1631 ? `DECLINE ${reason}` : 'DECLINE');
 }
@@ -100,22 +111,32 @@ const GOOD_ZIP = '32606';
 const DECLINE_STREET = norm('2831 NW 41st St STE J');
 const DECLINE_ZIP = '32615';
 
-export function avsResult(street: string | null | undefined, zip: string | null | undefined): { avs: ProcessorOutcome['avs']; decline: boolean } {
-  const s = norm(street);
-  const z = (zip ?? '').trim().slice(0, 5);
-  if (!s && !z) return { avs: null, decline: false };
-  if (s === GOOD_STREET && z === GOOD_ZIP) return { avs: 'GOOD', decline: false };
-  if (s === DECLINE_STREET && z === DECLINE_ZIP) return { avs: 'BAD', decline: true };
-  if (s === GOOD_STREET) return { avs: 'STREET', decline: false };
-  if (z === GOOD_ZIP) return { avs: 'ZIP', decline: false };
-  return { avs: 'BAD', decline: false };
+export interface AvsAnswer {
+  avs: 'GOOD' | 'BAD' | 'STREET' | 'ZIP';
+  /** The decline pair. */
+  decline: boolean;
+  streetMatch: boolean;
+  zipMatch: boolean;
 }
 
+export function avsResult(street: string | null | undefined, zip: string | null | undefined): AvsAnswer {
+  const s = norm(street);
+  const z = (zip ?? '').trim().slice(0, 5);
+  const streetMatch = s === GOOD_STREET;
+  const zipMatch = z === GOOD_ZIP;
+  if (s === DECLINE_STREET && z === DECLINE_ZIP) return { avs: 'BAD', decline: true, streetMatch, zipMatch };
+  const avs = streetMatch && zipMatch ? 'GOOD' : streetMatch ? 'STREET' : zipMatch ? 'ZIP' : 'BAD';
+  return { avs, decline: false, streetMatch, zipMatch };
+}
+
+const CVV_SPECIAL: Record<string, ProcessorOutcome['cvvResponse']> = { '123': 'N', '124': 'P', '125': 'S', '126': 'U', '127': 'X' };
+const CVV_SPECIAL_AMEX: Record<string, ProcessorOutcome['cvvResponse']> = { '9999': 'N', '9998': 'P', '9997': 'S', '9996': 'U', '9995': 'X' };
+
+/** The CVV answer; null only when no CVV was sent (the caller reports that as N, never declined). */
 export function cvvResult(cvv: string | null | undefined, brand: CardBrand | undefined): ProcessorOutcome['cvvResponse'] {
   if (cvv == null || cvv === '') return null;
   if (cvv === (brand === 'amex' ? '1234' : '999')) return 'M';
-  const special: Record<string, ProcessorOutcome['cvvResponse']> = { '123': 'N', '124': 'P', '125': 'S', '126': 'U', '127': 'X' };
-  return special[cvv] ?? 'N';
+  return (brand === 'amex' ? CVV_SPECIAL_AMEX : CVV_SPECIAL)[cvv] ?? 'N';
 }
 
 /** Sandbox reason for a card amount (null = approved). */
@@ -129,8 +150,10 @@ export function amountReason(cents: number): number | null {
   return null;
 }
 
+/** 8.00–8.09 → that many seconds; 8.10–8.99 → the 10-second time-out. */
 export function delayForAmount(cents: number): number {
-  return cents >= 800 && cents <= 899 ? (cents - 800) * 1000 : 0;
+  if (cents < 800 || cents > 899) return 0;
+  return Math.min((cents - 800) * 1000, PROCESSOR_TIMEOUT_MS);
 }
 
 export function simulate(req: ProcessorRequest): ProcessorOutcome {
@@ -143,8 +166,8 @@ export function simulate(req: ProcessorRequest): ProcessorOutcome {
     };
   }
   const avs = avsResult(req.billingStreet, req.billingZip);
-  const cvvResponse = cvvResult(req.cvv, req.brand);
-  const base = { avs: avs.avs, cvvResponse, delayMs: delayForAmount(cents), failsFirstSettle: false };
+  const cvvSent = cvvResult(req.cvv, req.brand);
+  const base = { avs: avs.avs, cvvResponse: cvvSent ?? 'N', delayMs: delayForAmount(cents), failsFirstSettle: false };
 
   if (req.action === 'avsonly') {
     const reason = avs.decline || req.expired ? (req.expired ? REASON.cardExpired : REASON.deny) : REASON.approved;
@@ -156,14 +179,20 @@ export function simulate(req: ProcessorRequest): ProcessorOutcome {
     return { ...base, statusId: STATUS.refunded, typeId: TYPE.refund, reasonCodeId: REASON.approved, verbiage: 'APPROVED', approved: true, authAmountCents: cents };
   }
   const okStatus = req.action === 'authonly' ? STATUS.authonly : STATUS.approved;
-  let reason: number | null = req.expired ? REASON.cardExpired : amountReason(cents);
+  const timedOut = cents >= 810 && cents <= 899;
+  let reason: number | null = req.expired ? REASON.cardExpired : cents >= 800 && cents <= 899 ? REASON.deny : amountReason(cents);
   if (reason === null && avs.decline) reason = REASON.deny;
-  if (reason === null && req.autoDeclineCvv && cvvResponse !== null && cvvResponse !== 'M') reason = REASON.deny;
+  if (reason === null && req.autoDeclineZip && !avs.zipMatch) reason = REASON.deny;
+  if (reason === null && req.autoDeclineStreet && !avs.streetMatch) reason = REASON.deny;
+  if (reason === null && req.autoDeclineCvv && cvvSent !== null && cvvSent !== 'M') reason = REASON.deny;
+  if (reason === null && cents === 201 && req.allowPartial === false) reason = REASON.deny;
   if (reason !== null) {
-    return { ...base, statusId: STATUS.declined, typeId: TYPE.sale, reasonCodeId: reason, verbiage: verbiageFor(reason), approved: false, authAmountCents: 0 };
+    const verbiage = timedOut ? TIMEOUT_VERBIAGE : verbiageFor(reason);
+    return { ...base, statusId: STATUS.declined, typeId: TYPE.sale, reasonCodeId: reason, verbiage, approved: false, authAmountCents: 0 };
   }
   if (cents === 201) {
-    return { ...base, statusId: okStatus, typeId: TYPE.sale, reasonCodeId: REASON.partial, verbiage: verbiageFor(REASON.partial), approved: true, authAmountCents: Math.floor(cents / 2) };
+    // The sandbox approves $1.00 of $2.01.
+    return { ...base, statusId: okStatus, typeId: TYPE.sale, reasonCodeId: REASON.partial, verbiage: verbiageFor(REASON.partial), approved: true, authAmountCents: 100 };
   }
   return {
     ...base, statusId: okStatus, typeId: TYPE.sale, reasonCodeId: REASON.approved, verbiage: 'APPROVED', approved: true,

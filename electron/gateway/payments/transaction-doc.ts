@@ -10,7 +10,11 @@ export type TransactionDoc = Record<string, unknown> & {
   reason_code_id: number;
 };
 
-export const TRANSACTION_FIELDS = [
+import { RECORD_INPUT_FIELDS } from './transaction-fields';
+
+/** The record's own fields, in the interface's order (the postback field list). */
+/** The interface's base record: on every transaction, null when not applicable. */
+export const BASE_FIELDS = [
   'id', 'payment_method', 'account_vault_id', 'recurring_id', 'first_six', 'last_four', 'account_holder_name',
   'transaction_amount', 'description', 'transaction_code', 'avs', 'batch', 'order_num', 'verbiage',
   'transaction_settlement_status', 'effective_date', 'routing', 'return_date', 'created_ts', 'modified_ts',
@@ -23,13 +27,19 @@ export const TRANSACTION_FIELDS = [
   'terminal_serial_number', 'entry_mode_id', 'terminal_id', 'quick_invoice_id', 'ach_sec_code', 'custom_data',
   'hosted_payment_page_id', 'trx_source_id', 'emv_receipt_data', 'exp_date', 'previous_transaction_id',
   'transaction_batch_id', 'action',
-  // Ringup: the MICR line of a scanned check (ACH by check scan).
-  'micr_data',
 ] as const;
+
+/**
+ * Every field a record can carry: the base fields, then the inputs kept as sent (from the
+ * field table). Base fields are on every record (null when not applicable); the other
+ * input fields appear when sent, so a plain sale's record stays as small as before (the
+ * 5000-row page is string concatenation of stored records, and its speed is their size).
+ */
+export const RECORD_FIELDS: readonly string[] = [...new Set<string>([...BASE_FIELDS, ...RECORD_INPUT_FIELDS])];
 
 export function emptyDoc(): Record<string, unknown> {
   const d: Record<string, unknown> = {};
-  for (const f of TRANSACTION_FIELDS) d[f] = null;
+  for (const f of BASE_FIELDS) d[f] = null;
   return d;
 }
 

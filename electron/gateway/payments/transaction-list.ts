@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
-import { TRANSACTION_FIELDS } from './transaction-doc';
+import { RECORD_FIELDS } from './transaction-doc';
 import { listMeta, planList, type ColumnSpec, type ListSpec } from './list-query';
 
 const columns: Record<string, ColumnSpec> = {
@@ -32,8 +32,8 @@ const columns: Record<string, ColumnSpec> = {
   modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
 };
 // Every other record field: substring on the stored document (not indexed).
-for (const f of TRANSACTION_FIELDS) {
-  if (!columns[f]) columns[f] = { sql: `json_extract(doc, '$.${f}')`, kind: 'text', sortable: f !== 'custom_data' && f !== 'additional_amounts' };
+for (const f of RECORD_FIELDS) {
+  if (!columns[f]) columns[f] = { sql: `json_extract(doc, '$.${f}')`, kind: 'text', sortable: !['custom_data', 'additional_amounts', 'tags'].includes(f) };
 }
 
 export const TRANSACTION_LIST: ListSpec = { table: 'transactions', columns, defaultSort: '-created_ts' };

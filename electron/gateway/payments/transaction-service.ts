@@ -15,33 +15,39 @@
  *   (201, same body) whatever the new body says; nothing is charged again.
  * - Declines are stored (status 301) and answered with 201: approval is status_id.
  * - save_account vaults the card only when the transaction is approved.
- * - Refunds: of an approved sale/force/completed auth (101) or an ACH debit (131–134);
- *   the sum of refunds that are not voided never exceeds the original amount.
+ * - Money counts as approved: auth_amount is what the transaction collects. Refunds (of an
+ *   approved sale/force/completed auth (101) or an ACH debit (131–134)) never sum above
+ *   it; the check and the counter update run in one write job, so parallel refunds hold.
+ * - partialreversal's transaction_amount is the final amount; a tip edit never raises an
+ *   authorization's auth_amount, nor a partial approval's; authincrement asks the issuer.
+ * - Every field of the table (transaction-fields.ts) is validated for its action, and the
+ *   record fields are stored and returned as sent.
  * - ACH voids are possible while the transaction is still 131 (pending origination).
  */
 import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
-import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
-import { brandFromStored, fromVault, readCvv, typedAccount, type AccountData, type VaultRow } from './card-source';
+import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
-import { EMAIL_RE, flag, money, present, text, type Body } from './input-fields';
+import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
+import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
+import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
+import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 import type { VaultService } from './vault-service';
 
-export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
-export const PUT_ACTIONS = ['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit'] as const;
-type PostAction = (typeof POST_ACTIONS)[number];
-type PutAction = (typeof PUT_ACTIONS)[number];
+export { POST_ACTIONS, PUT_ACTIONS };
 
 export interface TransactionRow {
   id: string;
@@ -81,15 +87,6 @@ export interface TxnResult {
   doc: string;
   id: string;
 }
-
-const TEXT_FIELDS: [string, number][] = [
-  ['description', 255], ['order_num', 32], ['po_number', 32], ['clerk_number', 32], ['customer_id', 64],
-  ['customer_ip', 64], ['billing_street', 64], ['billing_city', 36], ['billing_state', 24], ['billing_zip', 10],
-  ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
-  ['check_number', 15], ['terminal_serial_number', 64], ['ach_identifier', 64], ['micr_data', 128],
-];
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class TransactionService {
   /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
@@ -252,15 +249,23 @@ export class TransactionService {
   private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
+    // Every field of the table: accepted by this action, typed and bounded.
+    const f = readTableFields(body, action, errs);
+    errs.throwIfAny();
     let previous: TransactionRow | undefined;
     if (present(body.previous_transaction_id)) {
       previous = this.visibleRow(String(body.previous_transaction_id), auth);
       if (!previous || previous.location_id !== locationId) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.PREVIOUS_INVALID] });
+    } else if (present(body.previous_transaction_api_id)) {
+      previous = this.byApiId(locationId, String(body.previous_transaction_api_id));
+      if (!previous) throw new ApiError(422, { previous_transaction_api_id: [PAY_MSG.PREVIOUS_API_ID_INVALID] });
     }
 
     // --- the account
     let account: AccountData | undefined;
     let vault: VaultRow | undefined;
+    let swiped = false;
+    let micrCheckNumber: string | null = null;
     const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
     if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
     if (presented) {
@@ -274,6 +279,27 @@ export class TransactionService {
     } else if (present(body.account_number)) {
       const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
       account = typedAccount(body, method, errs);
+    } else if (present(body.track_data) || present(body.e_track_data)) {
+      let card: SwipedCard | null;
+      if (present(body.track_data)) {
+        card = parseTrackData(String(body.track_data));
+        if (!card) errs.add('track_data', PAY_MSG.TRACK_DATA_INVALID);
+      } else {
+        card = decryptTrackData(String(body.e_track_data));
+        if (!present(body.e_format)) errs.add('e_format', PAY_MSG.E_FORMAT_BLANK);
+        if (!card) errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
+      }
+      if (card) {
+        account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
+        swiped = true;
+      }
+    } else if (present(body.micr_data)) {
+      const check = parseMicr(String(body.micr_data));
+      if (!check) errs.add('micr_data', PAY_MSG.MICR_INVALID);
+      else {
+        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
+        micrCheckNumber = check.checkNumber;
+      }
     } else if (previous) {
       account = accountFromPrevious(previous, body, errs);
     } else if (action !== 'refund') {
@@ -302,16 +328,17 @@ export class TransactionService {
 
     // --- amounts and plain fields
     let amount = money(body, 'transaction_amount', errs);
-    const tax = money(body, 'tax', errs);
-    const tip = money(body, 'tip_amount', errs);
+    const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
       if (action === 'avsonly') amount = 0;
-      else if (action === 'refund' && previous) amount = previous.amount - previous.refunded;
+      else if (action === 'refund' && previous) amount = previous.auth_amount - previous.refunded;
       else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
     if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    if (amount !== null) checkAmountParts(f, amount, errs);
+    checkStay(f, errs);
     const fields: Record<string, string | null> = {};
-    for (const [f, max] of TEXT_FIELDS) fields[f] = text(body, f, max, errs);
+    for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
     let email: string | null = null;
     if (present(body.notification_email_address)) {
       email = String(body.notification_email_address);
@@ -333,11 +360,6 @@ export class TransactionService {
       }
     } else if (vault?.contact_id) {
       contactId = vault.contact_id;
-    }
-    let customData: unknown = null;
-    if (present(body.custom_data)) {
-      if (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data)) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
-      else customData = body.custom_data;
     }
     let refundOf: TransactionRow | undefined;
     if (action === 'refund' && previous) {
@@ -364,10 +386,14 @@ export class TransactionService {
         billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
         billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
         expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
-        autoDeclineCvv: pt.auto_decline_cvv,
+        // Per-request overrides win over the product transaction's settings.
+        autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
+        autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
+        autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
+        allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
       });
       if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
-      if (outcome.delayMs > 0) await sleep(outcome.delayMs);
+      if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
     }
     if (outcome.approved && action !== 'force' && method === 'cc' && action !== 'avsonly') authCode = newAuthCode();
 
@@ -395,27 +421,26 @@ export class TransactionService {
     d.product_transaction_id = pt.id;
     d.transaction_api_id = apiId;
     d.contact_id = contactId;
-    d.tax = tax === null ? null : formatMoney(tax);
-    d.tip_amount = tip === null ? null : formatMoney(tip);
-    for (const [f] of TEXT_FIELDS) if (fields[f] !== null) d[f] = fields[f];
+    for (const [k, v] of Object.entries(f)) if (FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
+    if (d.check_number == null && micrCheckNumber !== null) d.check_number = micrCheckNumber;
     if (fields.billing_zip === null && vault?.billing_zip) d.billing_zip = vault.billing_zip;
     if (fields.billing_street === null && vault?.billing_address) d.billing_street = vault.billing_address;
     d.routing = account.routing;
     d.account_type = account.accountType;
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
-    d.entry_mode_id = method === 'cc' ? 'K' : null;
+    d.entry_mode_id = method === 'cc' ? (swiped ? 'S' : 'K') : null;
+    if (d.card_present == null && swiped) d.card_present = true;
+    // A card read at the terminal brings its own entry mode, card_present and EMV data.
     if (presented) Object.assign(d, presented.doc);
     d.is_recurring = false;
     d.is_accountvault = account.vaultId !== null;
     d.notification_email_address = email;
     d.notification_email_sent = false;
-    d.custom_data = customData;
-    d.additional_amounts = [];
+    if (d.additional_amounts === null) d.additional_amounts = [];
     d.trx_source_id = 12;
-    d.terms_agree = present(body.terms_agree) ? flag(body.terms_agree) : null;
     d.previous_transaction_id = previous?.id ?? null;
-    d.effective_date = method === 'ach' ? new Date(now * 1000).toISOString().slice(0, 10) : null;
+    d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
     d.modified_ts = now;
     d.created_user_id = auth.userId;
@@ -438,7 +463,7 @@ export class TransactionService {
       }
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
-        const remaining = orig.amount - orig.refunded;
+        const remaining = orig.auth_amount - orig.refunded;
         if (!isRefundable(orig)) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.REFUND_NOT_REFUNDABLE] });
         if (amountCents > remaining) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.REFUND_EXCEEDS, { remaining: formatMoney(remaining) })] });
         this.ctx.stmt('UPDATE transactions SET refunded = refunded + ? WHERE id = ?').run(amountCents, orig.id);
@@ -452,7 +477,7 @@ export class TransactionService {
         if (outcome.failsFirstSettle) this.batches.markFailsFirstSettle(b.id);
       }
       if (saveAccount) {
-        const v = this.vaults.insertFromAccount(acct, locationId, contactId, fields, now);
+        const v = this.vaults.insertFromAccount(acct, locationId, contactId, { ...fields, title: (f.save_account_title as string | undefined) ?? null }, now);
         d.account_vault_id = v;
         d.is_accountvault = true;
       }
@@ -496,22 +521,17 @@ export class TransactionService {
     }
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
+    // Every field of the table: accepted by this action, typed and bounded; on edit null or "" clears.
+    const f = readTableFields(body, action, errs, action === 'edit');
     const amount = money(body, 'transaction_amount', errs);
-    const tip = money(body, 'tip_amount', errs);
-    const fields: Record<string, string | null> = {};
-    for (const f of ['description', 'transaction_c1', 'transaction_c2', 'transaction_c3', 'order_num', 'po_number', 'clerk_number']) {
-      if (f in body) fields[f] = text(body, f, f === 'description' ? 255 : f.startsWith('transaction_c') ? 128 : 32, errs);
-    }
+    const tip = typeof f.tip_amount === 'number' ? f.tip_amount : null;
     let email: string | null = null;
     if (present(body.notification_email_address)) {
       email = String(body.notification_email_address);
       if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
     }
-    let customData: unknown;
-    if ('custom_data' in body) {
-      if (body.custom_data !== null && (typeof body.custom_data !== 'object' || Array.isArray(body.custom_data))) errs.add('custom_data', PAY_MSG.CUSTOM_DATA_INVALID);
-      else customData = body.custom_data;
-    }
+    const partsSent = ['subtotal_amount', 'tax', 'tip_amount', 'surcharge_amount'].some((k) => f[k] !== undefined);
+    if (action === 'authcomplete' && amount !== null && partsSent) checkAmountParts(f, amount, errs);
     if ((action === 'authincrement' || action === 'partialreversal') && amount === null && !errs.has('transaction_amount')) {
       errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
@@ -519,6 +539,15 @@ export class TransactionService {
     errs.throwIfAny();
     const now = this.ctx.clock.now();
     const locationName = email ? this.lookups.locationName(row.location_id) : '';
+    let increment: ProcessorOutcome | undefined;
+    if (action === 'authincrement' && row.payment_method === 'cc' && row.status_id === STATUS.authonly) {
+      // The issuer answers the increment like an authorization of that amount (test amounts apply).
+      const brand = brandFromStored(row.first_six, null);
+      const pt = row.product_transaction_id ? this.lookups.productTransaction(row.product_transaction_id) : undefined;
+      const allowPartial = (f.allow_partial_authorization_override as boolean | undefined) ?? pt?.allow_partial_authorization ?? true;
+      increment = simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: amount ?? 0, brand, allowPartial });
+      if (increment.delayMs > 0) await this.ctx.clock.sleep(increment.delayMs);
+    }
 
     return this.writer.submit((): TxnResult => {
       const cur = this.getRow(row.id) as TransactionRow;
@@ -547,15 +576,24 @@ export class TransactionService {
           d.verbiage = 'VOIDED';
           d.response_message = 'VOIDED';
           if (cur.type_id === TYPE.refund && cur.previous_transaction_id) {
-            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.amount, cur.previous_transaction_id);
+            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.auth_amount, cur.previous_transaction_id);
           }
           break;
         }
         case 'authcomplete': {
           if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHCOMPLETE_NOT_AUTHONLY] });
-          const done = amount ?? cur.auth_amount;
+          // Without an amount: the ticket (tip included), but never more than the issuer authorized.
+          const done = amount ?? Math.min(cur.amount, cur.auth_amount);
           if (done > cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHCOMPLETE_EXCEEDS, { authorized: formatMoney(cur.auth_amount) })] });
+          // Sent with its parts: a different final amount needs the parts again (they must add up).
+          if (d.subtotal_amount != null && done !== cur.amount && !partsSent) throw new ApiError(422, { subtotal_amount: [PAY_MSG.PARTS_REQUIRED] });
+          if (partsSent && amount === null) {
+            const pe = new ErrorCollector();
+            checkAmountParts(f, done, pe);
+            pe.throwIfAny();
+          }
           amt = done;
+          authAmt = done; // what is captured is what counts from now on
           status = STATUS.approved;
           reason = REASON.authCompleted;
           d.verbiage = verbiageFor(REASON.approved);
@@ -569,16 +607,22 @@ export class TransactionService {
         }
         case 'authincrement': {
           if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHINCREMENT_NOT_AUTHONLY] });
+          const inc = increment as ProcessorOutcome; // asked of the issuer before this job
+          if (!inc.approved) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHINCREMENT_DECLINED, { verbiage: inc.verbiage })] });
+          if (cur.amount + (amount ?? 0) > MAX_AMOUNT_CENTS) throw new ApiError(422, { transaction_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
           amt = cur.amount + (amount ?? 0);
-          authAmt = cur.auth_amount + (amount ?? 0);
+          authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
           break;
         }
         case 'partialreversal': {
           const ok = isCard && unsettled && (cur.status_id === STATUS.authonly || (cur.status_id === STATUS.approved && cur.type_id === TYPE.sale));
           if (!ok) throw new ApiError(422, { id: [PAY_MSG.PARTIAL_REVERSAL_NOT_ALLOWED] });
-          if ((amount ?? 0) >= cur.amount - cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.amount - cur.refunded) })] });
-          amt = cur.amount - (amount ?? 0);
-          authAmt = Math.max(0, cur.auth_amount - (amount ?? 0));
+          // transaction_amount is the final amount (GATEWAY-FACTS), not the amount released.
+          const final = amount ?? 0;
+          if (final >= cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.auth_amount) })] });
+          if (final < cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
+          amt = final;
+          authAmt = final;
           break;
         }
         case 'edit': {
@@ -588,14 +632,19 @@ export class TransactionService {
             if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
             const oldTip = parseMoney(d.tip_amount) ?? 0;
             amt = cur.amount - oldTip + tip;
-            if (cur.status_id === STATUS.authonly) authAmt = Math.max(authAmt, amt);
+            if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
+            // An authorization keeps what the issuer approved (authcomplete is bounded by it).
+            // A fully approved sale's tip adjust is the captured amount; a partial approval's
+            // approved part never grows.
+            if (cur.status_id === STATUS.approved) authAmt = cur.auth_amount >= cur.amount ? amt : Math.min(cur.auth_amount, amt);
+            if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
-          for (const [k, v] of Object.entries(fields)) d[k] = v;
-          if (customData !== undefined) d.custom_data = customData;
           break;
         }
       }
+      // The table's fields this action took (description on every action; the rest per the table).
+      for (const [k, v] of Object.entries(f)) if (!(k === 'tip_amount' && action === 'edit') && FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
       if (email) {
         d.notification_email_address = email;
       }
@@ -610,6 +659,7 @@ export class TransactionService {
         d.notification_email_sent = true;
       }
       const doc = JSON.stringify(d);
+      recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
         .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
         .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);
@@ -632,6 +682,38 @@ export function unwrap(body: unknown): Body {
   return inner as Body;
 }
 
+const cents = (v: unknown): number => (typeof v === 'number' ? v : 0);
+
+/**
+ * Amount parts: with subtotal_amount or surcharge_amount, subtotal + tax + tip + surcharge
+ * must equal transaction_amount; otherwise tax + tip (+ surcharge) cannot exceed it.
+ * Each additional amount is at most transaction_amount.
+ */
+export function checkAmountParts(f: FieldValues, amount: number, errs: ErrorCollector): void {
+  const parts = cents(f.tax) + cents(f.tip_amount) + cents(f.surcharge_amount);
+  if (f.subtotal_amount !== undefined && f.subtotal_amount !== null) {
+    const sum = cents(f.subtotal_amount) + parts;
+    if (sum !== amount) {
+      errs.add('subtotal_amount', PAY_MSG.PARTS_MISMATCH, {
+        subtotal: formatMoney(cents(f.subtotal_amount)), tax: formatMoney(cents(f.tax)), tip: formatMoney(cents(f.tip_amount)),
+        surcharge: formatMoney(cents(f.surcharge_amount)), sum: formatMoney(sum), amount: formatMoney(amount),
+      });
+    }
+  } else if (parts > amount) {
+    errs.add('transaction_amount', PAY_MSG.PARTS_EXCEED, { sum: formatMoney(parts), amount: formatMoney(amount) });
+  }
+  const extra = f.additional_amounts as { cents: number }[] | undefined;
+  if (extra?.some((a) => a.cents > amount)) errs.add('additional_amounts', PAY_MSG.ADDITIONAL_AMOUNT_EXCEEDS);
+}
+
+/** Lodging: checkout not before checkin, at most 99 days apart. */
+function checkStay(f: FieldValues, errs: ErrorCollector): void {
+  if (typeof f.checkin_date !== 'string' || typeof f.checkout_date !== 'string') return;
+  const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
+  if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
+  else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
+}
+
 function isRefundable(t: TransactionRow): boolean {
   if (t.payment_method === 'cc') return t.type_id === TYPE.sale && t.status_id === STATUS.approved;
   return t.type_id === TYPE.debit && t.status_id >= STATUS.achPendingOrigination && t.status_id <= STATUS.achSettled;
@@ -645,7 +727,7 @@ function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector
     paymentMethod: method, brand, firstSix: p.first_six, lastFour: p.last_four ?? '', expDate: p.exp_date, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: (d.routing as string | null) ?? null,
     accountType: (d.account_type as string | null) ?? null, accountHolderName: (d.account_holder_name as string | null) ?? null,
-    achSecCode: (d.ach_sec_code as string | null) ?? null, vaultId: p.account_vault_id,
+    achSecCode: method === 'ach' && present(body.ach_sec_code) ? readSecCode(body, errs) : ((d.ach_sec_code as string | null) ?? null), vaultId: p.account_vault_id,
   };
 }
 

@@ -125,11 +125,11 @@ export class VaultService {
     const blob = a.accountNumber ? this.crypto.encrypt(a.accountNumber, id) : null;
     this.ctx
       .stmt(`INSERT INTO account_vaults (id, location_id, payment_method, account_holder_name, first_six, last_four, billing_address, billing_zip,
-          billing_city, billing_state, billing_phone, exp_date, routing, account_type, contact_id, ach_sec_code, account_blob, created_ts, modified_ts)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+          billing_city, billing_state, billing_phone, exp_date, routing, account_type, contact_id, ach_sec_code, account_blob, title, created_ts, modified_ts)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(id, locationId, a.paymentMethod, a.accountHolderName, a.firstSix, a.lastFour, fields.billing_street?.slice(0, 32) ?? null,
         fields.billing_zip ?? null, fields.billing_city?.slice(0, 36) ?? null, fields.billing_state?.slice(0, 2) ?? null,
-        fields.billing_phone?.slice(0, 10) ?? null, a.expDate, a.routing, a.accountType, contactId, a.achSecCode, blob, now, now);
+        fields.billing_phone?.slice(0, 10) ?? null, a.expDate, a.routing, a.accountType, contactId, a.achSecCode, blob, fields.title ?? null, now, now);
     return id;
   }
 

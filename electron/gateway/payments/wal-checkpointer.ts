@@ -9,7 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { SQLITE_BINDING_ENV } from '../../core/sqlite';
+import { SQLITE_BINDING_ENV } from '../framework/sqlite';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');

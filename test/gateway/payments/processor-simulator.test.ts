@@ -17,16 +17,20 @@ describe('processor simulator', () => {
     expect(sale(631).reasonCodeId).toBe(1631);
     expect(sale(616)).toMatchObject({ statusId: 301, reasonCodeId: 1616 });
     expect(sale(630)).toMatchObject({ statusId: 101, failsFirstSettle: true });
-    expect(sale(812)).toMatchObject({ statusId: 101, delayMs: 12_000 });
+    expect(sale(805)).toMatchObject({ statusId: 301, reasonCodeId: 1500, delayMs: 5_000 });
+    expect(sale(812)).toMatchObject({ statusId: 301, reasonCodeId: 1500, verbiage: 'TIMEOUT', delayMs: 10_000 });
+    expect(sale(201, { allowPartial: false })).toMatchObject({ statusId: 301, authAmountCents: 0 });
     expect(sale(1000, { expired: true }).reasonCodeId).toBe(REASON.cardExpired);
   });
   it('applies AVS rules', () => {
-    expect(avsResult('5800 NW 39th AVE', '32606')).toEqual({ avs: 'GOOD', decline: false });
-    expect(avsResult('2831 NW 41st St STE J', '32615')).toEqual({ avs: 'BAD', decline: true });
+    expect(avsResult('5800 NW 39th AVE', '32606')).toMatchObject({ avs: 'GOOD', decline: false });
+    expect(avsResult('2831 NW 41st St STE J', '32615')).toMatchObject({ avs: 'BAD', decline: true });
     expect(avsResult('1 Main St', '32606').avs).toBe('ZIP');
     expect(avsResult('5800 nw 39th ave', '99999').avs).toBe('STREET');
-    expect(avsResult('1 Main St', '10001')).toEqual({ avs: 'BAD', decline: false });
-    expect(avsResult(null, null).avs).toBeNull();
+    expect(avsResult('1 Main St', '10001')).toMatchObject({ avs: 'BAD', decline: false });
+    expect(avsResult(null, null)).toMatchObject({ avs: 'BAD', decline: false });
+    expect(sale(1000, { billingZip: '10001', autoDeclineZip: true })).toMatchObject({ statusId: 301, avs: 'BAD' });
+    expect(sale(1000, { billingZip: '32606', autoDeclineStreet: true })).toMatchObject({ statusId: 301, avs: 'ZIP' });
     expect(sale(1000, { billingStreet: '2831 NW 41st St STE J', billingZip: '32615' })).toMatchObject({ statusId: 301, avs: 'BAD' });
     expect(sale(1000, { billingStreet: '1 Main', billingZip: '10001' })).toMatchObject({ statusId: 101, avs: 'BAD' });
   });
@@ -34,6 +38,8 @@ describe('processor simulator', () => {
     expect(cvvResult('999', 'visa')).toBe('M');
     expect(cvvResult('1234', 'amex')).toBe('M');
     expect(['123', '124', '125', '126', '127'].map((c) => cvvResult(c, 'visa'))).toEqual(['N', 'P', 'S', 'U', 'X']);
+    expect(['9999', '9998', '9997', '9996', '9995', '1111'].map((c) => cvvResult(c, 'amex'))).toEqual(['N', 'P', 'S', 'U', 'X', 'N']);
+    expect(sale(1000, { autoDeclineCvv: true })).toMatchObject({ statusId: 101, cvvResponse: 'N' });
     expect(sale(1000, { cvv: '123' }).statusId).toBe(101);
     expect(sale(1000, { cvv: '123', autoDeclineCvv: true }).statusId).toBe(301);
     expect(sale(1000, { cvv: '999', autoDeclineCvv: true }).statusId).toBe(101);

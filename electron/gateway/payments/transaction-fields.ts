@@ -1,0 +1,180 @@
+/**
+ * The transaction fields, declared once: which action takes each field, its type and
+ * bounds, and what the engine does with it. Validation (`transaction-field-reader.ts`),
+ * storage (fields with `storage: 'record'` are kept on the record under their own name
+ * and returned), the README's field table (`renderFieldTable`, checked by a test) and the
+ * OpenAPI document's transaction part all derive from `TRANSACTION_FIELDS`.
+ *
+ * Shape (stable, for the OpenAPI generator):
+ * - `name`: the JSON key inside `{"transaction": {...}}`.
+ * - `type`: `string` | `money` (decimal string "10.00", at most 2 decimals) | `boolean`
+ *   (true/false/1/0/"1"/"0") | `date` (yyyy-mm-dd) | `mmyy` | `json` (an object) | `enum`
+ *   (one of `values`) | `hex` | `base64` | `email` | `tags` (array of titles, or a comma
+ *   list) | `additional_amounts` (array of `{type, amount}`).
+ * - `min` / `max`: characters for strings (serialised length for `json`); for `money`,
+ *   the largest amount is 999999999.99 everywhere.
+ * - `pattern` + `patternText`: what a string must look like, in words for the message.
+ * - `actions`: the actions that take the field. A known field sent with another action is
+ *   422 (`FIELD_NOT_FOR_ACTION`), never silently dropped.
+ * - `storage`: `record` — stored and returned as sent (normalised); `engine` — read by the
+ *   engine's own code (account data, ids, amounts), reflected in derived fields (first_six,
+ *   last_four, ...); `never` — used for this request only and never stored or returned
+ *   (card secrets, identity checks).
+ * - `ownReader`: the engine's own code checks it with a finer rule than the bounds.
+ * - `description`: one sentence for the README and the OpenAPI document.
+ *
+ * Bounds follow the interface family's field tables (PayaConnect Endpoints/Transactions),
+ * where the engine reads them differently the description says so.
+ */
+export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
+export const PUT_ACTIONS = ['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit'] as const;
+export const TRANSACTION_ACTIONS = [...POST_ACTIONS, ...PUT_ACTIONS] as const;
+export type PostAction = (typeof POST_ACTIONS)[number];
+export type PutAction = (typeof PUT_ACTIONS)[number];
+export type TransactionAction = (typeof TRANSACTION_ACTIONS)[number];
+
+export type TransactionFieldType =
+  | 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
+
+export interface TransactionField {
+  name: string;
+  type: TransactionFieldType;
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  pattern?: RegExp;
+  patternText?: string;
+  actions: readonly TransactionAction[];
+  storage: 'record' | 'engine' | 'never';
+  /** Checked by the engine's own reader with a finer rule than the bounds (e.g. CVV length by brand). */
+  ownReader?: true;
+  description: string;
+}
+
+// Action groups, named once.
+const CARD_CHARGE = ['sale', 'authonly', 'force'] as const;
+const CARD_POST = ['sale', 'authonly', 'avsonly', 'force', 'refund'] as const;
+const ACH_POST = ['debit', 'credit', 'refund'] as const;
+const ALL_POST = POST_ACTIONS;
+const LODGING = ['sale', 'authonly', 'force', 'refund', 'authcomplete', 'authincrement'] as const;
+const ALL = TRANSACTION_ACTIONS;
+
+export const SEC_CODES = ['PPD', 'CCD', 'WEB', 'TEL', 'POP', 'BOC', 'C21'] as const;
+export const E_FORMATS = ['ksn', 'ksnpin', 'idtech', 'magnesafe'] as const;
+/** additional_amounts[type]: 4S healthcare, 4U prescription, 4V vision, 4W clinic, 4X dental. */
+export const ADDITIONAL_AMOUNT_TYPES = ['4S', '4U', '4V', '4W', '4X'] as const;
+
+const ALNUM = /^[A-Za-z0-9]*$/;
+const ZIP = /^[A-Za-z0-9 -]*$/;
+const DIGITS = /^\d*$/;
+
+export const TRANSACTION_FIELDS: readonly TransactionField[] = [
+  // --- what to do and where
+  { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', description: 'The action; POST defaults to sale.' },
+  { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: ALL_POST, storage: 'engine', description: 'cc or ach (debit and credit imply ach).' },
+  { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction." },
+  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id.' },
+  { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method." },
+  { name: 'transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency).' },
+  // --- the money
+  { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount.' },
+  { name: 'subtotal_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'The amount before tax, tip and surcharge; with it the parts must add up to transaction_amount.' },
+  { name: 'tax', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'Sales tax, included in transaction_amount.' },
+  { name: 'tip_amount', type: 'money', actions: [...CARD_CHARGE, 'authcomplete', 'edit'], storage: 'record', description: 'Tip, included in transaction_amount; edit adjusts it (card, unsettled).' },
+  { name: 'surcharge_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'authcomplete'], storage: 'record', description: 'Surcharge, included in transaction_amount.' },
+  { name: 'additional_amounts', type: 'additional_amounts', max: 5, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
+  { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', description: 'The voice authorization code of a force.' },
+  // --- the account
+  { name: 'account_number', type: 'string', min: 4, max: 19, actions: ALL_POST, storage: 'engine', description: 'Card number (13-19 digits, Luhn) or bank account (4-17 digits); only first_six/last_four are kept.' },
+  { name: 'exp_date', type: 'mmyy', actions: CARD_POST, storage: 'engine', description: 'Card expiry MMYY.' },
+  { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
+  { name: 'track_data', type: 'string', max: 256, actions: CARD_POST, storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S; never stored.' },
+  { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data (here: the track text's bytes in hex, see Simplifications); needs e_format; entry mode S." },
+  { name: 'e_format', type: 'enum', values: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
+  { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN)." },
+  { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number." },
+  { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.' },
+  { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.' },
+  { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.' },
+  { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.' },
+  { name: 'account_holder_name', type: 'string', max: 32, actions: ALL_POST, storage: 'engine', description: 'Name on the card or account (required for ACH without a vault).' },
+  { name: 'account_type', type: 'enum', values: ['checking', 'savings'], actions: ACH_POST, storage: 'engine', description: 'ACH account type; for cards the engine sets the brand.' },
+  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).' },
+  { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).' },
+  { name: 'effective_date', type: 'date', actions: ['debit', 'credit'], storage: 'record', description: 'ACH effective date, kept as sent (default: today).' },
+  { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).' },
+  { name: 'ach_identifier', type: 'string', min: 1, max: 1, actions: ACH_POST, storage: 'record', description: 'ACH identifier.' },
+  { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification)." },
+  { name: 'dl_state', type: 'string', min: 2, max: 2, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence state." },
+  { name: 'dob_year', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'record', description: 'Year of birth (ACH identity check).' },
+  { name: 'ssn4', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'never', description: 'Last 4 of the SSN (ACH identity check); never stored.' },
+  { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).' },
+  { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).' },
+  { name: 'save_account', type: 'boolean', actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'engine', description: 'Vault the account when approved (account_vault_id on the record).' },
+  { name: 'save_account_title', type: 'string', max: 16, actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'record', description: 'Title of the vault made by save_account.' },
+  // --- verification and processor settings per request
+  { name: 'billing_street', type: 'string', max: 32, actions: ALL_POST, storage: 'record', description: 'AVS street.' },
+  { name: 'billing_zip', type: 'string', min: 4, max: 12, pattern: ZIP, patternText: 'letters, digits, spaces and dashes', actions: ALL_POST, storage: 'record', description: 'AVS zip or postal code.' },
+  { name: 'billing_city', type: 'string', max: 36, actions: ALL_POST, storage: 'record', description: 'Billing city.' },
+  { name: 'billing_state', type: 'string', max: 26, actions: ALL_POST, storage: 'record', description: 'Billing state.' },
+  { name: 'billing_phone', type: 'string', max: 10, actions: ALL_POST, storage: 'record', description: 'Billing phone.' },
+  { name: 'auto_decline_cvv_override', type: 'boolean', actions: CARD_POST, storage: 'record', description: "Wins over the product transaction's auto_decline_cvv." },
+  { name: 'auto_decline_zip_override', type: 'boolean', actions: CARD_POST, storage: 'record', description: 'Decline when the zip does not match (AVS).' },
+  { name: 'auto_decline_street_override', type: 'boolean', actions: CARD_POST, storage: 'record', description: 'Decline when the street does not match (AVS).' },
+  { name: 'allow_partial_authorization_override', type: 'boolean', actions: ['sale', 'authonly', 'authincrement'], storage: 'record', description: 'Partial approvals allowed (default yes); off, 2.01 declines.' },
+  { name: 'card_present', type: 'boolean', actions: ['sale', 'refund', 'force'], storage: 'record', description: 'Card present (default: 1 when swiped, else 0).' },
+  { name: 'cavv', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure authentication value; never stored.' },
+  { name: 'xid', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure transaction id; never stored.' },
+  // --- lodging
+  { name: 'checkin_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-in (at most 99 days before checkout).' },
+  { name: 'checkout_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-out.' },
+  { name: 'room_num', type: 'string', max: 12, actions: LODGING, storage: 'record', description: 'Lodging room number.' },
+  { name: 'room_rate', type: 'money', actions: LODGING, storage: 'record', description: 'Lodging room rate.' },
+  { name: 'advance_deposit', type: 'boolean', actions: LODGING, storage: 'record', description: 'Lodging advance deposit.' },
+  { name: 'no_show', type: 'boolean', actions: ['sale', 'authonly', 'force'], storage: 'record', description: 'Lodging no-show charge.' },
+  // --- descriptive
+  { name: 'description', type: 'string', max: 64, actions: ALL, storage: 'record', description: 'Description.' },
+  { name: 'order_num', type: 'string', max: 32, pattern: ALNUM, patternText: 'letters and digits', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
+  { name: 'po_number', type: 'string', max: 24, pattern: ALNUM, patternText: 'letters and digits', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Purchase order number.' },
+  { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
+  { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },
+  { name: 'customer_ip', type: 'string', max: 39, actions: ALL_POST, storage: 'record', description: "The payer's IP address." },
+  { name: 'terminal_serial_number', type: 'string', max: 24, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Serial number of the terminal used.' },
+  { name: 'transaction_c1', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 1.' },
+  { name: 'transaction_c2', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 2.' },
+  { name: 'transaction_c3', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 3.' },
+  { name: 'custom_data', type: 'json', max: 512, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Your JSON object (at most 512 characters serialised).' },
+  { name: 'tags', type: 'tags', max: 64, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Tag titles (array or comma list); edit replaces them.' },
+  { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', description: 'Locale such as en_CA.' },
+  { name: 'terms_agree', type: 'boolean', actions: ALL_POST, storage: 'record', description: 'The payer agreed to the terms.' },
+  { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.' },
+  { name: 'contact_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Contact of the same location.' },
+  { name: 'contact_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The contact by its api_id.' },
+  { name: 'notification_email_address', type: 'email', max: 128, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'E-mail a receipt (also on edit).' },
+];
+
+export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
+
+/** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
+export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);
+
+function bounds(f: TransactionField): string {
+  if (f.type === 'money') return '0.00-999999999.99';
+  if (f.type === 'enum') return (f.values ?? []).join(', ');
+  if (f.type === 'additional_amounts' || f.type === 'tags') return f.max !== undefined ? `up to ${f.max} items` : '';
+  if (f.min !== undefined && f.max !== undefined) return f.min === f.max ? `${f.min}` : `${f.min}-${f.max}`;
+  if (f.max !== undefined) return `max ${f.max}`;
+  return '';
+}
+
+/** The README's field × action table (Markdown), derived from TRANSACTION_FIELDS. */
+export function renderFieldTable(): string {
+  const head = `| Field | Type | Bounds | Stored | ${TRANSACTION_ACTIONS.join(' | ')} | Notes |`;
+  const sep = `|${'---|'.repeat(TRANSACTION_ACTIONS.length + 5)}`;
+  const rows = TRANSACTION_FIELDS.map((f) => {
+    const marks = TRANSACTION_ACTIONS.map((a) => ((f.actions as readonly string[]).includes(a) ? '✔' : ''));
+    const stored = f.storage === 'record' ? 'yes' : f.storage === 'never' ? 'never' : 'derived';
+    return `| \`${f.name}\` | ${f.type} | ${bounds(f)} | ${stored} | ${marks.join(' | ')} | ${f.description.replace(/\|/g, '\\|')} |`;
+  });
+  return [head, sep, ...rows].join('\n');
+}

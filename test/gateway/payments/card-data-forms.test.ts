@@ -1,0 +1,94 @@
+/**
+ * Card data as integrators send it: swipes (track 1, track 2, both), encrypted reader
+ * data, MICR lines for checks, and the api-id alternatives to ids. Over real HTTP.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decryptTrackData, parseMicr, parseTrackData } from '../../../electron/gateway/payments/card-data-forms';
+import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
+import { startHarness, VISA, EXP, type Harness } from './engine-harness';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h.close(); });
+
+const TRACK1 = `%B${VISA}^DOE/PAT^3012101000000000000000?`;
+const TRACK2 = `;${VISA}=30121010000000000000?`;
+const post = (extra: Record<string, unknown>) => h.call('POST', '/transactions', { transaction: { action: 'sale', transaction_amount: '10.00', ...extra } });
+
+describe('parsers', () => {
+  it('reads track 1, track 2 and both; rejects tracks that disagree', () => {
+    expect(parseTrackData(TRACK1)).toEqual({ number: VISA, expDate: '1230', name: 'PAT DOE' });
+    expect(parseTrackData(TRACK2)).toEqual({ number: VISA, expDate: '1230', name: null });
+    expect(parseTrackData(TRACK1 + TRACK2)).toEqual({ number: VISA, expDate: '1230', name: 'PAT DOE' });
+    expect(parseTrackData(TRACK1 + `;4012888888881881=30121010000000000000?`)).toBeNull();
+    expect(parseTrackData('garbage')).toBeNull();
+    expect(decryptTrackData(Buffer.from(TRACK2).toString('hex'))?.number).toBe(VISA);
+    expect(decryptTrackData('zz')).toBeNull();
+  });
+
+  it('reads MICR lines and rejects unreadable characters', () => {
+    expect(parseMicr('T072000326T123456789U1001')).toEqual({ routing: '072000326', account: '123456789', checkNumber: '1001' });
+    expect(parseMicr('U1002U T072000326T 123456789U')).toEqual({ routing: '072000326', account: '123456789', checkNumber: '1002' });
+    expect(parseMicr('⑆072000326⑆123456789⑈')).toEqual({ routing: '072000326', account: '123456789', checkNumber: null });
+    expect(parseMicr('T07200?326T123456789U1001')).toBeNull();
+    expect(parseMicr('123456789')).toBeNull();
+  });
+});
+
+describe('over HTTP', () => {
+  it('a swipe (track_data) charges with entry mode S and keeps no track or number', async () => {
+    const r = await post({ track_data: TRACK1 + TRACK2 });
+    expect(r.status).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', exp_date: '1230', account_holder_name: 'PAT DOE', card_present: true });
+    expect(r.text).not.toContain(VISA);
+    const row = h.engine.db.prepare('SELECT doc FROM transactions WHERE id = ?').get(r.body.transaction.id) as { doc: string };
+    expect(row.doc).not.toContain(VISA);
+    expect(row.doc).not.toContain('DOE/PAT');
+    const bad = await post({ track_data: '%B4111^x?' });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors.track_data).toEqual([PAY_MSG.TRACK_DATA_INVALID]);
+  });
+
+  it('encrypted reader data needs e_format and charges as a swipe', async () => {
+    const hex = Buffer.from(TRACK2).toString('hex');
+    const noFormat = await post({ e_track_data: hex });
+    expect(noFormat.body.errors.e_format).toEqual([PAY_MSG.E_FORMAT_BLANK]);
+    const r = await post({ e_track_data: hex, e_format: 'idtech', e_serial_number: 'FFFF9876543210E00001' });
+    expect(r.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', e_format: 'idtech', e_serial_number: 'FFFF9876543210E00001' });
+    const badFormat = await post({ e_track_data: hex, e_format: 'rot13' });
+    expect(badFormat.body.errors.e_format).toEqual(['E Format must be one of: ksn, ksnpin, idtech, magnesafe.']);
+  });
+
+  it('micr_data debits a check with its routing, account and check number', async () => {
+    const r = await post({ action: 'debit', payment_method: 'ach', micr_data: 'T072000326T123456789U1001', account_holder_name: 'Pat Doe', ach_sec_code: 'BOC' });
+    expect(r.status).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 131, routing: '072000326', last_four: '6789', check_number: '1001', ach_sec_code: 'BOC' });
+    const unreadable = await post({ action: 'debit', payment_method: 'ach', micr_data: 'T0720003!6T123456789U1001', account_holder_name: 'Pat Doe' });
+    expect(unreadable.body.errors.micr_data).toEqual([PAY_MSG.MICR_INVALID]);
+    const badRouting = await post({ action: 'debit', payment_method: 'ach', micr_data: 'T072000327T123456789U1001', account_holder_name: 'Pat Doe' });
+    expect(badRouting.body.errors.routing).toEqual([PAY_MSG.ROUTING_INVALID]);
+  });
+
+  it('previous_transaction_api_id refunds and charges like previous_transaction_id', async () => {
+    const s = (await post({ account_number: VISA, exp_date: EXP, transaction_api_id: 'prev-api-1' })).body.transaction;
+    const refund = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_api_id: 'prev-api-1', transaction_amount: '4.00' } });
+    expect(refund.status).toBe(201);
+    expect(refund.body.transaction).toMatchObject({ status_id: 111, previous_transaction_id: s.id, transaction_amount: '4.00' });
+    const again = await post({ previous_transaction_api_id: 'prev-api-1', transaction_amount: '3.00' });
+    expect(again.body.transaction).toMatchObject({ status_id: 101, last_four: '1111' });
+    const unknown = await post({ previous_transaction_api_id: 'nope' });
+    expect(unknown.body.errors.previous_transaction_api_id).toEqual([PAY_MSG.PREVIOUS_API_ID_INVALID]);
+  });
+
+  it('account_vault_api_id charges a vault, and save_account_title names the vault made while charging', async () => {
+    const loc = h.engine.credentials.location_id;
+    const v = await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP, account_vault_api_id: 'vault-api-1' } });
+    expect(v.status).toBe(201);
+    const r = await post({ account_vault_api_id: 'vault-api-1' });
+    expect(r.body.transaction).toMatchObject({ status_id: 101, account_vault_id: v.body.accountvault.id, is_accountvault: true });
+    const saved = await post({ account_number: VISA, exp_date: EXP, save_account: 1, save_account_title: 'Blue Visa' });
+    expect(saved.body.transaction.save_account_title).toBe('Blue Visa');
+    const vault = await h.call('GET', `/accountvaults/${saved.body.transaction.account_vault_id}`);
+    expect(vault.body.accountvault.title).toBe('Blue Visa');
+  });
+});

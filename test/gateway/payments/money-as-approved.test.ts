@@ -1,0 +1,162 @@
+/**
+ * Money moves exactly as approved: partial reversals name the final amount, refunds and
+ * voids are bounded by auth_amount (also after tip edits and under parallel requests),
+ * a tip edit never raises what the issuer approved, authincrement asks the issuer.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
+import { startHarness, VISA, EXP, type Harness } from './engine-harness';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h.close(); });
+
+const post = (extra: Record<string, unknown>) =>
+  h.call('POST', '/transactions', { transaction: { action: 'sale', payment_method: 'cc', account_number: VISA, exp_date: EXP, transaction_amount: '10.00', ...extra } });
+const put = (id: string, extra: Record<string, unknown>) => h.call('PUT', `/transactions/${id}`, { transaction: extra });
+const refund = (id: string, amount?: string) =>
+  h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: id, ...(amount ? { transaction_amount: amount } : {}) } });
+const refundedCents = (id: string) => (h.engine.db.prepare('SELECT refunded FROM transactions WHERE id = ?').get(id) as { refunded: number }).refunded;
+
+describe('partialreversal', () => {
+  it('takes the final amount: a 50.00 sale reversed to 20.00 is 20.00', async () => {
+    const s = (await post({ transaction_amount: '50.00' })).body.transaction;
+    const r = await put(s.id, { action: 'partialreversal', transaction_amount: '20.00' });
+    expect(r.status).toBe(200);
+    expect(r.body.transaction).toMatchObject({ transaction_amount: '20.00', auth_amount: '20.00' });
+    const over = await refund(s.id, '20.01');
+    expect(over.status).toBe(422);
+    expect(over.body.errors.transaction_amount).toEqual([PAY_MSG.REFUND_EXCEEDS.replace('{remaining}', '20.00')]);
+  });
+
+  it('must end below the approved amount and not below what was refunded', async () => {
+    const s = (await post({ transaction_amount: '30.00' })).body.transaction;
+    const same = await put(s.id, { action: 'partialreversal', transaction_amount: '30.00' });
+    expect(same.status).toBe(422);
+    expect(same.body.errors.transaction_amount).toEqual([PAY_MSG.PARTIAL_REVERSAL_EXCEEDS.replace('{current}', '30.00')]);
+    expect((await refund(s.id, '12.00')).status).toBe(201);
+    const below = await put(s.id, { action: 'partialreversal', transaction_amount: '11.99' });
+    expect(below.status).toBe(422);
+    expect(below.body.errors.transaction_amount).toEqual([PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED.replace('{refunded}', '12.00')]);
+  });
+
+  it('reduces an authorization; authcomplete is then bounded by the reduced amount', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '40.00' })).body.transaction;
+    const r = await put(a.id, { action: 'partialreversal', transaction_amount: '25.00' });
+    expect(r.body.transaction).toMatchObject({ transaction_amount: '25.00', auth_amount: '25.00', status_id: 102 });
+    const over = await put(a.id, { action: 'authcomplete', transaction_amount: '25.01' });
+    expect(over.status).toBe(422);
+  });
+});
+
+describe('partial approvals collect only what was approved', () => {
+  it('refund of 2.01 against a sale approved for 1.00 answers 422', async () => {
+    const s = (await post({ transaction_amount: '2.01' })).body.transaction;
+    expect(s).toMatchObject({ reason_code_id: 1201, auth_amount: '1.00' });
+    const r = await refund(s.id, '2.01');
+    expect(r.status).toBe(422);
+    expect(r.body.errors.transaction_amount).toEqual([PAY_MSG.REFUND_EXCEEDS.replace('{remaining}', '1.00')]);
+    const all = await refund(s.id);
+    expect(all.status).toBe(201);
+    expect(all.body.transaction.transaction_amount).toBe('1.00');
+    expect(refundedCents(s.id)).toBe(100);
+  });
+
+  it('20 parallel partial refunds never sum above the approved amount', async () => {
+    const s = (await post({ transaction_amount: '2.01' })).body.transaction;
+    const results = await Promise.all(Array.from({ length: 20 }, () => refund(s.id, '0.15')));
+    const ok = results.filter((r) => r.status === 201);
+    const refused = results.filter((r) => r.status === 422);
+    expect(ok.length + refused.length).toBe(20);
+    expect(ok.length).toBe(6); // 6 × 0.15 = 0.90 ≤ 1.00 < 7 × 0.15
+    for (const r of refused) expect(r.body.errors.transaction_amount[0]).toMatch(/exceeds/);
+    expect(refundedCents(s.id)).toBe(90);
+    const sum = h.engine.db.prepare("SELECT SUM(amount) AS n FROM transactions WHERE previous_transaction_id = ? AND status_id = 111").get(s.id) as { n: number };
+    expect(sum.n).toBe(90);
+  });
+
+  it('a sale approved in full also holds under 20 parallel refunds', async () => {
+    const s = (await post({ transaction_amount: '10.00' })).body.transaction;
+    const results = await Promise.all(Array.from({ length: 20 }, () => refund(s.id, '1.00')));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    expect(refundedCents(s.id)).toBe(1000);
+  });
+
+  it('authcomplete of a partially approved authonly completes at most the approved 1.00', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '2.01' })).body.transaction;
+    expect(a.auth_amount).toBe('1.00');
+    const over = await put(a.id, { action: 'authcomplete', transaction_amount: '2.01' });
+    expect(over.status).toBe(422);
+    const done = await put(a.id, { action: 'authcomplete' });
+    expect(done.body.transaction).toMatchObject({ status_id: 101, transaction_amount: '1.00', auth_amount: '1.00' });
+  });
+});
+
+describe('tip edits', () => {
+  it('never raise what the issuer approved on an authorization', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '2.01' })).body.transaction;
+    const tip = await put(a.id, { action: 'edit', tip_amount: '500.00' });
+    expect(tip.status).toBe(200);
+    expect(tip.body.transaction).toMatchObject({ transaction_amount: '502.01', auth_amount: '1.00', tip_amount: '500.00' });
+    const big = await put(a.id, { action: 'authcomplete', transaction_amount: '502.01' });
+    expect(big.status).toBe(422);
+    expect(big.body.errors.transaction_amount).toEqual([PAY_MSG.AUTHCOMPLETE_EXCEEDS.replace('{authorized}', '1.00')]);
+    const done = await put(a.id, { action: 'authcomplete' });
+    expect(done.body.transaction).toMatchObject({ transaction_amount: '1.00', auth_amount: '1.00' });
+  });
+
+  it('move an approved sale, and refunds follow the edited amount', async () => {
+    const s = (await post({ transaction_amount: '40.00', tip_amount: '10.00' })).body.transaction;
+    const down = await put(s.id, { action: 'edit', tip_amount: '2.00' });
+    expect(down.body.transaction).toMatchObject({ transaction_amount: '32.00', auth_amount: '32.00' });
+    const over = await refund(s.id, '32.01');
+    expect(over.body.errors.transaction_amount).toEqual([PAY_MSG.REFUND_EXCEEDS.replace('{remaining}', '32.00')]);
+  });
+
+  it('after a refund cannot take the sale below what was refunded', async () => {
+    const s = (await post({ transaction_amount: '50.00', tip_amount: '20.00' })).body.transaction;
+    expect((await refund(s.id, '40.00')).status).toBe(201);
+    const edit = await put(s.id, { action: 'edit', tip_amount: '0.00' });
+    expect(edit.status).toBe(422);
+    expect(edit.body.errors.tip_amount).toEqual([PAY_MSG.TIP_BELOW_REFUNDED.replace('{refunded}', '40.00')]);
+    const row = (await h.call('GET', `/transactions/${s.id}`)).body.transaction;
+    expect(row).toMatchObject({ transaction_amount: '50.00', auth_amount: '50.00', tip_amount: '20.00' });
+  });
+
+  it('on a partial approval never raise the approved part', async () => {
+    const s = (await post({ transaction_amount: '2.01' })).body.transaction;
+    const tip = await put(s.id, { action: 'edit', tip_amount: '3.00' });
+    expect(tip.body.transaction).toMatchObject({ transaction_amount: '5.01', auth_amount: '1.00' });
+    expect((await refund(s.id, '1.01')).status).toBe(422);
+  });
+});
+
+describe('voids', () => {
+  it('voiding a refund gives back exactly what it refunded', async () => {
+    const s = (await post({ transaction_amount: '2.01' })).body.transaction;
+    const r = (await refund(s.id, '0.60')).body.transaction;
+    expect(refundedCents(s.id)).toBe(60);
+    expect((await put(r.id, { action: 'void' })).status).toBe(200);
+    expect(refundedCents(s.id)).toBe(0);
+    expect((await put(r.id, { action: 'void' })).status).toBe(422);
+    expect(refundedCents(s.id)).toBe(0);
+  });
+});
+
+describe('authincrement', () => {
+  it('is answered by the simulated issuer and bounded by the amount limits', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '20.00' })).body.transaction;
+    const deny = await put(a.id, { action: 'authincrement', transaction_amount: '5.00' });
+    expect(deny.status).toBe(422);
+    expect(deny.body.errors.transaction_amount).toEqual([PAY_MSG.AUTHINCREMENT_DECLINED.replace('{verbiage}', 'DECLINE')]);
+    const partial = await put(a.id, { action: 'authincrement', transaction_amount: '2.01' });
+    expect(partial.body.transaction).toMatchObject({ transaction_amount: '22.01', auth_amount: '21.00' });
+    const noPartial = await put(a.id, { action: 'authincrement', transaction_amount: '2.01', allow_partial_authorization_override: 0 });
+    expect(noPartial.status).toBe(422);
+    const huge = await put(a.id, { action: 'authincrement', transaction_amount: '999999999.99' });
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors.transaction_amount).toEqual([PAY_MSG.AMOUNT_TOO_LARGE]);
+    const ok = await put(a.id, { action: 'authincrement', transaction_amount: '4.00' });
+    expect(ok.body.transaction).toMatchObject({ transaction_amount: '26.01', auth_amount: '25.00' });
+  });
+});

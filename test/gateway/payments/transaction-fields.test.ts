@@ -1,0 +1,160 @@
+/**
+ * Every field of the table is validated with its bounds, stored and returned; fields an
+ * action does not take are refused; the amount parts add up (also on authcomplete); the
+ * documented expands answer (never a user's secrets); the README's table is the table's
+ * rendering.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MSG } from '../../../electron/gateway/framework/errors';
+import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
+import { renderFieldTable, TRANSACTION_FIELDS } from '../../../electron/gateway/payments/transaction-fields';
+import { startHarness, VISA, EXP, type Harness } from './engine-harness';
+
+let h: Harness;
+beforeAll(async () => { h = await startHarness(); });
+afterAll(async () => { await h.close(); });
+
+const card = { payment_method: 'cc', account_number: VISA, exp_date: EXP };
+const post = (extra: Record<string, unknown>) => h.call('POST', '/transactions', { transaction: { action: 'sale', ...card, transaction_amount: '10.00', ...extra } });
+const put = (id: string, extra: Record<string, unknown>) => h.call('PUT', `/transactions/${id}`, { transaction: extra });
+
+describe('stored and returned', () => {
+  it('keeps every record field a card sale takes, as sent', async () => {
+    const sent = {
+      transaction_amount: '12.50', subtotal_amount: '10.00', tax: '1.00', tip_amount: '1.00', surcharge_amount: '0.50',
+      additional_amounts: [{ type: '4S', amount: '2.00' }], description: 'Room 12', order_num: 'A1001', po_number: 'PO77', clerk_number: 'C-9',
+      customer_id: 'cust-1', customer_ip: '203.0.113.9', billing_street: '5800 NW 39th AVE', billing_zip: '32606', billing_city: 'Gainesville',
+      billing_state: 'FL', billing_phone: '3525550100', transaction_c1: 'one', transaction_c2: 'two', transaction_c3: 'three',
+      custom_data: { table: 4 }, tags: ['vip', 'patio'], terminal_serial_number: 'SN-1', locale: 'en_US', terms_agree: true,
+      card_present: false, checkin_date: '2031-01-02', checkout_date: '2031-01-05', room_num: '12', room_rate: '99.00', advance_deposit: false,
+      no_show: false, save_account_title: 'Visa', auto_decline_cvv_override: false, auto_decline_zip_override: false,
+      auto_decline_street_override: false, allow_partial_authorization_override: true,
+    };
+    const r = await post(sent);
+    expect(r.status).toBe(201);
+    const expected = { ...sent, terms_agree: true, additional_amounts: [{ type: '4S', amount: '2.00' }] };
+    expect(r.body.transaction).toMatchObject(expected);
+    const back = await h.call('GET', `/transactions/${r.body.transaction.id}`);
+    expect(back.body.transaction).toMatchObject(expected);
+  });
+
+  it('base fields are on every record; other record fields when sent; never-stored fields never', async () => {
+    const r = await post({ cvv: '999', ssn4: undefined });
+    for (const name of ['description', 'tax', 'tip_amount', 'billing_zip', 'transaction_c1', 'custom_data', 'check_number', 'effective_date']) {
+      expect(r.body.transaction).toHaveProperty(name, null);
+    }
+    expect(r.body.transaction.additional_amounts).toEqual([]);
+    expect(r.body.transaction).not.toHaveProperty('room_rate');
+    for (const f of TRANSACTION_FIELDS.filter((x) => x.storage === 'never')) expect(r.body.transaction).not.toHaveProperty(f.name);
+    const stored = h.engine.db.prepare('SELECT doc FROM transactions WHERE id = ?').get(r.body.transaction.id) as { doc: string };
+    expect(stored.doc).not.toContain('"999"');
+  });
+});
+
+describe('bounds and actions', () => {
+  it('answers named messages for bounds, patterns, types', async () => {
+    const r = await post({ description: 'x'.repeat(65), order_num: 'A#1', billing_zip: '123', no_show: 'maybe', checkin_date: '2031-02-30', custom_data: { s: 'x'.repeat(600) }, e_serial_number: 'xyz' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({
+      description: ['Description should contain at most 64 characters.'],
+      order_num: [PAY_MSG.FIELD_PATTERN.replace('{attribute}', 'Order Num').replace('{what}', 'letters and digits')],
+      billing_zip: ['Billing Zip should contain at least 4 characters.'],
+      no_show: [MSG.NOT_BOOLEAN.replace('{attribute}', 'No Show')],
+      checkin_date: [MSG.BAD_DATE.replace('{attribute}', 'Checkin Date')],
+      custom_data: [PAY_MSG.JSON_TOO_LONG.replace('{attribute}', 'Custom Data').replace('{max}', '512')],
+      e_serial_number: [PAY_MSG.FIELD_ENCODING.replace('{attribute}', 'E Serial Number').replace('{encoding}', 'hexadecimal')],
+    });
+  });
+
+  it('bounds an engine-read field too (account_holder_name, 32)', async () => {
+    const r = await post({ account_holder_name: 'x'.repeat(33) });
+    expect(r.body.errors.account_holder_name).toEqual(['Account Holder Name should contain at most 32 characters.']);
+  });
+
+  it('refuses a field the action does not take instead of dropping it', async () => {
+    const r = await post({ auth_code: 'ABC123', effective_date: '2031-01-01' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.auth_code).toEqual([PAY_MSG.FIELD_NOT_FOR_ACTION.replace('{attribute}', 'Auth Code').replace('{action}', 'sale')]);
+    expect(r.body.errors.effective_date).toEqual([PAY_MSG.FIELD_NOT_FOR_ACTION.replace('{attribute}', 'Effective Date').replace('{action}', 'sale')]);
+    const s = (await post({})).body.transaction;
+    const v = await put(s.id, { action: 'void', tip_amount: '1.00' });
+    expect(v.status).toBe(422);
+    expect(v.body.errors.tip_amount).toEqual([PAY_MSG.FIELD_NOT_FOR_ACTION.replace('{attribute}', 'Tip Amount').replace('{action}', 'void')]);
+    expect((await h.call('GET', `/transactions/${s.id}`)).body.transaction.status_id).toBe(101);
+  });
+
+  it('additional amounts and lodging dates are checked', async () => {
+    const badType = await post({ additional_amounts: [{ type: '9Z', amount: '1.00' }] });
+    expect(badType.body.errors.additional_amounts).toEqual([PAY_MSG.ADDITIONAL_AMOUNTS_INVALID]);
+    const tooBig = await post({ additional_amounts: [{ type: '4U', amount: '10.01' }] });
+    expect(tooBig.body.errors.additional_amounts).toEqual([PAY_MSG.ADDITIONAL_AMOUNT_EXCEEDS]);
+    const order = await post({ checkin_date: '2031-01-05', checkout_date: '2031-01-02' });
+    expect(order.body.errors.checkout_date).toEqual([PAY_MSG.STAY_ORDER]);
+    const long = await post({ checkin_date: '2031-01-01', checkout_date: '2031-06-01' });
+    expect(long.body.errors.checkout_date).toEqual([PAY_MSG.STAY_TOO_LONG]);
+  });
+});
+
+describe('amount parts', () => {
+  it('subtotal + tax + tip + surcharge must equal transaction_amount', async () => {
+    const r = await post({ transaction_amount: '12.00', subtotal_amount: '10.00', tax: '1.00' });
+    expect(r.status).toBe(422);
+    expect(r.body.errors.subtotal_amount[0]).toContain('must add up to Transaction Amount (12.00)');
+    const over = await post({ transaction_amount: '5.00', tax: '3.00', tip_amount: '3.00' });
+    expect(over.body.errors.transaction_amount).toEqual([PAY_MSG.PARTS_EXCEED.replace('{sum}', '6.00').replace('{amount}', '5.00')]);
+  });
+
+  it('an authcomplete of a different amount must send the parts again (422 otherwise)', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '22.00', subtotal_amount: '20.00', tax: '2.00' })).body.transaction;
+    const bare = await put(a.id, { action: 'authcomplete', transaction_amount: '16.50' });
+    expect(bare.status).toBe(422);
+    expect(bare.body.errors.subtotal_amount).toEqual([PAY_MSG.PARTS_REQUIRED]);
+    const wrong = await put(a.id, { action: 'authcomplete', transaction_amount: '16.50', subtotal_amount: '15.00', tax: '1.00' });
+    expect(wrong.status).toBe(422);
+    const ok = await put(a.id, { action: 'authcomplete', transaction_amount: '16.50', subtotal_amount: '15.00', tax: '1.50' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.transaction).toMatchObject({ transaction_amount: '16.50', subtotal_amount: '15.00', tax: '1.50', status_id: 101 });
+    const b = (await post({ action: 'authonly', transaction_amount: '22.00', subtotal_amount: '20.00', tax: '2.00' })).body.transaction;
+    expect((await put(b.id, { action: 'authcomplete', transaction_amount: '22.00' })).status).toBe(200);
+  });
+});
+
+describe('expands', () => {
+  it('answers the documented expands without a user\'s secrets', async () => {
+    const s = (await post({ tags: ['vip'], description: 'before' })).body.transaction;
+    expect((await put(s.id, { action: 'edit', description: 'after', tags: ['vip', 'regular'] })).status).toBe(200);
+    const names = 'created_user,location,product_transaction,tags,signature,quick_invoice,recurring,reason_code,status,type,changelogs';
+    const r = await h.call('GET', `/transactions/${s.id}?expand=${names}`);
+    expect(r.status).toBe(200);
+    const t = r.body.transaction;
+    expect(t.created_user.id).toBe(h.engine.credentials.user_id);
+    for (const secret of ['user_api_key', 'user_hash_key', 'password', 'password_hash']) expect(t.created_user).not.toHaveProperty(secret);
+    expect(r.text).not.toContain(h.engine.credentials.user_api_key);
+    expect(t.location.id).toBe(h.engine.credentials.location_id);
+    expect(t.product_transaction.id).toBe(s.product_transaction_id);
+    expect(t.tags.map((x: { title: string }) => x.title)).toEqual(['vip', 'regular']);
+    expect([t.signature, t.quick_invoice, t.recurring]).toEqual([null, null, null]);
+    expect(t.reason_code).toMatchObject({ id: 1000 });
+    expect(t.status).toEqual({ id: 101, title: 'Approved' });
+    expect(t.type).toEqual({ id: 20, title: 'Sale' });
+    expect(t.changelogs).toHaveLength(1);
+    expect(t.changelogs[0]).toMatchObject({ action: 'edit', user_id: h.engine.credentials.user_id, changes: { description: ['before', 'after'], tags: [['vip'], ['vip', 'regular']] } });
+  });
+});
+
+describe('one declaration', () => {
+  it('the README field table is the rendering of TRANSACTION_FIELDS', () => {
+    const url = new URL('../../../electron/gateway/payments/README.md', import.meta.url);
+    let readme = readFileSync(url, 'utf8');
+    if (process.env.UPDATE_FIELD_TABLE === '1') {
+      // The generator: rewrite the section between the markers from the declaration.
+      readme = readme.replace(/(<!-- field-table:start -->)[\s\S]*?(<!-- field-table:end -->)/, (_m, a: string, b: string) => `${a}\n${renderFieldTable()}\n${b}`);
+      writeFileSync(url, readme);
+    }
+    const start = readme.indexOf('<!-- field-table:start -->');
+    const end = readme.indexOf('<!-- field-table:end -->');
+    expect(start).toBeGreaterThan(0);
+    expect(readme.slice(start + '<!-- field-table:start -->'.length, end).trim()).toBe(renderFieldTable());
+  });
+});

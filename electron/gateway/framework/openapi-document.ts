@@ -56,6 +56,7 @@ export const ERROR_STATUS = {
   413: 'Body over 1 MiB.',
   415: 'Content type other than JSON.',
   422: 'Validation failed: the messages are keyed by field.',
+  503: 'The terminal (router endpoints) cannot be reached.',
 } as const;
 export type ErrorStatus = keyof typeof ERROR_STATUS;
 

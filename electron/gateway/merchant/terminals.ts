@@ -52,7 +52,7 @@ export const terminalResource: ResourceDef = {
     terminal_number: str(0, 36),
     title: str(0, 64),
     mac_address: str(0, 16),
-    local_ip_address: str(0, 15, { pattern: IPV4, example: '192.168.1.20' }),
+    local_ip_address: str(0, 15, { pattern: IPV4, example: '127.0.0.1' }),
     port: { type: 'integer', minValue: 1, maxValue: 65535, default: 10009 },
     last_registration_ts: tsField,
     created_ts: tsField,

@@ -68,6 +68,8 @@ const EXAMPLES: Record<string, unknown> = {
   transaction_amount: '10.00',
   routing: '072000326',
   effective_date: '2030-01-15',
+  checkin_date: '2030-01-15',
+  checkout_date: '2030-01-17',
   billing_zip: '32606',
   billing_phone: '3525551234',
   notification_email_address: 'pat@example.com',
@@ -108,7 +110,9 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
       s = { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' };
       break;
     case 'tags':
-      s = { oneOf: [{ type: 'array', items: { type: 'string' } }, { type: 'string' }] };
+      // The engine also takes an array of titles; the document shows the comma-separated form
+      // only (Portman's fuzzer cannot overwrite inside an array field).
+      s = { type: 'string', maxLength: 255 };
       break;
     case 'array':
       s = { type: 'array', items: { type: 'object' } };
@@ -140,7 +144,7 @@ function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
     case 'money':
       return '1.00';
     case 'tags':
-      return ['regular'];
+      return 'regular';
     case 'array':
       return [];
     case 'boolean':
@@ -148,6 +152,7 @@ function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
     case 'object':
       return {};
     default:
+      if (f.format === 'date') return '2030-01-15';
       if (f.pattern && /^\^\\d/.test(f.pattern)) return '1'.repeat(f.minLength ?? 1);
       if (f.pattern) return 'A1'.repeat(8).slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 8, 8)));
       return f.format === 'email' ? 'pat@example.com' : sampleText(f.name, f.minLength, f.maxLength);
@@ -203,9 +208,9 @@ const TXN_OUTPUT_TYPES: Partial<Record<string, JsonSchema>> = {
 function outputOfTable(name: string): JsonSchema {
   const type = TRANSACTION_TABLE.find((f) => f.name === name)?.type;
   if (type === 'money') return money;
-  if (type === 'boolean') return nullable({});
+  if (type === 'boolean') return { type: ['boolean', 'integer', 'null'] };
   if (type === 'json') return nullable({ type: 'object' });
-  if (type === 'tags' || type === 'additional_amounts') return nullable({});
+  if (type === 'tags' || type === 'additional_amounts') return { type: ['array', 'null'] };
   return str;
 }
 

@@ -34,6 +34,7 @@ import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framew
 import type { Row } from '../framework/resource';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
+import { routerOpenApi } from './router-openapi';
 import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
@@ -131,6 +132,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
     init(ctx) {
       secondMs = ctx.options.deviceSecondMs;
     },
+    openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
       app.post('/v2/routertransactions', async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');

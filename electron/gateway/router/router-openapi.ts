@@ -1,0 +1,94 @@
+/**
+ * The router module in the OpenAPI document: the terminal-driven transaction and vault,
+ * and Ringup's two counter extensions (a terminal's live state, cancel). The request
+ * bodies reuse the payments schemas where they are the same fields.
+ */
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
+import { responseOf } from '../framework/resource-openapi';
+
+const terminalErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409, 503];
+
+const ROUTER_TRANSACTION_BODY: JsonSchema = {
+  type: 'object',
+  required: ['terminal_id', 'transaction_amount'],
+  properties: {
+    action: { type: 'string', enum: ['sale', 'authonly', 'refund'], default: 'sale' },
+    terminal_id: { type: 'string', description: 'The terminal to run on (its local_ip_address and port, or its serial path).' },
+    location_id: { type: 'string' },
+    transaction_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$', description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
+    tip_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' },
+    transaction_api_id: { type: 'string', maxLength: 64 },
+  },
+  additionalProperties: true,
+};
+
+const ROUTER_VAULT_BODY: JsonSchema = {
+  type: 'object',
+  required: ['terminal_id', 'location_id', 'contact_id', 'payment_method', 'action'],
+  properties: {
+    terminal_id: { type: 'string' },
+    location_id: { type: 'string' },
+    contact_id: { type: 'string' },
+    payment_method: { type: 'string', enum: ['cc'] },
+    action: { type: 'string', enum: ['store'] },
+  },
+  additionalProperties: true,
+};
+
+const TERMINAL_STATE: JsonSchema = wrapper('terminalstate', {
+  type: 'object',
+  required: ['terminal_id', 'state', 'prompt', 'busy'],
+  properties: {
+    terminal_id: { type: 'string' },
+    state: { type: 'string', enum: ['idle', 'card', 'tip', 'pin', 'signature', 'processing', 'terms', 'done'] },
+    prompt: { type: 'string' },
+    busy: { type: 'boolean' },
+  },
+});
+
+export function routerOpenApi(): OpenApiPart {
+  return {
+    tags: [{ name: 'router', description: 'Transactions and vaults run on an EMV terminal while the request stays open.' }],
+    schemas: { RouterTransactionCreate: ROUTER_TRANSACTION_BODY, RouterAccountVaultCreate: ROUTER_VAULT_BODY },
+    paths: {
+      '/v2/routertransactions': {
+        post: {
+          tags: ['router'],
+          operationId: 'routertransactionsCreate',
+          summary: 'Run a transaction on a terminal',
+          description: "Held open up to the terminal's overall_timeout. 503: the terminal cannot be reached; 409: it is busy; 422: a timeout, the customer aborting, or bad input.",
+          requestBody: { required: true, content: jsonContent(wrapper('routertransaction', ref('RouterTransactionCreate'))) },
+          responses: { 201: responseOf('The stored transaction, with entry_mode_id and emv_receipt_data.', wrapper('routertransaction', ref('Transaction'))), ...errorResponses(terminalErrors) },
+        },
+      },
+      '/v2/routeraccountvaults': {
+        post: {
+          tags: ['router'],
+          operationId: 'routeraccountvaultsCreate',
+          summary: 'Vault a card read on a terminal',
+          requestBody: { required: true, content: jsonContent(wrapper('routeraccountvault', ref('RouterAccountVaultCreate'))) },
+          responses: { 201: responseOf('The account vault.', wrapper('accountvault', ref('AccountVault'))), ...errorResponses(terminalErrors) },
+        },
+      },
+      '/v2/terminals/{id}/state': {
+        get: {
+          tags: ['router'],
+          operationId: 'terminalsState',
+          summary: "A terminal's live state (Ringup extension)",
+          parameters: [idPathParameter('The terminal id.')],
+          responses: { 200: responseOf('What the terminal shows now.', TERMINAL_STATE), ...errorResponses(COMMON_ERRORS) },
+        },
+      },
+      '/v2/terminals/{id}/cancel': {
+        post: {
+          tags: ['router'],
+          operationId: 'terminalsCancel',
+          summary: 'Cancel what a terminal is doing (Ringup extension)',
+          description: 'The running router request then answers 422 "Cancelled at the counter.". Answers 200 with the state: no record is created.',
+          parameters: [idPathParameter('The terminal id.')],
+          responses: { 200: responseOf('The state when the cancel was sent.', TERMINAL_STATE), ...errorResponses(COMMON_ERRORS) },
+        },
+      },
+    },
+  };
+}

@@ -9,6 +9,8 @@ export interface GatewayAuth {
 }
 
 import type {
+  V2Batch,
+  V2BatchFilters,
   V2Errors,
   V2ListMeta,
   V2Location,
@@ -152,6 +154,28 @@ export class GatewayClient {
       if (items.length < 5000 || (pageCount !== undefined && page >= pageCount)) break;
     }
     return out.slice(0, max);
+  }
+
+  /** One page of GET /v2/transactionbatches. */
+  async listBatches(filters: V2BatchFilters, page = 1, pageSize = 50, sort = '-created_ts'): Promise<ListPage<V2Batch>> {
+    const r = await this.request<{ transactionbatches?: V2Batch[]; meta?: V2ListMeta }>('GET', '/transactionbatches', undefined, {
+      ...filters,
+      page,
+      page_size: pageSize,
+      sort,
+    });
+    return { items: r.transactionbatches ?? [], meta: r.meta ?? {} };
+  }
+
+  async getBatch(id: string): Promise<V2Batch> {
+    const r = await this.request<{ transactionbatch: V2Batch }>('GET', `/transactionbatches/${encodeURIComponent(id)}`);
+    return r.transactionbatch;
+  }
+
+  /** POST /v2/transactionbatches/{id}/settle. A refused settle is still a 200: processing_status_id 3 says so. */
+  async settleBatch(id: string): Promise<V2Batch> {
+    const r = await this.request<{ transactionbatch: V2Batch }>('POST', `/transactionbatches/${encodeURIComponent(id)}/settle`);
+    return r.transactionbatch;
   }
 
   async listTerminals(locationId: string): Promise<V2Terminal[]> {

@@ -74,4 +74,21 @@ export interface V2TransactionCreate {
 }
 
 /** Filters for GET /v2/transactions: substring for text, `a,b` for any-of, `lo|hi` ranges. */
-export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id', string>>;
+export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id' | 'transaction_batch_id', string>>;
+
+/** A transaction batch (GET /v2/transactionbatches). processing_status_id: 1 to settle, 2 settled, 3 error, 4 reprocess, 5 processing. */
+export interface V2Batch {
+  id: string;
+  batch_num?: number | null;
+  location_id?: string | null;
+  product_transaction_id?: string | null;
+  processing_status_id?: number | null;
+  is_open?: number | boolean | null;
+  batch_close_ts?: number | null;
+  settlement_file_name?: string | null;
+  created_ts?: number | null;
+  modified_ts?: number | null;
+}
+
+/** Filters for GET /v2/transactionbatches. */
+export type V2BatchFilters = Partial<Record<'is_open' | 'product_transaction_id' | 'location_id' | 'processing_status_id', string>>;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuthHandlers } from './auth-handlers';
+import { createBatchHandlers } from './batch-handlers';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -136,6 +137,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       shell: opts.shell,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
+    ...createBatchHandlers({ client, users, locationId, productTransactionId }),
   };
 
   return {

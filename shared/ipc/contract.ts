@@ -14,6 +14,7 @@
  */
 import type { z } from 'zod';
 import type { Result } from '../result';
+import { batchesHandlers, type BatchesResults } from './batches';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
@@ -26,10 +27,11 @@ export * from './auth';
 export * from './sales';
 export * from './transactions';
 export * from './receipts';
+export * from './batches';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -53,9 +55,10 @@ export const handlerArgs = {
   ...salesHandlers,
   ...transactionsHandlers,
   ...receiptsHandlers,
+  ...batchesHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -10,6 +10,7 @@
 import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
+import { BatchesScreen } from './batches-screen';
 import { ManageScreen } from './manage-screen';
 import { SaleScreen } from './sale-screen';
 import { SystemScreen } from './system-screen';
@@ -35,6 +36,15 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, render: () => <TransactionsScreen /> },
   { id: 'system', label: 'System', key: 'F4', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
   { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+  {
+    id: 'batches',
+    label: 'Batches',
+    description: 'Totals of the open batch, settle it, settled batches and CSV export.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <BatchesScreen />,
+  },
 ];
 
 export function screenDef(id: ScreenName): ScreenDef | undefined {

@@ -4,10 +4,11 @@
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
-import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
+import type { CoreStatus, HandlerMap, PaperSize } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuthHandlers } from './auth-handlers';
 import { createBatchHandlers } from './batch-handlers';
+import { createReportsHandlers } from './reports';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -38,6 +39,8 @@ export interface CoreOptions {
   enginePort?: number;
   /** The desktop shell's receipt printer (see SalesDeps.printReceipt); absent in the node host. */
   printReceipt?: (transactionId: string) => Promise<string | null>;
+  /** The desktop shell's report printer (print or save as PDF the report on screen); absent in the node host. */
+  printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). */
   healthIntervalMs?: number;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
@@ -138,6 +141,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
+    ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
   };
 
   return {

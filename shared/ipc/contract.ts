@@ -15,6 +15,7 @@
 import type { z } from 'zod';
 import type { Result } from '../result';
 import { batchesHandlers, type BatchesResults } from './batches';
+import { reportsHandlers, type ReportsResults } from './reports';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
@@ -28,10 +29,11 @@ export * from './sales';
 export * from './transactions';
 export * from './receipts';
 export * from './batches';
+export * from './reports';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -56,9 +58,10 @@ export const handlerArgs = {
   ...transactionsHandlers,
   ...receiptsHandlers,
   ...batchesHandlers,
+  ...reportsHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -12,6 +12,7 @@ import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
 import { BatchesScreen } from './batches-screen';
 import { ManageScreen } from './manage-screen';
+import { ReportsScreen } from './reports-screen';
 import { SaleScreen } from './sale-screen';
 import { SystemScreen } from './system-screen';
 import { TransactionsScreen } from './transactions-screen';
@@ -44,6 +45,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <BatchesScreen />,
+  },
+  {
+    id: 'reports',
+    label: 'End of day',
+    description: 'X report any time; close the day with a Z report; print or save as PDF.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <ReportsScreen />,
   },
 ];
 

@@ -9,7 +9,10 @@ export interface GatewayAuth {
 }
 
 import type {
+  V2AccountVault,
+  V2AccountVaultCreate,
   V2Batch,
+  V2Contact,
   V2BatchFilters,
   V2Errors,
   V2ListMeta,
@@ -176,6 +179,37 @@ export class GatewayClient {
   async settleBatch(id: string): Promise<V2Batch> {
     const r = await this.request<{ transactionbatch: V2Batch }>('POST', `/transactionbatches/${encodeURIComponent(id)}/settle`);
     return r.transactionbatch;
+  }
+
+  async listVaults(query: Record<string, string>, pageSize = 500): Promise<V2AccountVault[]> {
+    const r = await this.request<{ accountvaults?: V2AccountVault[] }>('GET', '/accountvaults', undefined, { ...query, page_size: pageSize });
+    return r.accountvaults ?? [];
+  }
+
+  async getVault(id: string): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('GET', `/accountvaults/${encodeURIComponent(id)}`)).accountvault;
+  }
+
+  /** POST /v2/accountvaults: the number goes to the gateway and is dropped here. */
+  async createVault(body: V2AccountVaultCreate): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('POST', '/accountvaults', { accountvault: body })).accountvault;
+  }
+
+  async updateVault(id: string, body: { exp_date?: string; title?: string }): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('PUT', `/accountvaults/${encodeURIComponent(id)}`, { accountvault: body })).accountvault;
+  }
+
+  async deleteVault(id: string): Promise<void> {
+    await this.request<unknown>('DELETE', `/accountvaults/${encodeURIComponent(id)}`);
+  }
+
+  async listContacts(query: Record<string, string>, pageSize = 200): Promise<V2Contact[]> {
+    const r = await this.request<{ contacts?: V2Contact[] }>('GET', '/contacts', undefined, { ...query, page_size: pageSize });
+    return r.contacts ?? [];
+  }
+
+  async createContact(body: { location_id: string; first_name?: string; last_name: string; email?: string }): Promise<V2Contact> {
+    return (await this.request<{ contact: V2Contact }>('POST', '/contacts', { contact: body })).contact;
   }
 
   async listTerminals(locationId: string): Promise<V2Terminal[]> {

@@ -9,6 +9,7 @@ import { ok } from '../../shared/result';
 import { createAuthHandlers } from './auth-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
+import { createVaultHandlers } from './vault-handlers';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -141,6 +142,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
   };
 

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import type { Result } from '../result';
 import { batchesHandlers, type BatchesResults } from './batches';
 import { reportsHandlers, type ReportsResults } from './reports';
+import { vaultHandlers, type VaultResults } from './vault';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
@@ -30,10 +31,11 @@ export * from './transactions';
 export * from './receipts';
 export * from './batches';
 export * from './reports';
+export * from './vault';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers, vaultHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -59,9 +61,10 @@ export const handlerArgs = {
   ...receiptsHandlers,
   ...batchesHandlers,
   ...reportsHandlers,
+  ...vaultHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults, VaultResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

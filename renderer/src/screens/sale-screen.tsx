@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { AmountKeypad } from '../components/amount-keypad';
 import { CardForm, type CardFormHandle } from '../components/card-form';
+import { SavedMethodCharge } from '../components/saved-method-charge';
 import { TipPicker } from '../components/tip-picker';
 import type { KeypadKey } from '../lib/amount-entry';
 import { formatPercentBp, money } from '../lib/money-format';
@@ -116,6 +117,8 @@ export function SaleScreen() {
           resetToken={s.cardResetToken}
           onCharge={(card) => void s.charge(card)}
         />
+        {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
+        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
     </div>
   );

@@ -13,6 +13,7 @@ import type { ScreenName } from '../stores/nav-store';
 import { BatchesScreen } from './batches-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
+import { VaultScreen } from './vault-screen';
 import { SaleScreen } from './sale-screen';
 import { SystemScreen } from './system-screen';
 import { TransactionsScreen } from './transactions-screen';
@@ -54,6 +55,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <ReportsScreen />,
+  },
+  {
+    id: 'vault',
+    label: 'Saved cards',
+    description: "Customers' saved cards and bank accounts: add, update the expiry, delete.",
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <VaultScreen />,
   },
 ];
 

@@ -127,6 +127,18 @@ export class GatewayClient {
     return r.transaction;
   }
 
+  /** GET /v2/transactions/{id}?expand=… (transaction_level3, transaction_batch, previous_transaction …). */
+  async getTransactionExpanded(id: string, expand: readonly string[]): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(id)}`, undefined, { expand: expand.join(',') });
+    return r.transaction;
+  }
+
+  /** POST /v2/transactionlevel3s: replaces all earlier Level 3 data of the transaction. */
+  async saveLevel3(transactionId: string, data: unknown): Promise<{ id: string; level3_data: unknown }> {
+    const r = await this.request<{ transactionlevel3: { id: string; level3_data: unknown } }>('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: transactionId, level3_data: data } });
+    return r.transactionlevel3;
+  }
+
   /** GET /v2/transactions/{transaction_api_id}?location_id=…&api_id=true */
   async getTransactionByApiId(apiId: string, locationId: string): Promise<V2Transaction> {
     const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(apiId)}`, undefined, {

@@ -10,6 +10,7 @@ import { createAuthHandlers } from './auth-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
 import { createVaultHandlers } from './vault-handlers';
+import { createLevel3Handlers } from './level3-handlers';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -142,6 +143,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
+    ...createLevel3Handlers({ client, users }),
     ...createVaultHandlers({ client, users, locationId, productTransactionId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
   };

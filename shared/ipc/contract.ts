@@ -17,6 +17,7 @@ import type { Result } from '../result';
 import { batchesHandlers, type BatchesResults } from './batches';
 import { reportsHandlers, type ReportsResults } from './reports';
 import { vaultHandlers, type VaultResults } from './vault';
+import { level3Handlers, type Level3Results } from './level3';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
@@ -32,10 +33,11 @@ export * from './receipts';
 export * from './batches';
 export * from './reports';
 export * from './vault';
+export * from './level3';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers, vaultHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -62,9 +64,10 @@ export const handlerArgs = {
   ...batchesHandlers,
   ...reportsHandlers,
   ...vaultHandlers,
+  ...level3Handlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults, VaultResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults, VaultResults, Level3Results {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

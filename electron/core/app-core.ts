@@ -11,6 +11,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
 import { createVaultHandlers } from './vault-handlers';
 import { createLevel3Handlers } from './level3-handlers';
+import { createLinksHandlers } from './links-handlers';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -144,6 +145,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }),
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
+    ...createLinksHandlers({ client, users }),
     ...createVaultHandlers({ client, users, locationId, productTransactionId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
   };

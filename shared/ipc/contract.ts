@@ -18,6 +18,7 @@ import { batchesHandlers, type BatchesResults } from './batches';
 import { reportsHandlers, type ReportsResults } from './reports';
 import { vaultHandlers, type VaultResults } from './vault';
 import { level3Handlers, type Level3Results } from './level3';
+import { linksHandlers, type LinksResults } from './links';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
@@ -34,10 +35,11 @@ export * from './batches';
 export * from './reports';
 export * from './vault';
 export * from './level3';
+export * from './links';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -65,9 +67,10 @@ export const handlerArgs = {
   ...reportsHandlers,
   ...vaultHandlers,
   ...level3Handlers,
+  ...linksHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults, VaultResults, Level3Results {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, BatchesResults, ReportsResults, VaultResults, Level3Results, LinksResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -4,19 +4,20 @@
  * 98-line limit, reads why a personal card takes no Level 3, and follows the links from a
  * refund to its original sale, and from a sale to its batch and receipt.
  */
+import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
 import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { L3_ERRORS } from '../../shared/payments/level3-schema';
 
 test.describe.configure({ mode: 'serial' });
 
-async function sell(page: import('@playwright/test').Page, amountDigits: string, card: string) {
+async function sell(page: Page, amountDigits: string, card: string) {
   await ringUpKeyedSale(page, { amountDigits, card });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await page.getByRole('button', { name: /^New sale/ }).click();
 }
 
-async function openRow(page: import('@playwright/test').Page, amount: string, lastFour: string) {
+async function openRow(page: Page, amount: string, lastFour: string) {
   await page.keyboard.press('F3');
   await page.getByLabel('Filter').fill(lastFour);
   await page.getByTestId('tx-row').filter({ hasText: amount }).first().getByRole('button').click();

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
 import { BATCH_MESSAGES } from '../../electron/core/batch-handlers';
-import { BATCH_CSV_HEADER } from '../../electron/core/batch-csv';
+import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batch-csv';
 import { AUTH_ERRORS } from '../../electron/core/users';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
 import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
@@ -111,4 +111,27 @@ describe('batches', () => {
     expect(csv.csv).not.toMatch(/4111111111111111|5454545454545454/);
     expect(lines.some((l) => l.includes(',Part approved,') && l.includes(',1.00,2.01,'))).toBe(true);
   });
+
+  it('two settles at once: one settles, the other is refused in words, nothing settles twice', async () => {
+    await signInAs('Morgan', '1234');
+    await sell(1500);
+    const batchId = value(await call('batches:list')).open!.id;
+    const both = await Promise.all([call('batches:settle', { batchId }), call('batches:settle', { batchId })]);
+    const settled = both.filter((r) => r.ok && r.value.settled);
+    const refused = both.filter((r) => !r.ok);
+    expect(settled).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    if (!refused[0]!.ok) expect(refused[0]!.error.message).toBe('The batch is already settled.');
+    expect(value(await call('batches:list')).history.filter((b) => b.id === batchId)).toHaveLength(1);
+  });
+
+  it('CSV cells cannot start a spreadsheet formula and quote commas', () => {
+    const csv = batchCsv([
+      { id: 't1', type_id: 20, status_id: 101, transaction_amount: '1.00', auth_amount: '1.00', last_four: '1111', account_type: 'visa', created_ts: 0, clerk_number: '=HYPERLINK("x")', auth_code: 'A,B' },
+    ]);
+    const line = csv.trim().split('\r\n')[1]!;
+    expect(line).toContain(`"'=HYPERLINK(""x"")"`);
+    expect(line).toContain('"A,B"');
+  });
 });
+

@@ -52,11 +52,15 @@ export const useBatchesStore = create<BatchesState>((set, get) => ({
     set({ summary: s.value, error: null });
     // Page after page, as the Transactions list does: the first rows show at once.
     let rows: BatchRow[] = [];
+    const seen = new Set<string>();
     for (let page = 1; ; page++) {
       const r = await ringup.batchesRows({ batchId: id, page });
       if (generation !== rowsGeneration) return;
       if (!r.ok) return set({ loadingRows: false, error: r.error.message });
-      rows = rows.concat(r.value.rows);
+      // A sale that joins the open batch meanwhile shifts later pages by one: keep each row once.
+      const fresh = r.value.rows.filter((x) => !seen.has(x.id));
+      for (const x of fresh) seen.add(x.id);
+      rows = rows.concat(fresh);
       const more = page < r.value.pageCount;
       set({ rows, loadingRows: more });
       if (!more) return;

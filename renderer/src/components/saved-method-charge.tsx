@@ -15,7 +15,7 @@ export function SavedMethodCharge({ blockedReason }: { blockedReason: string | n
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn btn-secondary btn-lg" disabled={blockedReason !== null} onClick={() => setOpen(true)}>
+      <button type="button" className="btn btn-secondary btn-lg saved-charge-open" disabled={blockedReason !== null} onClick={() => setOpen(true)}>
         Charge a saved card…
       </button>
       {open && <SavedMethodDialog onClose={() => setOpen(false)} />}

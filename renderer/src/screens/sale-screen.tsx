@@ -64,6 +64,8 @@ export function SaleScreen() {
           New sale
         </h1>
         <AmountKeypad cents={s.subtotalCents} disabled={charging} onKey={press} />
+        {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
+        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
       <section className="panel order-panel" aria-label="Order and card">
         {s.configError && (
@@ -117,8 +119,6 @@ export function SaleScreen() {
           resetToken={s.cardResetToken}
           onCharge={(card) => void s.charge(card)}
         />
-        {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
-        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
     </div>
   );

@@ -138,6 +138,40 @@ export function createReceiptPrinter(getWindow: () => BrowserWindow | null) {
 }
 
 /**
+ * The desktop printer behind `reports:print` (X and Z reports): the report on screen
+ * prints through its own @media print layout, on an 80 mm roll or A4, or is saved as a
+ * PDF of that size. Returns the PDF path, or null when printed or cancelled.
+ */
+export function createReportPrinter(getWindow: () => BrowserWindow | null) {
+  return async (name: string, paper: '80mm' | 'a4'): Promise<string | null> => {
+    const win = getWindow();
+    if (!win || win.isDestroyed()) throw new Error('No window to print from');
+    const { response } = await dialog.showMessageBox(win, {
+      type: 'question',
+      buttons: ['Print…', 'Save as PDF…', 'Cancel'],
+      defaultId: 1,
+      cancelId: 2,
+      message: 'Print the report, or save it as a PDF?',
+    });
+    if (response === 0) {
+      await new Promise<void>((resolve, reject) =>
+        win.webContents.print({ silent: false, printBackground: false }, (success, reason) =>
+          success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
+        ),
+      );
+      return null;
+    }
+    if (response !== 1) return null;
+    const { canceled, filePath } = await dialog.showSaveDialog(win, { defaultPath: `${name}.pdf`, filters: [{ name: 'PDF', extensions: ['pdf'] }] });
+    if (canceled || !filePath) return null;
+    // 80 mm is 3.15 in; a long roll page keeps a report on one sheet.
+    const pageSize = paper === 'a4' ? 'A4' : { width: 3.15, height: 40 };
+    await writeFile(filePath, await win.webContents.printToPDF({ pageSize, printBackground: false }));
+    return filePath;
+  };
+}
+
+/**
  * Keys are kept with the OS keychain through safeStorage. On Linux without a keyring
  * (safeStorage's `basic_text`), Ringup refuses to start unless the user passes
  * --allow-plaintext-keys, and says so in a dialog.
@@ -183,6 +217,7 @@ export async function startApp(): Promise<void> {
       remote: remoteGatewayFromEnv(),
       secrets,
       printReceipt: createReceiptPrinter(() => win),
+      printReport: createReportPrinter(() => win),
     });
   } catch (err) {
     console.error('Ringup could not start its core:', err instanceof Error ? err.message : err);

@@ -9,6 +9,11 @@ export interface GatewayAuth {
 }
 
 import type {
+  V2AccountVault,
+  V2AccountVaultCreate,
+  V2Batch,
+  V2Contact,
+  V2BatchFilters,
   V2Errors,
   V2ListMeta,
   V2Location,
@@ -122,6 +127,18 @@ export class GatewayClient {
     return r.transaction;
   }
 
+  /** GET /v2/transactions/{id}?expand=… (transaction_level3, transaction_batch, previous_transaction …). */
+  async getTransactionExpanded(id: string, expand: readonly string[]): Promise<V2Transaction> {
+    const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(id)}`, undefined, { expand: expand.join(',') });
+    return r.transaction;
+  }
+
+  /** POST /v2/transactionlevel3s: replaces all earlier Level 3 data of the transaction. */
+  async saveLevel3(transactionId: string, data: unknown): Promise<{ id: string; level3_data: unknown }> {
+    const r = await this.request<{ transactionlevel3: { id: string; level3_data: unknown } }>('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: transactionId, level3_data: data } });
+    return r.transactionlevel3;
+  }
+
   /** GET /v2/transactions/{transaction_api_id}?location_id=…&api_id=true */
   async getTransactionByApiId(apiId: string, locationId: string): Promise<V2Transaction> {
     const r = await this.request<{ transaction: V2Transaction }>('GET', `/transactions/${encodeURIComponent(apiId)}`, undefined, {
@@ -152,6 +169,59 @@ export class GatewayClient {
       if (items.length < 5000 || (pageCount !== undefined && page >= pageCount)) break;
     }
     return out.slice(0, max);
+  }
+
+  /** One page of GET /v2/transactionbatches. */
+  async listBatches(filters: V2BatchFilters, page = 1, pageSize = 50, sort = '-created_ts'): Promise<ListPage<V2Batch>> {
+    const r = await this.request<{ transactionbatches?: V2Batch[]; meta?: V2ListMeta }>('GET', '/transactionbatches', undefined, {
+      ...filters,
+      page,
+      page_size: pageSize,
+      sort,
+    });
+    return { items: r.transactionbatches ?? [], meta: r.meta ?? {} };
+  }
+
+  async getBatch(id: string): Promise<V2Batch> {
+    const r = await this.request<{ transactionbatch: V2Batch }>('GET', `/transactionbatches/${encodeURIComponent(id)}`);
+    return r.transactionbatch;
+  }
+
+  /** POST /v2/transactionbatches/{id}/settle. A refused settle is still a 200: processing_status_id 3 says so. */
+  async settleBatch(id: string): Promise<V2Batch> {
+    const r = await this.request<{ transactionbatch: V2Batch }>('POST', `/transactionbatches/${encodeURIComponent(id)}/settle`);
+    return r.transactionbatch;
+  }
+
+  async listVaults(query: Record<string, string>, pageSize = 500): Promise<V2AccountVault[]> {
+    const r = await this.request<{ accountvaults?: V2AccountVault[] }>('GET', '/accountvaults', undefined, { ...query, page_size: pageSize });
+    return r.accountvaults ?? [];
+  }
+
+  async getVault(id: string): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('GET', `/accountvaults/${encodeURIComponent(id)}`)).accountvault;
+  }
+
+  /** POST /v2/accountvaults: the number goes to the gateway and is dropped here. */
+  async createVault(body: V2AccountVaultCreate): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('POST', '/accountvaults', { accountvault: body })).accountvault;
+  }
+
+  async updateVault(id: string, body: { exp_date?: string; title?: string }): Promise<V2AccountVault> {
+    return (await this.request<{ accountvault: V2AccountVault }>('PUT', `/accountvaults/${encodeURIComponent(id)}`, { accountvault: body })).accountvault;
+  }
+
+  async deleteVault(id: string): Promise<void> {
+    await this.request<unknown>('DELETE', `/accountvaults/${encodeURIComponent(id)}`);
+  }
+
+  async listContacts(query: Record<string, string>, pageSize = 200): Promise<V2Contact[]> {
+    const r = await this.request<{ contacts?: V2Contact[] }>('GET', '/contacts', undefined, { ...query, page_size: pageSize });
+    return r.contacts ?? [];
+  }
+
+  async createContact(body: { location_id: string; first_name?: string; last_name: string; email?: string }): Promise<V2Contact> {
+    return (await this.request<{ contact: V2Contact }>('POST', '/contacts', { contact: body })).contact;
   }
 
   async listTerminals(locationId: string): Promise<V2Terminal[]> {

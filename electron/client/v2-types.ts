@@ -57,8 +57,8 @@ export type V2Errors = Record<string, string[]>;
 
 /** Body of POST /v2/transactions (the fields this app sends). */
 export interface V2TransactionCreate {
-  action: 'sale' | 'refund';
-  payment_method: 'cc';
+  action: 'sale' | 'refund' | 'debit';
+  payment_method: 'cc' | 'ach';
   location_id?: string;
   product_transaction_id?: string;
   transaction_amount: string;
@@ -71,7 +71,64 @@ export interface V2TransactionCreate {
   transaction_api_id?: string;
   previous_transaction_id?: string;
   entry_mode_id?: 'K';
+  account_vault_id?: string;
 }
 
 /** Filters for GET /v2/transactions: substring for text, `a,b` for any-of, `lo|hi` ranges. */
-export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id', string>>;
+export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id' | 'transaction_batch_id', string>>;
+
+/** A transaction batch (GET /v2/transactionbatches). processing_status_id: 1 to settle, 2 settled, 3 error, 4 reprocess, 5 processing. */
+export interface V2Batch {
+  id: string;
+  batch_num?: number | null;
+  location_id?: string | null;
+  product_transaction_id?: string | null;
+  processing_status_id?: number | null;
+  is_open?: number | boolean | null;
+  batch_close_ts?: number | null;
+  settlement_file_name?: string | null;
+  created_ts?: number | null;
+  modified_ts?: number | null;
+}
+
+/** Filters for GET /v2/transactionbatches. */
+export type V2BatchFilters = Partial<Record<'is_open' | 'product_transaction_id' | 'location_id' | 'processing_status_id', string>>;
+
+/** An account vault (saved card or bank account). The gateway never returns the full number. */
+export interface V2AccountVault {
+  id: string;
+  payment_method?: 'cc' | 'ach' | string | null;
+  title?: string | null;
+  account_holder_name?: string | null;
+  first_six?: string | null;
+  last_four?: string | null;
+  exp_date?: string | null;
+  account_type?: string | null;
+  contact_id?: string | null;
+  expiring_in_months?: number | null;
+  has_recurring?: boolean | null;
+  [extra: string]: unknown;
+}
+
+/** Body of POST /v2/accountvaults (the fields this app sends). */
+export interface V2AccountVaultCreate {
+  location_id: string;
+  payment_method: 'cc' | 'ach';
+  contact_id?: string;
+  account_holder_name?: string;
+  account_number: string;
+  exp_date?: string;
+  routing?: string;
+  account_type?: 'checking' | 'savings';
+  is_company?: 0 | 1;
+  title?: string;
+}
+
+export interface V2Contact {
+  id: string;
+  first_name?: string | null;
+  last_name?: string | null;
+  email?: string | null;
+  location_id?: string | null;
+  [extra: string]: unknown;
+}

@@ -4,9 +4,14 @@
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
-import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
+import type { CoreStatus, HandlerMap, PaperSize } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuthHandlers } from './auth-handlers';
+import { createBatchHandlers } from './batch-handlers';
+import { createReportsHandlers } from './reports';
+import { createVaultHandlers } from './vault-handlers';
+import { createLevel3Handlers } from './level3-handlers';
+import { createLinksHandlers } from './links-handlers';
 import { openPosDatabase } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
@@ -38,6 +43,8 @@ export interface CoreOptions {
   enginePort?: number;
   /** The desktop shell's receipt printer (see SalesDeps.printReceipt); absent in the node host. */
   printReceipt?: (transactionId: string) => Promise<string | null>;
+  /** The desktop shell's report printer (print or save as PDF the report on screen); absent in the node host. */
+  printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). */
   healthIntervalMs?: number;
   /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
@@ -151,6 +158,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...deviceHandlers,
+    ...createBatchHandlers({ client, users, locationId, productTransactionId }),
+    ...createLevel3Handlers({ client, users }),
+    ...createLinksHandlers({ client, users }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId }),
+    ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
   };
 
   return {

@@ -14,6 +14,11 @@
  */
 import type { z } from 'zod';
 import type { Result } from '../result';
+import { batchesHandlers, type BatchesResults } from './batches';
+import { reportsHandlers, type ReportsResults } from './reports';
+import { vaultHandlers, type VaultResults } from './vault';
+import { level3Handlers, type Level3Results } from './level3';
+import { linksHandlers, type LinksResults } from './links';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { devicesEventNames, devicesHandlers, type DevicesEventPayloads, type DevicesResults } from './devices';
@@ -28,10 +33,15 @@ export * from './sales';
 export * from './transactions';
 export * from './receipts';
 export * from './devices';
+export * from './batches';
+export * from './reports';
+export * from './vault';
+export * from './level3';
+export * from './links';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -56,9 +66,25 @@ export const handlerArgs = {
   ...transactionsHandlers,
   ...receiptsHandlers,
   ...devicesHandlers,
+  ...batchesHandlers,
+  ...reportsHandlers,
+  ...vaultHandlers,
+  ...level3Handlers,
+  ...linksHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, DevicesResults {}
+export interface HandlerResults
+  extends CoreResults,
+    AuthResults,
+    SalesResults,
+    TransactionsResults,
+    ReceiptsResults,
+    DevicesResults,
+    BatchesResults,
+    ReportsResults,
+    VaultResults,
+    Level3Results,
+    LinksResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -11,6 +11,8 @@ import { EmailReceipt } from './email-receipt';
 import { Receipt } from './receipt';
 import { STATE_LABELS } from './transaction-list';
 import { Fact } from './fact';
+import { TransactionLinks } from './transaction-links';
+import { useTransactionsStore } from '../stores/transactions-store';
 
 export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
 
@@ -170,6 +172,9 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         </Fact>
         <Fact label="Settled">{t.settled ? 'Yes' : 'Not yet'}</Fact>
       </dl>
+
+      {/* Issue 14: the original sale, refunds, batch, Level 3 data and receipt of this transaction. */}
+      <TransactionLinks t={t} isManager={isManager} merchantName={merchantName} onOpen={(v) => useTransactionsStore.getState().select(v)} />
 
       <div className="receipt-actions">
         <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>

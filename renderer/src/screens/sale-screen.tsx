@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { AmountKeypad } from '../components/amount-keypad';
 import { CardForm, type CardFormHandle } from '../components/card-form';
 import { TerminalPayment } from '../components/terminal-payment';
+import { SavedMethodCharge } from '../components/saved-method-charge';
 import { TipPicker } from '../components/tip-picker';
 import type { KeypadKey } from '../lib/amount-entry';
 import { formatPercentBp, money } from '../lib/money-format';
@@ -74,6 +75,8 @@ export function SaleScreen() {
           New sale
         </h1>
         <AmountKeypad cents={s.subtotalCents} disabled={charging} onKey={press} />
+        {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
+        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
       <section className="panel order-panel" aria-label="Order and card">
         {s.configError && (

@@ -11,7 +11,10 @@ import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
 import { InstallerScreen } from './installer-screen';
+import { BatchesScreen } from './batches-screen';
 import { ManageScreen } from './manage-screen';
+import { ReportsScreen } from './reports-screen';
+import { VaultScreen } from './vault-screen';
 import { SaleScreen } from './sale-screen';
 import { SystemScreen } from './system-screen';
 import { TransactionsScreen } from './transactions-screen';
@@ -38,6 +41,33 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
   // Installers see only this one (issue 12); managers too.
   { id: 'devices', label: 'Devices', key: 'F6', group: 'tab', needsSession: true, roles: ['installer', 'manager'], render: () => <InstallerScreen /> },
+  {
+    id: 'batches',
+    label: 'Batches',
+    description: 'Totals of the open batch, settle it, settled batches and CSV export.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <BatchesScreen />,
+  },
+  {
+    id: 'reports',
+    label: 'End of day',
+    description: 'X report any time; close the day with a Z report; print or save as PDF.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <ReportsScreen />,
+  },
+  {
+    id: 'vault',
+    label: 'Saved cards',
+    description: "Customers' saved cards and bank accounts: add, update the expiry, delete.",
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <VaultScreen />,
+  },
 ];
 
 export function screenDef(id: ScreenName): ScreenDef | undefined {

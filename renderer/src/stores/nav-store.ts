@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 
 /** Every screen's name; its entry (label, key, roles) lives in screens/screen-registry.tsx. */
-export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices';
+export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault';
 
 interface NavState {
   screen: ScreenName;

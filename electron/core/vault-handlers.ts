@@ -1,0 +1,165 @@
+/**
+ * Saved payment methods: customers (gateway contacts) with their account vaults. Adding,
+ * updating and deleting need a manager; listing and charging a saved method need a
+ * signed-in user (the sale screen). Card and bank numbers arrive once, go into the
+ * gateway request and are dropped; what comes back (and goes to the screens) is masked.
+ * A refused delete (e.g. a recurring payment uses the method) passes the gateway's own
+ * sentence through.
+ */
+import type { ContactView, HandlerMap, SavedMethod } from '../../shared/ipc/contract';
+import { formatMoney } from '../../shared/payments/money';
+import { fail, ok, type Result } from '../../shared/result';
+import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { V2AccountVault, V2Contact, V2Transaction } from '../client/v2-types';
+import { brandLabel } from './card-brand';
+import { gatewayFailure } from './gateway-messages';
+import { toView } from './transaction-view';
+import type { UserDirectory } from './users';
+
+export const VAULT_MESSAGES = {
+  noLocation: 'Saved cards need the gateway location; ask a manager to set RINGUP_LOCATION_ID.',
+  walkIn: 'Customers without a name',
+  tooMuch: 'The total is above the largest amount one sale may carry.',
+  bankAccepted: 'Bank payment accepted. It takes a few days to clear.',
+} as const;
+
+export interface VaultDeps {
+  client: GatewayClient;
+  users: UserDirectory;
+  locationId: string | undefined;
+  productTransactionId: string | undefined;
+}
+
+type VaultHandlers = Pick<HandlerMap, 'vault:contacts' | 'vault:add-contact' | 'vault:add-card' | 'vault:add-bank' | 'vault:update-expiry' | 'vault:delete' | 'vault:charge'>;
+
+function expiryText(exp: string | null | undefined): string | null {
+  return exp && /^\d{4}$/.test(exp) ? `${exp.slice(0, 2)}/${exp.slice(2)}` : null;
+}
+
+export function savedMethodOf(v: V2AccountVault): SavedMethod {
+  const bank = v.payment_method === 'ach';
+  const lastFour = (v.last_four ?? '').slice(-4);
+  const kindLabel = bank ? (v.account_type === 'savings' ? 'Savings' : 'Checking') : brandLabel(v.account_type, v.first_six);
+  return {
+    id: v.id,
+    kind: bank ? 'bank' : 'card',
+    label: `${kindLabel} •••• ${lastFour}`,
+    lastFour,
+    expiry: bank ? null : expiryText(v.exp_date),
+    expiringInMonths: bank ? null : (v.expiring_in_months ?? null),
+    holderName: v.account_holder_name ?? null,
+    contactId: v.contact_id ?? null,
+  };
+}
+
+function contactName(c: V2Contact): string {
+  return [c.first_name, c.last_name].filter((x) => x && x.trim()).join(' ') || 'Unnamed customer';
+}
+
+export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
+  const { client, users } = deps;
+
+  async function guarded<T>(role: 'manager' | undefined, fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> {
+    const s = users.require(role);
+    if (!s.ok) return s;
+    if (!deps.locationId) return fail('not_configured', VAULT_MESSAGES.noLocation);
+    try {
+      return await fn(deps.locationId);
+    } catch (err) {
+      if (err instanceof GatewayError) return gatewayFailure(err);
+      throw err;
+    }
+  }
+
+  return {
+    'vault:contacts': async ({ text }) =>
+      guarded(undefined, async (location_id) => {
+        const [contacts, vaults] = await Promise.all([client.listContacts({ location_id }), client.listVaults({ location_id })]);
+        const byContact = new Map<string, SavedMethod[]>();
+        const loose: SavedMethod[] = [];
+        for (const v of vaults) {
+          const m = savedMethodOf(v);
+          if (m.contactId) byContact.set(m.contactId, [...(byContact.get(m.contactId) ?? []), m]);
+          else loose.push(m);
+        }
+        const needle = text.trim().toLowerCase();
+        const views: ContactView[] = contacts
+          .map((c) => ({ id: c.id, name: contactName(c), email: c.email ?? null, methods: byContact.get(c.id) ?? [] }))
+          .filter((c) => !needle || c.name.toLowerCase().includes(needle) || (c.email ?? '').toLowerCase().includes(needle) || c.methods.some((m) => m.lastFour === needle))
+          .sort((a, b) => a.name.localeCompare(b.name));
+        if (loose.length > 0 && (!needle || loose.some((m) => m.lastFour === needle))) views.push({ id: 'none', name: VAULT_MESSAGES.walkIn, email: null, methods: loose });
+        return ok(views);
+      }),
+
+    'vault:add-contact': async ({ firstName, lastName, email }) =>
+      guarded('manager', async (location_id) => {
+        const c = await client.createContact({ location_id, last_name: lastName, ...(firstName ? { first_name: firstName } : {}), ...(email ? { email } : {}) });
+        return ok({ id: c.id, name: contactName(c), email: c.email ?? null, methods: [] });
+      }),
+
+    'vault:add-card': async ({ contactId, holderName, number, expiry }) =>
+      guarded('manager', async (location_id) => {
+        const v = await client.createVault({
+          location_id,
+          payment_method: 'cc',
+          contact_id: contactId,
+          account_number: number,
+          exp_date: expiry,
+          ...(holderName ? { account_holder_name: holderName } : {}),
+        });
+        return ok(savedMethodOf(v));
+      }),
+
+    'vault:add-bank': async ({ contactId, holderName, routing, account, accountType, isCompany }) =>
+      guarded('manager', async (location_id) => {
+        const v = await client.createVault({
+          location_id,
+          payment_method: 'ach',
+          contact_id: contactId,
+          account_holder_name: holderName,
+          account_number: account,
+          routing,
+          account_type: accountType,
+          is_company: isCompany ? 1 : 0,
+        });
+        return ok(savedMethodOf(v));
+      }),
+
+    'vault:update-expiry': async ({ id, expiry }) => guarded('manager', async () => ok(savedMethodOf(await client.updateVault(id, { exp_date: expiry })))),
+
+    'vault:delete': async ({ id }) =>
+      guarded('manager', async () => {
+        await client.deleteVault(id);
+        return ok(null);
+      }),
+
+    'vault:charge': async ({ id, subtotalCents, taxCents, tipCents, clientRef }) =>
+      guarded(undefined, async (location_id) => {
+        const total = subtotalCents + taxCents + tipCents;
+        if (total > 99_999_999) return fail('bad_request', VAULT_MESSAGES.tooMuch, { amount: [VAULT_MESSAGES.tooMuch] });
+        const vault = await client.getVault(id);
+        const bank = vault.payment_method === 'ach';
+        let t: V2Transaction;
+        try {
+          t = await client.createTransaction({
+            action: bank ? 'debit' : 'sale',
+            payment_method: bank ? 'ach' : 'cc',
+            location_id,
+            ...(!bank && deps.productTransactionId ? { product_transaction_id: deps.productTransactionId } : {}),
+            transaction_amount: formatMoney(total),
+            ...(taxCents > 0 ? { tax: formatMoney(taxCents) } : {}),
+            ...(tipCents > 0 ? { tip_amount: formatMoney(tipCents) } : {}),
+            account_vault_id: id,
+            transaction_api_id: clientRef,
+          });
+        } catch (err) {
+          // The answer was lost: the transaction_api_id finds out whether the charge went through.
+          if (err instanceof GatewayError && err.status === 0) t = await client.getTransactionByApiId(clientRef, location_id);
+          else throw err;
+        }
+        const view = toView(t);
+        const approved = view.state === 'approved' || (bank && view.state === 'pending');
+        return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
+      }),
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * "Charge a saved card" on the sale screen: find the customer, pick a saved card or bank
+ * account (masked), charge the total. The result shows on the usual result screen.
+ * Kept in its own component so the sale screen only hosts it.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { ContactView } from '../../../shared/ipc/contract';
+import { ringup } from '../bridge/bridge';
+import { money } from '../lib/money-format';
+import { useFocusTrap } from '../lib/use-focus-trap';
+import { useSaleStore } from '../stores/sale-store';
+import { TextField } from './text-field';
+
+export function SavedMethodCharge({ blockedReason }: { blockedReason: string | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="btn btn-secondary btn-lg saved-charge-open" disabled={blockedReason !== null} onClick={() => setOpen(true)}>
+        Charge a saved card…
+      </button>
+      {open && <SavedMethodDialog onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function SavedMethodDialog({ onClose }: { onClose(): void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useFocusTrap(ref);
+  const [text, setText] = useState('');
+  const [contacts, setContacts] = useState<ContactView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
+  const [totals] = useState(() => useSaleStore.getState().totals());
+
+  useEffect(() => {
+    let live = true;
+    void ringup.vaultContacts({ text }).then((r) => {
+      if (!live) return;
+      if (r.ok) setContacts(r.value.filter((c) => c.methods.length > 0));
+      else setError(r.error.message);
+    });
+    return () => {
+      live = false;
+    };
+  }, [text]);
+
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.stopPropagation();
+        onClose();
+      }
+    };
+    window.addEventListener('keydown', onKey, true);
+    return () => window.removeEventListener('keydown', onKey, true);
+  }, [onClose]);
+
+  async function charge(id: string) {
+    setBusy(true);
+    setError(null);
+    useSaleStore.setState({ phase: 'charging' });
+    const r = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef: crypto.randomUUID() });
+    setBusy(false);
+    if (!r.ok) {
+      useSaleStore.setState({ phase: 'entry' });
+      return setError(r.error.message);
+    }
+    useSaleStore.setState((st) => ({ phase: 'result', outcome: r.value, cardResetToken: st.cardResetToken + 1 }));
+    onClose();
+  }
+
+  return (
+    <div className="overlay">
+      <div ref={ref} className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="saved-charge-title">
+        <div className="dialog-head">
+          <h2 id="saved-charge-title">Charge {money(totals.totalCents)} to a saved card</h2>
+          <button type="button" className="btn btn-quiet" onClick={onClose}>
+            Close
+          </button>
+        </div>
+        <TextField id="saved-find" label="Customer" type="search" placeholder="Name, e-mail or last 4" value={text} onChange={setText} autoFocus />
+        {error && (
+          <p className="notice notice-error" role="alert">
+            {error}
+          </p>
+        )}
+        {contacts && contacts.length === 0 && <p className="muted">No saved cards match. Managers save cards on Manage → Saved cards.</p>}
+        <ul className="saved-charge-list" aria-label="Saved payment methods">
+          {contacts?.flatMap((c) =>
+            c.methods.map((m) => (
+              <li key={m.id}>
+                <button type="button" className="batch-pick" disabled={busy} onClick={() => void charge(m.id)}>
+                  <strong>{c.name}</strong>
+                  <span>{m.label}</span>
+                  <span className="muted">{m.kind === 'card' ? `Expires ${m.expiry ?? '—'}` : 'Bank account'} · Charge {money(totals.totalCents)}</span>
+                </button>
+              </li>
+            )),
+          )}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,129 @@
+/**
+ * Batches, end to end against the real engine: a newcomer manager sees the open batch's
+ * approved totals (a 2.01 sale counts 1.00), settles it, meets the 6.30 refusal in plain
+ * words, retries, finds the batch in the history and exports it as CSV. Then a batch of
+ * 100,000 transactions stays a small, smooth list.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from '@playwright/test';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { openManageTile } from './helpers/manager';
+import { cloneTransactions } from './helpers/seed-engine';
+
+test.describe.configure({ mode: 'serial' });
+
+test('a manager settles the batch: the 6.30 refusal in plain words, then the retry, the history and the CSV', async ({ page }) => {
+  // Its own engine: the worker's shared one holds other specs' sales in its open batch.
+  const app = await startHostProcess();
+  try {
+    await settleStory(page, app);
+  } finally {
+    await stopHostProcess(app);
+  }
+});
+
+async function settleStory(page: Page, app: HostInfo) {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await openApp(page, app);
+  await signIn(page, USERS.manager);
+  for (const sale of [
+    { amountDigits: '1000' },
+    { amountDigits: '201' }, // the sandbox approves $1.00 of $2.01
+    { amountDigits: '630', card: CARDS.mastercard }, // approved; the batch's first settle fails
+  ]) {
+    await ringUpKeyedSale(page, sale);
+    await expect(page.getByTestId('result-title')).toHaveText(/Approved|Partly approved|Partially approved/);
+    await page.getByRole('button', { name: /^New sale/ }).click();
+  }
+
+  await openManageTile(page, 'Batches');
+  await expect(page.getByTestId('batch-title')).toHaveText(/Batch \d+ · Open/);
+  await expect(page.getByTestId('batch-count')).toHaveText('3 transactions');
+  await expect(page.getByTestId('batch-totals').getByTestId('total-sales')).toHaveText('$17.30');
+  await expect(page.getByTestId('batch-by-brand')).toContainText('Visa');
+  await expect(page.getByTestId('batch-by-brand')).toContainText('Mastercard');
+  await expect(page.getByTestId('batch-by-entry')).toContainText('Keyed');
+  await expect(page.getByTestId('batch-row').filter({ hasText: 'Part approved' })).toContainText('$1.00 of $2.01');
+  await shot(page, 'manager-batches-01-open');
+  await expectAccessible(page, 'batches (open)');
+
+  await page.getByRole('button', { name: 'Settle batch' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('$17.30 net from 3 transactions');
+  await page.getByRole('button', { name: 'Settle now' }).click();
+  await expect(page.getByTestId('settle-result')).toContainText('The processor turned this batch down this time. Nothing was lost');
+  await expect(page.getByTestId('batch-title')).toHaveText(/Settle refused/);
+  await shot(page, 'manager-batches-02-refused');
+  await expectAccessible(page, 'batches (refused)');
+
+  await page.getByTestId('settle-result').getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByTestId('settle-result')).toContainText(/Batch \d+ settled: 3 transactions, \$17\.30 net sent for deposit\./);
+  await expect(page.getByTestId('batch-title')).toHaveText(/· Settled/);
+  await expect(page.getByRole('list', { name: 'Settled batches' }).getByRole('button')).toHaveCount(1);
+  await expect(page.getByText('No open batch')).toBeVisible();
+  await expect(page.getByText(/Settlement file settlement_/)).toBeVisible();
+  await shot(page, 'manager-batches-03-settled');
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^batch-\d+\.csv$/);
+  const csv = readFileSync(await download.path(), 'utf8');
+  expect(csv.split('\r\n')[0]).toContain('transaction_id,created_utc,type,result');
+  expect(csv.trim().split('\r\n')).toHaveLength(4);
+  expect(csv).toContain(',1.00,2.01,');
+
+  await page.keyboard.press('F9'); // dark theme
+  await shot(page, 'manager-batches-04-settled-dark');
+  await expectAccessible(page, 'batches (dark)');
+  await page.keyboard.press('F9');
+  expect(errors).toEqual([]);
+}
+
+test('a batch of 100,000 transactions keeps a small DOM while scrolling to the end', async ({ page }) => {
+  test.setTimeout(240_000);
+  const first = await startHostProcess();
+  const creds = JSON.parse(readFileSync(join(first.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  const headers = { 'content-type': 'application/json', 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const res = await fetch(`${creds.base_url}/transactions`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ transaction: { location_id: creds.location_id, action: 'sale', payment_method: 'cc', account_number: CARDS.visa, exp_date: '1230', transaction_amount: '12.34' } }),
+  });
+  const sale = ((await res.json()) as { transaction: { id: string } }).transaction;
+  await stopHostProcess(first, { keepData: true });
+  const now = Math.floor(Date.now() / 1000);
+  // The copies keep the sample's batch: one open batch of 100,000.
+  cloneTransactions(join(first.dataDir, 'gateway'), { sampleId: sale.id, count: 99_999, since: now - 3600, until: now - 1 });
+
+  const app = await startHostProcess([], {}, first.dataDir);
+  try {
+    await openApp(page, app);
+    await signIn(page, USERS.manager);
+    await openManageTile(page, 'Batches');
+    await expect(page.getByTestId('batch-count')).toHaveText('100,000 transactions', { timeout: 120_000 });
+    await expect(page.getByTestId('batch-totals').getByTestId('total-sales')).not.toHaveText('$0.00');
+    const steps = await page.getByTestId('batch-scroll').evaluate(async (el) => {
+      const out: { ms: number; rows: number }[] = [];
+      for (let i = 1; i <= 30; i++) {
+        const t0 = performance.now();
+        el.scrollTop = (el.scrollHeight * i) / 30;
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        out.push({ ms: performance.now() - t0, rows: el.querySelectorAll('[data-testid="batch-row"]').length });
+      }
+      return out;
+    });
+    const times = steps.map((x) => x.ms).sort((a, b) => a - b);
+    console.log(`100k batch: median ${times[times.length >> 1]!.toFixed(1)} ms per scroll step (two frames)`);
+    for (const step of steps) {
+      expect(step.rows).toBeGreaterThan(5);
+      expect(step.rows).toBeLessThan(60);
+    }
+    await expect(page.locator('[data-testid="batch-row"][aria-posinset="100000"]')).toBeVisible();
+    await shot(page, 'manager-batches-05-100k');
+  } finally {
+    await stopHostProcess(app);
+  }
+});

@@ -1,0 +1,90 @@
+/**
+ * Level 3 through the core against the real engine: commercial cards take it, a personal
+ * card and a declined sale say why not, the engine's schemas check the data (line-item
+ * limits 998 Visa, 98 Mastercard) before it is sent, and saving replaces the default line.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { LEVEL3_MESSAGES } from '../../electron/core/level3-handlers';
+import { AUTH_ERRORS } from '../../electron/core/users';
+import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
+import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
+import { L3_ERRORS } from '../../shared/payments/level3-schema';
+import type { Result } from '../../shared/result';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+let dir: string;
+let core: Core;
+let dispatch: Dispatch;
+let users: PosUser[];
+
+async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
+  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+}
+function value<T>(r: Result<T>): T {
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+async function signInAs(name: string, pin: string): Promise<void> {
+  value(await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin }));
+}
+let ref = 0;
+async function sell(subtotalCents: number, number: string) {
+  return value(await call('sale:charge', { subtotalCents, taxCents: 0, tipCents: 0, card: { number, expiry: '1230', cvv: '999', zip: '32606' }, clientRef: `l3-test-${ref++}` })).transaction;
+}
+const line = (i: number) => ({ description: `Bolts ${i}`, product_code: `B-${i}`, commodity_code: '3100', unit_code: 'BX', unit_cost: '2.5000', quantity: '4' });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'ringup-l3-'));
+  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
+  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  users = value(await call('auth:users')).users;
+});
+
+afterAll(async () => {
+  await core?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('level 3', () => {
+  it('applies to commercial cards only, validates with the engine schemas and saves', async () => {
+    await signInAs('Morgan', '1234');
+    const visa = await sell(10000, '4005562231212149');
+    const view = value(await call('level3:view', { transactionId: visa.id }));
+    expect(view).toMatchObject({ applies: true, reason: null, network: 'visa', maxLineItems: 998, cardLabel: 'Visa •••• 2149' });
+    expect(view.data?.line_items).toHaveLength(1);
+
+    const personal = await sell(1000, '4111111111111111');
+    expect(value(await call('level3:view', { transactionId: personal.id }))).toMatchObject({ applies: false, reason: LEVEL3_MESSAGES.personal('Visa •••• 1111') });
+    const declined = await sell(500, '4005562231212149');
+    expect(value(await call('level3:view', { transactionId: declined.id })).reason).toBe(LEVEL3_MESSAGES.notApproved);
+    expect(await call('level3:save', { transactionId: personal.id, data: { line_items: [line(1)] } })).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: LEVEL3_MESSAGES.personal('Visa •••• 1111') },
+    });
+
+    const bad = await call('level3:save', { transactionId: visa.id, data: { tax_amount: '1.005', line_items: [{ ...line(1), unit_code: 'bx' }] } });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.error.fields?.['level3_data.tax_amount']).toEqual([L3_ERRORS.number(9, 2)]);
+      expect(bad.error.fields?.['level3_data.line_items.0.unit_code']).toEqual([L3_ERRORS.unitCode]);
+    }
+    const tooMany = await call('level3:save', { transactionId: visa.id, data: { line_items: Array.from({ length: 999 }, (_, i) => line(i)) } });
+    expect(!tooMany.ok && tooMany.error.fields?.['level3_data.line_items']).toEqual([L3_ERRORS.tooManyLineItemsVisa]);
+    const saved = value(await call('level3:save', { transactionId: visa.id, data: { tax_amount: '8.25', shipto_zip_code: '32606', line_items: Array.from({ length: 998 }, (_, i) => line(i)) } }));
+    expect(saved.data?.line_items).toHaveLength(998);
+    expect(saved.data).toMatchObject({ tax_amount: 8.25, shipto_zip_code: '32606' });
+
+    const mc = await sell(5000, '5405222222222226');
+    expect(value(await call('level3:view', { transactionId: mc.id }))).toMatchObject({ applies: true, network: 'mastercard', maxLineItems: 98 });
+    const mcTooMany = await call('level3:save', { transactionId: mc.id, data: { line_items: Array.from({ length: 99 }, (_, i) => line(i)) } });
+    expect(!mcTooMany.ok && mcTooMany.error.fields?.['level3_data.line_items']).toEqual([L3_ERRORS.tooManyLineItemsMastercard]);
+    expect(value(await call('level3:save', { transactionId: mc.id, data: { line_items: Array.from({ length: 98 }, (_, i) => ({ ...line(i), debit_credit: 'D' })) } })).data?.line_items).toHaveLength(98);
+
+    await signInAs('Casey', '0000');
+    expect(await call('level3:view', { transactionId: visa.id })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
+  });
+});

@@ -26,6 +26,9 @@ export interface EngineOptions {
   modules?: EngineModule[];
   /** Diagnostic log line sink (default: nothing; never receives card data). */
   log?: (line: string) => void;
+  /** Slow-client limits (ms): a whole request, and its headers (defaults in framework/limits.ts). */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
 }
 
 /** The authenticated caller of a /v2 request (`req.auth`). */

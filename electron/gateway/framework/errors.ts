@@ -33,6 +33,9 @@ export const MSG = {
   INTERNAL: 'An internal server error occurred.',
   CONFLICT: 'The request conflicts with data already stored.',
   // 422 — request shape
+  TOO_DEEP: 'The request body is nested too deeply (at most {max} levels of objects and arrays).',
+  REQUEST_TIMEOUT: 'The request was not received in time.',
+  BAD_URL_ENCODING: 'The request URL is not validly encoded.',
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")
   BLANK: '{attribute} cannot be blank.',

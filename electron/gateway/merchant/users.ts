@@ -38,7 +38,7 @@ const uiPrefs: FieldDef = {
     }
     const out: Record<string, unknown> = { ...UI_PREFS_DEFAULTS };
     for (const [k, v] of Object.entries(value)) {
-      if (!(k in UI_PREFS_DEFAULTS)) errs.add(field, MERCHANT_MSG.UI_PREFS_UNKNOWN, { key: k.slice(0, 64) });
+      if (!Object.hasOwn(UI_PREFS_DEFAULTS, k)) errs.add(field, MERCHANT_MSG.UI_PREFS_UNKNOWN, { key: k.slice(0, 64) });
       else if (k === 'page_size') {
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 5000) errs.add(field, MSG.INVALID);
         else out[k] = v;

@@ -107,7 +107,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
 
   for (const [key, raw] of Object.entries(q)) {
     if (RESERVED.has(key) || key === 'location_id' || key.endsWith('_from') || key.endsWith('_to')) continue;
-    const col = spec.columns[key];
+    const col = Object.hasOwn(spec.columns, key) ? spec.columns[key] : undefined;
     const value = one(raw);
     if (!col || value === undefined || value === '') continue;
     switch (col.kind) {
@@ -164,7 +164,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   const sortRaw = one(q.sort) || spec.defaultSort;
   const sortDir: 'asc' | 'desc' = sortRaw.startsWith('-') ? 'desc' : 'asc';
   const sortField = sortRaw.replace(/^[-+]/, '');
-  const sortCol = spec.columns[sortField];
+  const sortCol = Object.hasOwn(spec.columns, sortField) ? spec.columns[sortField] : undefined;
   if (!sortCol || sortCol.sortable === false) throw new ApiError(422, { sort: [fmt(MSG.BAD_SORT, { field: sortField })] });
 
   const { page, perPage: pageSize } = readPaging(q);

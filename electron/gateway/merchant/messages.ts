@@ -2,6 +2,7 @@
 export const MERCHANT_MSG = {
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
+  USER_ADMIN_ONLY: 'Only an admin of every location this user belongs to may change their password, status, role or API key, or delete them.',
   CANNOT_DELETE_SELF: 'You cannot delete your own user.',
   LAST_ADMIN: 'The last active admin user of a location cannot be deleted.',
   SCANNER_ACTIVE: 'An active scanner cannot be deleted; set active to 0 first.',

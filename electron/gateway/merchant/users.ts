@@ -17,9 +17,10 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { isPlainObject } from '../framework/validate';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { ADMIN_USER_TYPE, assertMayManage, assertMayUpdate, forbidden, isAdminOverLocations, seesSecretsOf } from './user-permissions';
 import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, passwordRule, verifyPassword } from './passwords';
 
-export const ADMIN_USER_TYPE = 250;
+export { ADMIN_USER_TYPE };
 
 export const UI_PREFS_DEFAULTS = {
   entry_page: 'dashboard',
@@ -103,7 +104,8 @@ export const userResource: ResourceDef = {
     user_api_key_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },
   },
   expands: { created_user: createdUserExpand, primary_location: refExpand('location', 'primary_location_id') },
-  decorate(ctx, row, out) {
+  decorate(ctx, row, out, auth) {
+    if (!seesSecretsOf(auth, row)) delete out.user_hash_key;
     out.current_date_time = new Date(ctx.clock.now() * 1000).toISOString().slice(0, 19).replace('T', ' ');
     if (out.ui_prefs === null) out.ui_prefs = { ...UI_PREFS_DEFAULTS };
     // Only present right after the key was set or generated (see afterInsert / generateuserapikey).
@@ -111,6 +113,8 @@ export const userResource: ResourceDef = {
   },
   validate({ ctx, errs, mode, input, existing, auth }) {
     const v = input.values;
+    if (mode === 'update' && existing) assertMayUpdate(ctx, auth, existing, v);
+    if (mode === 'create' && v.user_type_id === ADMIN_USER_TYPE && !isAdminOverLocations(auth, [v.primary_location_id])) throw forbidden();
     if (typeof v.username === 'string') {
       const clash = ctx.stmt('SELECT id FROM users WHERE username = ? AND id IS NOT ?').get(v.username, existing?.id ?? null);
       if (clash) errs.add('username', MSG.TAKEN, { value: v.username });
@@ -153,6 +157,7 @@ export const userResource: ResourceDef = {
   },
   beforeDelete({ ctx, auth, existing }) {
     if (existing.id === auth.userId) throw new ApiError(409, { general: [MERCHANT_MSG.CANNOT_DELETE_SELF] });
+    assertMayManage(ctx, auth, existing);
     if (existing.user_type_id === ADMIN_USER_TYPE && existing.status_id === 1) {
       const lonely = ctx
         .stmt(
@@ -184,6 +189,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: EngineContext): vo
   });
   app.post('/v2/users/:id/generateuserapikey', async (req) => {
     const existing = ctx.findVisible(def, (req.params as { id: string }).id, req);
+    assertMayManage(ctx, req.auth, existing);
     const key = setUserApiKey(ctx, existing.id);
     const row = { ...(ctx.getById(def, existing.id) as Row), user_api_key: key };
     return { user: ctx.serialize(def, row, req.auth) };

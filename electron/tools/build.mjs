@@ -4,6 +4,7 @@
 //   build/preload/preload.cjs  Electron preload   (esbuild, CommonJS: sandboxed preloads cannot be ESM)
 //   build/node/host.mjs        node host          (esbuild, ESM)
 //   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
+//   build/engine/engine-child.mjs the engine's own process, forked by main and the node host
 //   build/renderer/            React renderer     (vite)
 // Usage: node electron/tools/build.mjs [--quiet] [--only node|renderer]
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,7 @@ async function buildNode() {
     esbuild({ ...common, packages: undefined, external: ['electron'], entryPoints: ['electron/preload.ts'], outfile: 'build/preload/preload.cjs', format: 'cjs', platform: 'browser' }),
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/gateway/engine-child.ts'], outfile: 'build/engine/engine-child.mjs', format: 'esm' }),
   ]);
   log(`built main, preload, host and gateway in ${Date.now() - started} ms`);
 }

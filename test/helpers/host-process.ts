@@ -13,7 +13,8 @@ const root = new URL('../..', import.meta.url).pathname;
 
 /** Entry points the node host needs at run time, as build.mjs names them under build/node/. */
 export const NODE_ENTRIES: Record<string, string> = {
-  host: 'electron/host/host-cli.ts',
+  'node/host': 'electron/host/host-cli.ts',
+  'engine/engine-child': 'electron/gateway/engine-child.ts',
 };
 
 export async function buildNodeBundle(): Promise<string> {
@@ -23,7 +24,7 @@ export async function buildNodeBundle(): Promise<string> {
   await build({
     absWorkingDir: root,
     entryPoints: Object.entries(NODE_ENTRIES).map(([out, inp]) => ({ out, in: inp })),
-    outdir: join(outRoot, 'node'),
+    outdir: outRoot,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',

@@ -61,7 +61,8 @@ export const userResource: ResourceDef = {
     id: idField,
     domain_id: { type: 'string', readOnly: true },
     contact_id: { type: 'string', readOnly: true },
-    username: str(1, 64, { required: true, format: 'no-spaces' }),
+    // The docs bound usernames by length only (1–64); spaces and e-mail addresses are fine.
+    username: str(1, 64, { required: true }),
     email: str(5, 128, { required: true, format: 'email' }),
     user_type_id: { type: 'integer', required: true, minValue: 1, maxValue: 999 },
     locale: str(0, 8, { default: 'en-US' }),
@@ -82,7 +83,8 @@ export const userResource: ResourceDef = {
     terms_accepted_ts: { type: 'integer', minValue: 0 },
     terms_agree_ip: str(0, 64),
     ui_prefs: uiPrefs,
-    user_hash_key: { type: 'string', readOnly: true },
+    // Kept when supplied on create (16–64 characters); generated otherwise.
+    user_hash_key: str(16, 64, { update: false, format: 'no-spaces' }),
     first_name: str(0, 64),
     last_name: str(1, 64, { required: true }),
     address: str(0, 64),
@@ -105,7 +107,9 @@ export const userResource: ResourceDef = {
   },
   expands: { created_user: createdUserExpand, primary_location: refExpand('location', 'primary_location_id') },
   decorate(ctx, row, out, auth) {
-    if (!seesSecretsOf(auth, row)) delete out.user_hash_key;
+    if (!seesSecretsOf(auth, row) && !(typeof row.user_api_key === 'string')) delete out.user_hash_key;
+    // The documented answer carries `status` next to status_id: true while the user is active.
+    out.status = row.status_id === 1;
     out.current_date_time = new Date(ctx.clock.now() * 1000).toISOString().slice(0, 19).replace('T', ' ');
     if (out.ui_prefs === null) out.ui_prefs = { ...UI_PREFS_DEFAULTS };
     // Only present right after the key was set or generated (see afterInsert / generateuserapikey).
@@ -135,7 +139,7 @@ export const userResource: ResourceDef = {
     }
     if (typeof v.user_api_key === 'string') v.user_api_key_hash = hashApiKey(v.user_api_key);
     if (typeof v.branding_domain_id === 'string') v.domain_id = v.branding_domain_id;
-    v.user_hash_key = newSecret(16);
+    if (typeof v.user_hash_key !== 'string') v.user_hash_key = newSecret(16);
     v.ui_prefs ??= { ...UI_PREFS_DEFAULTS };
   },
   afterInsert({ ctx, input, row }) {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModules } from '../../electron/gateway/engine-modules';
 import type { EngineModule } from '../../electron/gateway/framework/context';
+import { MSG } from '../../electron/gateway/framework/errors';
 import { MERCHANT_MSG } from '../../electron/gateway/merchant/messages';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
@@ -73,5 +74,48 @@ describe('location infos', () => {
     expect((byApiId.body.locationinfos as { id: string }[]).map((l) => l.id)).toEqual([childId]);
     const byName = await t.get(`/locationinfos?name=Demo`);
     expect((byName.body.locationinfos as { id: string }[]).map((l) => l.id)).toEqual([t.locationId]);
+  });
+});
+
+describe('XML bodies', () => {
+  const xml = (path: string, method: string, body?: string, accept = 'application/xml') =>
+    t.call(method, path, undefined, { ...(body === undefined ? {} : { raw: body, contentType: 'application/xml' }), headers: { accept } });
+
+  it('takes an XML request and answers XML; a list and an error envelope too', async () => {
+    const c = await xml('/contacts', 'POST', `<?xml version="1.0"?><contact><location_id>${t.locationId}</location_id><last_name>Xml &amp; Co</last_name><email_trx_receipt>1</email_trx_receipt></contact>`);
+    expect(c.status, c.text).toBe(201);
+    expect(c.headers.get('content-type')).toMatch(/^application\/xml/);
+    expect(c.text).toMatch(/^<\?xml version="1.0" encoding="UTF-8"\?>\n<response><contact><id>[0-9a-f-]{36}<\/id>/);
+    expect(c.text).toContain('<last_name>Xml &amp; Co</last_name>');
+    expect(c.text).toContain('<email_trx_receipt>true</email_trx_receipt>');
+    const id = /<id>([0-9a-f-]{36})<\/id>/.exec(c.text)![1]!;
+    // JSON stays the default for the same record.
+    expect((await t.get(`/contacts/${id}`)).body.contact.last_name).toBe('Xml & Co');
+
+    const list = await xml('/contacts?page_size=2', 'GET');
+    expect(list.text).toMatch(/<response><contacts><item><id>/);
+    expect(list.text).toContain('<meta><pagination>');
+
+    const bad = await xml('/contacts', 'POST', '<contact><last_name></last_name></contact>');
+    expect(bad.status).toBe(422);
+    expect(bad.text).toMatch(/<response><errors><location_id><item>[^<]+<\/item><\/location_id>/);
+    expect(bad.text).toContain('<last_name><item>Last Name cannot be blank.</item></last_name>');
+
+    const sale = await xml('/transactions', 'POST', '<request><transaction><action>sale</action><payment_method>cc</payment_method><account_number>4111111111111111</account_number><exp_date>1230</exp_date><transaction_amount>3.25</transaction_amount><custom_data><lane>2</lane></custom_data></transaction></request>');
+    expect(sale.status, sale.text).toBe(201);
+    expect(sale.text).toContain('<transaction_amount>3.25</transaction_amount>');
+    expect(sale.text).not.toContain('4111111111111111');
+  });
+
+  it('refuses malformed XML and entity declarations with a 400 in the XML envelope', async () => {
+    for (const body of ['<contact><last_name>x</contact>', '<?xml version="1.0"?><!DOCTYPE z [<!ENTITY a "aaaa">]><contact><last_name>&a;</last_name></contact>', 'not xml at all']) {
+      const r = await xml('/contacts', 'POST', body);
+      expect(r.status, body).toBe(400);
+      expect(r.text).toContain(`<errors><general><item>${MSG.MALFORMED_XML}</item></general></errors>`);
+    }
+    // An XML request may still ask for JSON back.
+    const j = await xml('/contacts', 'POST', '<contact/>', 'application/json');
+    expect(j.status).toBe(422);
+    expect(j.body.errors).toBeDefined();
   });
 });

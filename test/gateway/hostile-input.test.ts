@@ -108,7 +108,11 @@ function check(label: string, a: ApiAnswer): void {
   const ok2xx = a.status >= 200 && a.status < 300;
   const ok4xx = a.status >= 400 && a.status < 500;
   let envelope = false;
-  if (ok4xx) {
+  const XML_ENVELOPE = /^<\?xml[^>]*>\n<response><errors>(<([\w.-]+)>(<item>[^<]*<\/item>)+<\/\2>)+<\/errors><\/response>\n$/;
+  if (ok4xx && a.headers.get('content-type')?.startsWith('application/xml')) {
+    // An XML request is answered in XML: the same envelope, written as XML.
+    envelope = XML_ENVELOPE.test(a.text);
+  } else if (ok4xx) {
     const errs = (a.body as { errors?: unknown } | undefined)?.errors;
     envelope =
       typeof errs === 'object' && errs !== null && !Array.isArray(errs) && Object.values(errs).every((v) => Array.isArray(v) && v.every((m) => typeof m === 'string'));

@@ -9,6 +9,7 @@ import { ApiError, MSG, fmt, type ErrorMap } from './errors';
 import type { Authenticator } from './auth';
 import { maskCardsDeep } from './card-mask';
 import { MAX_JSON_DEPTH, jsonDepth } from './json-depth';
+import { parseXmlBody, toXml, wantsXml } from './xml-format';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -93,6 +94,25 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
   };
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   app.addContentTypeParser(/^application\/[\w.-]+\+json(;.*)?$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  const parseXml = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, acceptBody(parseXmlBody(text)));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  };
+  app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml(;.*)?$/i, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseXml);
+
+  // Answers (errors included) in XML when the caller asked for it; JSON otherwise.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (typeof payload !== 'string' || payload === '' || !wantsXml(req.headers.accept, req.headers['content-type'])) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('application/json')) return payload;
+    reply.header('content-type', 'application/xml; charset=utf-8');
+    return toXml(JSON.parse(payload));
+  });
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -119,3 +119,13 @@ describe('XML bodies', () => {
     expect(j.body.errors).toBeDefined();
   });
 });
+
+describe('transactions', () => {
+  it('a 422 lists every bad field at once', async () => {
+    const r = await t.post('/transactions', {
+      transaction: { action: 'sale', account_number: '4111111111111112', exp_date: '1399', transaction_amount: 'abc', tip_amount: '1.234', notification_email_address: 'nope', custom_data: 'x', location_id: 'not-mine' },
+    });
+    expect(r.status).toBe(422);
+    expect(Object.keys(r.body.errors).sort()).toEqual(['account_number', 'custom_data', 'exp_date', 'location_id', 'notification_email_address', 'tip_amount', 'transaction_amount']);
+  });
+});

@@ -57,15 +57,15 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
   const number = digitsOnly(body.account_number);
   const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim().slice(0, 64) : null;
   if (method === 'cc') {
-    if (!number || number.length < 13 || number.length > 19 || !luhnValid(number)) {
-      errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
-      return undefined;
-    }
-    const brand = detectCardBrand(number);
+    const numberOk = !!number && number.length >= 13 && number.length <= 19 && luhnValid(number);
+    if (!numberOk) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
+    // The expiry is checked even after a bad number, so one 422 names both.
     let expDate: string | null = null;
     if (!present(body.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_BLANK);
     else if (typeof body.exp_date !== 'string' || !parseExpDate(body.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_INVALID);
     else expDate = body.exp_date;
+    if (!numberOk) return undefined;
+    const brand = detectCardBrand(number);
     const cvv = readCvv(body, brand, errs);
     return {
       paymentMethod: 'cc', brand, firstSix: firstSix(number), lastFour: lastFour(number), expDate, accountNumber: number, cvv,

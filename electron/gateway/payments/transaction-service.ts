@@ -36,6 +36,7 @@ import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
+import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
 export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
@@ -76,7 +77,7 @@ export interface TxnResult {
   id: string;
 }
 
-const TEXT_FIELDS: [string, number][] = [
+export const TEXT_FIELDS: [string, number][] = [
   ['description', 255], ['order_num', 32], ['po_number', 32], ['clerk_number', 32], ['customer_id', 64],
   ['customer_ip', 64], ['billing_street', 64], ['billing_city', 36], ['billing_state', 24], ['billing_zip', 10],
   ['billing_phone', 15], ['transaction_c1', 128], ['transaction_c2', 128], ['transaction_c3', 128],
@@ -183,9 +184,18 @@ export class TransactionService {
       if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
       else if (apiId.length > 64) errs.add('transaction_api_id', PAY_MSG.API_ID_LENGTH);
     }
-    errs.throwIfAny();
+    // Every field's own checks and the location together, so one 422 names every bad field.
+    mergeErrors(errs, transactionShapeErrors(body, action, TEXT_FIELDS).errors);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
-    const { locationId, pt } = this.resolveLocation(body, auth, methodHint);
+    let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
+    try {
+      resolved = this.resolveLocation(body, auth, methodHint);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 422)) throw err;
+      mergeErrors(errs, err.errors);
+    }
+    errs.throwIfAny();
+    const { locationId, pt } = resolved!;
 
     if (apiId !== null) {
       const key = `${locationId}\0${apiId}`;

@@ -115,6 +115,19 @@ describe('engine process supervision (node host)', () => {
     expect(view.ok).toBe(true);
   });
 
+  it('a stalled engine never blocks the core: status and sign-in answer while the engine is stopped', { timeout: 60_000 }, async () => {
+    const [enginePid] = childrenOf(host.child.pid!);
+    process.kill(enginePid!, 'SIGSTOP');
+    try {
+      // The engine cannot answer anything now (as during a long settle); the core still does.
+      expect((await call<CoreStatus>('core:status')).ok).toBe(true);
+      expect((await call('auth:users')).ok).toBe(true);
+    } finally {
+      process.kill(enginePid!, 'SIGCONT');
+    }
+    expect((await sell(1700, `proc-${Date.now()}-3`)).approved).toBe(true);
+  });
+
   it('stops the engine child with the host (no orphan)', { timeout: 60_000 }, async () => {
     const engines = childrenOf(host.child.pid!);
     expect(engines).toHaveLength(1);

@@ -64,3 +64,6 @@ onMessage((msg) => {
 // child_process.fork: the IPC channel closes when the parent dies.
 process.on('disconnect', () => void stop());
 process.on('SIGTERM', () => void stop());
+// Ctrl+C in a terminal reaches the whole process group: the parent decides when the engine
+// stops (it sends `stop`), so the engine does not die half-way on its own.
+process.on('SIGINT', () => {});

@@ -4,7 +4,7 @@
  * node host. The security-relevant pieces are exported so unit tests can check them
  * against a mocked 'electron' module.
  */
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, utilityProcess, type WebContents } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
@@ -12,6 +12,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { channels, EVENT_CHANNEL } from '../shared/ipc/contract';
 import { remoteGatewayFromEnv, startCore, type Core } from './core/app-core';
 import { dataDirFromArgv, DATA_DIR_ENV } from './core/data-dir';
+import type { SpawnEngine } from './core/engine-supervisor';
+import type { FromEngine } from './gateway/engine-process-protocol';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
 import { SafeStorageSecretStore } from './secrets/safe-storage-store';
 
@@ -23,6 +25,27 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 const buildDir = fileURLToPath(new URL('..', import.meta.url)); // build/
 const rendererDir = join(buildDir, 'renderer');
 const preloadPath = join(buildDir, 'preload', 'preload.cjs');
+export const ENGINE_ENTRY = join(buildDir, 'engine', 'engine-child.mjs');
+
+/**
+ * The engine in Electron's utilityProcess (a Node child of the app, not of the window's
+ * main process), so a long list query or a settle never blocks main. The core
+ * supervises it (restarts with backoff) and talks to it over HTTP.
+ */
+export function utilityProcessEngine(entry: string = ENGINE_ENTRY): SpawnEngine {
+  return () => {
+    const child = utilityProcess.fork(entry, [], { serviceName: 'Ringup gateway engine', stdio: 'inherit' });
+    return {
+      get pid() {
+        return child.pid;
+      },
+      send: (msg) => child.postMessage(msg),
+      onMessage: (fn) => child.on('message', (m: unknown) => fn(m as FromEngine)),
+      onExit: (fn) => child.once('exit', (code: number) => fn(code)),
+      kill: () => void child.kill(),
+    };
+  };
+}
 
 export const RENDERER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
@@ -216,6 +239,7 @@ export async function startApp(): Promise<void> {
       shell: 'electron',
       remote: remoteGatewayFromEnv(),
       secrets,
+      engineProcess: utilityProcessEngine(),
       printReceipt: createReceiptPrinter(() => win),
       printReport: createReportPrinter(() => win),
     });

@@ -23,7 +23,7 @@ import type {
   V2TransactionFilters,
 } from './v2-types';
 
-export type GatewayHealth = 'ok' | 'unreachable' | 'starting';
+export type GatewayHealth = 'ok' | 'unreachable' | 'starting' | 'restarting';
 
 /**
  * A v2 call that did not succeed. `status` is 0 when no HTTP answer came (refused,

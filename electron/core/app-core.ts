@@ -17,7 +17,8 @@ import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
-import { startEngine, type RunningEngine } from '../gateway/engine';
+import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
+import { EngineSupervisor, type EngineState, type SpawnEngine } from './engine-supervisor';
 import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
 import { FileSecretStore } from '../secrets/file-secret-store';
@@ -51,6 +52,12 @@ export interface CoreOptions {
   deviceStatusIntervalMs?: number;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
   secrets?: SecretStore;
+  /**
+   * How the embedded engine runs: in its own supervised process made by `spawn` (the app:
+   * utilityProcess; the node host: child_process.fork), or — when absent — inside this
+   * process (unit tests and tools, where there is no built engine entry to fork).
+   */
+  engineProcess?: SpawnEngine;
 }
 
 export interface Core {
@@ -80,6 +87,8 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
   let engine: RunningEngine | undefined;
+  let supervisor: EngineSupervisor | undefined;
+  let onEngineState: (s: EngineState) => void = () => {};
   let client: GatewayClient;
   let locationId: string | undefined = opts.remote?.locationId;
   let productTransactionId: string | undefined = opts.remote?.productTransactionId;
@@ -90,14 +99,22 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
-    engine = await startEngine({
-      dataDir: join(opts.dataDir, 'gateway'),
-      port: opts.enginePort ?? 0,
-      vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET),
-    });
-    const c = engine.credentials;
+    const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
+    let c: EngineCredentials;
+    if (opts.engineProcess) {
+      supervisor = new EngineSupervisor({
+        ...engineOpts,
+        spawn: opts.engineProcess,
+        onState: (s) => onEngineState(s),
+        onLog: (line) => console.error(`[core] ${line}`),
+      });
+      c = await supervisor.start();
+    } else {
+      engine = await startEngine(engineOpts);
+      c = engine.credentials;
+    }
     gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
-    client = new GatewayClient({ baseUrl: engine.baseUrl, auth: gatewayAuth });
+    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
   }
@@ -122,11 +139,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   async function checkGateway(): Promise<CoreStatus['gateway']> {
     const report = await client.health();
+    if (supervisor?.state === 'restarting') report.health = 'restarting';
     const changed = report.health !== gateway.health;
     gateway = { ...gateway, health: report.health, latencyMs: report.latencyMs, checkedAt: report.checkedAt };
     if (changed) events.emit('core:status', status());
     return gateway;
   }
+
+  // The supervisor's word wins while the engine process is down; once it is back, probe at once.
+  onEngineState = (s) => {
+    if (s === 'restarting' && gateway.health !== 'restarting') {
+      gateway = { ...gateway, health: 'restarting', latencyMs: null, checkedAt: Date.now() };
+      events.emit('core:status', status());
+    } else if (s === 'ok') void checkGateway();
+  };
 
   await checkGateway();
   const interval = opts.healthIntervalMs ?? 15_000;
@@ -174,6 +200,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (timer) clearInterval(timer);
       closeDevices();
       await engine?.close();
+      await supervisor?.stop();
       db.close();
     },
   };

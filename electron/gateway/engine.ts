@@ -5,15 +5,17 @@
  */
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type RouteOptions } from 'fastify';
+import Fastify, { type FastifyReply, type RouteOptions } from 'fastify';
 import { Authenticator } from './framework/auth';
 import { MovableClock, type Clock } from './framework/clock';
 import type { EngineContext, EngineModule, EngineOptions, SeedInfo } from './framework/context';
 import { registerCrudRoutes } from './framework/crud-routes';
 import { openDatabase, type Db } from './framework/database';
 import { createContext } from './framework/engine-context';
-import { BODY_LIMIT, installPlumbing, isLoopback } from './framework/http-plumbing';
 import { referenceOpenApi, registerReferenceRoutes } from './framework/api-reference';
+import { MSG } from './framework/errors';
+import { BODY_LIMIT, installPlumbing, isLoopback, rawEnvelope } from './framework/http-plumbing';
+import { serverTimeouts } from './framework/limits';
 import { buildOpenApiDocument } from './framework/openapi-document';
 import { resourceOpenApi } from './framework/resource-openapi';
 import { migrate } from './framework/migrations';
@@ -104,7 +106,22 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       runSeed(ctx, modules, seed);
     }
 
-    app = Fastify({ logger: false, bodyLimit: BODY_LIMIT, routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 } });
+    app = Fastify({
+      logger: false,
+      bodyLimit: BODY_LIMIT,
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+      ...serverTimeouts(opts.requestTimeoutMs, opts.headersTimeoutMs),
+      // Failures fastify answers itself still speak the envelope.
+      frameworkErrors: (_err, _req, reply) => {
+        void (reply as FastifyReply).code(400).type('application/json; charset=utf-8').send({ errors: { general: [MSG.BAD_URL_ENCODING] } });
+      },
+      clientErrorHandler: (err, socket) => {
+        const e = err as Error & { code?: string };
+        if (e.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+        const timeout = e.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+        socket.end(timeout ? rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT) : rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
+      },
+    });
     installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });
     const routes: EngineRoute[] = [];
     app.addHook('onRoute', (r: RouteOptions) => {

@@ -7,12 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
 import { argFlag, argPort, argValue, closeOnSignals } from '../gateway/framework/cli-args';
 import { resolveDataDir } from '../core/data-dir';
+import { forkEngine } from '../core/engine-supervisor';
 import { startHost } from './host-server';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const dataDir = resolveDataDir(argv);
-  const core = await startCore({ dataDir, shell: 'node-host', remote: remoteGatewayFromEnv() });
+  // The engine runs in its own supervised child process (build/engine/engine-child.mjs).
+  const engineEntry = fileURLToPath(new URL('../engine/engine-child.mjs', import.meta.url));
+  const core = await startCore({ dataDir, shell: 'node-host', remote: remoteGatewayFromEnv(), engineProcess: forkEngine(engineEntry) });
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const host = await startHost({
     core,

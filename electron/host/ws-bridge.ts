@@ -40,6 +40,8 @@ export function createWsBridge(opts: WsBridgeOptions) {
   const allowed = new Set(opts.allowedOrigins);
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    // A peer that resets mid-handshake must not become an uncaught 'error' (that kills the host).
+    socket.on('error', () => socket.destroy());
     const url = new URL(req.url ?? '/', 'http://placeholder');
     const origin = req.headers.origin ?? '';
     const hostOrigin = `http://${req.headers.host ?? ''}`;
@@ -55,6 +57,10 @@ export function createWsBridge(opts: WsBridgeOptions) {
     let unsubscribe: (() => void) | undefined;
     const helloTimer = setTimeout(() => ws.close(WS_CLOSE.helloTimeout, 'hello expected'), opts.helloTimeoutMs ?? 5_000);
 
+    // A malformed frame (bad opcode, RSV bits, unmasked, oversize, invalid UTF-8, bad close
+    // code…): ws has already answered with 1002/1007/1009 and closes the connection; without
+    // this listener the 'error' event would be thrown and take the whole host down.
+    ws.on('error', () => ws.terminate());
     ws.on('close', () => {
       clearTimeout(helloTimer);
       unsubscribe?.();

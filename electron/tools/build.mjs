@@ -5,6 +5,7 @@
 //   build/node/host.mjs        node host          (esbuild, ESM)
 //   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
 //   build/node/sim-cli.mjs     device simulators  (esbuild, ESM)
+//   build/engine/engine-child.mjs the engine's own process, forked by main and the node host
 //   build/renderer/            React renderer     (vite)
 //   build/vendor/scalar-standalone.js  the engine's API reference renderer (copied from the dev
 //                              dependency @scalar/api-reference, so the packaged app ships 3.5 MB, not its 84 MB tree)
@@ -41,6 +42,7 @@ async function buildNode() {
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/devices/sim/sim-cli.ts'], outfile: 'build/node/sim-cli.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/gateway/engine-child.ts'], outfile: 'build/engine/engine-child.mjs', format: 'esm' }),
   ]);
   mkdirSync(`${root}build/vendor`, { recursive: true });
   copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), `${root}build/vendor/scalar-standalone.js`);

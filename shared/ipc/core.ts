@@ -1,7 +1,7 @@
 /** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
 import { z } from 'zod';
 
-export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'starting']);
+export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'starting', 'restarting']);
 export type GatewayHealth = z.infer<typeof gatewayHealthSchema>;
 
 export interface CoreStatus {

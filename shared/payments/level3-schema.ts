@@ -8,8 +8,12 @@
  * - For numbers, "Min-Max" counts the digits before the decimal point and "N decimals"
  *   is the most digits after it; numbers may arrive as JSON numbers or numeric strings
  *   and are returned as JSON numbers. Negative numbers are refused.
- * - unit_code is 1-3 upper-case letters: the table says 3-3, yet its own list has
- *   EA, BG, C, D…; codes after DRM are not published, so the list is not enforced.
+ * - unit_code is 1-3 letters in any case, stored upper-case: the table says 3-3, yet its
+ *   own list has EA, BG, C, D…. The published list (UNIT_CODES, UN/ECE Rec. 20 codes) runs
+ *   from ACR to DRM; a code up to DRM in the alphabet must be on it, a code after DRM is
+ *   accepted (those are not published).
+ * - destination_country_code: a three-letter (any case, stored upper-case) or three-digit
+ *   (ISO 3166 numeric, e.g. 840) country code.
  * - Fields of the other network are dropped (not refused), so one form can post to both.
  */
 import { z } from 'zod';
@@ -23,9 +27,9 @@ export const L3_ERRORS = {
   text: (min: number, max: number) => (min === max ? `Must be exactly ${min} characters.` : `Must be ${min} to ${max} characters.`),
   required: 'Required.',
   taxExempt: 'Must be "1" or "0".',
-  countryCode: 'Must be a three-letter country code.',
+  countryCode: 'Must be a three-letter or three-digit country code.',
   orderDate: 'Must be a date in the format YYMMDD.',
-  unitCode: 'Must be a unit-of-measure code (1 to 3 upper-case letters).',
+  unitCode: 'Must be a unit-of-measure code such as EA, BX or CS.',
   debitCredit: 'Must be "D" or "C".',
   taxTypeId: 'Must be one of the tax type identifiers 00-06, 10-14, 20-22.',
   notObject: 'Level 3 data must be an object.',
@@ -34,6 +38,23 @@ export const L3_ERRORS = {
 export type Level3Network = 'visa' | 'mastercard';
 
 export const LEVEL3_MAX_LINE_ITEMS: Record<Level3Network, number> = { visa: 998, mastercard: 98 };
+
+/** The unit-of-measure codes the interface publishes (alphabetically up to DRM; later codes are not shown). */
+export const UNIT_CODES = [
+  'EA', 'ACR', 'AMH', 'AMP', 'ANN', 'APZ', 'ARE', 'ASM', 'ASV', 'ATM', 'ATT', 'BAR', 'BFT', 'BG', 'BHP', 'BHX', 'BIL', 'BLD',
+  'BLL', 'BQL', 'BTU', 'BUA', 'BUI', 'BX', 'C', 'CA', 'CCT', 'CD', 'CDL', 'CEL', 'CEN', 'CGM', 'CKG', 'CLF', 'CLT', 'CMK',
+  'CMT', 'CNP', 'CNT', 'COU', 'CS', 'CTM', 'CUR', 'CWA', 'D', 'DAA', 'DAD', 'DAY', 'DEC', 'DLT', 'DMK', 'DMQ', 'DMT', 'DPC',
+  'DPT', 'DRA', 'DRI', 'DRL', 'DRM',
+] as const;
+const UNIT_CODE_SET: ReadonlySet<string> = new Set(UNIT_CODES);
+const LAST_PUBLISHED_UNIT_CODE = 'DRM';
+
+/** A unit code is valid when published, or when it sorts after the last published one (EA is listed out of order). */
+export function isUnitCode(code: string): boolean {
+  const c = code.toUpperCase();
+  if (!/^[A-Z]{1,3}$/.test(c)) return false;
+  return UNIT_CODE_SET.has(c) || c > LAST_PUBLISHED_UNIT_CODE;
+}
 
 export const TAX_TYPE_IDS = ['00', '01', '02', '03', '04', '05', '06', '10', '11', '12', '13', '14', '20', '21', '22'] as const;
 
@@ -68,7 +89,7 @@ function validYymmdd(s: string): boolean {
 const commonLineItem = {
   description: l3Text(1, 26),
   product_code: l3Text(1, 12),
-  unit_code: z.string({ error: L3_ERRORS.unitCode }).regex(/^[A-Z]{1,3}$/, { message: L3_ERRORS.unitCode }),
+  unit_code: z.string({ error: L3_ERRORS.unitCode }).refine(isUnitCode, { message: L3_ERRORS.unitCode }).transform((s) => s.toUpperCase()),
   unit_cost: l3Number(12, 4),
   quantity: l3Number(4, 4).optional(),
   discount_amount: l3Number(12, 2).optional(),
@@ -92,7 +113,11 @@ export const mastercardLineItemSchema = z.object({
 });
 
 const commonData = {
-  destination_country_code: z.string({ error: L3_ERRORS.countryCode }).regex(/^[A-Z]{3}$/, { message: L3_ERRORS.countryCode }).optional(),
+  destination_country_code: z
+    .string({ error: L3_ERRORS.countryCode })
+    .regex(/^([A-Za-z]{3}|\d{3})$/, { message: L3_ERRORS.countryCode })
+    .transform((s) => s.toUpperCase())
+    .optional(),
   duty_amount: l3Number(12, 2).optional(),
   freight_amount: l3Number(12, 2).optional(),
   national_tax: l3Number(10, 2).optional(),

@@ -27,8 +27,34 @@ const h = vi.hoisted(() => {
     contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => (exposed[key] = api)) },
     ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() },
     dialog: { showMessageBox: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
+    utilityChildren: [] as FakeUtility[],
+    utilityProcess: { fork: vi.fn() },
   };
 });
+
+/** A stand-in for Electron's UtilityProcess: answers `start` with `ready` like the engine child. */
+class FakeUtility {
+  readonly listeners = new Map<string, ((...a: unknown[]) => void)[]>();
+  readonly posted: unknown[] = [];
+  static nextPid = 4000;
+  readonly pid = FakeUtility.nextPid++;
+  on(name: string, fn: (...a: unknown[]) => void) {
+    this.listeners.set(name, [...(this.listeners.get(name) ?? []), fn]);
+    return this;
+  }
+  once(name: string, fn: (...a: unknown[]) => void) {
+    return this.on(name, fn);
+  }
+  emit(name: string, ...args: unknown[]) {
+    for (const fn of this.listeners.get(name) ?? []) fn(...args);
+  }
+  postMessage(msg: { type: string; port?: number }) {
+    this.posted.push(msg);
+    if (msg.type === 'start') queueMicrotask(() => this.emit('message', { type: 'ready', credentials: { base_url: `http://127.0.0.1:${msg.port || 41234}/v2` } }));
+    if (msg.type === 'stop') queueMicrotask(() => this.emit('exit', 0));
+  }
+  kill = vi.fn(() => this.emit('exit', null));
+}
 
 vi.mock('electron', () => ({
   app: h.app,
@@ -38,6 +64,7 @@ vi.mock('electron', () => ({
   contextBridge: h.contextBridge,
   ipcRenderer: h.ipcRenderer,
   dialog: h.dialog,
+  utilityProcess: h.utilityProcess,
   BrowserWindow: vi.fn(),
   net: { fetch: vi.fn() },
   session: { defaultSession: {} },
@@ -56,6 +83,7 @@ import {
   hardenWebContents,
   registerIpc,
   startApp,
+  utilityProcessEngine,
   WEB_PREFERENCES,
   windowOptions,
 } from '../../electron/main';
@@ -218,5 +246,39 @@ describe('desktop receipt printer', () => {
     win.webContents.print.mockImplementationOnce((_o: unknown, cb: (ok: boolean, reason: string) => void) => cb(false, 'no printer'));
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
     await expect(createReceiptPrinter(() => win as never)('x')).rejects.toThrow(/no printer/);
+  });
+});
+
+describe('the engine in a utilityProcess', () => {
+  it('forks the built engine entry as a utility process, hands it the vault key over its message port, and restarts it when it dies', async () => {
+    const { EngineSupervisor } = await import('../../electron/core/engine-supervisor');
+    const forked: FakeUtility[] = [];
+    h.utilityProcess.fork.mockImplementation(() => {
+      const c = new FakeUtility();
+      forked.push(c);
+      return c;
+    });
+    const states: string[] = [];
+    const key = Buffer.alloc(32, 7);
+    const sup = new EngineSupervisor({ spawn: utilityProcessEngine('/app/build/engine/engine-child.mjs'), dataDir: '/data/gateway', port: 0, vaultKey: key, onState: (s) => states.push(s) });
+    const creds = await sup.start();
+    expect(creds.base_url).toBe('http://127.0.0.1:41234/v2');
+    expect(h.utilityProcess.fork).toHaveBeenCalledWith('/app/build/engine/engine-child.mjs', [], expect.objectContaining({ serviceName: expect.any(String) }));
+    expect(forked[0]!.posted[0]).toEqual({ type: 'start', dataDir: '/data/gateway', port: 0, vaultKey: key.toString('base64') });
+    expect(sup.pid).toBe(forked[0]!.pid);
+
+    // It dies: restarting, then a new utility process on the same port.
+    forked[0]!.emit('exit', 9);
+    expect(sup.state).toBe('restarting');
+    for (let i = 0; i < 50 && forked.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(forked).toHaveLength(2);
+    await new Promise((r) => setTimeout(r, 0));
+    expect(forked[1]!.posted[0]).toMatchObject({ type: 'start', port: 41234 });
+    expect(sup.state).toBe('ok');
+    expect(sup.restarts).toBe(1);
+
+    await sup.stop();
+    expect(forked[1]!.posted.at(-1)).toEqual({ type: 'stop' });
+    expect(states).toEqual(['ok', 'restarting', 'ok', 'stopped']);
   });
 });

@@ -1,10 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { L3_ERRORS, validateLevel3 } from '../../shared/payments/level3-schema';
+import { L3_ERRORS, UNIT_CODES, validateLevel3 } from '../../shared/payments/level3-schema';
 
 const visaItem = { description: 'Widget', product_code: 'W-1', unit_code: 'EA', unit_cost: '12.5000', quantity: 2, commodity_code: '4410' };
 const mcItem = { description: 'Widget', product_code: 'W-1', unit_code: 'BX', unit_cost: 3.25, debit_credit: 'D', tax_type_id: '02' };
 
 describe('level 3 schemas', () => {
+  it('takes every published unit code in any case, and unpublished codes after DRM; refuses unknown ones up to DRM', () => {
+    for (const code of UNIT_CODES) {
+      for (const c of [code, code.toLowerCase()]) {
+        const r = validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] });
+        expect(r.ok, c).toBe(true);
+        if (r.ok) expect(r.value.line_items[0]?.unit_code).toBe(code);
+      }
+    }
+    for (const c of ['KGM', 'ltr', 'Z', 'DRN']) expect(validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] }).ok, c).toBe(true);
+    for (const c of ['AAA', 'CX', 'B', 'DRK', 'E1', '', 'ABCD']) {
+      const r = validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] });
+      expect(r.ok, c).toBe(false);
+      if (!r.ok) expect(r.errors['level3_data.line_items.0.unit_code'], c).toEqual([L3_ERRORS.unitCode]);
+    }
+  });
+
   it('accepts valid Visa data and normalises numbers', () => {
     const r = validateLevel3('visa', { tax_amount: '1.50', order_date: '261121', line_items: [visaItem] });
     expect(r.ok).toBe(true);

@@ -29,6 +29,9 @@ export interface EngineOptions {
   deviceSecondMs?: number;
   /** Diagnostic log line sink (default: nothing; never receives card data). */
   log?: (line: string) => void;
+  /** Slow-client limits (ms): a whole request, and its headers (defaults in framework/limits.ts). */
+  requestTimeoutMs?: number;
+  headersTimeoutMs?: number;
 }
 
 /** The authenticated caller of a /v2 request (`req.auth`). */

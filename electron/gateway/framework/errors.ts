@@ -22,6 +22,7 @@ export class ApiError extends Error {
 export const MSG = {
   // 400 / 401 / 403 / 404 / 405 / 413 / 415 — key `general`
   MALFORMED_JSON: 'The request body is not valid JSON.',
+  MALFORMED_XML: 'The request body is not valid XML (DOCTYPE and entity declarations are not accepted).',
   BAD_REQUEST: 'The request could not be understood.',
   UNAUTHORIZED: 'Your request was made with invalid credentials.',
   HOST_NOT_ALLOWED: 'This Host header is not allowed.',
@@ -29,11 +30,14 @@ export const MSG = {
   PATH_NOT_FOUND: 'Page not found.',
   METHOD_NOT_ALLOWED: 'Method Not Allowed. This URL can only handle the following request methods: {methods}.',
   BODY_TOO_LARGE: 'The request body is too large.',
-  UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json.',
+  UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json or application/xml.',
   INTERNAL: 'An internal server error occurred.',
   CONFLICT: 'The request conflicts with data already stored.',
   REFERENCE_RENDERER_MISSING: 'The API reference renderer is not installed; /openapi.json has the document.',
   // 422 — request shape
+  TOO_DEEP: 'The request body is nested too deeply (at most {max} levels of objects and arrays).',
+  REQUEST_TIMEOUT: 'The request was not received in time.',
+  BAD_URL_ENCODING: 'The request URL is not validly encoded.',
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")
   BLANK: '{attribute} cannot be blank.',

@@ -7,6 +7,9 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, MSG, fmt, type ErrorMap } from './errors';
 import type { Authenticator } from './auth';
+import { maskCardsDeep } from './card-mask';
+import { MAX_JSON_DEPTH, jsonDepth } from './json-depth';
+import { parseXmlBody, toXml, wantsXml } from './xml-format';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -24,6 +27,21 @@ const LOOPBACK_NAMES = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK_NAMES.has(host);
+}
+
+/**
+ * What every parsed body goes through, whatever its format: the nesting limit (422
+ * before anything is stored) and the masking of card numbers typed into free text.
+ */
+export function acceptBody(parsed: unknown): unknown {
+  if (jsonDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ApiError(422, { general: [fmt(MSG.TOO_DEEP, { max: MAX_JSON_DEPTH })] });
+  return maskCardsDeep(parsed);
+}
+
+/** The envelope as raw HTTP, for failures fastify answers before any route (bad URL encoding, unparsable requests). */
+export function rawEnvelope(status: number, reason: string, message: string): string {
+  const body = JSON.stringify({ errors: { general: [message] } });
+  return `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 export interface PlumbingOptions {
@@ -62,14 +80,39 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
   const parseJson = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch {
-      done(new ApiError(400, { general: [MSG.MALFORMED_JSON] }), undefined);
+      return done(new ApiError(400, { general: [MSG.MALFORMED_JSON] }), undefined);
+    }
+    try {
+      done(null, acceptBody(parsed));
+    } catch (err) {
+      done(err as Error, undefined);
     }
   };
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   app.addContentTypeParser(/^application\/[\w.-]+\+json(;.*)?$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
+  const parseXml = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, acceptBody(parseXmlBody(text)));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  };
+  app.addContentTypeParser(/^(application|text)\/([\w.-]+\+)?xml(;.*)?$/i, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseXml);
+
+  // Answers (errors included) in XML when the caller asked for it; JSON otherwise.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (typeof payload !== 'string' || payload === '' || !wantsXml(req.headers.accept, req.headers['content-type'])) return payload;
+    const type = String(reply.getHeader('content-type') ?? '');
+    if (!type.startsWith('application/json')) return payload;
+    reply.header('content-type', 'application/xml; charset=utf-8');
+    return toXml(JSON.parse(payload));
+  });
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';

@@ -11,6 +11,7 @@
 import type { FastifyRequest } from 'fastify';
 import { parseMoney } from '../../../shared/payments/money';
 import type { Clock } from './clock';
+import { maskCardNumbers } from './card-mask';
 import { ErrorCollector, MSG, fieldError, fmt, unprocessable } from './errors';
 import type { EngineContext, ListExtra, ListResult } from './context';
 import type { FieldDef, FilterKind, ResourceDef, Row } from './resource';
@@ -172,7 +173,7 @@ export function parseSort(def: ResourceDef, raw: string | undefined): { column: 
   const asked = desc ? spec.slice(1) : spec;
   // Sorting accepts the response name too (device terms answer `device_term_api_id`).
   const name = Object.entries(def.fields).find(([, fd]) => fd.outputName === asked)?.[0] ?? asked;
-  const f = def.fields[name];
+  const f = Object.hasOwn(def.fields, name) ? def.fields[name] : undefined;
   const ok = name === 'id' || (f !== undefined && !f.virtual && !f.writeOnly && f.type !== 'json' && f.sortable !== false);
   if (!ok) throw unprocessable({ sort: [fmt(MSG.BAD_SORT, { field: name.slice(0, 64) })] });
   return { column: name, desc };
@@ -200,6 +201,8 @@ function linkTo(origin: string, req: FastifyRequest, page: number): { href: stri
   const url = new URL(req.url, 'http://x');
   // Credentials sent as query parameters never travel on in the links of an answer.
   for (const s of SECRET_PARAMS) url.searchParams.delete(s);
+  // Nor does a card number someone typed into a filter.
+  for (const [k, v] of [...url.searchParams]) if (maskCardNumbers(v) !== v) url.searchParams.set(k, maskCardNumbers(v));
   url.searchParams.set('page', String(page));
   return { href: `${origin}${url.pathname}?${url.searchParams.toString()}` };
 }

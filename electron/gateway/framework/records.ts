@@ -119,7 +119,7 @@ function storable(def: ResourceDef, values: Row): [string[], unknown[]] {
   const cols: string[] = [];
   const vals: unknown[] = [];
   for (const [k, v] of Object.entries(values)) {
-    const f = def.fields[k];
+    const f = Object.hasOwn(def.fields, k) ? def.fields[k] : undefined;
     if (k !== 'id' && (!f || f.virtual)) continue;
     cols.push(k);
     if (f?.type === 'json') vals.push(v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));

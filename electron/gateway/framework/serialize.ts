@@ -53,7 +53,7 @@ export function serialize(ctx: EngineContext, def: ResourceDef, row: Row, auth: 
   def.decorate?.(ctx, row, out, auth);
   if (auth) {
     for (const name of expand) {
-      const fn = def.expands?.[name];
+      const fn = def.expands && Object.hasOwn(def.expands, name) ? def.expands[name] : undefined;
       if (fn) out[name] = fn(ctx, row, auth) ?? null;
     }
   }

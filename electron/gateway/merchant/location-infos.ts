@@ -1,9 +1,10 @@
 /**
  * Location infos: a read-only aggregate of a location with its product transactions
  * (and their settings), terminals, tags and branding domain. Lists under
- * `locationinfos`; `?relationship=direct` limits the list to the locations the user is
- * a direct member of (otherwise descendants are included). Filters: the location
- * columns below.
+ * `locationinfos`, by default only the locations the user is a direct member of
+ * (`relationship=direct`, the documented query); any other `relationship` value (e.g.
+ * `all`) includes their descendants. Filters: the location columns below, plus
+ * `location_api_id` (not part of the answer).
  */
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
@@ -39,6 +40,7 @@ export const locationInfoResource: ResourceDef = {
     show_contact_notes: b,
     show_contact_files: b,
     parent_id: s,
+    location_api_id: { ...s, filter: 'exact' },
     created_ts: { type: 'integer', readOnly: true },
   },
   decorate(ctx, row, out, auth) {
@@ -56,6 +58,7 @@ export const locationInfoResource: ResourceDef = {
     const tag = ctx.resource('tag');
     out.tags = (ctx.stmt('SELECT * FROM tags WHERE location_id = ? ORDER BY title, rowid').all(row.id) as Row[]).map((t) => ctx.serialize(tag, t, auth));
     delete out.parent_id;
+    delete out.location_api_id;
     delete out.created_ts;
     out._links = { self: { href: ctx.href(locationInfoResource, row.id) }, location: { href: ctx.href(ctx.resource('location'), row.id) } };
   },
@@ -64,7 +67,7 @@ export const locationInfoResource: ResourceDef = {
 export function registerLocationInfoRoutes(app: FastifyInstance, ctx: EngineContext): void {
   app.get('/v2/locationinfos', async (req) => {
     const q = req.query as Record<string, unknown>;
-    const direct = q.relationship === 'direct';
+    const direct = q.relationship === undefined || q.relationship === '' || q.relationship === 'direct';
     return ctx.list(locationInfoResource, req, direct ? { where: 'id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(req.auth.directLocationIds)] } : {}).body;
   });
 }

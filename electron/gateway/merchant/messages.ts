@@ -2,9 +2,10 @@
 export const MERCHANT_MSG = {
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
+  USER_ADMIN_ONLY: 'Only an admin of every location this user belongs to may change their password, status, role or API key, or delete them.',
   CANNOT_DELETE_SELF: 'You cannot delete your own user.',
   LAST_ADMIN: 'The last active admin user of a location cannot be deleted.',
-  SCANNER_ACTIVE: 'An active scanner cannot be deleted; set active to 0 first.',
+  SCANNER_IN_USE: 'This scanner cannot be deleted because other records depend on it.',
   DEVICE_NOT_SIGNATURE_CAPABLE: 'The device "{device}" is not signature capable.',
   TERMINAL_NOT_IN_LOCATION: 'Terminal Id must belong to the location.',
   APPLICATION_NOT_OF_MANUFACTURER: 'Terminal Application Id does not belong to the terminal manufacturer.',

@@ -2,8 +2,9 @@
  * Check scanners and the scanner models/manufacturers they reference.
  * GET /v2/scannermodels (+/{id}) lists the seeded models under `scannermodels`.
  * Scanner ids are 24 hex characters (the field table says length 24).
- * DELETE of an active scanner answers 409 (deactivate first): our reading of the
- * interface's "409 validation error" for scanner deletes.
+ * DELETE answers 204, also for a newly created (active) scanner; it answers 409 only
+ * when a record depends on the scanner — any table of any module with a `scanner_id`
+ * column that names it (found from the schema, so a later module's table counts too).
  */
 import { ApiError } from '../framework/errors';
 import type { ResourceDef, Row } from '../framework/resource';
@@ -70,7 +71,14 @@ export const scannerResource: ResourceDef = {
       return model ? refExpand('scannermanufacturer', 'scanner_manufacturer_id')(ctx, model, auth) : null;
     },
   },
-  beforeDelete({ existing }) {
-    if (existing.active === 1) throw new ApiError(409, { general: [MERCHANT_MSG.SCANNER_ACTIVE] });
+  beforeDelete({ ctx, existing }) {
+    const tables = ctx
+      .stmt("SELECT m.name FROM sqlite_master m, pragma_table_info(m.name) c WHERE m.type = 'table' AND c.name = 'scanner_id'")
+      .all() as { name: string }[];
+    for (const { name } of tables) {
+      if (ctx.stmt(`SELECT 1 FROM "${name.replace(/"/g, '""')}" WHERE scanner_id = ? LIMIT 1`).get(existing.id)) {
+        throw new ApiError(409, { general: [MERCHANT_MSG.SCANNER_IN_USE] });
+      }
+    }
   },
 };

@@ -18,7 +18,7 @@ export function checkTimeouts(value: unknown, errs: ErrorCollector, field: strin
   }
   const out: Record<string, number> = {};
   for (const [k, v] of Object.entries(value)) {
-    const spec = (TERMINAL_TIMEOUTS as Record<string, TimeoutSpec>)[k];
+    const spec = Object.hasOwn(TERMINAL_TIMEOUTS, k) ? (TERMINAL_TIMEOUTS as Record<string, TimeoutSpec>)[k] : undefined;
     if (!spec) {
       errs.add(field, MSG.UNKNOWN_KEY, { key: k.slice(0, 64) });
       continue;

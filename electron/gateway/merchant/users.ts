@@ -17,9 +17,10 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { isPlainObject } from '../framework/validate';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { ADMIN_USER_TYPE, assertMayManage, assertMayUpdate, forbidden, isAdminOverLocations, seesSecretsOf } from './user-permissions';
 import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, passwordRule, verifyPassword } from './passwords';
 
-export const ADMIN_USER_TYPE = 250;
+export { ADMIN_USER_TYPE };
 
 export const UI_PREFS_DEFAULTS = {
   entry_page: 'dashboard',
@@ -38,7 +39,7 @@ const uiPrefs: FieldDef = {
     }
     const out: Record<string, unknown> = { ...UI_PREFS_DEFAULTS };
     for (const [k, v] of Object.entries(value)) {
-      if (!(k in UI_PREFS_DEFAULTS)) errs.add(field, MERCHANT_MSG.UI_PREFS_UNKNOWN, { key: k.slice(0, 64) });
+      if (!Object.hasOwn(UI_PREFS_DEFAULTS, k)) errs.add(field, MERCHANT_MSG.UI_PREFS_UNKNOWN, { key: k.slice(0, 64) });
       else if (k === 'page_size') {
         if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > 5000) errs.add(field, MSG.INVALID);
         else out[k] = v;
@@ -60,7 +61,8 @@ export const userResource: ResourceDef = {
     id: idField,
     domain_id: { type: 'string', readOnly: true },
     contact_id: { type: 'string', readOnly: true },
-    username: str(1, 64, { required: true, format: 'no-spaces' }),
+    // The docs bound usernames by length only (1–64); spaces and e-mail addresses are fine.
+    username: str(1, 64, { required: true }),
     email: str(5, 128, { required: true, format: 'email' }),
     user_type_id: { type: 'integer', required: true, minValue: 1, maxValue: 999 },
     locale: str(0, 8, { default: 'en-US' }),
@@ -81,7 +83,8 @@ export const userResource: ResourceDef = {
     terms_accepted_ts: { type: 'integer', minValue: 0 },
     terms_agree_ip: str(0, 64),
     ui_prefs: uiPrefs,
-    user_hash_key: { type: 'string', readOnly: true },
+    // Kept when supplied on create (16–64 characters); generated otherwise.
+    user_hash_key: str(16, 64, { update: false, format: 'no-spaces' }),
     first_name: str(0, 64),
     last_name: str(1, 64, { required: true }),
     address: str(0, 64),
@@ -103,7 +106,10 @@ export const userResource: ResourceDef = {
     user_api_key_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },
   },
   expands: { created_user: createdUserExpand, primary_location: refExpand('location', 'primary_location_id') },
-  decorate(ctx, row, out) {
+  decorate(ctx, row, out, auth) {
+    if (!seesSecretsOf(auth, row) && !(typeof row.user_api_key === 'string')) delete out.user_hash_key;
+    // The documented answer carries `status` next to status_id: true while the user is active.
+    out.status = row.status_id === 1;
     out.current_date_time = new Date(ctx.clock.now() * 1000).toISOString().slice(0, 19).replace('T', ' ');
     if (out.ui_prefs === null) out.ui_prefs = { ...UI_PREFS_DEFAULTS };
     // Only present right after the key was set or generated (see afterInsert / generateuserapikey).
@@ -111,6 +117,8 @@ export const userResource: ResourceDef = {
   },
   validate({ ctx, errs, mode, input, existing, auth }) {
     const v = input.values;
+    if (mode === 'update' && existing) assertMayUpdate(ctx, auth, existing, v);
+    if (mode === 'create' && v.user_type_id === ADMIN_USER_TYPE && !isAdminOverLocations(auth, [v.primary_location_id])) throw forbidden();
     if (typeof v.username === 'string') {
       const clash = ctx.stmt('SELECT id FROM users WHERE username = ? AND id IS NOT ?').get(v.username, existing?.id ?? null);
       if (clash) errs.add('username', MSG.TAKEN, { value: v.username });
@@ -131,7 +139,7 @@ export const userResource: ResourceDef = {
     }
     if (typeof v.user_api_key === 'string') v.user_api_key_hash = hashApiKey(v.user_api_key);
     if (typeof v.branding_domain_id === 'string') v.domain_id = v.branding_domain_id;
-    v.user_hash_key = newSecret(16);
+    if (typeof v.user_hash_key !== 'string') v.user_hash_key = newSecret(16);
     v.ui_prefs ??= { ...UI_PREFS_DEFAULTS };
   },
   afterInsert({ ctx, input, row }) {
@@ -153,6 +161,7 @@ export const userResource: ResourceDef = {
   },
   beforeDelete({ ctx, auth, existing }) {
     if (existing.id === auth.userId) throw new ApiError(409, { general: [MERCHANT_MSG.CANNOT_DELETE_SELF] });
+    assertMayManage(ctx, auth, existing);
     if (existing.user_type_id === ADMIN_USER_TYPE && existing.status_id === 1) {
       const lonely = ctx
         .stmt(
@@ -184,6 +193,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: EngineContext): vo
   });
   app.post('/v2/users/:id/generateuserapikey', async (req) => {
     const existing = ctx.findVisible(def, (req.params as { id: string }).id, req);
+    assertMayManage(ctx, req.auth, existing);
     const key = setUserApiKey(ctx, existing.id);
     const row = { ...(ctx.getById(def, existing.id) as Row), user_api_key: key };
     return { user: ctx.serialize(def, row, req.auth) };

@@ -62,15 +62,15 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
   const holderMax = FIELD_BY_NAME.get('account_holder_name')?.max ?? 32;
   if (holder !== null && holder.length > holderMax) errs.add('account_holder_name', MSG.TOO_LONG, { max: holderMax });
   if (method === 'cc') {
-    if (!number || number.length < 13 || number.length > 19 || !luhnValid(number)) {
-      errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
-      return undefined;
-    }
-    const brand = detectCardBrand(number);
+    const numberOk = !!number && number.length >= 13 && number.length <= 19 && luhnValid(number);
+    if (!numberOk) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
+    // The expiry is checked even after a bad number, so one 422 names both.
     let expDate: string | null = null;
     if (!present(body.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_BLANK);
     else if (typeof body.exp_date !== 'string' || !parseExpDate(body.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_INVALID);
     else expDate = body.exp_date;
+    if (!numberOk) return undefined;
+    const brand = detectCardBrand(number);
     const cvv = readCvv(body, brand, errs);
     return {
       paymentMethod: 'cc', brand, firstSix: firstSix(number), lastFour: lastFour(number), expDate, accountNumber: number, cvv,

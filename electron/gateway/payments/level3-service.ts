@@ -3,8 +3,8 @@
  * transaction (a value left out is cleared): the row keeps its id, level3_data is
  * overwritten. The network's rules come from shared/payments/level3-schema.ts (the
  * renderer's form uses the same schemas). A transaction can carry Level 3 when it is an
- * approved (101) or authorised (102) Visa/Mastercard card sale and its product
- * transaction allows Level 3; otherwise POST answers 422 and the transaction's
+ * approved (101) or authorised (102) Visa/Mastercard sale on a commercial (corporate or
+ * purchasing) card and its product transaction allows Level 3; otherwise POST answers 422 and the transaction's
  * `transaction_level3` expand is null. Delete answers 422 once the transaction settled.
  */
 import type { FastifyRequest } from 'fastify';
@@ -14,6 +14,7 @@ import { ApiError, MSG, fmt, general, notFound } from '../framework/errors';
 import type { GroupCommitWriter } from './group-commit-writer';
 import { present, type Body } from './input-fields';
 import type { MerchantLookups } from './merchant-lookups';
+import { isCommercialBin } from './bin-info';
 import { PAY_MSG } from './payment-messages';
 import { STATUS, TYPE } from './processor-simulator';
 import type { TransactionRow, TransactionService } from './transaction-service';
@@ -40,6 +41,7 @@ export class Level3Service {
     if (t.payment_method !== 'cc' || t.type_id !== TYPE.sale) return null;
     if (t.status_id !== STATUS.approved && t.status_id !== STATUS.authonly) return null;
     if (t.brand !== 'visa' && t.brand !== 'mastercard') return null;
+    if (!isCommercialBin(t.first_six ?? undefined)) return null;
     const pt = t.product_transaction_id ? this.lookups.productTransaction(t.product_transaction_id) : undefined;
     if (pt && !pt.level3_allow) return null;
     return t.brand;

@@ -93,7 +93,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   // Filters: the engine's one filter grammar (framework/list.ts), over this spec's columns.
   for (const [key, raw] of Object.entries(q)) {
     if (RESERVED.has(key) || key === 'location_id') continue;
-    const col = spec.columns[key];
+    const col = Object.hasOwn(spec.columns, key) ? spec.columns[key] : undefined;
     const value = one(raw);
     if (!col || value === undefined || value === '') continue;
     filterCondition(clock, key, col.sql, col.kind, value, q, conds, params);
@@ -102,7 +102,7 @@ export function planList(spec: ListSpec, req: FastifyRequest, auth: AuthInfo, cl
   const sortRaw = one(q.sort) || spec.defaultSort;
   const sortDir: 'asc' | 'desc' = sortRaw.startsWith('-') ? 'desc' : 'asc';
   const sortField = sortRaw.replace(/^[-+]/, '');
-  const sortCol = spec.columns[sortField];
+  const sortCol = Object.hasOwn(spec.columns, sortField) ? spec.columns[sortField] : undefined;
   if (!sortCol || sortCol.sortable === false) throw new ApiError(422, { sort: [fmt(MSG.BAD_SORT, { field: sortField })] });
 
   const { page, perPage: pageSize } = readPaging(q);

@@ -45,6 +45,7 @@ import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
 import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
 export { POST_ACTIONS, PUT_ACTIONS };
@@ -193,9 +194,18 @@ export class TransactionService {
       if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
       else if (apiId.length > 64) errs.add('transaction_api_id', PAY_MSG.API_ID_LENGTH);
     }
-    errs.throwIfAny();
+    // Every field's own checks and the location together, so one 422 names every bad field.
+    mergeErrors(errs, transactionShapeErrors(body, action).errors);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
-    const { locationId, pt } = this.resolveLocation(body, auth, methodHint);
+    let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
+    try {
+      resolved = this.resolveLocation(body, auth, methodHint);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 422)) throw err;
+      mergeErrors(errs, err.errors);
+    }
+    errs.throwIfAny();
+    const { locationId, pt } = resolved!;
 
     if (apiId !== null) {
       const key = `${locationId}\0${apiId}`;

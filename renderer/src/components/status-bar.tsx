@@ -6,6 +6,7 @@ const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
   unreachable: 'not reachable',
   starting: 'starting…',
+  restarting: 'restarting…',
 };
 
 /**

@@ -27,7 +27,7 @@ export function SystemScreen() {
             <Fact label="Gateway" testId="status-gateway-mode">{g.mode === 'embedded' ? 'Embedded gateway engine' : 'Remote gateway'}</Fact>
             <Fact label="Gateway address" mono testId="status-gateway-url">{g.baseUrl}</Fact>
             <Fact label="Gateway health" testId="status-gateway-health">
-              <span className={`badge badge-${g.health}`}>{g.health === 'ok' ? 'Healthy' : g.health === 'starting' ? 'Starting' : 'Not reachable'}</span>
+              <span className={`badge badge-${g.health}`}>{g.health === 'ok' ? 'Healthy' : g.health === 'starting' ? 'Starting' : g.health === 'restarting' ? 'Restarting' : 'Not reachable'}</span>
               {g.latencyMs !== null && <span className="muted"> answered in {g.latencyMs} ms</span>}
             </Fact>
           </dl>

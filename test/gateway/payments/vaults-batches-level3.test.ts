@@ -118,7 +118,22 @@ describe('level 3', () => {
   const visaItem = { description: 'Bolts', product_code: 'B-1', unit_code: 'BX', unit_cost: '2.5000', quantity: 4, commodity_code: '3100' };
 
   it('replaces data on every POST, views, deletes; 422 for cards that cannot carry it and bodies without line items', async () => {
-    const t = (await sale()).body.transaction;
+    const t = (await sale({ account_number: '4005562231212149' })).body.transaction;
+    // A Visa card that is not commercial cannot carry Level 3: its expand is null and POST is a 422.
+    const consumer = (await sale()).body.transaction;
+    expect((await h.call('GET', `/transactions/${consumer.id}?expand=transaction_level3`)).body.transaction.transaction_level3).toBeNull();
+    const refusedConsumer = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: consumer.id, level3_data: { line_items: [visaItem] } } });
+    expect(refusedConsumer.body.errors.transaction_id).toEqual([PAY_MSG.L3_CANNOT_CARRY]);
+    // Unit codes in any case, numeric country codes.
+    const mixed = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { destination_country_code: '840', line_items: [{ ...visaItem, unit_code: 'bx' }] } } });
+    expect(mixed.status, mixed.text).toBe(201);
+    expect(mixed.body.transactionlevel3.level3_data).toMatchObject({ destination_country_code: '840', line_items: [{ unit_code: 'BX' }] });
+    const lower = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { destination_country_code: 'usa', line_items: [visaItem] } } });
+    expect(lower.body.transactionlevel3.level3_data.destination_country_code).toBe('USA');
+    for (const bad of ['84', 'US', '8400', 'U5A']) {
+      const r = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { destination_country_code: bad, line_items: [visaItem] } } });
+      expect(r.body.errors['level3_data.destination_country_code'], bad).toEqual([L3_ERRORS.countryCode]);
+    }
     const first = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { tax_amount: '1.00', shipto_zip_code: '32606', line_items: [visaItem] } } });
     expect(first.status).toBe(201);
     const id = first.body.transactionlevel3.id;

@@ -22,7 +22,6 @@ export const LEVEL3_MESSAGES = {
   personal: (card: string) => `Level 3 is for business (commercial) cards. ${card} is a personal card, so its card network takes no Level 3 data.`,
   notApproved: 'Level 3 data can only be added to an approved card sale.',
   network: (card: string) => `Level 3 data is for Visa and Mastercard business cards; ${card} is not one.`,
-  notEnabled: 'Level 3 is not enabled for this merchant account.',
   invalid: 'Some Level 3 fields need attention.',
 } as const;
 
@@ -47,8 +46,8 @@ export function level3ViewOf(t: V2Transaction): Level3View {
   let reason: string | null = null;
   if (status !== STATUS.approved && status !== STATUS.authonly && status !== STATUS.settled) reason = LEVEL3_MESSAGES.notApproved;
   else if (!network) reason = LEVEL3_MESSAGES.network(cardLabel);
-  else if (l3 === null) reason = LEVEL3_MESSAGES.notEnabled;
-  else if (l3.id === null) reason = LEVEL3_MESSAGES.personal(cardLabel);
+  // The engine answers a null expand for a card that cannot carry Level 3 (a personal card).
+  else if (l3 === null || l3.id === null) reason = LEVEL3_MESSAGES.personal(cardLabel);
   return { ...base, applies: reason === null, reason };
 }
 

@@ -50,7 +50,7 @@ test('Level 3 on a corporate card with inline rules and limits; links to the ori
   await form.getByRole('button', { name: 'Add line item' }).click();
   await form.getByLabel('Description, line 2').fill('Steel bolts');
   await form.getByLabel('Product code, line 2').fill('B-100');
-  await form.getByLabel('Unit, line 2').fill('bx');
+  await form.getByLabel('Unit, line 2').fill('B!');
   await expect(form.getByText(L3_ERRORS.unitCode)).toBeVisible();
   await form.getByLabel('Unit, line 2').fill('BX');
   await form.getByLabel('Unit cost, line 2').fill('2.5');

@@ -66,7 +66,7 @@ describe('level 3', () => {
       error: { code: 'conflict', message: LEVEL3_MESSAGES.personal('Visa •••• 1111') },
     });
 
-    const bad = await call('level3:save', { transactionId: visa.id, data: { tax_amount: '1.005', line_items: [{ ...line(1), unit_code: 'bx' }] } });
+    const bad = await call('level3:save', { transactionId: visa.id, data: { tax_amount: '1.005', line_items: [{ ...line(1), unit_code: 'B!' }] } });
     expect(bad.ok).toBe(false);
     if (!bad.ok) {
       expect(bad.error.fields?.['level3_data.tax_amount']).toEqual([L3_ERRORS.number(9, 2)]);

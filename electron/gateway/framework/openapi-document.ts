@@ -54,7 +54,7 @@ export const ERROR_STATUS = {
   405: 'Known path, wrong method (the Allow header lists the methods).',
   409: 'The request conflicts with stored data (e.g. deleting yourself, an active scanner).',
   413: 'Body over 1 MiB.',
-  415: 'Content type other than JSON.',
+  415: 'Content type other than JSON or XML (XML bodies and answers mirror the JSON ones).',
   422: 'Validation failed: the messages are keyed by field.',
   503: 'The terminal (router endpoints) cannot be reached.',
 } as const;

@@ -7,15 +7,23 @@
  */
 import { ErrorCollector } from '../framework/errors';
 import { typedAccount } from './card-source';
-import { present, type Body } from './input-fields';
+import { EMAIL_RE, money, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 import { readTableFields } from './transaction-field-reader';
-import type { PostAction } from './transaction-fields';
+import { FIELD_BY_NAME, type PostAction } from './transaction-fields';
 
 export function transactionShapeErrors(body: Body, action: PostAction): ErrorCollector {
   const errs = new ErrorCollector();
   // Every field of the table (type, bounds, action); createNew reads them again for their values.
   readTableFields(body, action, errs);
+  // Amounts and the e-mail, which the engine's own code reads later, are checked here too,
+  // with the same readers and messages, so they are named in the same 422.
+  for (const [key, v] of Object.entries(body)) {
+    const f = FIELD_BY_NAME.get(key);
+    if (!f || f.storage !== 'engine' || errs.errors[key] || !present(v) || !(f.actions as readonly string[]).includes(action)) continue;
+    if (f.type === 'money') money(body, key, errs);
+    else if (f.type === 'email' && (String(v).length > (f.max ?? 128) || !EMAIL_RE.test(String(v)))) errs.add(key, PAY_MSG.EMAIL_INVALID);
+  }
   const explicit = present(body.payment_method) ? String(body.payment_method) : undefined;
   if (explicit !== undefined && explicit !== 'cc' && explicit !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
   if (present(body.account_number) && !present(body.account_vault_id) && !present(body.account_vault_api_id)) {

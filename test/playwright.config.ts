@@ -27,6 +27,8 @@ export default defineConfig({
     headless: true,
     viewport: { width: 1280, height: 800 },
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
+    // An action that cannot happen fails in seconds with the reason, instead of hanging the test.
+    actionTimeout: 15_000,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -53,7 +53,7 @@ test('X report, print, Z report that matches the engine, Z history', async ({ pa
 
   await page.getByRole('radio', { name: 'A4 page' }).click();
   await page.getByRole('button', { name: 'Print or save as PDF' }).click();
-  expect(await page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
   await page.getByRole('radio', { name: '80 mm roll' }).click();
   await page.emulateMedia({ media: 'print' });
   await shot(page, 'manager-reports-02-x-print-80mm');

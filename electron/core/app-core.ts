@@ -4,9 +4,14 @@
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
-import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
+import type { CoreStatus, HandlerMap, StoreSettings } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
+import { createAuditHandlers } from './audit-handlers';
+import { AuditLog } from './audit-log';
+import { withMoneyAudit } from './audit-money';
 import { createAuthHandlers } from './auth-handlers';
+import { createSettingsHandlers } from './settings-handlers';
+import { StoreSettingsStore } from './store-settings';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -41,6 +46,8 @@ export interface CoreOptions {
   healthIntervalMs?: number;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
   secrets?: SecretStore;
+  /** Idle lock in ms, overriding the store setting (host `--idle-lock-seconds`, for kiosks and tests). */
+  idleLockMs?: number;
 }
 
 export interface Core {
@@ -48,6 +55,10 @@ export interface Core {
   readonly handlers: HandlerMap;
   readonly events: CoreEvents;
   status(): CoreStatus;
+  /** The store settings as saved now (the sales code reads tax, tips and thresholds here). */
+  settings(): StoreSettings;
+  /** A window or connection went away: its session ends. */
+  disconnect(callerId: string): void;
   close(): Promise<void>;
 }
 
@@ -92,7 +103,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     productTransactionId = c.cc_product_transaction_id;
   }
   const db = openPosDatabase(opts.dataDir);
-  const users = new UserDirectory(db, Date.now, (session) => events.emit('auth:session', session));
+  const audit = new AuditLog(db);
+  const storeSettings = new StoreSettingsStore(db);
+  const settings = () => storeSettings.get();
+  const users = new UserDirectory(db, {
+    audit,
+    timers: true,
+    idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
+    // Sessions are per window: only the window whose session changed hears about it.
+    onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
+    onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
+  });
 
   let gateway: CoreStatus['gateway'] = {
     mode: opts.remote ? 'remote' : 'embedded',
@@ -123,7 +144,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const timer = interval > 0 ? setInterval(() => void checkGateway(), interval) : undefined;
   timer?.unref();
 
-  const handlers: HandlerMap = {
+  const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
@@ -136,15 +157,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       shell: opts.shell,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
-  };
+    ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
+    ...createAuditHandlers(users, audit),
+  }, audit, () => users.current());
 
   return {
     dataDir: opts.dataDir,
     handlers,
     events,
     status,
+    settings,
+    disconnect: (callerId) => users.disconnect(callerId),
     async close() {
       if (timer) clearInterval(timer);
+      users.close();
       await engine?.close();
       db.close();
     },

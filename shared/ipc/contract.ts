@@ -14,10 +14,12 @@
  */
 import type { z } from 'zod';
 import type { Result } from '../result';
+import { auditHandlers, type AuditResults } from './audit';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
 import { salesHandlers, type SalesResults } from './sales';
+import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type SettingsResults } from './settings';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
 
 export * from './common';
@@ -26,10 +28,12 @@ export * from './auth';
 export * from './sales';
 export * from './transactions';
 export * from './receipts';
+export * from './settings';
+export * from './audit';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, settingsHandlers, auditHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -53,9 +57,11 @@ export const handlerArgs = {
   ...salesHandlers,
   ...transactionsHandlers,
   ...receiptsHandlers,
+  ...settingsHandlers,
+  ...auditHandlers,
 } as const;
 
-export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults {}
+export interface HandlerResults extends CoreResults, AuthResults, SalesResults, TransactionsResults, ReceiptsResults, SettingsResults, AuditResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -70,7 +76,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SettingsEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -100,4 +106,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...settingsEventNames];

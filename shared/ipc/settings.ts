@@ -55,3 +55,23 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   tipConfirmPercent: 50,
   idleLockMinutes: 5,
 };
+
+/* ---------- the `settings:*` channels ---------- */
+
+export const settingsHandlers = {
+  /** Any signed-in user (the sale screen reads tax and tips from it). */
+  'settings:get': z.void(),
+  /** Managers only; the whole settings object, checked with storeSettingsSchema. */
+  'settings:update': storeSettingsSchema,
+} as const;
+
+export interface SettingsResults {
+  'settings:get': StoreSettings;
+  'settings:update': StoreSettings;
+}
+
+export interface SettingsEventPayloads {
+  /** A manager saved new settings: every window follows. */
+  'settings:changed': StoreSettings;
+}
+export const settingsEventNames = ['settings:changed'] as const;

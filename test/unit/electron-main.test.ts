@@ -152,15 +152,16 @@ describe('IPC wiring', () => {
     const handle = h.ipcHandlers.get('core:status')!;
 
     const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
-    expect(await handle({ senderFrame: top }, undefined)).toEqual({ ok: true, value: 'status' });
+    const sender = { id: 7 };
+    expect(await handle({ senderFrame: top, sender }, undefined)).toEqual({ ok: true, value: 'status' });
 
     const child = { url: `${APP_ORIGIN}/index.html`, parent: top };
-    expect(await handle({ senderFrame: child }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await handle({ senderFrame: { url: 'https://evil.example/', parent: null } }, undefined)).toMatchObject({
+    expect(await handle({ senderFrame: child, sender }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle({ senderFrame: { url: 'https://evil.example/', parent: null }, sender }, undefined)).toMatchObject({
       ok: false,
       error: { code: 'forbidden' },
     });
-    expect(await handle({ senderFrame: null }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle({ senderFrame: null, sender }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(handlers['core:status']).toHaveBeenCalledTimes(1);
   });
 });

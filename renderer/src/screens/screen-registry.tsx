@@ -10,8 +10,10 @@
 import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
+import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { SaleScreen } from './sale-screen';
+import { SettingsScreen } from './settings-screen';
 import { SystemScreen } from './system-screen';
 import { TransactionsScreen } from './transactions-screen';
 
@@ -35,6 +37,24 @@ export const SCREENS: readonly ScreenDef[] = [
   { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, render: () => <TransactionsScreen /> },
   { id: 'system', label: 'System', key: 'F4', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
   { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+  {
+    id: 'settings',
+    label: 'Store settings',
+    description: 'Receipt header, sales tax, tips, amount guards, idle lock',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <SettingsScreen />,
+  },
+  {
+    id: 'audit',
+    label: 'Audit log',
+    description: 'Who signed in, sold, refunded, voided or changed settings, and when',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <AuditScreen />,
+  },
 ];
 
 export function screenDef(id: ScreenName): ScreenDef | undefined {

@@ -39,6 +39,19 @@ test("Switch user clears the last person's sale, result and filters; F8 and sign
   await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
   await page.getByRole('button', { name: /^Transactions/ }).click();
   await expect(page.getByLabel('Filter')).toHaveValue('');
+
+  // An open refund confirmation, then F8: the dialog and the selection go with the person.
+  await page.getByTestId('tx-row').filter({ hasText: '$12.34' }).first().getByRole('button').click();
+  await page.getByTestId('tx-detail').getByRole('button', { name: 'Refund…' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await page.keyboard.press('F8');
+  await expect(page.getByRole('heading', { name: 'Who is at the counter?' })).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
+  await signIn(page, USERS.manager);
+  await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
+  await page.keyboard.press('F3');
+  await expect(page.getByRole('heading', { name: 'No transaction selected' })).toBeVisible();
+  await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await shot(page, 'people-01-switch-user-cleared');
 });
 

@@ -159,7 +159,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
-  }, audit, () => users.current());
+  }, audit, () => users.peek());
 
   return {
     dataDir: opts.dataDir,

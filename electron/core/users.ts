@@ -111,6 +111,11 @@ export class UserDirectory {
     return this.live(callerId)?.session ?? null;
   }
 
+  /** The caller's session as it stands, without the idle check (for the audit decorator, which must not lock on its own). */
+  peek(callerId: string = currentCallerId()): Session | null {
+    return this.sessions.get(callerId)?.session ?? null;
+  }
+
   signIn(userId: string, pin: string, callerId: string = currentCallerId()): Result<Session> {
     const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(userId) as UserRow | undefined;
     if (!row) return fail('not_found', AUTH_ERRORS.unknownUser);

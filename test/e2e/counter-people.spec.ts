@@ -140,70 +140,94 @@ test('managers read the audit log: sign-ins, wrong PINs, sales with who, amount 
   await page.getByRole('button', { name: /Use the light theme/ }).click();
 });
 
-test('a manager changes the store settings with inline messages from the shared schema; a cashier cannot; every window follows', async ({ page, app, context }) => {
-  await openApp(page, app);
-  await signIn(page, USERS.manager);
-  await page.keyboard.press('F5');
-  await expect(page.getByRole('button', { name: /Store settings/ })).toBeVisible();
-  await page.getByRole('button', { name: /Store settings/ }).click();
-  await expect(page.getByRole('heading', { name: 'Store settings' })).toBeVisible();
-  await expect(page.getByLabel('Store name')).toHaveValue('Ringup Store');
-  await expect(page.getByLabel('Sales tax rate')).toHaveValue('8.25');
-  await shot(page, 'people-05-settings-light');
-  await expectAccessible(page, 'store settings, light');
+test('a manager changes the store settings with inline messages from the shared schema; a cashier cannot; every window follows', async ({ page, context }) => {
+  // Its own host: the settings saved here must not change the sales of other specs in this worker.
+  const app = await startHostProcess();
+  try {
+    await openApp(page, app);
+    await signIn(page, USERS.manager);
+    await page.keyboard.press('F5');
+    await expect(page.getByRole('button', { name: /Store settings/ })).toBeVisible();
+    await page.getByRole('button', { name: /Store settings/ }).click();
+    await expect(page.getByRole('heading', { name: 'Store settings' })).toBeVisible();
+    await expect(page.getByLabel('Store name')).toHaveValue('Ringup Store');
+    await expect(page.getByLabel('Sales tax rate')).toHaveValue('8.25');
+    await shot(page, 'people-05-settings-light');
+    await expectAccessible(page, 'store settings, light');
 
-  // Bad values: a message beside each field as it is typed, and Save refuses.
-  await page.getByLabel('Store name').fill('');
-  await page.getByLabel('Sales tax rate').fill('45');
-  await page.getByLabel('Second tip').fill('150');
-  await page.getByLabel('Refuse sales above ($)').fill('10.00');
-  await page.getByLabel('Lock the counter after').fill('0');
-  await expect(page.getByText('Enter the store name.')).toBeVisible();
-  await expect(page.getByText('A sales tax rate is at most 30 %.')).toBeVisible();
-  await expect(page.getByText('A tip percent is at most 100.')).toBeVisible();
-  await expect(page.getByText('The idle lock is at least 1 minute.')).toBeVisible();
-  await expect(page.getByLabel('Store name')).toHaveAttribute('aria-invalid', 'true');
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('alert')).toContainText('need a fix');
-  await expect(page.getByText('The confirmation threshold must not be above the hard cap.')).toBeVisible();
-  await page.getByRole('button', { name: 'Save settings' }).scrollIntoViewIfNeeded();
-  await shot(page, 'people-06-settings-errors');
-  await expectAccessible(page, 'store settings with errors');
+    // Bad values: a message beside each field as it is typed, and Save refuses.
+    await page.getByLabel('Store name').fill('');
+    await page.getByLabel('Sales tax rate').fill('45');
+    await page.getByLabel('Second tip').fill('150');
+    await page.getByLabel('Refuse sales above ($)').fill('10.00');
+    await page.getByLabel('Lock the counter after').fill('0');
+    await expect(page.getByText('Enter the store name.')).toBeVisible();
+    await expect(page.getByText('A sales tax rate is at most 30 %.')).toBeVisible();
+    await expect(page.getByText('A tip percent is at most 100.')).toBeVisible();
+    await expect(page.getByText('The idle lock is at least 1 minute.')).toBeVisible();
+    await expect(page.getByLabel('Store name')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('alert')).toContainText('need a fix');
+    await expect(page.getByText('The confirmation threshold must not be above the hard cap.')).toBeVisible();
+    await page.getByRole('button', { name: 'Save settings' }).scrollIntoViewIfNeeded();
+    await shot(page, 'people-06-settings-errors');
+    await expectAccessible(page, 'store settings with errors');
 
-  // Fixed: saved, and it survives a new window (read back from the core's database).
-  await page.getByLabel('Store name').fill('Corner Bakery');
-  await page.getByLabel('Address').fill('12 Main St, Springfield');
-  await page.getByLabel('Phone').fill('(555) 010-2000');
-  await page.getByLabel('Sales tax rate').fill('7.5');
-  await page.getByLabel('Second tip').fill('18');
-  await page.getByLabel('Refuse sales above ($)').fill('10000.00');
-  await page.getByLabel('Lock the counter after').fill('10');
-  await page.getByRole('switch', { name: 'Tax is on when a sale starts' }).check();
-  await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+    // Another manager window has the settings open, unedited: it follows the save.
+    const other = await context.newPage();
+    await openApp(other, app, { theme: 'dark' });
+    await signIn(other, USERS.manager);
+    await other.keyboard.press('F5');
+    await other.getByRole('button', { name: /Store settings/ }).click();
+    await expect(other.getByLabel('Store name')).toHaveValue('Ringup Store');
 
-  const other = await context.newPage();
-  await openApp(other, app, { theme: 'dark' });
-  await signIn(other, USERS.manager);
-  await other.keyboard.press('F5');
-  await other.getByRole('button', { name: /Store settings/ }).click();
-  await expect(other.getByLabel('Store name')).toHaveValue('Corner Bakery');
-  await expect(other.getByLabel('Sales tax rate')).toHaveValue('7.5');
-  await expect(other.getByRole('switch', { name: 'Tax is on when a sale starts' })).toBeChecked();
-  await shot(other, 'people-07-settings-dark');
-  await expectAccessible(other, 'store settings, dark');
-  // The change is in the audit log, with who made it.
-  await other.keyboard.press('F5');
-  await other.getByRole('button', { name: /Audit log/ }).click();
-  await other.getByLabel('What happened').selectOption('settings-change');
-  await expect(other.getByTestId('audit-row').first()).toContainText('Morgan');
-  await expect(other.getByTestId('audit-row').first()).toContainText('Corner Bakery');
-  await other.close();
+    // Fixed and saved.
+    await page.getByLabel('Store name').fill('Corner Bakery');
+    await page.getByLabel('Address').fill('12 Main St, Springfield');
+    await page.getByLabel('Phone').fill('(555) 010-2000');
+    await page.getByLabel('Sales tax rate').fill('7.5');
+    await page.getByLabel('Second tip').fill('18');
+    await page.getByLabel('Refuse sales above ($)').fill('10000.00');
+    await page.getByLabel('Lock the counter after').fill('10');
+    await page.getByRole('switch', { name: 'Tax is on when a sale starts' }).check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
 
-  // A cashier sees no Manage tab and no settings tile.
-  await page.getByRole('button', { name: 'Switch user' }).click();
-  await signIn(page, USERS.cashier);
-  await expect(page.getByRole('button', { name: /^Manage/ })).toHaveCount(0);
-  await page.keyboard.press('F5');
-  await expect(page.getByRole('heading', { name: 'Store settings' })).toHaveCount(0);
+    await expect(other.getByLabel('Store name')).toHaveValue('Corner Bakery');
+    await expect(other.getByLabel('Sales tax rate')).toHaveValue('7.5');
+    await expect(other.getByRole('switch', { name: 'Tax is on when a sale starts' })).toBeChecked();
+    await shot(other, 'people-07-settings-dark');
+    await expectAccessible(other, 'store settings, dark');
+    // The change is in the audit log, with who made it.
+    await other.keyboard.press('F5');
+    await other.getByRole('button', { name: /Audit log/ }).click();
+    await other.getByLabel('What happened').selectOption('settings-change');
+    await expect(other.getByTestId('audit-row').first()).toContainText('Morgan');
+    await expect(other.getByTestId('audit-row').first()).toContainText('Corner Bakery');
+    await other.close();
+
+    // A cashier sees no Manage tab and no settings tile.
+    await page.getByRole('button', { name: 'Switch user' }).click();
+    await signIn(page, USERS.cashier);
+    await expect(page.getByRole('button', { name: /^Manage/ })).toHaveCount(0);
+    await page.keyboard.press('F5');
+    await expect(page.getByRole('heading', { name: 'Store settings' })).toHaveCount(0);
+
+    // Saved in the core's database: a restarted host reads them back.
+    await stopHostProcess(app, { keepData: true });
+    const again = await startHostProcess([], {}, app.dataDir);
+    try {
+      await openApp(page, again);
+      await signIn(page, USERS.manager);
+      await page.keyboard.press('F5');
+      await page.getByRole('button', { name: /Store settings/ }).click();
+      await expect(page.getByLabel('Store name')).toHaveValue('Corner Bakery');
+      await expect(page.getByLabel('Phone')).toHaveValue('(555) 010-2000');
+    } finally {
+      await stopHostProcess(again);
+    }
+  } finally {
+    await stopHostProcess(app);
+  }
 });
+

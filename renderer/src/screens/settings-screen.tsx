@@ -28,9 +28,11 @@ export function SettingsScreen() {
   useEffect(() => {
     if (!settings) void load();
   }, [settings, load]);
+  // Follow the saved settings (first load, or a manager saving in another window) while nothing here is being edited.
+  const editing = touched.size > 0 || submitted;
   useEffect(() => {
-    if (settings && !form) setForm(toForm(settings));
-  }, [settings, form]);
+    if (settings && !editing) setForm(toForm(settings));
+  }, [settings, editing]);
 
   if (!form) {
     return (
@@ -77,12 +79,12 @@ export function SettingsScreen() {
     setForm(toForm(next));
   };
 
-  const text = (k: TextKey, label: string, opts: { mono?: boolean; inputMode?: 'numeric' | 'decimal' | 'tel'; hint?: string; suffix?: string; wide?: boolean } = {}): ReactNode => {
+  const text = (k: TextKey, label: string, opts: { mono?: boolean; inputMode?: 'numeric' | 'decimal' | 'tel'; hint?: string; suffix?: string; wide?: boolean; full?: boolean } = {}): ReactNode => {
     const err = shown(k);
     const id = `set-${k}`;
     const describedBy = [opts.hint ? `${id}-hint` : '', err ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
     return (
-      <div className={`field${opts.wide ? ' settings-wide' : ''}`}>
+      <div className={`field${opts.wide ? ' settings-wide' : ''}${opts.full ? ' settings-full' : ''}`}>
         <label htmlFor={id}>{label}</label>
         <div className="input-row">
           <input
@@ -127,8 +129,8 @@ export function SettingsScreen() {
         <legend className="section-title">On the receipt</legend>
         <div className="settings-grid">
           {text('storeName', 'Store name', { wide: true })}
-          {text('storeAddress', 'Address', { wide: true, hint: 'Street and city, printed under the name.' })}
           {text('storePhone', 'Phone', { inputMode: 'tel' })}
+          {text('storeAddress', 'Address', { full: true, hint: 'Street and city, printed under the name.' })}
         </div>
       </fieldset>
       <fieldset className="settings-group">

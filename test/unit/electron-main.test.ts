@@ -164,6 +164,16 @@ describe('IPC wiring', () => {
     expect(await handle({ senderFrame: null, sender }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(handlers['core:status']).toHaveBeenCalledTimes(1);
   });
+
+  it('runs each window as its own caller (wc-<webContents id>), so each window has its own sign-in', async () => {
+    const { currentCallerId } = await import('../../electron/ipc/caller-context');
+    h.ipcHandlers.clear();
+    registerIpc(createDispatcher({ 'auth:session': async () => ok(currentCallerId()) } as never, { allowedOrigins: [APP_ORIGIN] }));
+    const handle = h.ipcHandlers.get('auth:session')!;
+    const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
+    expect(await handle({ senderFrame: top, sender: { id: 7 } }, undefined)).toEqual({ ok: true, value: 'wc-7' });
+    expect(await handle({ senderFrame: top, sender: { id: 8 } }, undefined)).toEqual({ ok: true, value: 'wc-8' });
+  });
 });
 
 describe('preload', () => {

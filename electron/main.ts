@@ -14,6 +14,7 @@ import { remoteGatewayFromEnv, startCore, type Core } from './core/app-core';
 import { dataDirFromArgv, DATA_DIR_ENV } from './core/data-dir';
 import type { SpawnEngine } from './core/engine-supervisor';
 import type { FromEngine } from './gateway/engine-process-protocol';
+import { isFor } from './core/events';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
 import { SafeStorageSecretStore } from './secrets/safe-storage-store';
 
@@ -116,11 +117,25 @@ export function serveRenderer(root: string): void {
   });
 }
 
+/** The caller id of a window's contents: its session is its own. */
+export function callerIdOf(contents: Pick<WebContents, 'id'>): string {
+  return `wc-${contents.id}`;
+}
+
 /** Registers every contract channel on ipcMain through the one validating dispatcher. */
 export function registerIpc(dispatch: Dispatch): void {
   for (const channel of channels) {
     ipcMain.handle(channel, (event, arg: unknown) =>
-      dispatch(channel, { url: event.senderFrame?.url, isMainFrame: !!event.senderFrame && event.senderFrame.parent === null }, arg),
+      dispatch(
+        channel,
+        {
+          url: event.senderFrame?.url,
+          isMainFrame: !!event.senderFrame && event.senderFrame.parent === null,
+          // Each window signs in on its own (see electron/ipc/caller-context.ts).
+          callerId: callerIdOf(event.sender),
+        },
+        arg,
+      ),
     );
   }
 }
@@ -257,9 +272,11 @@ export async function startApp(): Promise<void> {
 
   const mainWindow = new BrowserWindow(windowOptions(preloadPath));
   win = mainWindow;
-  core.events.subscribe((event, payload) => {
-    if (!mainWindow.isDestroyed()) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
+  const mainCaller = callerIdOf(mainWindow.webContents);
+  core.events.subscribe((event, payload, to) => {
+    if (!mainWindow.isDestroyed() && isFor(mainCaller, to)) mainWindow.webContents.send(EVENT_CHANNEL, event, payload);
   });
+  mainWindow.webContents.once('destroyed', () => core.disconnect(mainCaller));
   mainWindow.once('ready-to-show', () => mainWindow.show());
   app.on('second-instance', () => {
     if (mainWindow.isMinimized()) mainWindow.restore();

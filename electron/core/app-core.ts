@@ -4,14 +4,19 @@
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
-import type { CoreStatus, HandlerMap, PaperSize } from '../../shared/ipc/contract';
+import type { CoreStatus, HandlerMap, PaperSize, StoreSettings } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
+import { createAuditHandlers } from './audit-handlers';
+import { AuditLog } from './audit-log';
+import { withMoneyAudit } from './audit-money';
 import { createAuthHandlers } from './auth-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
 import { createVaultHandlers } from './vault-handlers';
 import { createLevel3Handlers } from './level3-handlers';
 import { createLinksHandlers } from './links-handlers';
+import { createSettingsHandlers } from './settings-handlers';
+import { StoreSettingsStore } from './store-settings';
 import { openPosDatabase } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
@@ -58,6 +63,8 @@ export interface CoreOptions {
    * process (unit tests and tools, where there is no built engine entry to fork).
    */
   engineProcess?: SpawnEngine;
+  /** Idle lock in ms, overriding the store setting (host `--idle-lock-seconds`, for kiosks and tests). */
+  idleLockMs?: number;
 }
 
 export interface Core {
@@ -65,6 +72,10 @@ export interface Core {
   readonly handlers: HandlerMap;
   readonly events: CoreEvents;
   status(): CoreStatus;
+  /** The store settings as saved now (the sales code reads tax, tips and thresholds here). */
+  settings(): StoreSettings;
+  /** A window or connection went away: its session ends. */
+  disconnect(callerId: string): void;
   close(): Promise<void>;
 }
 
@@ -119,7 +130,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     productTransactionId = c.cc_product_transaction_id;
   }
   const db = openPosDatabase(opts.dataDir);
-  const users = new UserDirectory(db, Date.now, (session) => events.emit('auth:session', session));
+  const audit = new AuditLog(db);
+  const storeSettings = new StoreSettingsStore(db);
+  const settings = () => storeSettings.get();
+  const users = new UserDirectory(db, {
+    audit,
+    timers: true,
+    idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
+    // Sessions are per window: only the window whose session changed hears about it.
+    onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
+    onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
+  });
 
   let gateway: CoreStatus['gateway'] = {
     mode: opts.remote ? 'remote' : 'embedded',
@@ -170,7 +191,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, ...deviceHandlers } = devices;
 
-  const handlers: HandlerMap = {
+  const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
@@ -189,16 +210,21 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createLinksHandlers({ client, users }),
     ...createVaultHandlers({ client, users, locationId, productTransactionId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
-  };
+    ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
+    ...createAuditHandlers(users, audit),
+  }, audit, () => users.peek());
 
   return {
     dataDir: opts.dataDir,
     handlers,
     events,
     status,
+    settings,
+    disconnect: (callerId) => users.disconnect(callerId),
     async close() {
       if (timer) clearInterval(timer);
       closeDevices();
+      users.close();
       await engine?.close();
       await supervisor?.stop();
       db.close();

@@ -1,6 +1,7 @@
 /**
  * The core's own SQLite database, `<dataDir>/ringup.db`: POS users (PIN hashes),
- * the refund ledger and small settings. The gateway engine keeps its own database
+ * the refund ledger, small settings (the store settings among them) and the
+ * append-only audit log. The gateway engine keeps its own database
  * under `<dataDir>/gateway/`; nothing here duplicates a transaction, and nothing
  * here ever holds card data.
  */
@@ -44,6 +45,26 @@ const MIGRATIONS: readonly string[] = [
    INSERT INTO pos_users_v2 SELECT id, name, role, pin_hash, sort, failed_attempts, locked_until, created_ts FROM pos_users;
    DROP TABLE pos_users;
    ALTER TABLE pos_users_v2 RENAME TO pos_users;`,
+  // The audit log (audit-log.ts): append-only. The app has no UPDATE or DELETE path,
+  // and these triggers refuse both, so not even a bug elsewhere in the core can
+  // rewrite history. (Someone with the file and the sqlite3 tool can still drop the
+  // triggers: this guards the app, not the disk.)
+  `CREATE TABLE audit_log (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     ts INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     user_id TEXT,
+     user_name TEXT,
+     amount_cents INTEGER,
+     transaction_id TEXT,
+     detail TEXT NOT NULL DEFAULT ''
+   );
+   CREATE INDEX audit_log_ts ON audit_log (ts);
+   CREATE INDEX audit_log_user ON audit_log (user_id, ts);
+   CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+     BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+   CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
+     BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -1,7 +1,9 @@
 /**
- * `node build/node/host.mjs [--port P] [--data DIR] [--json] [--reason TEXT]`
+ * `node build/node/host.mjs [--port P] [--data DIR] [--json] [--reason TEXT] [--idle-lock-seconds N]`
  * Starts the core and serves the renderer on 127.0.0.1. `--json` prints one JSON line
- * (url, origin, token, dataDir, gateway) for scripts and tests.
+ * (url, origin, token, dataDir, gateway) for scripts and tests. `--idle-lock-seconds`
+ * overrides the store's idle-lock minutes (a kiosk that locks sooner; tests that
+ * must not wait minutes).
  */
 import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
@@ -15,7 +17,14 @@ async function main(): Promise<void> {
   const dataDir = resolveDataDir(argv);
   // The engine runs in its own supervised child process (build/engine/engine-child.mjs).
   const engineEntry = fileURLToPath(new URL('../engine/engine-child.mjs', import.meta.url));
-  const core = await startCore({ dataDir, shell: 'node-host', remote: remoteGatewayFromEnv(), engineProcess: forkEngine(engineEntry) });
+  const idleLockSeconds = Number(argValue(argv, 'idle-lock-seconds') ?? NaN);
+  const core = await startCore({
+    dataDir,
+    shell: 'node-host',
+    remote: remoteGatewayFromEnv(),
+    engineProcess: forkEngine(engineEntry),
+    ...(Number.isFinite(idleLockSeconds) && idleLockSeconds > 0 ? { idleLockMs: idleLockSeconds * 1000 } : {}),
+  });
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const host = await startHost({
     core,

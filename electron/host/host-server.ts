@@ -64,7 +64,13 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     allowedOrigins: origins,
     ...(opts.logError ? { logError: opts.logError } : {}),
   });
-  const bridge = createWsBridge({ token, allowedOrigins: origins, dispatch, events: opts.core.events });
+  const bridge = createWsBridge({
+    token,
+    allowedOrigins: origins,
+    dispatch,
+    events: opts.core.events,
+    onDisconnect: (callerId) => opts.core.disconnect(callerId),
+  });
   app.server.on('upgrade', bridge.handleUpgrade);
 
   const origin = `http://127.0.0.1:${port}/`;

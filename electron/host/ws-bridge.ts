@@ -13,7 +13,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import type { CoreEvents } from '../core/events';
+import { isFor, type CoreEvents } from '../core/events';
 import type { Dispatch } from '../ipc/dispatcher';
 
 export const WS_PATH = '/ipc';
@@ -27,6 +27,8 @@ export interface WsBridgeOptions {
   dispatch: Dispatch;
   events: CoreEvents;
   helloTimeoutMs?: number;
+  /** A connection closed: its session ends (each connection signs in on its own). */
+  onDisconnect?: (callerId: string) => void;
 }
 
 function sameToken(a: string, b: string): boolean {
@@ -38,6 +40,7 @@ function sameToken(a: string, b: string): boolean {
 export function createWsBridge(opts: WsBridgeOptions) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const allowed = new Set(opts.allowedOrigins);
+  let connections = 0;
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // A peer that resets mid-handshake must not become an uncaught 'error' (that kills the host).
@@ -55,6 +58,8 @@ export function createWsBridge(opts: WsBridgeOptions) {
   function serve(ws: WebSocket, origin: string): void {
     let authed = false;
     let unsubscribe: (() => void) | undefined;
+    // Each connection (browser tab) is its own caller with its own sign-in.
+    const callerId = `ws-${++connections}`;
     const helloTimer = setTimeout(() => ws.close(WS_CLOSE.helloTimeout, 'hello expected'), opts.helloTimeoutMs ?? 5_000);
 
     // A malformed frame (bad opcode, RSV bits, unmasked, oversize, invalid UTF-8, bad close
@@ -64,6 +69,7 @@ export function createWsBridge(opts: WsBridgeOptions) {
     ws.on('close', () => {
       clearTimeout(helloTimer);
       unsubscribe?.();
+      if (authed) opts.onDisconnect?.(callerId);
     });
     ws.on('message', (data, isBinary) => {
       let msg: unknown;
@@ -84,8 +90,8 @@ export function createWsBridge(opts: WsBridgeOptions) {
         }
         authed = true;
         clearTimeout(helloTimer);
-        unsubscribe = opts.events.subscribe((event, payload) => {
-          if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }));
+        unsubscribe = opts.events.subscribe((event, payload, to) => {
+          if (isFor(callerId, to) && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }));
         });
         ws.send(JSON.stringify({ type: 'ready' }));
         return;
@@ -95,7 +101,7 @@ export function createWsBridge(opts: WsBridgeOptions) {
         return;
       }
       const id = m.id;
-      void opts.dispatch(m.channel, { url: origin + '/', isMainFrame: true }, m.arg).then((result) => {
+      void opts.dispatch(m.channel, { url: origin + '/', isMainFrame: true, callerId }, m.arg).then((result) => {
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'result', id, result }));
       });
     });

@@ -5,6 +5,7 @@
  *   - the sender is a top-level frame (no sub-frames, no webviews),
  *   - the sender's URL parses and its origin is on the allowlist,
  *   - the argument passes the channel's schema (`unknown` in, typed out),
+ * it runs the handler as the sending window or connection (see caller-context.ts),
  * and it turns every outcome — including a handler that throws — into a Result.
  *
  * It is deliberately electron-free: it sees the sender through the small `IpcSender`
@@ -12,12 +13,18 @@
  */
 import { channels, handlerArgs, methodName, type Channel, type HandlerMap } from '../../shared/ipc/contract';
 import { fail, type Result } from '../../shared/result';
+import { LOCAL_CALLER, runAsCaller } from './caller-context';
 
 export interface IpcSender {
   /** URL of the frame that sent the message (`event.senderFrame.url`). */
   url: string | undefined | null;
   /** False for any sub-frame (`senderFrame.parent !== null`). */
   isMainFrame: boolean;
+  /**
+   * Which window or connection is calling (`wc-<webContents id>`, `ws-<n>`): each has
+   * its own sign-in. Absent only in tests of the dispatcher itself (LOCAL_CALLER).
+   */
+  callerId?: string;
 }
 
 export const IPC_ERRORS = {
@@ -81,7 +88,7 @@ export function createDispatcher(handlers: HandlerMap, opts: DispatcherOptions):
     }
     try {
       const handler = handlers[ch] as (a: unknown) => Promise<Result<unknown>>;
-      return await handler(parsed.data);
+      return await runAsCaller(sender.callerId ?? LOCAL_CALLER, () => handler(parsed.data));
     } catch (err) {
       opts.logError?.(ch, err);
       return fail('internal', IPC_ERRORS.internal);

@@ -2,11 +2,14 @@ import { useCallback, useEffect } from 'react';
 import { HelpOverlay } from './components/help-overlay';
 import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
+import { startActivityReporter } from './lib/activity-reporter';
 import { isTypingTarget } from './lib/shortcuts';
 import { mayOpen, SCREENS, screenDef } from './screens/screen-registry';
 import { SignInScreen } from './screens/sign-in-screen';
 import { useNavStore } from './stores/nav-store';
 import { useSessionStore } from './stores/session-store';
+import { useSettingsStore } from './stores/settings-store';
+import { useResetEpoch } from './stores/user-store';
 import { useStatusStore } from './stores/status-store';
 import { useThemeStore } from './stores/theme-store';
 
@@ -17,16 +20,24 @@ export function App() {
   const { session, loaded, connectionError, load: loadSession, signOut } = useSessionStore();
   const { screen, helpOpen, go, setHelp } = useNavStore();
   const toggleTheme = useThemeStore((s) => s.toggle);
+  const loadSettings = useSettingsStore((s) => s.load);
+  // Bumped whenever the person changes: the screen area below remounts, dropping open dialogs and drafts.
+  const epoch = useResetEpoch((s) => s.epoch);
+  const userId = session?.user.id;
 
   useEffect(() => {
     void loadStatus();
     void loadSession();
   }, [loadStatus, loadSession]);
 
-  const switchUser = useCallback(() => {
-    void signOut();
-    if (useNavStore.getState().screen === 'system') go('sale');
-  }, [signOut, go]);
+  useEffect(() => startActivityReporter(), []);
+
+  useEffect(() => {
+    if (userId) void loadSettings();
+  }, [userId, loadSettings]);
+
+  // Sign-out resets every user store (nav included: the next person starts on the sale screen).
+  const switchUser = useCallback(() => void signOut(), [signOut]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -91,7 +102,7 @@ export function App() {
   return (
     <div className="app">
       <TopBar session={session} onSwitchUser={switchUser} />
-      <main className="content" id="main">
+      <main className="content" id="main" key={epoch}>
         {main}
       </main>
       <StatusBar status={status} session={session} />

@@ -39,6 +39,8 @@ export const authHandlers = {
   'auth:sign-in': signInArgsSchema,
   'auth:sign-out': z.void(),
   'auth:change-pin': changePinArgsSchema,
+  /** The person at this window touched a key or the screen: the idle lock starts over. */
+  'auth:activity': z.void(),
 } as const;
 
 export interface AuthResults {
@@ -47,10 +49,19 @@ export interface AuthResults {
   'auth:sign-in': Session;
   'auth:sign-out': null;
   'auth:change-pin': null;
+  'auth:activity': null;
+}
+
+export interface AuthLock {
+  reason: 'idle';
+  /** How long the window was left alone, in seconds. */
+  idleSeconds: number;
 }
 
 export interface AuthEventPayloads {
-  /** Who is signed in changed (here or in another window of the same core). */
+  /** Who is signed in at this window changed (sent to that window only: each window signs in on its own). */
   'auth:session': Session | null;
+  /** This window was locked back to the sign-in screen (sent to that window only). */
+  'auth:locked': AuthLock;
 }
-export const authEventNames = ['auth:session'] as const;
+export const authEventNames = ['auth:session', 'auth:locked'] as const;

@@ -19,11 +19,13 @@ import { reportsHandlers, type ReportsResults } from './reports';
 import { vaultHandlers, type VaultResults } from './vault';
 import { level3Handlers, type Level3Results } from './level3';
 import { linksHandlers, type LinksResults } from './links';
+import { auditHandlers, type AuditResults } from './audit';
 import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults } from './auth';
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { devicesEventNames, devicesHandlers, type DevicesEventPayloads, type DevicesResults } from './devices';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
 import { salesHandlers, type SalesResults } from './sales';
+import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type SettingsResults } from './settings';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
 
 export * from './common';
@@ -38,10 +40,12 @@ export * from './reports';
 export * from './vault';
 export * from './level3';
 export * from './links';
+export * from './settings';
+export * from './audit';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -71,6 +75,8 @@ export const handlerArgs = {
   ...vaultHandlers,
   ...level3Handlers,
   ...linksHandlers,
+  ...settingsHandlers,
+  ...auditHandlers,
 } as const;
 
 export interface HandlerResults
@@ -84,7 +90,9 @@ export interface HandlerResults
     ReportsResults,
     VaultResults,
     Level3Results,
-    LinksResults {}
+    LinksResults,
+    SettingsResults,
+    AuditResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -99,7 +107,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -129,4 +137,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames];

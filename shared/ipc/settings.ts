@@ -8,7 +8,14 @@
  * points (825 = 8.25 %).
  */
 import { z } from 'zod';
-import { centsSchema, MAX_AMOUNT_CENTS } from './common';
+import { MAX_AMOUNT_CENTS } from './common';
+
+/** An amount threshold: more than $0.00, at most the largest sale. */
+const thresholdSchema = z
+  .number()
+  .int()
+  .min(1, 'Enter an amount above $0.00.')
+  .max(MAX_AMOUNT_CENTS, 'An amount is at most $999,999.99.');
 
 const percentSchema = z.number().int('A tip percent is a whole number.').min(1, 'A tip percent is at least 1.').max(100, 'A tip percent is at most 100.');
 
@@ -19,18 +26,18 @@ export const storeSettingsSchema = z
     storeAddress: z.string().trim().max(120, 'The address is at most 120 characters.'),
     storePhone: z.string().trim().max(30, 'The phone number is at most 30 characters.').regex(/^[0-9 +().-]*$/, 'A phone number has digits, spaces and + ( ) . - only.'),
     /** Basis points: 825 = 8.25 %. 0 means no sales tax. */
-    taxRateBasisPoints: z.number().int().min(0).max(3000, 'A sales tax rate is at most 30 %.'),
+    taxRateBasisPoints: z.number().int().min(0, 'A sales tax rate is not negative.').max(3000, 'A sales tax rate is at most 30 %.'),
     /** Whether a new sale starts with tax switched on. */
     taxOnByDefault: z.boolean(),
     tipsEnabled: z.boolean(),
     /** The three percents offered on screen (the terminal's own, when one is set up, win). */
     tipPercents: z.array(percentSchema).length(3, 'Give exactly three tip percents.'),
     /** Sales above this ask for a second confirmation that shows the amount large. */
-    confirmAboveCents: centsSchema.min(1),
+    confirmAboveCents: thresholdSchema,
     /** Sales above this are refused. */
-    hardCapCents: centsSchema.min(1),
+    hardCapCents: thresholdSchema,
     /** A custom tip above this share of the amount asks for confirmation (percent). */
-    tipConfirmPercent: z.number().int().min(1).max(1000),
+    tipConfirmPercent: z.number().int().min(1, 'The tip check is at least 1 %.').max(1000, 'The tip check is at most 1000 %.'),
     /** Idle minutes before the counter locks back to the sign-in screen. */
     idleLockMinutes: z.number().int().min(1, 'The idle lock is at least 1 minute.').max(240, 'The idle lock is at most 4 hours.'),
   })
@@ -55,3 +62,23 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   tipConfirmPercent: 50,
   idleLockMinutes: 5,
 };
+
+/* ---------- the `settings:*` channels ---------- */
+
+export const settingsHandlers = {
+  /** Any signed-in user (the sale screen reads tax and tips from it). */
+  'settings:get': z.void(),
+  /** Managers only; the whole settings object, checked with storeSettingsSchema. */
+  'settings:update': storeSettingsSchema,
+} as const;
+
+export interface SettingsResults {
+  'settings:get': StoreSettings;
+  'settings:update': StoreSettings;
+}
+
+export interface SettingsEventPayloads {
+  /** A manager saved new settings: every window follows. */
+  'settings:changed': StoreSettings;
+}
+export const settingsEventNames = ['settings:changed'] as const;

@@ -180,16 +180,27 @@ describe('IPC wiring', () => {
     const handle = h.ipcHandlers.get('core:status')!;
 
     const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
-    expect(await handle({ senderFrame: top }, undefined)).toEqual({ ok: true, value: 'status' });
+    const sender = { id: 7 };
+    expect(await handle({ senderFrame: top, sender }, undefined)).toEqual({ ok: true, value: 'status' });
 
     const child = { url: `${APP_ORIGIN}/index.html`, parent: top };
-    expect(await handle({ senderFrame: child }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    expect(await handle({ senderFrame: { url: 'https://evil.example/', parent: null } }, undefined)).toMatchObject({
+    expect(await handle({ senderFrame: child, sender }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle({ senderFrame: { url: 'https://evil.example/', parent: null }, sender }, undefined)).toMatchObject({
       ok: false,
       error: { code: 'forbidden' },
     });
-    expect(await handle({ senderFrame: null }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await handle({ senderFrame: null, sender }, undefined)).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(handlers['core:status']).toHaveBeenCalledTimes(1);
+  });
+
+  it('runs each window as its own caller (wc-<webContents id>), so each window has its own sign-in', async () => {
+    const { currentCallerId } = await import('../../electron/ipc/caller-context');
+    h.ipcHandlers.clear();
+    registerIpc(createDispatcher({ 'auth:session': async () => ok(currentCallerId()) } as never, { allowedOrigins: [APP_ORIGIN] }));
+    const handle = h.ipcHandlers.get('auth:session')!;
+    const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
+    expect(await handle({ senderFrame: top, sender: { id: 7 } }, undefined)).toEqual({ ok: true, value: 'wc-7' });
+    expect(await handle({ senderFrame: top, sender: { id: 8 } }, undefined)).toEqual({ ok: true, value: 'wc-8' });
   });
 });
 

@@ -109,4 +109,62 @@ describe('node host', () => {
     ws!.send('not json');
     expect(await code).toBe(WS_CLOSE.badMessage);
   });
+
+  it('gives each connection its own sign-in: the session event reaches only its own connection, and closing the connection ends its session', async () => {
+    const hello = async () => {
+      const { ws } = await open({ origin: origin() });
+      ws!.send(JSON.stringify({ type: 'hello', token: host.token }));
+      expect(await nextMessage(ws!)).toEqual({ type: 'ready' });
+      return ws!;
+    };
+    const a = await hello();
+    const b = await hello();
+    const seenByB: unknown[] = [];
+    b.on('message', (d) => seenByB.push(JSON.parse(d.toString())));
+    const users = await core.handlers['auth:users']();
+    const casey = users.ok ? users.value.users.find((u) => u.name === 'Casey')! : undefined;
+
+    const aMessages: Array<Record<string, unknown>> = [];
+    const aGot = (pred: (m: Record<string, unknown>) => boolean) =>
+      new Promise<Record<string, unknown>>((resolve) => {
+        const found = aMessages.find(pred);
+        if (found) return resolve(found);
+        a.on('message', function onMsg(d) {
+          const m = JSON.parse(d.toString()) as Record<string, unknown>;
+          if (pred(m)) {
+            a.off('message', onMsg);
+            resolve(m);
+          }
+        });
+      });
+    const event = aGot((m) => m.type === 'event' && m.event === 'auth:session');
+    const result = aGot((m) => m.type === 'result' && m.id === 1);
+    a.send(JSON.stringify({ type: 'call', id: 1, channel: 'auth:sign-in', arg: { userId: casey!.id, pin: '0000' } }));
+    expect(await result).toMatchObject({ result: { ok: true, value: { user: { name: 'Casey' } } } });
+    expect(await event).toMatchObject({ payload: { user: { name: 'Casey' } } });
+
+    b.send(JSON.stringify({ type: 'call', id: 7, channel: 'auth:session' }));
+    await new Promise<void>((resolve) => {
+      const check = () => (seenByB.some((m) => (m as { id?: number }).id === 7) ? resolve() : setTimeout(check, 10));
+      check();
+    });
+    expect(seenByB.find((m) => (m as { id?: number }).id === 7)).toMatchObject({ result: { ok: true, value: null } });
+    expect(seenByB.filter((m) => (m as { event?: string }).event === 'auth:session')).toEqual([]);
+
+    // A's session is in the core (the audit log names the connection's user) until A closes.
+    const audit = () => core.handlers['audit:list']({ page: 1 });
+    const aClosed = closed(a);
+    a.close();
+    await aClosed;
+    // The close reaches the core a moment after the socket closes: wait for the sign-out row.
+    const { runAsCaller } = await import('../../electron/ipc/caller-context');
+    const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan')! : undefined;
+    runAsCaller('test-manager', () => core.handlers['auth:sign-in']({ userId: morgan!.id, pin: '1234' }));
+    for (;;) {
+      const r = await runAsCaller('test-manager', audit);
+      if (r.ok && r.value.rows.some((x) => x.kind === 'sign-out' && x.userName === 'Casey' && x.detail === 'window closed')) break;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    b.close();
+  });
 });

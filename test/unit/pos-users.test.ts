@@ -90,19 +90,23 @@ describe('UserDirectory', () => {
     expect(again.list().map((u) => u.name)).toEqual(['Morgan', 'Casey', 'Jordan']);
   });
 
-  it('tells its listener whenever someone signs in or out', () => {
-    const seen: Array<string | null> = [];
-    const users = new UserDirectory(db, Date.now, (s) => seen.push(s ? s.user.name : null));
+
+  it('tells its listener whenever someone signs in or out, naming the window', () => {
+    const seen: Array<[string, string | null]> = [];
+    const users = new UserDirectory(db, { onSessionChange: (caller, s) => seen.push([caller, s ? s.user.name : null]) });
     const [morgan] = users.list();
-    users.signIn(morgan!.id, '0001'); // wrong PIN: no change
-    users.signIn(morgan!.id, '1234');
-    users.signOut();
-    expect(seen).toEqual(['Morgan', null]);
+    users.signIn(morgan!.id, '0001', 'ws-1'); // wrong PIN: no change
+    users.signIn(morgan!.id, '1234', 'ws-1');
+    users.signOut('ws-1');
+    expect(seen).toEqual([
+      ['ws-1', 'Morgan'],
+      ['ws-1', null],
+    ]);
   });
 
   it('locks a user out after too many wrong PINs, then lets them in again', () => {
     let now = 1_000_000;
-    const users = new UserDirectory(db, () => now);
+    const users = new UserDirectory(db, { now: () => now });
     const morgan = users.list()[0]!;
     for (let i = 0; i < MAX_FAILED_PINS - 1; i++) expect(users.signIn(morgan.id, '0001').ok).toBe(false);
     const locked = users.signIn(morgan.id, '0001');

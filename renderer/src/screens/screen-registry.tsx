@@ -12,10 +12,12 @@ import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
 import { InstallerScreen } from './installer-screen';
 import { BatchesScreen } from './batches-screen';
+import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
 import { SaleScreen } from './sale-screen';
+import { SettingsScreen } from './settings-screen';
 import { SystemScreen } from './system-screen';
 import { TransactionsScreen } from './transactions-screen';
 
@@ -67,6 +69,24 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <VaultScreen />,
+  },
+  {
+    id: 'settings',
+    label: 'Store settings',
+    description: 'Receipt header, sales tax, tips, amount guards, idle lock',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <SettingsScreen />,
+  },
+  {
+    id: 'audit',
+    label: 'Audit log',
+    description: 'Who signed in, sold, refunded, voided or changed settings, and when',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <AuditScreen />,
   },
 ];
 

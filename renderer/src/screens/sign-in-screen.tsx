@@ -5,9 +5,16 @@ import { PinPad } from '../components/pin-pad';
 import { useNavStore } from '../stores/nav-store';
 import { useSessionStore } from '../stores/session-store';
 
+/** "5 minutes", "1 minute", "12 seconds": how long the window sat idle, in words. */
+function describeIdle(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.round(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 /** Who is at the counter: one tap on your name, then your PIN. */
 export function SignInScreen() {
-  const { users, defaultPinsActive, signIn } = useSessionStore();
+  const { users, defaultPinsActive, signIn, lock } = useSessionStore();
   const go = useNavStore((s) => s.go);
   const [chosen, setChosen] = useState<PosUser | null>(null);
   const [busy, setBusy] = useState(false);
@@ -35,6 +42,11 @@ export function SignInScreen() {
         {!chosen ? (
           <>
             <h1 id="sign-in-title">Who is at the counter?</h1>
+            {lock && (
+              <p className="notice notice-info" role="status" data-testid="idle-lock-notice">
+                The counter locked itself after {describeIdle(lock.idleSeconds)} without use. Sign in again to carry on.
+              </p>
+            )}
             <p className="muted">Tap your name, then enter your PIN.</p>
             <ul className="user-tiles" aria-label="Users">
               {users.map((u) => (

@@ -1,8 +1,8 @@
 /** Which screen is showing, and the overlays on top of it. */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 
 /** Every screen's name; its entry (label, key, roles) lives in screens/screen-registry.tsx. */
-export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault';
+export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit';
 
 interface NavState {
   screen: ScreenName;
@@ -11,7 +11,8 @@ interface NavState {
   setHelp(open: boolean): void;
 }
 
-export const useNavStore = create<NavState>((set) => ({
+// A user store: the next person starts on the sale screen with no overlay open.
+export const useNavStore = createUserStore<NavState>((set) => ({
   screen: 'sale',
   helpOpen: false,
   go: (screen) => set({ screen }),

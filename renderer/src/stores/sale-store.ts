@@ -2,7 +2,7 @@
  * The sale in progress: amount, tax, tip, and the outcome once charged. Card data is
  * NOT here: the card form keeps it in its own state only until the charge is sent.
  */
-import { create } from 'zustand';
+import { createUserStore, userEpoch } from './user-store';
 import type { KeyedCard, SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { applyKey, saleTotals, type KeypadKey, type SaleTotals, type TipChoice } from '../lib/amount-entry';
@@ -42,13 +42,15 @@ const NEW_SALE = {
   fieldErrors: {},
 };
 
-export const useSaleStore = create<SaleState>((set, get) => ({
+export const useSaleStore = createUserStore<SaleState>((set, get) => ({
   config: null,
   configError: null,
   ...NEW_SALE,
   cardResetToken: 0,
   async loadConfig() {
+    const epoch = userEpoch();
     const r = await ringup.saleConfig();
+    if (epoch !== userEpoch()) return; // someone else signed in meanwhile
     set(r.ok ? { config: r.value, configError: null } : { configError: r.error.message });
   },
   press(key) {
@@ -65,6 +67,7 @@ export const useSaleStore = create<SaleState>((set, get) => ({
     const s = get();
     if (s.phase === 'charging') return;
     const t = s.totals();
+    const epoch = userEpoch();
     set({ phase: 'charging', error: null, fieldErrors: {} });
     const r = await ringup.saleCharge({
       subtotalCents: t.subtotalCents,
@@ -73,6 +76,7 @@ export const useSaleStore = create<SaleState>((set, get) => ({
       card,
       clientRef: crypto.randomUUID(),
     });
+    if (epoch !== userEpoch()) return; // signed out meanwhile: the result is not the next person's
     if (r.ok) {
       set((st) => ({ phase: 'result', outcome: r.value, cardResetToken: st.cardResetToken + 1 }));
     } else {

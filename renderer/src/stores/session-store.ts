@@ -1,7 +1,12 @@
-/** Who is signed in at this counter; the core holds the session, this mirrors it. */
+/**
+ * Who is signed in at THIS window. The core holds one session per window (a new tab
+ * or window starts signed out); this mirrors it. Whenever the person changes — sign-out,
+ * Switch user, an idle lock, a sign-in — every user store is reset (user-store.ts).
+ */
 import { create } from 'zustand';
-import type { PosUser, Session } from '../../../shared/ipc/contract';
+import type { AuthLock, PosUser, Session } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { resetUserStores } from './user-store';
 
 interface SessionState {
   loaded: boolean;
@@ -10,6 +15,8 @@ interface SessionState {
   defaultPinsActive: boolean;
   /** Connection-level failure (no token, core gone): the app shows only this. */
   connectionError: string | null;
+  /** Why the sign-in screen is showing, when the core locked this window. */
+  lock: AuthLock | null;
   load(): Promise<void>;
   signIn(userId: string, pin: string): Promise<string | null>;
   signOut(): Promise<void>;
@@ -21,6 +28,7 @@ export const useSessionStore = create<SessionState>((set) => ({
   users: [],
   defaultPinsActive: false,
   connectionError: null,
+  lock: null,
   async load() {
     const [info, session] = await Promise.all([ringup.authUsers(), ringup.authSession()]);
     if (!info.ok) return set({ loaded: true, connectionError: info.error.message });
@@ -35,14 +43,25 @@ export const useSessionStore = create<SessionState>((set) => ({
   async signIn(userId, pin) {
     const r = await ringup.authSignIn({ userId, pin });
     if (!r.ok) return r.error.message;
-    set({ session: r.value });
+    resetUserStores();
+    set({ session: r.value, lock: null });
     return null;
   },
   async signOut() {
+    // Cleared before the core answers: nothing of this person's work stays on screen.
+    resetUserStores();
+    set({ session: null, lock: null });
     await ringup.authSignOut();
-    set({ session: null });
   },
 }));
 
-// Another window of the same core signed someone in or out: follow it.
-ringup.on('auth:session', (session) => useSessionStore.setState({ session }));
+// The core ended or changed this window's session (an idle lock, a sign-in elsewhere in this window).
+ringup.on('auth:session', (session) => {
+  const before = useSessionStore.getState().session;
+  if (before?.user.id !== session?.user.id) resetUserStores();
+  useSessionStore.setState({ session });
+});
+ringup.on('auth:locked', (lock) => {
+  resetUserStores();
+  useSessionStore.setState({ session: null, lock });
+});

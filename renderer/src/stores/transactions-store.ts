@@ -2,7 +2,7 @@
  * Today's transactions, the search for older ones, and the one selected for refund,
  * void or a receipt.
  */
-import { create } from 'zustand';
+import { createUserStore, userEpoch } from './user-store';
 import type { TransactionSearchArgs, TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import type { KindFilter } from '../lib/transaction-filters';
@@ -32,7 +32,7 @@ interface TransactionsState {
 
 let loadGeneration = 0;
 
-export const useTransactionsStore = create<TransactionsState>((set, get) => ({
+export const useTransactionsStore = createUserStore<TransactionsState>((set, get) => ({
   mode: 'today',
   loading: false,
   loadingMore: false,
@@ -46,13 +46,14 @@ export const useTransactionsStore = create<TransactionsState>((set, get) => ({
   async loadToday() {
     // Page after page: the first rows are on screen at once, the rest stream in behind them.
     const generation = ++loadGeneration;
+    const epoch = userEpoch();
     set({ loading: true });
     let rows: TransactionView[] = [];
     const seen = new Set<string>();
     let until: number | undefined;
     for (let page = 1; ; page++) {
       const r = await ringup.transactionsToday(until === undefined ? { page } : { page, until });
-      if (generation !== loadGeneration) return; // a newer load took over
+      if (generation !== loadGeneration || epoch !== userEpoch()) return; // a newer load, or another user, took over
       if (!r.ok) return set({ loading: false, loadingMore: false, error: r.error.message });
       const fresh = r.value.rows.filter((x) => !seen.has(x.id));
       for (const x of fresh) seen.add(x.id);
@@ -65,8 +66,10 @@ export const useTransactionsStore = create<TransactionsState>((set, get) => ({
     }
   },
   async search(args) {
+    const epoch = userEpoch();
     set({ loading: true });
     const r = await ringup.transactionsSearch(args);
+    if (epoch !== userEpoch()) return null;
     if (!r.ok) {
       set({ loading: false });
       return r.error.message;

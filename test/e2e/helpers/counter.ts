@@ -30,7 +30,7 @@ export async function openApp(page: Page, app: HostInfo, opts: { theme?: 'light'
   await page.goto(`${app.origin}${opts.query ?? ''}#token=${app.token}`);
 }
 
-/** Signs in as the named user, switching user first if someone else is signed in (the session lives in the core). */
+/** Signs in as the named user, switching user first if someone else is signed in at this window (each window has its own session). */
 export async function signIn(page: Page, who: { name: string; pin: string }): Promise<void> {
   const heading = page.getByRole('heading', { name: 'Who is at the counter?' });
   const switchBtn = page.getByRole('button', { name: 'Switch user' });

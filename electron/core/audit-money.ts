@@ -1,0 +1,45 @@
+/**
+ * Records the money actions in the audit log by wrapping the handler map (a
+ * decorator), so the sales and transactions code stays unaware of the audit log:
+ * every successful `sale:charge`, `transactions:refund` and `transactions:void`
+ * result is written with the caller who asked for it. A declined sale or refund is
+ * a successful call too, and is recorded as declined; a refused call (signed out,
+ * not a manager, bad input) changes no money and is not.
+ */
+import type { HandlerMap, Session } from '../../shared/ipc/contract';
+import type { Result } from '../../shared/result';
+import type { AuditLog, AuditRecord } from './audit-log';
+
+type Recorder<C extends keyof HandlerMap> = (
+  value: Extract<Awaited<ReturnType<HandlerMap[C]>>, { ok: true }>['value'],
+) => Omit<AuditRecord, 'user'>;
+
+const outcome = (approved: boolean, message: string) => (approved ? 'approved' : `declined: ${message}`);
+
+const RECORDERS: { [C in 'sale:charge' | 'transactions:refund' | 'transactions:void']: Recorder<C> } = {
+  'sale:charge': (v) => ({ kind: 'sale', amountCents: v.transaction.amountCents, transactionId: v.transaction.id, detail: outcome(v.approved, v.message) }),
+  'transactions:refund': (v) => ({
+    kind: 'refund',
+    amountCents: v.refund.amountCents,
+    transactionId: v.refund.id,
+    detail: `${outcome(v.approved, v.message)}; refund of sale ${v.original.id}`,
+  }),
+  'transactions:void': (v) => ({ kind: 'void', amountCents: v.amountCents, transactionId: v.id, detail: 'voided before settlement' }),
+};
+
+export function withMoneyAudit(handlers: HandlerMap, audit: AuditLog, whoIsCalling: () => Session | null): HandlerMap {
+  const wrapped: Record<string, unknown> = { ...handlers };
+  for (const channel of Object.keys(RECORDERS) as Array<keyof typeof RECORDERS>) {
+    const inner = handlers[channel] as (arg: unknown) => Promise<Result<unknown>>;
+    const record = RECORDERS[channel] as (v: unknown) => Omit<AuditRecord, 'user'>;
+    wrapped[channel] = async (arg: unknown) => {
+      // Who is asked before the call: the session is the caller's, and an idle lock
+      // during a slow charge must not lose the name of who charged.
+      const who = whoIsCalling();
+      const r = await inner(arg);
+      if (r.ok) audit.record({ ...record(r.value), user: who ? { id: who.user.id, name: who.user.name } : null });
+      return r;
+    };
+  }
+  return wrapped as HandlerMap;
+}

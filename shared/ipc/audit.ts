@@ -1,0 +1,82 @@
+/**
+ * The `audit:*` channels: the append-only audit log managers read (who did what, when,
+ * for how much). Kinds are declared once here; the core records them, the audit
+ * screen filters and labels them.
+ */
+import { z } from 'zod';
+import { idSchema } from './common';
+
+export const AUDIT_KINDS = [
+  'sign-in',
+  'pin-failed',
+  'lockout',
+  'sign-out',
+  'idle-lock',
+  'sale',
+  'refund',
+  'void',
+  'settings-change',
+  'pin-change',
+] as const;
+export const auditKindSchema = z.enum(AUDIT_KINDS);
+export type AuditKind = z.infer<typeof auditKindSchema>;
+
+/** Plain words for each kind, for the screen's filter and rows. */
+export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
+  'sign-in': 'Signed in',
+  'pin-failed': 'Wrong PIN',
+  lockout: 'Locked out',
+  'sign-out': 'Signed out',
+  'idle-lock': 'Idle lock',
+  sale: 'Sale',
+  refund: 'Refund',
+  void: 'Void',
+  'settings-change': 'Settings changed',
+  'pin-change': 'PIN changed',
+};
+
+export interface AuditEntry {
+  seq: number;
+  /** Unix milliseconds. */
+  ts: number;
+  kind: AuditKind;
+  /** Who did it (or whose PIN was tried); null when nobody was signed in. */
+  userId: string | null;
+  userName: string | null;
+  amountCents: number | null;
+  transactionId: string | null;
+  /** One plain sentence: "approved", "2 of 5 wrong PINs", "tax rate 8.25 % → 9 %". */
+  detail: string;
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+const msSchema = z.number().int().min(0).max(8_640_000_000_000_000);
+
+export const auditListArgsSchema = z
+  .strictObject({
+    userId: idSchema.optional(),
+    kind: auditKindSchema.optional(),
+    /** Unix ms, inclusive. */
+    from: msSchema.optional(),
+    /** Unix ms, exclusive. */
+    to: msSchema.optional(),
+    page: z.number().int().min(1).max(1_000_000),
+  })
+  .refine((a) => a.from === undefined || a.to === undefined || a.from < a.to, { message: 'The start date must be before the end date.', path: ['from'] });
+export type AuditListArgs = z.infer<typeof auditListArgsSchema>;
+
+export interface AuditPage {
+  rows: AuditEntry[];
+  total: number;
+  page: number;
+  pageCount: number;
+}
+
+export const auditHandlers = {
+  'audit:list': auditListArgsSchema,
+} as const;
+
+export interface AuditResults {
+  'audit:list': AuditPage;
+}

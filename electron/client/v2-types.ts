@@ -71,7 +71,9 @@ export interface V2TransactionCreate {
   transaction_api_id?: string;
   previous_transaction_id?: string;
   entry_mode_id?: 'K';
+  /** The counter user, as the interface's clerk_number (letters and digits, at most 16). */
+  clerk_number?: string;
 }
 
 /** Filters for GET /v2/transactions: substring for text, `a,b` for any-of, `lo|hi` ranges. */
-export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id', string>>;
+export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'auth_code' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id', string>>;

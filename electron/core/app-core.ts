@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { CoreStatus, HandlerMap } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
+import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import { createAuthHandlers } from './auth-handlers';
 import { openPosDatabase } from './pos-database';
 import { createSalesHandlers } from './sales';
@@ -19,6 +20,9 @@ import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
+
+/** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
+export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
 
 export interface RemoteGateway {
   baseUrl: string;
@@ -37,8 +41,12 @@ export interface CoreOptions {
   enginePort?: number;
   /** The desktop shell's receipt printer (see SalesDeps.printReceipt); absent in the node host. */
   printReceipt?: (transactionId: string) => Promise<string | null>;
-  /** How often to re-check the gateway, ms (0 disables the timer). */
+  /** How often to re-check the gateway, ms (0 disables the timer). Default 2 s: with the 2 s probe timeout, trouble shows within 5 s. */
   healthIntervalMs?: number;
+  /** Per-request timeout of the gateway client, ms (default 10 s; RINGUP_GATEWAY_TIMEOUT_MS in the node host). */
+  gatewayTimeoutMs?: number;
+  /** The store settings (tests pass their own; default: DEFAULT_STORE_SETTINGS). */
+  settings?: () => StoreSettings;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
   secrets?: SecretStore;
 }
@@ -73,9 +81,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let client: GatewayClient;
   let locationId: string | undefined = opts.remote?.locationId;
   let productTransactionId: string | undefined = opts.remote?.productTransactionId;
+  const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
   if (opts.remote) {
-    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
+    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, ...timeout });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
     engine = await startEngine({
@@ -87,6 +96,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({
       baseUrl: engine.baseUrl,
       auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key },
+      ...timeout,
     });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
@@ -119,9 +129,16 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
 
   await checkGateway();
-  const interval = opts.healthIntervalMs ?? 15_000;
-  const timer = interval > 0 ? setInterval(() => void checkGateway(), interval) : undefined;
-  timer?.unref();
+  const interval = opts.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
+  // One probe at a time: the next starts `interval` after the last one ended (a hung gateway makes a probe last its 2 s timeout).
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = () => {
+    if (closed || interval <= 0) return;
+    timer = setTimeout(() => void checkGateway().finally(schedule), interval);
+    timer.unref();
+  };
+  schedule();
 
   const handlers: HandlerMap = {
     'core:status': async () => ok(status()),
@@ -134,6 +151,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       locationId,
       productTransactionId,
       shell: opts.shell,
+      // The lead connects the real settings store at merge; until then the defaults.
+      settings: opts.settings ?? (() => DEFAULT_STORE_SETTINGS),
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
   };
@@ -144,7 +163,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     events,
     status,
     async close() {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       await engine?.close();
       db.close();
     },

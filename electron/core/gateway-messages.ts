@@ -38,7 +38,8 @@ function clean(text: string): string {
 export function gatewayFailure(err: unknown): Result<never> {
   if (!(err instanceof GatewayError)) return fail('gateway_error', GATEWAY_MESSAGES.unknown);
   if (err.status === 0) {
-    return err.errors.general?.[0] === 'timeout' ? fail('gateway_timeout', GATEWAY_MESSAGES.timeout) : fail('gateway_unreachable', GATEWAY_MESSAGES.unreachable);
+    // Only a refused connection proves nothing was sent; a timeout or a broken connection may have been acted on.
+    return err.errors.general?.[0] === 'unreachable' ? fail('gateway_unreachable', GATEWAY_MESSAGES.unreachable) : fail('gateway_timeout', GATEWAY_MESSAGES.timeout);
   }
   if (err.status === 401) return fail('gateway_unauthorized', GATEWAY_MESSAGES.unauthorized);
   if (err.status >= 500) return fail('gateway_error', GATEWAY_MESSAGES.serverError);

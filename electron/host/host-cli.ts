@@ -12,7 +12,13 @@ import { startHost } from './host-server';
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const dataDir = resolveDataDir(argv);
-  const core = await startCore({ dataDir, shell: 'node-host', remote: remoteGatewayFromEnv() });
+  const timeoutMs = Number(process.env.RINGUP_GATEWAY_TIMEOUT_MS ?? '');
+  const core = await startCore({
+    dataDir,
+    shell: 'node-host',
+    remote: remoteGatewayFromEnv(),
+    ...(Number.isInteger(timeoutMs) && timeoutMs > 0 ? { gatewayTimeoutMs: timeoutMs } : {}),
+  });
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const host = await startHost({
     core,

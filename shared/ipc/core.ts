@@ -1,7 +1,8 @@
 /** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
 import { z } from 'zod';
 
-export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'starting']);
+/** `refused`: the gateway answers but does not accept this app's credentials (401/403) — not the same as down. */
+export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'refused', 'starting']);
 export type GatewayHealth = z.infer<typeof gatewayHealthSchema>;
 
 export interface CoreStatus {

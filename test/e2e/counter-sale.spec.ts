@@ -206,7 +206,7 @@ test('a manager voids a sale, a receipt is e-mailed, and a refund above what rem
   const detail = page.getByTestId('tx-detail');
   await page.getByLabel('Refund amount ($)').fill('13.00');
   await detail.getByRole('button', { name: 'Refund…' }).click();
-  await expect(detail.getByText('That is more than is left to refund. At most $12.99 remains.')).toBeVisible();
+  await expect(detail.getByText('That is more than is left to refund on this sale. Up to $12.99 can be refunded.')).toBeVisible();
 
   await detail.getByRole('button', { name: 'Void sale…' }).click();
   const dialog = page.getByRole('alertdialog');

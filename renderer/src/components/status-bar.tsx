@@ -3,6 +3,7 @@ import type { CoreStatus, Session } from '../../../shared/ipc/contract';
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
   unreachable: 'not reachable',
+  refused: 'refusing our credentials',
   starting: 'starting…',
 };
 

@@ -8,9 +8,10 @@ import { dateAndTime } from '../lib/time-format';
 import { ConfirmDialog } from './confirm-dialog';
 import { useSaleStore } from '../stores/sale-store';
 import { EmailReceipt } from './email-receipt';
-import { Receipt } from './receipt';
+import { receiptHeaderOf, ReceiptSet } from './receipt';
 import { STATE_LABELS } from './transaction-list';
 import { Fact } from './fact';
+import { REFUND_TOO_MUCH, refundLimitSentence } from '../../../shared/refund-limit';
 
 export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
 
@@ -31,7 +32,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [printError, setPrintError] = useState<string | null>(null);
-  const merchantName = useSaleStore((s) => s.config?.merchantName ?? '');
+  const config = useSaleStore((s) => s.config);
 
   useEffect(() => {
     setRefundText(t.refundableCents > 0 ? formatMoney(t.refundableCents) : '');
@@ -45,7 +46,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const askRefund = () => {
     const cents = parseTypedAmount(refundText);
     if (!cents) return setFormError('Enter the amount to refund, like 5.00.');
-    if (cents > t.refundableCents) return setFormError(`That is more than is left to refund. At most ${money(t.refundableCents)} remains.`);
+    if (cents > t.refundableCents) return setFormError(`${REFUND_TOO_MUCH} ${refundLimitSentence(t.refundableCents)}`);
     setFormError(null);
     setDialogError(null);
     setPending({ kind: 'refund', cents });
@@ -117,8 +118,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
                   All
                 </button>
               </div>
-              <p id="refund-hint" className="muted">
-                Up to {money(t.refundableCents)} can be refunded.
+              <p id="refund-hint" className="muted" data-testid="refund-limit">
+                {refundLimitSentence(t.refundableCents)}
               </p>
               {formError && (
                 <p id="refund-error" className="field-error">
@@ -182,7 +183,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         )}
         <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
         <div className="print-only">
-          <Receipt t={t} merchantName={merchantName} />
+          <ReceiptSet t={t} header={receiptHeaderOf(config)} />
         </div>
       </div>
 

@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { shortRefOf } from '../../../shared/short-ref';
+import { isTypingTarget } from '../lib/shortcuts';
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { formatMoney } from '../../../shared/payments/money';
@@ -39,9 +41,30 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
     setFormError(null);
   }, [t.id, t.refundableCents]);
   useEffect(() => setDone(null), [t.id]);
+  const panelRef = useRef<HTMLElement>(null);
+  // Where the list and the detail stack (portrait), the detail comes into view where the finger picked the row.
+  useEffect(() => {
+    panelRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [t.id]);
 
   const canRefund = t.kind === 'sale' && t.refundableCents > 0;
   const canVoid = t.voidable;
+  const askRefundRef = useRef<() => void>(() => undefined);
+
+  // R: refund (the amount in the field), for a manager, outside text fields and dialogs.
+  useEffect(() => {
+    if (!canRefund || !isManager) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      if (document.querySelector('[role="dialog"],[role="alertdialog"]')) return;
+      if (e.key === 'r' || e.key === 'R') {
+        e.preventDefault();
+        askRefundRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [canRefund, isManager]);
 
   const askRefund = () => {
     const cents = parseTypedAmount(refundText);
@@ -51,6 +74,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
     setDialogError(null);
     setPending({ kind: 'refund', cents });
   };
+
+  askRefundRef.current = askRefund;
 
   const confirm = async () => {
     if (!pending) return;
@@ -74,11 +99,14 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   };
 
   return (
-    <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail">
+    <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail" ref={panelRef}>
       <h2 id="detail-title" className="section-title">
         {t.kind === 'refund' ? 'Refund' : 'Sale'} · {t.cardBrand} •••• {t.lastFour}
       </h2>
-      <p className="detail-amount">{money(t.amountCents)}</p>
+      <p className="detail-amount">
+        {money(t.amountCents)}
+        {t.partial && <span className="detail-asked"> approved of {money(t.requestedCents)} asked</span>}
+      </p>
       <p>
         <span className={`badge badge-state-${t.state}`}>{STATE_LABELS[t.state]}</span> <span className="muted">{dateAndTime(t.createdTs)}</span>
       </p>
@@ -131,8 +159,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
           {t.settled && canRefund && <p className="muted">This sale has settled, so it can be refunded but no longer voided.</p>}
           <div className="form-actions">
             {canRefund && (
-              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund}>
-                Refund…
+              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund} aria-keyshortcuts="R">
+                Refund… <kbd aria-hidden="true">R</kbd>
               </button>
             )}
             {canVoid && (
@@ -166,6 +194,12 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         {t.authCode && (
           <Fact label="Auth code">{t.authCode}</Fact>
         )}
+        {t.clerkName && <Fact label={t.kind === 'refund' ? 'Refunded by' : 'Cashier'} testId="detail-clerk">{t.clerkName}</Fact>}
+        {t.voidedBy && <Fact label="Voided by">{t.voidedBy}</Fact>}
+        {t.collectsRestOf && <Fact label="Rest of sale">Ref {shortRefOf(t.collectsRestOf)}</Fact>}
+        <Fact label="Ref" mono testId="detail-ref">
+          {t.ref}
+        </Fact>
         <Fact label="Transaction ID" mono>
           {t.apiId ?? t.id}
         </Fact>

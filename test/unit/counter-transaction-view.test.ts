@@ -75,6 +75,7 @@ describe('gateway failures as sentences', () => {
       },
     });
     expect(gatewayFailure(new GatewayError(0, { general: ['unreachable'] }))).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+    expect(gatewayFailure(new GatewayError(0, { general: ['lost'] }))).toEqual({ ok: false, error: { code: 'gateway_lost', message: GATEWAY_MESSAGES.lost } });
     expect(gatewayFailure(new GatewayError(0, { general: ['timeout'] }))).toEqual({ ok: false, error: { code: 'gateway_timeout', message: GATEWAY_MESSAGES.timeout } });
     expect(gatewayFailure(new GatewayError(401, { general: ['Unauthorized.'] }))).toEqual({ ok: false, error: { code: 'gateway_unauthorized', message: GATEWAY_MESSAGES.unauthorized } });
     expect(gatewayFailure(new GatewayError(503, { general: ['x'] }))).toEqual({ ok: false, error: { code: 'gateway_error', message: GATEWAY_MESSAGES.serverError } });

@@ -23,11 +23,15 @@ import type {
   V2TransactionFilters,
 } from './v2-types';
 
-export type GatewayHealth = 'ok' | 'unreachable' | 'starting' | 'restarting';
+export type { GatewayHealth } from '../../shared/ipc/core';
+import type { GatewayHealth } from '../../shared/ipc/core';
+
+/** The health probe gives up after this long (or the request timeout, if shorter): a hung gateway shows as unreachable within one probe. */
+export const HEALTH_PROBE_TIMEOUT_MS = 2_000;
 
 /**
- * A v2 call that did not succeed. `status` is 0 when no HTTP answer came (refused,
- * timed out). `errors` is the gateway's error envelope, or a synthetic `general`
+ * A v2 call that did not succeed. `status` is 0 when no HTTP answer came; then
+ * `errors.general[0]` says why: `unreachable`, `timeout` or `lost` (see networkFailure). `errors` is the gateway's error envelope, or a synthetic `general`
  * entry; the message never carries the request body (it may hold card data).
  */
 export class GatewayError extends Error {
@@ -56,7 +60,7 @@ export interface HealthReport {
 export interface GatewayClientOptions {
   baseUrl: string;
   auth: GatewayAuth;
-  /** Per-request timeout, ms. */
+  /** Per-request timeout, ms (default 10 s; shorter in tests). */
   timeoutMs?: number;
 }
 
@@ -87,8 +91,7 @@ export class GatewayClient {
         signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (err) {
-      const timedOut = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
-      throw new GatewayError(0, { general: [timedOut ? 'timeout' : 'unreachable'] });
+      throw new GatewayError(0, { general: [networkFailure(err)] });
     }
     const text = await res.text();
     let parsed: unknown = undefined;
@@ -146,6 +149,16 @@ export class GatewayClient {
       api_id: 'true',
     });
     return r.transaction;
+  }
+
+  /**
+   * The transaction sent with this transaction_api_id, or null when the gateway has none
+   * (GET /v2/transactions?transaction_api_id=…, the interface's own idempotency lookup).
+   * Rejects with a GatewayError when the gateway cannot be asked.
+   */
+  async findByApiId(apiId: string, locationId?: string): Promise<V2Transaction | null> {
+    const { items } = await this.listTransactions({ transaction_api_id: apiId, ...(locationId ? { location_id: locationId } : {}) }, 1, 10);
+    return items.find((t) => t.transaction_api_id === apiId) ?? null;
   }
 
   /** One page of GET /v2/transactions (page is 1-based, page_size at most 5000). */
@@ -243,17 +256,17 @@ export class GatewayClient {
     };
   }
 
-  /** Reachability probe: GET /users/me. Any HTTP answer means the gateway is there; 200 means we are signed in. */
+  /** Reachability probe: GET /users/me. 200: ok; 401/403: there, but refusing our credentials; anything else or no answer: unreachable. */
   async health(): Promise<HealthReport> {
     const started = performance.now();
     try {
       const res = await fetch(`${this.baseUrl}/users/me`, {
         headers: this.headers(),
-        signal: AbortSignal.timeout(Math.min(this.timeoutMs, 5_000)),
+        signal: AbortSignal.timeout(Math.min(this.timeoutMs, HEALTH_PROBE_TIMEOUT_MS)),
       });
       await res.arrayBuffer();
       return {
-        health: res.ok ? 'ok' : 'unreachable',
+        health: res.ok ? 'ok' : res.status === 401 || res.status === 403 ? 'refused' : 'unreachable',
         latencyMs: Math.round(performance.now() - started),
         checkedAt: Date.now(),
         status: res.status,
@@ -262,6 +275,19 @@ export class GatewayClient {
       return { health: 'unreachable', latencyMs: null, checkedAt: Date.now() };
     }
   }
+}
+
+/**
+ * Why no answer came: `unreachable` when the request surely never left (connection
+ * refused, no such host), `timeout` when it timed out, `lost` when the connection broke
+ * after it may have been sent. Only `unreachable` proves a sale was not made.
+ */
+export function networkFailure(err: unknown): 'unreachable' | 'timeout' | 'lost' {
+  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
+  const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+  const code = cause?.code;
+  if (cause?.message === 'bad port') return 'unreachable'; // fetch refuses some ports before connecting
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'unreachable' : 'lost';
 }
 
 function isErrors(v: unknown): v is V2Errors {

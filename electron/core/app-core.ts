@@ -32,6 +32,9 @@ import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
 
+/** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
+export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
+
 export interface RemoteGateway {
   baseUrl: string;
   auth: GatewayAuth;
@@ -51,10 +54,14 @@ export interface CoreOptions {
   printReceipt?: (transactionId: string) => Promise<string | null>;
   /** The desktop shell's report printer (print or save as PDF the report on screen); absent in the node host. */
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
-  /** How often to re-check the gateway, ms (0 disables the timer). */
+  /** How often to re-check the gateway, ms (0 disables the timer). Default 2 s: with the 2 s probe timeout, trouble shows within 5 s. */
   healthIntervalMs?: number;
   /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
   deviceStatusIntervalMs?: number;
+  /** Per-request timeout of the gateway client, ms (default 10 s; RINGUP_GATEWAY_TIMEOUT_MS in the node host). */
+  gatewayTimeoutMs?: number;
+  /** The store settings (tests pass their own; default: the store settings saved in the app database). */
+  settings?: () => StoreSettings;
   /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
   secrets?: SecretStore;
   /**
@@ -103,11 +110,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let client: GatewayClient;
   let locationId: string | undefined = opts.remote?.locationId;
   let productTransactionId: string | undefined = opts.remote?.productTransactionId;
+  const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
   let gatewayAuth: GatewayAuth;
   if (opts.remote) {
     gatewayAuth = opts.remote.auth;
-    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth });
+    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, ...timeout });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
     const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
@@ -125,14 +133,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       c = engine.credentials;
     }
     gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
-    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth });
+    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
   }
   const db = openPosDatabase(opts.dataDir);
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);
-  const settings = () => storeSettings.get();
+  const settings = opts.settings ?? (() => storeSettings.get());
   const users = new UserDirectory(db, {
     audit,
     timers: true,
@@ -176,9 +184,16 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   };
 
   await checkGateway();
-  const interval = opts.healthIntervalMs ?? 15_000;
-  const timer = interval > 0 ? setInterval(() => void checkGateway(), interval) : undefined;
-  timer?.unref();
+  const interval = opts.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
+  // One probe at a time: the next starts `interval` after the last one ended (a hung gateway makes a probe last its 2 s timeout).
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = () => {
+    if (closed || interval <= 0) return;
+    timer = setTimeout(() => void checkGateway().finally(schedule), interval);
+    timer.unref();
+  };
+  schedule();
 
   // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
   const devices = createDevicesHandlers({
@@ -202,6 +217,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       locationId,
       productTransactionId,
       shell: opts.shell,
+      settings,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...deviceHandlers,
@@ -222,7 +238,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings,
     disconnect: (callerId) => users.disconnect(callerId),
     async close() {
-      if (timer) clearInterval(timer);
+      closed = true;
+      if (timer) clearTimeout(timer);
       closeDevices();
       users.close();
       await engine?.close();

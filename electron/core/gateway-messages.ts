@@ -10,6 +10,7 @@ import { GatewayError } from '../client/gateway-client';
 export const GATEWAY_MESSAGES = {
   unreachable: 'The payment gateway cannot be reached right now. Check the connection and try again; the card was not charged.',
   timeout: 'The payment gateway did not answer in time. Look the sale up in Transactions before trying again.',
+  lost: 'The connection to the payment gateway broke before it answered. Check Transactions before trying a payment again.',
   unauthorized: 'Ringup could not sign in to the payment gateway. Ask a manager to check the gateway settings.',
   forbidden: 'The payment gateway does not allow this action for this account.',
   notFound: 'The payment gateway does not know this transaction.',
@@ -38,7 +39,10 @@ function clean(text: string): string {
 export function gatewayFailure(err: unknown): Result<never> {
   if (!(err instanceof GatewayError)) return fail('gateway_error', GATEWAY_MESSAGES.unknown);
   if (err.status === 0) {
-    return err.errors.general?.[0] === 'timeout' ? fail('gateway_timeout', GATEWAY_MESSAGES.timeout) : fail('gateway_unreachable', GATEWAY_MESSAGES.unreachable);
+    // Only a refused connection proves nothing was sent; a timeout or a broken connection may have been acted on.
+    const why = err.errors.general?.[0];
+    if (why === 'unreachable') return fail('gateway_unreachable', GATEWAY_MESSAGES.unreachable);
+    return why === 'lost' ? fail('gateway_lost', GATEWAY_MESSAGES.lost) : fail('gateway_timeout', GATEWAY_MESSAGES.timeout);
   }
   if (err.status === 401) return fail('gateway_unauthorized', GATEWAY_MESSAGES.unauthorized);
   if (err.status >= 500) return fail('gateway_error', GATEWAY_MESSAGES.serverError);

@@ -2,6 +2,7 @@
  * The core's own SQLite database, `<dataDir>/ringup.db`: POS users (PIN hashes),
  * the refund ledger, small settings (the store settings among them) and the
  * append-only audit log. The gateway engine keeps its own database
+ * the refund ledger, who did each transaction (clerk records) and small settings. The gateway engine keeps its own database
  * under `<dataDir>/gateway/`; nothing here duplicates a transaction, and nothing
  * here ever holds card data.
  */
@@ -65,6 +66,19 @@ const MIGRATIONS: readonly string[] = [
      BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
    CREATE TRIGGER audit_log_no_delete BEFORE DELETE ON audit_log
      BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;`,
+  // Who rang up, refunded or voided each transaction (see clerk-records.ts); `ref` is the receipt's short reference.
+  `CREATE TABLE clerk_records (
+     transaction_id TEXT NOT NULL,
+     action TEXT NOT NULL CHECK (action IN ('sale', 'refund', 'void')),
+     user_id TEXT NOT NULL,
+     user_name TEXT NOT NULL,
+     linked_to TEXT,
+     created_ts INTEGER NOT NULL,
+     ref TEXT GENERATED ALWAYS AS (upper(substr(replace(transaction_id, '-', ''), -8))) VIRTUAL,
+     PRIMARY KEY (transaction_id, action)
+   );
+   CREATE INDEX clerk_records_ref ON clerk_records (ref);
+   CREATE INDEX clerk_records_linked ON clerk_records (linked_to) WHERE linked_to IS NOT NULL;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -14,15 +14,19 @@
  * the shell supplies `printReceipt` (Electron main does not yet), otherwise the
  * renderer falls back to the browser's print.
  */
-import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type TransactionView } from '../../shared/ipc/contract';
+import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
+import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
+import { amountGuard } from '../../shared/amount-guards';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
 import { isExpDateCurrent } from '../../shared/payments/exp-date';
 import { luhnValid } from '../../shared/payments/luhn';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
+import { REFUND_TOO_MUCH, refundLimitSentence } from '../../shared/refund-limit';
 import { gatewayFailure } from './gateway-messages';
-import { getSetting, type PosDatabase } from './pos-database';
+import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
+import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
 
@@ -30,18 +34,19 @@ export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
   expired: 'This card has expired. Ask for another card.',
   tooMuch: 'The total is above the largest amount one sale may carry.',
-  refundTooMuch: 'That is more than is left to refund on this sale.',
+  refundTooMuch: REFUND_TOO_MUCH,
   notRefundable: 'This sale cannot be refunded: it was declined, voided or already fully refunded.',
   notVoidable: 'This sale cannot be voided any more. Refund it instead.',
   alreadySettled: 'This sale has already settled, so it cannot be voided. Refund it instead.',
   notASale: 'Only a sale can be refunded or voided.',
+  notPartial: 'Only a partly approved sale can be voided from the sale screen. Ask a manager to void other sales.',
+  /** The gateway's answer was lost and it could not be asked what happened: the screen keeps asking. */
+  outcomeUnknown: 'The payment gateway did not answer. Checking whether the card was charged — do not charge again.',
+  /** The answer was lost, and the gateway has no record of the sale: nothing was charged. */
+  notCharged: 'The payment gateway did not answer and has no record of this sale, so the card was not charged. Charge again when ready.',
   printInBrowser: 'Printing goes through the browser here.',
 } as const;
 
-export const DEFAULT_TIP_PERCENTS = [15, 18, 20] as const;
-export const DEFAULT_MERCHANT_NAME = 'Ringup Store';
-/** Default sales tax when none is configured: 8.25 %, offered as an option on the sale screen. */
-export const DEFAULT_TAX_RATE_BP = 825;
 const CONFIG_TTL_MS = 60_000;
 
 export interface SalesDeps {
@@ -57,6 +62,8 @@ export interface SalesDeps {
    * `receipt:print` answers `use_browser_print` and the renderer calls window.print().
    */
   printReceipt?: (transactionId: string) => Promise<string | null>;
+  /** The store's settings (thresholds, tax, tips, receipt header), read fresh on every use. */
+  settings: () => StoreSettings;
   now?: () => number;
 }
 
@@ -64,6 +71,8 @@ type SalesHandlers = Pick<
   HandlerMap,
   | 'sale:config'
   | 'sale:charge'
+  | 'sale:outcome'
+  | 'sale:void-partial'
   | 'transactions:today'
   | 'transactions:search'
   | 'transactions:view'
@@ -83,13 +92,31 @@ export function startOfLocalDay(ms: number): number {
 export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   const { client, users, db } = deps;
   const now = deps.now ?? Date.now;
-  let configCache: { at: number; value: SaleConfig } | null = null;
+  let configCache: { at: number; value: { locationName: string | null; terminalPercents: number[] | null } } | null = null;
 
   const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
   const ledgerAll = db.prepare('SELECT original_id, SUM(cents) AS cents FROM refund_ledger GROUP BY original_id');
   const ledgerInsert = db.prepare('INSERT OR IGNORE INTO refund_ledger (refund_id, original_id, cents, created_ts) VALUES (?, ?, ?, ?)');
 
   const refundedFromLedger = (id: string) => (ledgerSum.get(id) as { cents: number }).cents;
+  const clerks = new ClerkRecords(db);
+
+  const remember = (transactionId: string, action: ClerkAction, session: Session, linkedTo: string | null = null) =>
+    clerks.record({ transactionId, action, userId: session.user.id, userName: session.user.name, linkedTo, createdTs: Math.floor(now() / 1000) });
+
+  /** Adds this app's own record (who, linked sale) to views. */
+  function withClerks(views: TransactionView[]): TransactionView[] {
+    const records = clerks.ofMany(views.map((v) => v.id));
+    if (records.size === 0) return views;
+    return views.map((v) => {
+      const rs = records.get(v.id);
+      if (!rs) return v;
+      const made = rs.find((r) => r.action === 'sale' || r.action === 'refund');
+      const voided = rs.find((r) => r.action === 'void');
+      return { ...v, clerkName: made?.userName ?? null, voidedBy: voided?.userName ?? null, collectsRestOf: made?.linkedTo ?? null };
+    });
+  }
+  const withClerk = (v: TransactionView) => withClerks([v])[0]!;
 
   /** Views of a list, with refunds counted from the ledger and from refund rows in the same list. */
   function viewsOf(list: readonly V2Transaction[]): TransactionView[] {
@@ -102,7 +129,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         fromRows.set(t.previous_transaction_id, (fromRows.get(t.previous_transaction_id) ?? 0) + v.amountCents);
       }
     }
-    return list.map((t) => toView(t, Math.max(refunded.get(t.id) ?? 0, fromRows.get(t.id) ?? 0)));
+    return withClerks(list.map((t) => toView(t, Math.max(refunded.get(t.id) ?? 0, fromRows.get(t.id) ?? 0))));
   }
 
   /** Approved refunds of a sale, asked of the gateway (exact filter on previous_transaction_id). */
@@ -120,19 +147,28 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   async function viewOne(id: string): Promise<TransactionView> {
     const t = await client.getTransaction(id);
     const atGateway = Number(t.type_id) === TYPE.sale ? await refundedAtGateway(t.id) : 0;
-    return toView(t, Math.max(refundedFromLedger(t.id), atGateway));
+    return withClerk(toView(t, Math.max(refundedFromLedger(t.id), atGateway)));
   }
 
-  async function loadConfig(): Promise<SaleConfig> {
+  /** What the gateway knows of a sale sent with this transaction_api_id; throws a GatewayError when it cannot be asked. */
+  async function lookUpSale(clientRef: string): Promise<SaleOutcome | null> {
+    const t = await client.findByApiId(clientRef, deps.locationId);
+    if (!t) return null;
+    return outcomeOf(withClerk(toView(t)));
+  }
+
+  const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
+
+  /** The gateway's part of the configuration (location name, terminal tip percents), cached for a minute. */
+  async function loadGatewayConfig(): Promise<{ locationName: string | null; terminalPercents: number[] | null }> {
     if (configCache && now() - configCache.at < CONFIG_TTL_MS) return configCache.value;
-    let merchantName = DEFAULT_MERCHANT_NAME;
-    let tipPercents: number[] = [...DEFAULT_TIP_PERCENTS];
-    let tipSource: SaleConfig['tipSource'] = 'default';
+    let locationName: string | null = null;
+    let terminalPercents: number[] | null = null;
     if (deps.locationId) {
       // Both lookups are optional: a gateway without these resources still sells.
       try {
         const loc = await client.getLocation(deps.locationId);
-        if (loc.name) merchantName = loc.name;
+        if (loc.name) locationName = loc.name;
       } catch {
         /* keep the default name */
       }
@@ -141,8 +177,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         for (const term of terminals) {
           const p = term.tip_percents;
           if (p && p.percent_1 != null && p.percent_2 != null && p.percent_3 != null) {
-            tipPercents = [p.percent_1, p.percent_2, p.percent_3];
-            tipSource = 'terminal';
+            terminalPercents = [p.percent_1, p.percent_2, p.percent_3];
             break;
           }
         }
@@ -150,16 +185,30 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         /* keep the default percents */
       }
     }
-    const taxSetting = Number(getSetting(db, 'tax_rate_bp') ?? DEFAULT_TAX_RATE_BP);
-    const value: SaleConfig = {
-      merchantName,
-      tipPercents,
-      tipEnabled: true,
-      taxRateBasisPoints: Number.isInteger(taxSetting) && taxSetting >= 0 && taxSetting <= 5000 ? taxSetting : DEFAULT_TAX_RATE_BP,
-      tipSource,
-    };
+    const value = { locationName, terminalPercents };
     configCache = { at: now(), value };
     return value;
+  }
+
+  /** The sale screen's configuration: the store settings, with the terminal's tip percents winning when configured. */
+  async function loadConfig(): Promise<SaleConfig> {
+    const st = deps.settings();
+    const gw = await loadGatewayConfig();
+    // Simplification: the store name from settings wins once a manager changed it from the default; until then the location's name.
+    const merchantName = st.storeName !== DEFAULT_STORE_SETTINGS.storeName ? st.storeName : (gw.locationName ?? st.storeName);
+    return {
+      merchantName,
+      tipPercents: gw.terminalPercents ?? [...st.tipPercents],
+      tipEnabled: st.tipsEnabled,
+      taxRateBasisPoints: st.taxRateBasisPoints,
+      tipSource: gw.terminalPercents ? 'terminal' : 'default',
+      taxOnByDefault: st.taxOnByDefault,
+      confirmAboveCents: st.confirmAboveCents,
+      hardCapCents: st.hardCapCents,
+      tipConfirmPercent: st.tipConfirmPercent,
+      storeAddress: st.storeAddress,
+      storePhone: st.storePhone,
+    };
   }
 
   const base = () => ({
@@ -167,6 +216,19 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     ...(deps.locationId ? { location_id: deps.locationId } : {}),
     ...(deps.productTransactionId ? { product_transaction_id: deps.productTransactionId } : {}),
   });
+
+  /** Runs money changes of one sale one after another (refunds and voids of different sales still overlap). */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(id: string, fn: () => Promise<T>): Promise<T> {
+    const prev = queues.get(id) ?? Promise.resolve();
+    const next = prev.then(fn, fn);
+    const tail = next.catch(() => undefined);
+    queues.set(id, tail);
+    void tail.then(() => {
+      if (queues.get(id) === tail) queues.delete(id);
+    });
+    return next;
+  }
 
   async function guarded<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> {
     try {
@@ -188,7 +250,9 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       const s = users.require();
       if (!s.ok) return s;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
-      if (total > 99_999_999) return fail('bad_request', SALE_ERRORS.tooMuch, { amount: [SALE_ERRORS.tooMuch] });
+      // The same guards as the screen's, enforced here whatever the screen did.
+      const guard = amountGuard(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
+      if (guard) return fail(guard.code, guard.message, { [guard.field]: [guard.message] });
       if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
       if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
       return guarded(async () => {
@@ -205,16 +269,54 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
             cvv: args.card.cvv,
             billing_zip: args.card.zip,
             transaction_api_id: args.clientRef,
+            clerk_number: clerkNumberOf(s.value.user.id),
           });
         } catch (err) {
-          // The answer was lost: the transaction_api_id finds out whether the sale went through.
-          if (err instanceof GatewayError && err.status === 0 && deps.locationId) {
-            t = await client.getTransactionByApiId(args.clientRef, deps.locationId);
-          } else throw err;
+          // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
+          // A refused connection proves it never left: the usual "not charged" answer.
+          if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
+          let found: SaleOutcome | null;
+          try {
+            found = await lookUpSale(args.clientRef);
+          } catch {
+            return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+          }
+          if (!found) return fail('not_charged', SALE_ERRORS.notCharged);
+          remember(found.transaction.id, 'sale', s.value, args.collectsRestOf ?? null);
+          return ok({ ...found, transaction: withClerk(found.transaction) });
         }
-        const view = toView(t);
-        return ok({ approved: view.state === 'approved', message: view.message, transaction: view });
+        remember(t.id, 'sale', s.value, args.collectsRestOf ?? null);
+        return ok(outcomeOf(withClerk(toView(t))));
       });
+    },
+
+    'sale:outcome': async ({ clientRef }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      try {
+        const found = await lookUpSale(clientRef);
+        if (found) remember(found.transaction.id, 'sale', s.value);
+        return ok({ outcome: found ? { ...found, transaction: withClerk(found.transaction) } : null });
+      } catch (err) {
+        if (err instanceof GatewayError && err.status === 0) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+        return gatewayFailure(err);
+      }
+    },
+
+    'sale:void-partial': async ({ id }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      return oneAtATime(id, () =>
+        guarded(async () => {
+          const original = await viewOne(id);
+          if (original.kind !== 'sale' || !original.partial) return fail('bad_request', SALE_ERRORS.notPartial);
+          if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
+          if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
+          const t = await client.voidTransaction(id);
+          remember(id, 'void', s.value);
+          return ok(withClerk(toView(t, refundedFromLedger(id))));
+        }),
+      );
     },
 
     'transactions:today': async ({ page, until: asked }) => {
@@ -237,20 +339,39 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       const s = users.require();
       if (!s.ok) return s;
       return guarded(async () => {
-        const filters: V2TransactionFilters = {};
-        if (deps.locationId) filters.location_id = deps.locationId;
-        if (args.lastFour) filters.last_four = args.lastFour;
-        if (args.amountCents !== undefined) filters.transaction_amount = centsToDecimal(args.amountCents);
-        if (args.transactionApiId) filters.transaction_api_id = args.transactionApiId;
-        if (args.from !== undefined || args.to !== undefined) filters.created_ts = `${args.from ?? 0}|${args.to ?? 4_102_444_800}`;
-        const { items } = await client.listTransactions(filters, 1, 500);
-        // The gateway's text filters match substrings; keep only exact matches.
-        const exact = items.filter(
-          (t) =>
+        let items: V2Transaction[];
+        if (args.ref) {
+          // The receipt's Ref is this app's own: its clerk records know which transactions end so.
+          items = [];
+          for (const id of clerks.idsByRef(args.ref)) {
+            try {
+              items.push(await client.getTransaction(id));
+            } catch (err) {
+              if (!(err instanceof GatewayError && err.status === 404)) throw err;
+            }
+          }
+        } else {
+          const filters: V2TransactionFilters = {};
+          if (deps.locationId) filters.location_id = deps.locationId;
+          if (args.lastFour) filters.last_four = args.lastFour;
+          if (args.amountCents !== undefined) filters.transaction_amount = centsToDecimal(args.amountCents);
+          if (args.transactionApiId) filters.transaction_api_id = args.transactionApiId;
+          if (args.authCode) filters.auth_code = args.authCode.toUpperCase();
+          if (args.from !== undefined || args.to !== undefined) filters.created_ts = `${args.from ?? 0}|${args.to ?? 4_102_444_800}`;
+          items = (await client.listTransactions(filters, 1, 500)).items;
+        }
+        // The gateway's text filters match substrings; keep only exact matches (and apply every filter to Ref hits).
+        const exact = items.filter((t) => {
+          const ts = Number(t.created_ts ?? 0);
+          return (
             (!args.lastFour || (t.last_four ?? '').endsWith(args.lastFour)) &&
-            (args.amountCents === undefined || toView(t).amountCents === args.amountCents) &&
-            (!args.transactionApiId || t.transaction_api_id === args.transactionApiId),
-        );
+            (args.amountCents === undefined || toView(t).requestedCents === args.amountCents) &&
+            (!args.transactionApiId || t.transaction_api_id === args.transactionApiId) &&
+            (!args.authCode || (t.auth_code ?? '').toUpperCase() === args.authCode.toUpperCase()) &&
+            (args.from === undefined || ts >= args.from) &&
+            (args.to === undefined || ts <= args.to)
+          );
+        });
         return ok(viewsOf(exact));
       });
     },
@@ -264,12 +385,13 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     'transactions:refund': async ({ id, amountCents }) => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      return guarded(async () => {
+      // One refund or void of a sale at a time: two quick refunds must not both see the same amount left.
+      return oneAtATime(id, () => guarded(async () => {
         const original = await viewOne(id);
         if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
         if (original.refundableCents <= 0) return fail('conflict', SALE_ERRORS.notRefundable);
         if (amountCents > original.refundableCents) {
-          const msg = `${SALE_ERRORS.refundTooMuch} At most $${centsToDecimal(original.refundableCents)} remains.`;
+          const msg = `${SALE_ERRORS.refundTooMuch} ${refundLimitSentence(original.refundableCents)}`;
           return fail('bad_request', msg, { amount: [msg] });
         }
         const t = await client.createTransaction({
@@ -277,25 +399,28 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           ...base(),
           transaction_amount: centsToDecimal(amountCents),
           previous_transaction_id: id,
+          clerk_number: clerkNumberOf(s.value.user.id),
         });
-        const refund = toView(t);
+        remember(t.id, 'refund', s.value);
+        const refund = withClerk(toView(t));
         const approved = refund.state === 'approved' || refund.state === 'refunded';
         if (approved) ledgerInsert.run(refund.id, id, amountCents, Math.floor(now() / 1000));
         return ok({ approved, message: approved ? `Refunded $${centsToDecimal(amountCents)}.` : refund.message, refund, original: await viewOne(id) });
-      });
+      }));
     },
 
     'transactions:void': async ({ id }) => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      return guarded(async () => {
+      return oneAtATime(id, () => guarded(async () => {
         const original = await viewOne(id);
         if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
         if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
         if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
         const t = await client.voidTransaction(id);
-        return ok(toView(t, refundedFromLedger(id)));
-      });
+        remember(id, 'void', s.value);
+        return ok(withClerk(toView(t, refundedFromLedger(id))));
+      }));
     },
 
     'receipt:print': async ({ id }) => {

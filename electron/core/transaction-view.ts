@@ -7,6 +7,18 @@ import type { V2Transaction } from '../client/v2-types';
 import { parseMoney } from '../../shared/payments/money';
 import { reasonCodeSentence } from '../../shared/payments/reason-codes';
 import { brandLabel } from './card-brand';
+import { shortRefOf } from './clerk-records';
+
+/**
+ * A signature line where the card verification calls for one: a credit card keyed or
+ * swiped, or a chip/contactless read whose receipt data names a signature CVM.
+ */
+function needsSignature(t: V2Transaction, entry: string | null): boolean {
+  if (t.payment_method === 'ach' || (t.account_type ?? '').toString().toLowerCase() === 'debit') return false;
+  const emv = t.emv_receipt_data as { CVM?: unknown } | null | undefined;
+  if (emv && typeof emv === 'object' && emv.CVM != null) return /sign/i.test(String(emv.CVM));
+  return entry === 'K' || entry === 'S' || entry === null;
+}
 
 export const TYPE = { sale: 20, refund: 30 } as const;
 export const STATUS = { approved: 101, authonly: 102, refunded: 111, settled: 134, voided: 201, declined: 301 } as const;
@@ -35,11 +47,25 @@ function isSettled(t: V2Transaction): boolean {
 /** The gateway's entry_mode_id (K keyed, S swiped, C chip, P contactless). */
 const ENTRY_MODES: Record<string, EntryMode> = { K: 'keyed', S: 'swiped', C: 'chip', P: 'contactless' };
 
+/**
+ * The money a record really moved: the smaller of transaction_amount and auth_amount
+ * when the gateway sends auth_amount (a partial approval authorises less than asked;
+ * an authcomplete or partial reversal lowers transaction_amount below it), else
+ * transaction_amount. Simplification: a tip edit that raises transaction_amount above
+ * auth_amount is not counted until the gateway raises auth_amount too.
+ */
+export function approvedCents(t: V2Transaction): number {
+  const asked = parseMoney(t.transaction_amount) ?? 0;
+  const auth = t.auth_amount == null || t.auth_amount === '' ? null : parseMoney(t.auth_amount);
+  return auth === null ? asked : Math.min(asked, auth);
+}
+
 export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
   const statusId = Number(t.status_id ?? 0);
   const typeId = Number(t.type_id ?? 0);
   const kind = typeId === TYPE.sale ? 'sale' : typeId === TYPE.refund ? 'refund' : 'other';
-  const amountCents = parseMoney(t.transaction_amount) ?? 0;
+  const requestedCents = parseMoney(t.transaction_amount) ?? 0;
+  const amountCents = statusId === STATUS.declined ? requestedCents : approvedCents(t);
   const engineRefunded = parseMoney(t.refunded_amount) ?? 0;
   const refunded = Math.min(amountCents, Math.max(refundedCents, engineRefunded));
   const settled = isSettled(t);
@@ -56,6 +82,8 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
   else if (statusId >= 131 && statusId <= 133) state = 'pending';
   else state = 'other';
 
+  // This app only keys cards; a record without entry_mode_id is taken as keyed (simplification).
+  const entry = typeof t.entry_mode_id === 'string' && t.entry_mode_id ? t.entry_mode_id.toUpperCase() : null;
   const refundable = kind === 'sale' && (state === 'approved' || state === 'partially_refunded') ? amountCents - refunded : 0;
   return {
     id: t.id,
@@ -66,6 +94,8 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
     reasonCodeId: t.reason_code_id ?? null,
     message: outcomeSentence(t.reason_code_id, statusId),
     amountCents,
+    requestedCents,
+    partial: kind === 'sale' && state !== 'declined' && amountCents < requestedCents,
     taxCents: parseMoney(t.tax) ?? 0,
     tipCents: parseMoney(t.tip_amount) ?? 0,
     refundedCents: refunded,
@@ -78,7 +108,12 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
     settled,
     previousTransactionId: t.previous_transaction_id ?? null,
     notificationEmail: t.notification_email_address ?? null,
+    ref: shortRefOf(t.id),
     entryMode: t.payment_method === 'ach' ? 'check' : (ENTRY_MODES[String(t.entry_mode_id ?? 'K')] ?? 'keyed'),
+    signatureLine: kind === 'sale' && needsSignature(t, entry),
+    clerkName: null,
+    voidedBy: null,
+    collectsRestOf: null,
   };
 }
 

@@ -18,12 +18,14 @@ async function main(): Promise<void> {
   // The engine runs in its own supervised child process (build/engine/engine-child.mjs).
   const engineEntry = fileURLToPath(new URL('../engine/engine-child.mjs', import.meta.url));
   const idleLockSeconds = Number(argValue(argv, 'idle-lock-seconds') ?? NaN);
+  const timeoutMs = Number(process.env.RINGUP_GATEWAY_TIMEOUT_MS ?? '');
   const core = await startCore({
     dataDir,
     shell: 'node-host',
     remote: remoteGatewayFromEnv(),
     engineProcess: forkEngine(engineEntry),
     ...(Number.isFinite(idleLockSeconds) && idleLockSeconds > 0 ? { idleLockMs: idleLockSeconds * 1000 } : {}),
+    ...(Number.isInteger(timeoutMs) && timeoutMs > 0 ? { gatewayTimeoutMs: timeoutMs } : {}),
   });
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const host = await startHost({

@@ -1,4 +1,5 @@
 import { useCallback, useEffect } from 'react';
+import { GatewayBanner } from './components/gateway-banner';
 import { HelpOverlay } from './components/help-overlay';
 import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
@@ -102,6 +103,7 @@ export function App() {
   return (
     <div className="app">
       <TopBar session={session} onSwitchUser={switchUser} />
+      <GatewayBanner status={status} />
       <main className="content" id="main" key={epoch}>
         {main}
       </main>

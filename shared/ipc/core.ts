@@ -1,7 +1,11 @@
 /** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
 import { z } from 'zod';
 
-export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'starting', 'restarting']);
+/**
+ * `refused`: the gateway answers but does not accept this app's credentials (401/403) — not the same as down.
+ * `restarting`: the embedded engine's process died and its supervisor is bringing it back.
+ */
+export const gatewayHealthSchema = z.enum(['ok', 'unreachable', 'refused', 'starting', 'restarting']);
 export type GatewayHealth = z.infer<typeof gatewayHealthSchema>;
 
 export interface CoreStatus {

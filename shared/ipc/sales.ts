@@ -23,6 +23,12 @@ export const saleChargeArgsSchema = z.strictObject({
   card: keyedCardSchema,
   /** The renderer's idempotency key; becomes the transaction_api_id so a retry cannot charge twice. */
   clientRef: idSchema,
+  /** The total the cashier confirmed on the large-amount question (needed above the store's confirmation threshold). */
+  confirmedCents: centsSchema.optional(),
+  /** The custom tip the cashier confirmed (needed when the tip is above the store's share of the amount). */
+  confirmedTipCents: centsSchema.optional(),
+  /** This sale collects the rest of a partial approval: the first sale's transaction id. */
+  collectsRestOf: idSchema.optional(),
 });
 export type SaleChargeArgs = z.infer<typeof saleChargeArgsSchema>;
 
@@ -35,7 +41,25 @@ export interface SaleConfig {
   taxRateBasisPoints: number;
   /** Where the tip percents came from, for the help text. */
   tipSource: 'terminal' | 'default';
+  /** A new sale starts with tax switched on. */
+  taxOnByDefault: boolean;
+  /** Totals above this ask for a second confirmation that shows the amount large. */
+  confirmAboveCents: number;
+  /** Totals above this are refused (by the screen and by the core). */
+  hardCapCents: number;
+  /** A tip above this percent of the amount asks for confirmation. */
+  tipConfirmPercent: number;
+  /** Receipt header lines under the store name (address, phone); empty when not set. */
+  storeAddress: string;
+  storePhone: string;
 }
+
+/** `sale:outcome`: what the gateway knows of a sale sent with this clientRef (null: it has no record, nothing was charged). */
+export interface SaleLookup {
+  outcome: SaleOutcome | null;
+}
+
+export const saleOutcomeArgsSchema = z.strictObject({ clientRef: idSchema });
 
 export interface SaleOutcome {
   approved: boolean;
@@ -46,9 +70,14 @@ export interface SaleOutcome {
 export const salesHandlers = {
   'sale:config': z.void(),
   'sale:charge': saleChargeArgsSchema,
+  'sale:outcome': saleOutcomeArgsSchema,
+  /** Any signed-in user may void a partial approval (to start over); other voids need a manager. */
+  'sale:void-partial': z.strictObject({ id: idSchema }),
 } as const;
 
 export interface SalesResults {
   'sale:config': SaleConfig;
   'sale:charge': SaleOutcome;
+  'sale:outcome': SaleLookup;
+  'sale:void-partial': TransactionView;
 }

@@ -15,7 +15,16 @@ export interface TransactionView {
   reasonCodeId: number | null;
   /** Plain sentence for the cashier (e.g. "Declined: the card has insufficient funds."). */
   message: string;
+  /**
+   * The money this record actually moved: the approved amount (auth_amount after any
+   * authcomplete, partial reversal or tip edit) — what totals, refunds and receipts
+   * count. For a declined sale nothing moved; it carries the amount asked, for display.
+   */
   amountCents: number;
+  /** The amount asked (transaction_amount). Above amountCents on a partial approval. */
+  requestedCents: number;
+  /** The issuer approved less than was asked (reason 1201): requestedCents − amountCents is still to collect. */
+  partial: boolean;
   taxCents: number;
   tipCents: number;
   /** Sum of approved refunds against this sale. */
@@ -31,8 +40,18 @@ export interface TransactionView {
   settled: boolean;
   previousTransactionId: string | null;
   notificationEmail: string | null;
-  /** How the payment was presented (issue 12: terminal entry modes and checks); absent means keyed. */
+  /** The short reference printed on receipts as "Ref" (last 8 characters of the id, upper case); Find accepts it. */
+  ref: string;
+  /** How the payment was presented (terminal entry modes and checks); absent means keyed. */
   entryMode?: EntryMode;
+  /** The receipt carries a signature line (credit, keyed or swiped, or a signature CVM). */
+  signatureLine: boolean;
+  /** The counter user who rang it up or refunded it (this app's own record); null for transactions made elsewhere. */
+  clerkName: string | null;
+  /** The counter user who voided it, when voided here. */
+  voidedBy: string | null;
+  /** A sale that collects the rest of a partial approval: the first sale's id. */
+  collectsRestOf: string | null;
 }
 
 export type EntryMode = 'keyed' | 'swiped' | 'chip' | 'contactless' | 'check';
@@ -86,6 +105,10 @@ export const transactionSearchArgsSchema = z
     from: z.number().int().min(0).max(4_102_444_800).optional(),
     to: z.number().int().min(0).max(4_102_444_800).optional(),
     transactionApiId: z.string().min(1).max(64).regex(/^\S+$/, 'A transaction ID has no spaces.').optional(),
+    /** The 6-character approval code printed on the receipt. */
+    authCode: z.string().regex(/^[A-Za-z0-9]{1,12}$/, 'An auth code is letters and digits.').optional(),
+    /** The receipt's short "Ref". */
+    ref: z.string().regex(/^[A-Za-z0-9]{8}$/, 'The Ref on the receipt is 8 letters and digits.').optional(),
   })
   .refine((a) => a.from === undefined || a.to === undefined || a.from <= a.to, {
     message: 'The start date must be before the end date.',

@@ -77,7 +77,8 @@ test('a newcomer sells with a tip, prints the receipt, finds the sale and refund
   await expect(page.getByTestId('receipt')).toContainText('$4.41');
   await expect(page.getByTestId('receipt')).toContainText('$28.91');
   await expect(page.getByTestId('receipt')).toContainText(/Auth code\s*\w{6}/);
-  const reference = (await page.getByTestId('receipt').locator('.receipt-ref').textContent())!;
+  const reference = (await page.getByTestId('receipt').getByTestId('receipt-ref').textContent())!;
+  expect(reference).toMatch(/^[0-9A-F]{8}$/);
   await shot(page, 'counter-04-sale-approved');
   await expectAccessible(page, 'sale result');
   await page.getByRole('button', { name: /Print receipt/ }).click();
@@ -122,7 +123,7 @@ test('a newcomer sells with a tip, prints the receipt, finds the sale and refund
   await signIn(page, USERS.manager);
   await page.keyboard.press('F3');
   await page.getByRole('button', { name: 'Find older…' }).click();
-  await page.getByLabel('Transaction ID (from the receipt)').fill(reference);
+  await page.getByLabel('Ref or auth code (from the receipt)').fill(reference);
   await page.getByRole('button', { name: 'Find', exact: true }).click();
   await expect(page.getByTestId('tx-row')).toHaveCount(1);
   await page.getByTestId('tx-row').first().getByRole('button').click();
@@ -206,7 +207,7 @@ test('a manager voids a sale, a receipt is e-mailed, and a refund above what rem
   const detail = page.getByTestId('tx-detail');
   await page.getByLabel('Refund amount ($)').fill('13.00');
   await detail.getByRole('button', { name: 'Refund…' }).click();
-  await expect(detail.getByText('That is more than is left to refund. At most $12.99 remains.')).toBeVisible();
+  await expect(detail.getByText('That is more than is left to refund on this sale. Up to $12.99 can be refunded.')).toBeVisible();
 
   await detail.getByRole('button', { name: 'Void sale…' }).click();
   const dialog = page.getByRole('alertdialog');

@@ -109,7 +109,7 @@ describe('counter core', () => {
 
     await signInAs('Morgan', '1234');
     const tooMuch = await call('transactions:refund', { id, amountCents: 2001 });
-    expect(!tooMuch.ok && tooMuch.error.message).toBe(`${SALE_ERRORS.refundTooMuch} At most $20.00 remains.`);
+    expect(!tooMuch.ok && tooMuch.error.message).toBe(`${SALE_ERRORS.refundTooMuch} Up to $20.00 can be refunded.`);
     const half = await call('transactions:refund', { id, amountCents: 1000 });
     expect(half.ok).toBe(true);
     if (half.ok) {
@@ -125,6 +125,27 @@ describe('counter core', () => {
     expect(rest.ok && rest.value.original.state).toBe('refunded');
     const again = await call('transactions:refund', { id, amountCents: 1 });
     expect(!again.ok && again.error.message).toBe(SALE_ERRORS.notRefundable);
+  });
+
+  it('counts a partial approval as the approved $1.00 only: refunds stop there, also when two race; its void works', async () => {
+    await signInAs('Morgan', '1234');
+    const sale = await sell(201); // sandbox: partial approval of half
+    expect(sale.approved).toBe(true);
+    expect(sale.transaction).toMatchObject({ amountCents: 100, requestedCents: 201, partial: true, refundableCents: 100 });
+    const id = sale.transaction.id;
+    const tooMuch = await call('transactions:refund', { id, amountCents: 101 });
+    expect(tooMuch).toEqual({ ok: false, error: { code: 'bad_request', message: `${SALE_ERRORS.refundTooMuch} Up to $1.00 can be refunded.`, fields: { amount: [`${SALE_ERRORS.refundTooMuch} Up to $1.00 can be refunded.`] } } });
+    // Two refunds of 60 cents at once: only one fits in the $1.00 collected.
+    const [a, b] = await Promise.all([call('transactions:refund', { id, amountCents: 60 }), call('transactions:refund', { id, amountCents: 60 })]);
+    expect([a.ok, b.ok].filter(Boolean)).toHaveLength(1);
+    const refused = a.ok ? b : a;
+    expect(!refused.ok && refused.error.message).toBe(`${SALE_ERRORS.refundTooMuch} Up to $0.40 can be refunded.`);
+    const view = await call('transactions:view', { id });
+    expect(view.ok && view.value).toMatchObject({ refundedCents: 60, refundableCents: 40 });
+
+    const other = await sell(201);
+    const voided = await call('transactions:void', { id: other.transaction.id });
+    expect(voided.ok && voided.value).toMatchObject({ state: 'voided', amountCents: 100, refundableCents: 0 });
   });
 
   it('voids an unsettled sale once', async () => {
@@ -208,7 +229,7 @@ describe('counter core', () => {
     });
     expect(put.status).toBe(200);
     const r = await call('sale:config');
-    expect(r.ok && r.value).toEqual({ merchantName: expect.any(String), tipPercents: [10, 20, 25], tipEnabled: true, taxRateBasisPoints: 825, tipSource: 'terminal' });
+    expect(r.ok && r.value).toMatchObject({ merchantName: expect.any(String), tipPercents: [10, 20, 25], tipEnabled: true, taxRateBasisPoints: 825, tipSource: 'terminal' });
   });
 
   it('never writes the card number or CVV in plaintext anywhere in the data folder', async () => {

@@ -53,6 +53,24 @@ describe('transaction views', () => {
   });
 });
 
+describe('partial approvals count only the approved money', () => {
+  const partial = { ...sale, id: 'p1', transaction_amount: '2.01', auth_amount: '1.00', reason_code_id: 1201, tip_amount: null };
+  it('a sale approved for less than asked is partial; refundable and totals follow auth_amount', () => {
+    const v = toView(partial);
+    expect(v).toMatchObject({ state: 'approved', amountCents: 100, requestedCents: 201, partial: true, refundableCents: 100, voidable: true });
+    expect(toView(partial, 40)).toMatchObject({ state: 'partially_refunded', refundedCents: 40, refundableCents: 60 });
+    expect(toView(partial, 100)).toMatchObject({ state: 'refunded', refundableCents: 0 });
+    expect(toView(partial, 500).refundedCents).toBe(100); // never more refunded than collected
+    expect(totalsOf([v])).toMatchObject({ salesCount: 1, salesCents: 100, netCents: 100 });
+    expect(totalsOf([toView({ ...partial, status_id: 201 })])).toMatchObject({ salesCents: 0, voidsCount: 1, voidsCents: 100 });
+  });
+  it('an authcomplete or partial reversal below auth_amount counts the lower amount; a full approval is not partial', () => {
+    expect(toView({ ...sale, transaction_amount: '20.00', auth_amount: '25.00' })).toMatchObject({ amountCents: 2000, requestedCents: 2000, partial: false });
+    expect(toView({ ...sale, auth_amount: '28.91' })).toMatchObject({ amountCents: 2891, partial: false });
+    expect(toView({ ...sale, status_id: 301, auth_amount: '0.00' })).toMatchObject({ state: 'declined', amountCents: 2891, partial: false, refundableCents: 0 });
+  });
+});
+
 describe('gateway failures as sentences', () => {
   it('map the error envelope to plain text and form fields, never JSON or a card number', () => {
     const r = gatewayFailure(new GatewayError(422, { account_number: ['Account Number 4111111111111111 is invalid.'], general: ['Check the card.'] }));
@@ -65,6 +83,7 @@ describe('gateway failures as sentences', () => {
       },
     });
     expect(gatewayFailure(new GatewayError(0, { general: ['unreachable'] }))).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+    expect(gatewayFailure(new GatewayError(0, { general: ['lost'] }))).toEqual({ ok: false, error: { code: 'gateway_lost', message: GATEWAY_MESSAGES.lost } });
     expect(gatewayFailure(new GatewayError(0, { general: ['timeout'] }))).toEqual({ ok: false, error: { code: 'gateway_timeout', message: GATEWAY_MESSAGES.timeout } });
     expect(gatewayFailure(new GatewayError(401, { general: ['Unauthorized.'] }))).toEqual({ ok: false, error: { code: 'gateway_unauthorized', message: GATEWAY_MESSAGES.unauthorized } });
     expect(gatewayFailure(new GatewayError(503, { general: ['x'] }))).toEqual({ ok: false, error: { code: 'gateway_error', message: GATEWAY_MESSAGES.serverError } });

@@ -25,6 +25,8 @@ interface CardFormProps {
   /** Why the charge button is disabled, shown under it (e.g. "Enter an amount first."). */
   blockedReason: string | null;
   chargeLabel: string;
+  /** Shown on the button while charging (or while the outcome of a lost answer is being checked). */
+  chargingLabel?: string;
   charging: boolean;
   /** Messages from the core, keyed `card.number`, `card.expiry`… */
   serverErrors: Record<string, string[]>;
@@ -77,7 +79,7 @@ function CardField({ field, label, error, inputRef, wrapperClass, onFocusField, 
  * this component's state until it is handed to the core.
  */
 export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardForm(
-  { disabled, blockedReason, chargeLabel, charging, serverErrors, resetToken, onCharge },
+  { disabled, blockedReason, chargeLabel, chargingLabel, charging, serverErrors, resetToken, onCharge },
   ref,
 ) {
   const [number, setNumber] = useState('');
@@ -207,7 +209,7 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
         />
       </div>
       <button type="submit" className="btn btn-primary btn-xl btn-block" disabled={disabled || charging || blockedReason !== null} aria-describedby={blockedReason ? 'charge-blocked' : undefined}>
-        {charging ? 'Charging…' : chargeLabel}
+        {charging ? (chargingLabel ?? 'Charging…') : chargeLabel}
       </button>
       {blockedReason && (
         <p id="charge-blocked" className="muted charge-hint">

@@ -3,13 +3,14 @@ import type { TransactionSearchArgs } from '../../../shared/ipc/contract';
 import { parseTypedAmount } from '../lib/money-format';
 import { dateInputToUnix } from '../lib/time-format';
 
-/** Find any transaction (not only today's) by last four, amount, date range or transaction ID. */
+/** Find any transaction (not only today's) by last four, amount, date range, the receipt's Ref or auth code, or transaction ID. */
 export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchArgs): Promise<string | null>; onCancel(): void }) {
   const [lastFour, setLastFour] = useState('');
   const [amount, setAmount] = useState('');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [apiId, setApiId] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -31,6 +32,13 @@ export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchA
     if (t !== undefined) args.to = t;
     if (f !== undefined && t !== undefined && f > t) return setError('The start date must be before the end date.');
     if (apiId.trim()) args.transactionApiId = apiId.trim();
+    // The receipt prints two short codes: the 8-character Ref and the (usually 6-character) auth code.
+    const c = code.trim().replace(/^ref\s*/i, '');
+    if (c) {
+      if (!/^[A-Za-z0-9]{1,12}$/.test(c)) return setError('The Ref and the auth code are letters and digits, as printed on the receipt.');
+      if (c.length === 8) args.ref = c;
+      else args.authCode = c;
+    }
     if (Object.keys(args).length === 0) return setError('Fill in at least one thing to search by.');
     setError(null);
     setBusy(true);
@@ -61,8 +69,12 @@ export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchA
           <label htmlFor="find-to">To date</label>
           <input id="find-to" className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
         </div>
-        <div className="field find-wide">
-          <label htmlFor="find-apiid">Transaction ID (from the receipt)</label>
+        <div className="field find-half">
+          <label htmlFor="find-code">Ref or auth code (from the receipt)</label>
+          <input id="find-code" className="input input-mono" value={code} spellCheck={false} autoCapitalize="characters" onChange={(e) => setCode(e.target.value)} />
+        </div>
+        <div className="field find-half">
+          <label htmlFor="find-apiid">Transaction ID</label>
           <input id="find-apiid" className="input input-mono" value={apiId} spellCheck={false} onChange={(e) => setApiId(e.target.value)} />
         </div>
       </div>

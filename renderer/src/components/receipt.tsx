@@ -1,4 +1,5 @@
 import type { TransactionView } from '../../../shared/ipc/contract';
+import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { Fact } from './fact';
@@ -13,22 +14,38 @@ const STATE_TEXT: Record<TransactionView['state'], string> = {
   other: 'SEE GATEWAY',
 };
 
+/** The store's lines at the top of every receipt (from the store settings). */
+export interface ReceiptHeader {
+  name: string;
+  address: string;
+  phone: string;
+}
+
+export type ReceiptCopy = 'customer' | 'merchant';
+
 /**
- * The customer's receipt. On screen it is a paper slip; in print (@media print) it is
- * the only thing on the page, sized for an 80 mm roll or a letter page alike.
+ * A receipt a merchant can hand over. On screen it is a paper slip; in print (@media
+ * print) the page holds only receipts, sized for an 80 mm roll or a letter page alike.
+ * Amounts are the money actually approved; a partial approval says so on its own line.
+ * The merchant copy carries the signature line when the card verification calls for one.
  */
 const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Check scan' } as const;
 
-export function Receipt({ t, merchantName }: { t: TransactionView; merchantName: string }) {
-  const subtotal = t.amountCents - t.taxCents - t.tipCents;
+export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; header: ReceiptHeader; copy?: ReceiptCopy }) {
+  const refund = t.kind === 'refund';
+  const subtotal = t.requestedCents - t.taxCents - t.tipCents;
   return (
-    <article className="receipt" aria-label="Receipt" data-testid="receipt">
+    <article className="receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'receipt' : 'receipt-merchant'}>
       <header className="receipt-head">
-        <strong className="receipt-merchant">{merchantName}</strong>
+        <strong className="receipt-merchant">{header.name}</strong>
+        {header.address && <span className="receipt-address">{header.address}</span>}
+        {header.phone && <span>{header.phone}</span>}
         <span>{dateAndTime(t.createdTs)}</span>
+        {t.clerkName && <span data-testid="receipt-cashier">Cashier: {t.clerkName}</span>}
       </header>
-      <p className="receipt-type">{t.kind === 'refund' ? 'REFUND' : 'SALE'}</p>
+      <p className="receipt-type">{refund ? 'REFUND' : 'SALE'}</p>
       <dl className="receipt-lines">
+        {refund && t.previousTransactionId && <Fact label="Refund of sale">Ref {shortRefOf(t.previousTransactionId)}</Fact>}
         <div>
           <dt>{t.entryMode === 'check' ? 'Account' : 'Card'}</dt>
           <dd>
@@ -36,32 +53,59 @@ export function Receipt({ t, merchantName }: { t: TransactionView; merchantName:
           </dd>
         </div>
         <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
-        {(t.taxCents > 0 || t.tipCents > 0) && (
-          <Fact label="Subtotal">{money(subtotal)}</Fact>
+        {!refund && (t.taxCents > 0 || t.tipCents > 0) && <Fact label="Subtotal">{money(subtotal)}</Fact>}
+        {!refund && t.taxCents > 0 && <Fact label="Tax">{money(t.taxCents)}</Fact>}
+        {!refund && t.tipCents > 0 && <Fact label="Tip">{money(t.tipCents)}</Fact>}
+        {t.partial ? (
+          <>
+            <Fact label="Total due">{money(t.requestedCents)}</Fact>
+            <div className="receipt-total" data-testid="receipt-partial">
+              <dt>Approved (partial)</dt>
+              <dd>{money(t.amountCents)}</dd>
+            </div>
+            <Fact label="Still to pay">{money(t.requestedCents - t.amountCents)}</Fact>
+          </>
+        ) : (
+          <div className="receipt-total">
+            <dt>{refund ? 'Refund' : 'Total'}</dt>
+            <dd>{refund ? `-${money(t.amountCents)}` : money(t.amountCents)}</dd>
+          </div>
         )}
-        {t.taxCents > 0 && (
-          <Fact label="Tax">{money(t.taxCents)}</Fact>
-        )}
-        {t.tipCents > 0 && (
-          <Fact label="Tip">{money(t.tipCents)}</Fact>
-        )}
-        <div className="receipt-total">
-          <dt>Total</dt>
-          <dd>{money(t.amountCents)}</dd>
-        </div>
-        {t.refundedCents > 0 && (
-          <Fact label="Refunded">-{money(t.refundedCents)}</Fact>
-        )}
+        {t.refundedCents > 0 && <Fact label="Refunded">-{money(t.refundedCents)}</Fact>}
         <Fact label="Result">{STATE_TEXT[t.state]}</Fact>
-        {t.authCode && (
-          <Fact label="Auth code">{t.authCode}</Fact>
-        )}
+        {t.authCode && <Fact label="Auth code">{t.authCode}</Fact>}
         <div>
-          <dt>Reference</dt>
-          <dd className="receipt-ref">{t.apiId ?? t.id}</dd>
+          <dt>Ref</dt>
+          <dd className="receipt-ref" data-testid="receipt-ref">
+            {t.ref}
+          </dd>
         </div>
       </dl>
-      <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : 'Thank you!'}</p>
+      {copy === 'merchant' && t.signatureLine && t.state !== 'declined' && (
+        <div className="receipt-signature" data-testid="receipt-signature">
+          <span aria-hidden="true">X</span>
+          <span className="receipt-signature-line">Signature</span>
+          <span className="receipt-small">I agree to pay the above total according to my card issuer agreement.</span>
+        </div>
+      )}
+      <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : copy === 'merchant' ? 'Merchant copy' : 'Customer copy · Thank you!'}</p>
     </article>
   );
+}
+
+/** Both copies: the customer's on screen, the merchant's printed after it. */
+export function ReceiptSet({ t, header }: { t: TransactionView; header: ReceiptHeader }) {
+  return (
+    <div className="receipt-set">
+      <Receipt t={t} header={header} copy="customer" />
+      <div className="print-only">
+        <Receipt t={t} header={header} copy="merchant" />
+      </div>
+    </div>
+  );
+}
+
+/** The header from the sale configuration (store settings), or the name alone while it loads. */
+export function receiptHeaderOf(config: { merchantName: string; storeAddress: string; storePhone: string } | null): ReceiptHeader {
+  return { name: config?.merchantName ?? '', address: config?.storeAddress ?? '', phone: config?.storePhone ?? '' };
 }

@@ -5,6 +5,7 @@ import { StatusBarTerminal } from './status-bar-terminal';
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
   unreachable: 'not reachable',
+  refused: 'refusing our credentials',
   starting: 'starting…',
   restarting: 'restarting…',
 };

@@ -1,4 +1,4 @@
-import { useState, type MouseEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { TipChoice } from '../lib/amount-entry';
 import { money, parseTypedAmount, percentOf } from '../lib/money-format';
 
@@ -34,38 +34,68 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
     }
   };
 
+  // The choices in order; 0 is No tip, 1–3 the percents, 4 Custom (the keys shown on the buttons).
+  const choices: Array<{ key: string; tip: TipChoice; main: string; sub?: string; checked: boolean }> = [
+    { key: '0', tip: { kind: 'none' }, main: 'No tip', checked: value.kind === 'none' },
+    ...percents.map((p, i) => ({
+      key: String(i + 1),
+      tip: { kind: 'percent', percent: p } as TipChoice,
+      main: `${p}%`,
+      sub: money(percentOf(subtotalCents, p)),
+      checked: value.kind === 'percent' && value.percent === p,
+    })),
+    { key: String(percents.length + 1), tip: { kind: 'custom', cents: parseTypedAmount(customText) ?? 0 }, main: 'Custom', checked: isCustom },
+  ];
+  const groupRef = useRef<HTMLDivElement>(null);
+  const checkedIndex = Math.max(0, choices.findIndex((c) => c.checked));
+
+  const pick = (i: number, focus: boolean) => {
+    const c = choices[(i + choices.length) % choices.length]!;
+    onChange(c.tip);
+    if (focus) groupRef.current?.querySelectorAll<HTMLButtonElement>('[role="radio"]')[(i + choices.length) % choices.length]?.focus();
+  };
+
+  // Radio-group keys while the picker has the focus: arrows move and choose, digits pick the choice marked on its button.
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const at = choices.findIndex((c) => c.checked);
+    let next: number | null = null;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = at + 1;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = at - 1;
+    else if (e.key === 'Home') next = 0;
+    else if (e.key === 'End') next = choices.length - 1;
+    else {
+      const i = choices.findIndex((c) => c.key === e.key);
+      if (i >= 0) next = i;
+    }
+    if (next === null) return;
+    e.preventDefault();
+    e.stopPropagation();
+    pick(next, true);
+  };
+
   return (
     <fieldset className="tip-picker" disabled={disabled}>
       <legend>Tip</legend>
-      <div className="segmented" role="radiogroup" aria-label="Tip">
-        <button type="button" role="radio" aria-checked={value.kind === 'none'} className="segment"
-          onMouseDown={keepFocus} onClick={() => onChange({ kind: 'none' })}>
-          No tip
-        </button>
-        {percents.map((p) => (
+      <div className="segmented" role="radiogroup" aria-label="Tip" ref={groupRef} onKeyDown={onKeyDown}>
+        {choices.map((c, i) => (
           <button
-            key={p}
+            key={c.main}
             type="button"
             role="radio"
-            aria-checked={value.kind === 'percent' && value.percent === p}
+            aria-checked={c.checked}
+            tabIndex={i === checkedIndex ? 0 : -1}
+            aria-keyshortcuts={c.key}
             className="segment"
-          onMouseDown={keepFocus}
-            onClick={() => onChange({ kind: 'percent', percent: p })}
+            onMouseDown={keepFocus}
+            onClick={() => onChange(c.tip)}
           >
-            <span className="segment-main">{p}%</span>
-            <span className="segment-sub">{money(percentOf(subtotalCents, p))}</span>
+            <span className="segment-main">
+              {c.main} <kbd aria-hidden="true">{c.key}</kbd>
+            </span>
+            {c.sub && <span className="segment-sub">{c.sub}</span>}
           </button>
         ))}
-        <button
-          type="button"
-          role="radio"
-          aria-checked={isCustom}
-          className="segment"
-          onMouseDown={keepFocus}
-          onClick={() => onChange({ kind: 'custom', cents: parseTypedAmount(customText) ?? 0 })}
-        >
-          Custom
-        </button>
       </div>
       {isCustom && (
         <div className="field field-inline">

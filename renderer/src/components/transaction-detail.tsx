@@ -1,4 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { shortRefOf } from '../../../shared/short-ref';
+import { isTypingTarget } from '../lib/shortcuts';
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { formatMoney } from '../../../shared/payments/money';
@@ -8,11 +10,12 @@ import { dateAndTime } from '../lib/time-format';
 import { ConfirmDialog } from './confirm-dialog';
 import { useSaleStore } from '../stores/sale-store';
 import { EmailReceipt } from './email-receipt';
-import { Receipt } from './receipt';
+import { receiptHeaderOf, ReceiptSet } from './receipt';
 import { STATE_LABELS } from './transaction-list';
 import { Fact } from './fact';
 import { TransactionLinks } from './transaction-links';
 import { useTransactionsStore } from '../stores/transactions-store';
+import { REFUND_TOO_MUCH, refundLimitSentence } from '../../../shared/refund-limit';
 
 export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
 
@@ -33,25 +36,48 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [printError, setPrintError] = useState<string | null>(null);
-  const merchantName = useSaleStore((s) => s.config?.merchantName ?? '');
+  const config = useSaleStore((s) => s.config);
 
   useEffect(() => {
     setRefundText(t.refundableCents > 0 ? formatMoney(t.refundableCents) : '');
     setFormError(null);
   }, [t.id, t.refundableCents]);
   useEffect(() => setDone(null), [t.id]);
+  const panelRef = useRef<HTMLElement>(null);
+  // Where the list and the detail stack (portrait), the detail comes into view where the finger picked the row.
+  useEffect(() => {
+    panelRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [t.id]);
 
   const canRefund = t.kind === 'sale' && t.refundableCents > 0;
   const canVoid = t.voidable;
+  const askRefundRef = useRef<() => void>(() => undefined);
+
+  // R: refund (the amount in the field), for a manager, outside text fields and dialogs.
+  useEffect(() => {
+    if (!canRefund || !isManager) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
+      if (document.querySelector('[role="dialog"],[role="alertdialog"]')) return;
+      if (e.key === 'r' || e.key === 'R') {
+        e.preventDefault();
+        askRefundRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [canRefund, isManager]);
 
   const askRefund = () => {
     const cents = parseTypedAmount(refundText);
     if (!cents) return setFormError('Enter the amount to refund, like 5.00.');
-    if (cents > t.refundableCents) return setFormError(`That is more than is left to refund. At most ${money(t.refundableCents)} remains.`);
+    if (cents > t.refundableCents) return setFormError(`${REFUND_TOO_MUCH} ${refundLimitSentence(t.refundableCents)}`);
     setFormError(null);
     setDialogError(null);
     setPending({ kind: 'refund', cents });
   };
+
+  askRefundRef.current = askRefund;
 
   const confirm = async () => {
     if (!pending) return;
@@ -75,11 +101,14 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   };
 
   return (
-    <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail">
+    <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail" ref={panelRef}>
       <h2 id="detail-title" className="section-title">
         {t.kind === 'refund' ? 'Refund' : 'Sale'} · {t.cardBrand} •••• {t.lastFour}
       </h2>
-      <p className="detail-amount">{money(t.amountCents)}</p>
+      <p className="detail-amount">
+        {money(t.amountCents)}
+        {t.partial && <span className="detail-asked"> approved of {money(t.requestedCents)} asked</span>}
+      </p>
       <p>
         <span className={`badge badge-state-${t.state}`}>{STATE_LABELS[t.state]}</span> <span className="muted">{dateAndTime(t.createdTs)}</span>
       </p>
@@ -119,8 +148,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
                   All
                 </button>
               </div>
-              <p id="refund-hint" className="muted">
-                Up to {money(t.refundableCents)} can be refunded.
+              <p id="refund-hint" className="muted" data-testid="refund-limit">
+                {refundLimitSentence(t.refundableCents)}
               </p>
               {formError && (
                 <p id="refund-error" className="field-error">
@@ -132,8 +161,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
           {t.settled && canRefund && <p className="muted">This sale has settled, so it can be refunded but no longer voided.</p>}
           <div className="form-actions">
             {canRefund && (
-              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund}>
-                Refund…
+              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund} aria-keyshortcuts="R">
+                Refund… <kbd aria-hidden="true">R</kbd>
               </button>
             )}
             {canVoid && (
@@ -167,6 +196,12 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         {t.authCode && (
           <Fact label="Auth code">{t.authCode}</Fact>
         )}
+        {t.clerkName && <Fact label={t.kind === 'refund' ? 'Refunded by' : 'Cashier'} testId="detail-clerk">{t.clerkName}</Fact>}
+        {t.voidedBy && <Fact label="Voided by">{t.voidedBy}</Fact>}
+        {t.collectsRestOf && <Fact label="Rest of sale">Ref {shortRefOf(t.collectsRestOf)}</Fact>}
+        <Fact label="Ref" mono testId="detail-ref">
+          {t.ref}
+        </Fact>
         <Fact label="Transaction ID" mono>
           {t.apiId ?? t.id}
         </Fact>
@@ -174,7 +209,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
       </dl>
 
       {/* Issue 14: the original sale, refunds, batch, Level 3 data and receipt of this transaction. */}
-      <TransactionLinks t={t} isManager={isManager} merchantName={merchantName} onOpen={(v) => useTransactionsStore.getState().select(v)} />
+      <TransactionLinks t={t} isManager={isManager} header={receiptHeaderOf(config)} onOpen={(v) => useTransactionsStore.getState().select(v)} />
 
       <div className="receipt-actions">
         <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>
@@ -187,7 +222,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         )}
         <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
         <div className="print-only">
-          <Receipt t={t} merchantName={merchantName} />
+          <ReceiptSet t={t} header={receiptHeaderOf(config)} />
         </div>
       </div>
 

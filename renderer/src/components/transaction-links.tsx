@@ -12,11 +12,11 @@ import { dateAndTime } from '../lib/time-format';
 import { useBatchesStore } from '../stores/batches-store';
 import { useNavStore } from '../stores/nav-store';
 import { Level3Form } from './level3-form';
-import { Receipt } from './receipt';
+import { Receipt, type ReceiptHeader } from './receipt';
 
 const BATCH_STATE: Record<string, string> = { open: 'open', failed: 'settle refused, still open', processing: 'settling', settled: 'settled' };
 
-function ReceiptDialog({ t, merchantName, onClose }: { t: TransactionView; merchantName: string; onClose(): void }) {
+function ReceiptDialog({ t, header, onClose }: { t: TransactionView; header: ReceiptHeader; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   useFocusTrap(ref);
   useEffect(() => {
@@ -39,14 +39,14 @@ function ReceiptDialog({ t, merchantName, onClose }: { t: TransactionView; merch
           </button>
         </div>
         <div className="receipt-column">
-          <Receipt t={t} merchantName={merchantName} />
+          <Receipt t={t} header={header} />
         </div>
       </div>
     </div>
   );
 }
 
-export function TransactionLinks({ t, isManager, merchantName, onOpen }: { t: TransactionView; isManager: boolean; merchantName: string; onOpen(v: TransactionView): void }) {
+export function TransactionLinks({ t, isManager, header, onOpen }: { t: TransactionView; isManager: boolean; header: ReceiptHeader; onOpen(v: TransactionView): void }) {
   const [links, setLinks] = useState<Links | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [editing, setEditing] = useState(false);
@@ -151,7 +151,7 @@ export function TransactionLinks({ t, isManager, merchantName, onOpen }: { t: Tr
           }}
         />
       )}
-      {showReceipt && <ReceiptDialog t={t} merchantName={merchantName} onClose={() => setShowReceipt(false)} />}
+      {showReceipt && <ReceiptDialog t={t} header={header} onClose={() => setShowReceipt(false)} />}
     </section>
   );
 }

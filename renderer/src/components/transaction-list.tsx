@@ -59,8 +59,9 @@ export function TransactionList({
                 <span className={`tx-kind tx-kind-${r.kind}`}>{r.kind === 'refund' ? 'Refund' : 'Sale'}</span>
                 <span className="tx-card">
                   {r.cardBrand} •••• {r.lastFour}
+                  {r.clerkName && <span className="tx-clerk"> · {r.clerkName}</span>}
                 </span>
-                <span className={`badge badge-state-${r.state}`}>{STATE_LABELS[r.state]}</span>
+                <span className={`badge badge-state-${r.state}`}>{r.partial && r.state === 'approved' ? 'Partly approved' : STATE_LABELS[r.state]}</span>
                 <span className="tx-amount">{r.kind === 'refund' ? `-${money(r.amountCents)}` : money(r.amountCents)}</span>
               </button>
             </li>

@@ -2,16 +2,10 @@
  * Cashier-facing money text. Amounts are integer cents everywhere in the renderer;
  * formatting is textual (no division into floats).
  */
-import { formatMoney } from '../../../shared/payments/money';
+import { dollars } from '../../../shared/refund-limit';
 
-/** 123456 → "$1,234.56"; negative keeps a leading minus. */
-export function money(cents: number): string {
-  const text = formatMoney(cents);
-  const neg = text.startsWith('-');
-  const [whole = '0', frac = '00'] = (neg ? text.slice(1) : text).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${neg ? '-' : ''}$${grouped}.${frac}`;
-}
+/** 123456 → "$1,234.56"; negative keeps a leading minus (one definition, shared with the core's sentences). */
+export const money = dollars;
 
 /** A typed amount ("12.5", "$12.50", "12") → cents, or null. */
 export function parseTypedAmount(text: string): number | null {

@@ -18,10 +18,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Backspace'], action: 'Remove the last digit', where: 'Sale' },
   { keys: ['Delete'], action: 'Clear the amount', where: 'Sale' },
   { keys: ['Enter'], action: 'Go to the card details; in the card form, charge the card', where: 'Sale' },
+  { keys: ['0–4'], action: 'With the tip choices focused (Tab): No tip, the three percents, Custom', where: 'Sale' },
+  { keys: ['←', '→'], action: 'Move between the tip choices', where: 'Sale' },
   { keys: ['N', 'Enter'], action: 'Start the next sale', where: 'Sale result' },
   { keys: ['P'], action: 'Print the receipt', where: 'Sale result' },
   { keys: ['/'], action: 'Filter the list', where: 'Transactions' },
   { keys: ['↑', '↓'], action: 'Pick the previous or next transaction', where: 'Transactions' },
+  { keys: ['R'], action: 'Refund the selected sale (managers)', where: 'Transactions' },
   { keys: ['0–9', 'Enter'], action: 'Type your PIN and sign in', where: 'Sign in' },
 ];
 

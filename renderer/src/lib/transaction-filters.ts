@@ -28,7 +28,7 @@ export function matchesText(r: TransactionView, text: string): boolean {
   if (!t) return true;
   if (/^\d{1,4}$/.test(t) && r.lastFour.endsWith(t)) return true;
   const cents = parseTypedAmount(t);
-  if (cents !== null && /[.$]/.test(t) && r.amountCents === cents) return true;
+  if (cents !== null && /[.$]/.test(t) && (r.amountCents === cents || r.requestedCents === cents)) return true;
   return r.cardBrand.toLowerCase().startsWith(t.toLowerCase()) || (r.apiId ?? '') === t;
 }
 

@@ -1,23 +1,33 @@
 import { useEffect, useRef, useState } from 'react';
-import type { SaleOutcome } from '../../../shared/ipc/contract';
+import type { SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
 import { EmailReceipt } from '../components/email-receipt';
-import { Receipt } from '../components/receipt';
+import { receiptHeaderOf, ReceiptSet } from '../components/receipt';
 import { money } from '../lib/money-format';
 import { printReceipt } from '../lib/print-receipt';
 import { isTypingTarget } from '../lib/shortcuts';
+import type { FirstCard } from '../stores/sale-store';
 
 interface SaleResultProps {
   outcome: SaleOutcome;
-  merchantName: string;
+  config: SaleConfig | null;
+  /** Set when this sale collected the rest of a partial approval. */
+  firstCard: FirstCard | null;
   onNewSale(): void;
   onRetry(): void;
+  onCollectRest(): void;
+  /** Voids the partial approval; answers an error sentence or null. */
+  onVoidPartial(): Promise<string | null>;
 }
 
-/** Approved or declined, why in plain words, and the receipt. */
-export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleResultProps) {
+/** Approved, partly approved or declined, why in plain words, and the receipt. */
+export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onCollectRest, onVoidPartial }: SaleResultProps) {
   const t = outcome.transaction;
+  const partial = outcome.approved && t.partial;
+  const restCents = t.requestedCents - t.amountCents;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [printError, setPrintError] = useState<string | null>(null);
+  const [voidError, setVoidError] = useState<string | null>(null);
+  const [voiding, setVoiding] = useState(false);
 
   useEffect(() => {
     headingRef.current?.focus({ preventScroll: true });
@@ -29,6 +39,8 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
       if (performance.now() - shownAt < 400) return;
+      // A partial approval is never left with one key press: the cashier picks collect or void.
+      if (partial) return;
       if (e.key === 'n' || e.key === 'N' || (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement))) {
         e.preventDefault();
         onNewSale();
@@ -39,27 +51,55 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [onNewSale, t.id]);
+  }, [onNewSale, t.id, partial]);
 
+  const voidPartial = async () => {
+    setVoiding(true);
+    setVoidError(await onVoidPartial());
+    setVoiding(false);
+  };
+
+  const tone = partial ? 'partial' : outcome.approved ? 'approved' : 'declined';
   return (
     <div className="result-layout">
-      <section className={`panel result-panel result-${outcome.approved ? 'approved' : 'declined'}`} aria-labelledby="result-title" data-testid="sale-result">
-        <div className="result-icon" aria-hidden="true">
-          {outcome.approved ? '✓' : '✕'}
+      <section className={`panel result-panel result-${tone}`} aria-labelledby="result-title" data-testid="sale-result">
+        <div className="result-head">
+          <div className="result-icon" aria-hidden="true">
+            {partial ? '!' : outcome.approved ? '✓' : '✕'}
+          </div>
+          <h1 id="result-title" ref={headingRef} tabIndex={-1} data-testid="result-title">
+            {partial ? 'Partly approved' : outcome.approved ? 'Approved' : 'Declined'}
+          </h1>
+          <p className="result-amount">{money(outcome.approved ? t.amountCents : t.requestedCents)}</p>
         </div>
-        <h1 id="result-title" ref={headingRef} tabIndex={-1} data-testid="result-title">
-          {outcome.approved ? 'Approved' : 'Declined'}
-        </h1>
-        <p className="result-amount">{money(t.amountCents)}</p>
         <p className="result-message" data-testid="result-message">
-          {outcome.approved && outcome.message === 'Approved.' ? 'The card was charged. Offer the customer a receipt.' : outcome.message}
+          {partial
+            ? `Only ${money(t.amountCents)} of ${money(t.requestedCents)} was approved. ${money(restCents)} remains to collect.`
+            : outcome.approved && outcome.message === 'Approved.'
+              ? 'The card was charged. Offer the customer a receipt.'
+              : outcome.message}
         </p>
+        {firstCard && outcome.approved && (
+          <p className="notice notice-info" data-testid="result-linked">
+            Paid with two cards: {money(firstCard.transaction.amountCents)} on {firstCard.transaction.cardBrand} •••• {firstCard.transaction.lastFour} and{' '}
+            {money(t.amountCents)} on {t.cardBrand} •••• {t.lastFour}.
+          </p>
+        )}
         <p className="muted">
           {t.cardBrand} •••• {t.lastFour}
           {t.authCode ? ` · Auth code ${t.authCode}` : ''}
         </p>
         <div className="result-actions">
-          {outcome.approved ? (
+          {partial ? (
+            <>
+              <button type="button" className="btn btn-primary btn-xl" onClick={onCollectRest}>
+                Collect {money(restCents)} with another card
+              </button>
+              <button type="button" className="btn btn-danger btn-lg" onClick={() => void voidPartial()} disabled={voiding}>
+                {voiding ? 'Voiding…' : `Void the ${money(t.amountCents)} and start over`}
+              </button>
+            </>
+          ) : outcome.approved ? (
             <>
               <button type="button" className="btn btn-primary btn-xl" onClick={onNewSale} aria-keyshortcuts="N">
                 New sale <kbd aria-hidden="true">N</kbd>
@@ -79,15 +119,15 @@ export function SaleResult({ outcome, merchantName, onNewSale, onRetry }: SaleRe
             </>
           )}
         </div>
-        {printError && (
+        {(printError ?? voidError) && (
           <p className="notice notice-error" role="alert">
-            {printError}
+            {printError ?? voidError}
           </p>
         )}
-        {outcome.approved && <EmailReceipt transactionId={t.id} />}
+        {outcome.approved && !partial && <EmailReceipt transactionId={t.id} />}
       </section>
       <section className="receipt-column" aria-label="Receipt preview">
-        <Receipt t={t} merchantName={merchantName} />
+        <ReceiptSet t={t} header={receiptHeaderOf(config)} />
       </section>
     </div>
   );

@@ -9,6 +9,9 @@ import { formatPercentBp, money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
 import { useSaleStore } from '../stores/sale-store';
 import { useTerminalStore } from '../stores/terminal-store';
+import { useNavStore } from '../stores/nav-store';
+import { ConfirmDialog } from '../components/confirm-dialog';
+import { aboveHardCap, hardCapSentence } from '../../../shared/amount-guards';
 import { SaleResult } from './sale-result';
 
 /**
@@ -19,7 +22,8 @@ export function SaleScreen() {
   const s = useSaleStore();
   const cardRef = useRef<CardFormHandle>(null);
   const screenRef = useRef<HTMLDivElement>(null);
-  const { config, loadConfig, press, phase } = s;
+  const { config, loadConfig, press, phase, newSale } = s;
+  const visit = useNavStore((n) => n.visit);
   // --- devices hook-in (issue 12): terminal status, and whether the terminal asks the tip.
   const terminal = useTerminalStore();
   const loadTerminal = terminal.load;
@@ -33,6 +37,11 @@ export function SaleScreen() {
   useEffect(() => {
     if (!config) void loadConfig();
   }, [config, loadConfig]);
+
+  // F2 or the Sale tab always start a new sale: an amount left from before must never grow by the next digits.
+  useEffect(() => {
+    if (visit > 0) newSale();
+  }, [visit, newSale]);
 
   useEffect(() => {
     if (phase === 'entry') screenRef.current?.focus({ preventScroll: true });
@@ -60,21 +69,34 @@ export function SaleScreen() {
   }, [phase, press]);
 
   if (phase === 'result' && s.outcome) {
-    return <SaleResult outcome={s.outcome} merchantName={config?.merchantName ?? ''} onNewSale={s.newSale} onRetry={s.retry} />;
+    return <SaleResult outcome={s.outcome} config={config} firstCard={s.firstCard} onNewSale={s.newSale} onRetry={s.retry} onCollectRest={s.collectRest} onVoidPartial={s.voidPartial} />;
   }
 
   const totals = s.totals();
-  const charging = phase === 'charging';
+  const charging = phase === 'charging' || phase === 'checking';
   const taxBp = config?.taxRateBasisPoints ?? 0;
-  const blocked = !config ? 'Loading the store settings…' : totals.subtotalCents === 0 ? 'Type the amount first (keypad or keyboard).' : null;
+  const blocked = !config
+    ? 'Loading the store settings…'
+    : totals.subtotalCents === 0
+      ? 'Type the amount first (keypad or keyboard).'
+      : aboveHardCap(config, totals.totalCents)
+        ? hardCapSentence(config.hardCapCents)
+        : null;
+  const q = s.question;
 
   return (
     <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale" data-screen-focus>
       <section className="panel" aria-labelledby="sale-title">
         <h1 id="sale-title" className="section-title">
-          New sale
+          {s.firstCard ? 'Collect the rest' : 'New sale'}
         </h1>
-        <AmountKeypad cents={s.subtotalCents} disabled={charging} onKey={press} />
+        {s.firstCard && (
+          <p className="notice notice-info" data-testid="collect-rest">
+            {money(s.firstCard.transaction.amountCents)} of the {money(s.firstCard.transaction.requestedCents)} sale was approved on {s.firstCard.transaction.cardBrand} ••••{' '}
+            {s.firstCard.transaction.lastFour}. Charge the remaining {money(s.firstCard.restCents)} to another card.
+          </p>
+        )}
+        <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
         <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
@@ -120,6 +142,11 @@ export function SaleScreen() {
             {s.error}
           </p>
         )}
+        {s.notice && (
+          <p className="notice notice-ok" role="status" data-testid="sale-notice">
+            {s.notice}
+          </p>
+        )}
         {/* devices hook-in (issue 12): terminal / keyed card / check; the card form is the keyed choice */}
         <TerminalPayment
           subtotalCents={totals.subtotalCents}
@@ -134,6 +161,7 @@ export function SaleScreen() {
               blockedReason={blocked}
               charging={charging}
               chargeLabel={`Charge ${money(totals.totalCents)}`}
+              chargingLabel={phase === 'checking' ? 'Checking with the gateway…' : 'Charging…'}
               serverErrors={s.fieldErrors}
               resetToken={s.cardResetToken}
               onCharge={(card) => void s.charge(card)}
@@ -141,6 +169,23 @@ export function SaleScreen() {
           }
         />
       </section>
+      {q && (
+        <ConfirmDialog
+          title={q.kind === 'amount' ? 'Charge this large amount?' : 'Add this large tip?'}
+          confirmLabel={q.kind === 'amount' ? `Yes, charge ${money(q.totalCents)}` : `Yes, tip ${money(q.tipCents)}`}
+          onCancel={() => s.answer(false)}
+          onConfirm={() => s.answer(true)}
+        >
+          <p className="confirm-amount" data-testid="confirm-amount">
+            {money(q.kind === 'amount' ? q.totalCents : q.tipCents)}
+          </p>
+          <p>
+            {q.kind === 'amount'
+              ? `Check the amount with the customer: it is above ${money(config?.confirmAboveCents ?? 0)}.`
+              : `The tip is more than ${config?.tipConfirmPercent ?? 0}% of the ${money(q.subtotalCents)} amount. Check it with the customer.`}
+          </p>
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

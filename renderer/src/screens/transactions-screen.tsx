@@ -5,6 +5,7 @@ import { TransactionList } from '../components/transaction-list';
 import { money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
 import { useSessionStore } from '../stores/session-store';
+import { useStatusStore } from '../stores/status-store';
 import { applyFilters, totalsOfRows, type KindFilter } from '../lib/transaction-filters';
 import { useTransactionsStore } from '../stores/transactions-store';
 
@@ -37,6 +38,13 @@ export function TransactionsScreen() {
   useEffect(() => {
     void loadToday();
   }, [loadToday]);
+
+  // When the gateway comes back, a list that could not load loads by itself.
+  const health = useStatusStore((x) => x.status?.gateway.health);
+  useEffect(() => {
+    if (health === 'ok' && useTransactionsStore.getState().loadFailed) void loadToday();
+  }, [health, loadToday]);
+  const failed = st.loadFailed && mode === 'today';
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -107,6 +115,17 @@ export function TransactionsScreen() {
             }}
           />
         )}
+        {failed ? (
+          <div className="panel list-failed" data-testid="tx-load-failed">
+            <h2 className="section-title">Today's list cannot be loaded</h2>
+            <p role="alert">{st.error}</p>
+            <p className="muted">The totals are not shown until the list loads. It loads by itself when the gateway answers again.</p>
+            <button type="button" className="btn btn-secondary btn-lg" onClick={() => void loadToday()} disabled={st.loading}>
+              {st.loading ? 'Trying…' : 'Try again now'}
+            </button>
+          </div>
+        ) : (
+        <>
         <div className="totals" data-testid="tx-totals" aria-label="Totals">
           <div className="total-card">
             <span className="total-label">Sales</span>
@@ -176,6 +195,8 @@ export function TransactionsScreen() {
               st.select(r);
             }}
           />
+        )}
+        </>
         )}
       </div>
       <aside className="tx-side" aria-label="Selected transaction">

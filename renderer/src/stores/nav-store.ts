@@ -7,6 +7,8 @@ export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'device
 interface NavState {
   screen: ScreenName;
   helpOpen: boolean;
+  /** Counts every go(): a screen can tell "opened again" (F2 on the sale screen starts a new sale). */
+  visit: number;
   go(screen: ScreenName): void;
   setHelp(open: boolean): void;
 }
@@ -15,6 +17,7 @@ interface NavState {
 export const useNavStore = createUserStore<NavState>((set) => ({
   screen: 'sale',
   helpOpen: false,
-  go: (screen) => set({ screen }),
+  visit: 0,
+  go: (screen) => set((s) => ({ screen, visit: s.visit + 1 })),
   setHelp: (helpOpen) => set({ helpOpen }),
 }));

@@ -15,6 +15,8 @@ interface TransactionsState {
   /** Page 1 is on screen and later pages are still arriving. */
   loadingMore: boolean;
   error: string | null;
+  /** Today's list has never loaded (since the screen opened): the screen says so instead of showing $0.00. */
+  loadFailed: boolean;
   today: TransactionView[];
   searchResults: TransactionView[];
   kind: KindFilter;
@@ -37,6 +39,7 @@ export const useTransactionsStore = createUserStore<TransactionsState>((set, get
   loading: false,
   loadingMore: false,
   error: null,
+  loadFailed: false,
   today: [],
   searchResults: [],
   kind: 'all',
@@ -54,14 +57,14 @@ export const useTransactionsStore = createUserStore<TransactionsState>((set, get
     for (let page = 1; ; page++) {
       const r = await ringup.transactionsToday(until === undefined ? { page } : { page, until });
       if (generation !== loadGeneration || epoch !== userEpoch()) return; // a newer load, or another user, took over
-      if (!r.ok) return set({ loading: false, loadingMore: false, error: r.error.message });
+      if (!r.ok) return set((st) => ({ loading: false, loadingMore: false, error: r.error.message, loadFailed: page === 1 ? true : st.loadFailed }));
       const fresh = r.value.rows.filter((x) => !seen.has(x.id));
       for (const x of fresh) seen.add(x.id);
       rows = rows.concat(fresh);
       until = r.value.until;
       const more = page < r.value.pageCount;
       const sel = get().selectedId;
-      set({ loading: false, loadingMore: more, error: null, today: rows, selected: sel ? (rows.find((x) => x.id === sel) ?? get().selected) : null });
+      set({ loading: false, loadingMore: more, error: null, loadFailed: false, today: rows, selected: sel ? (rows.find((x) => x.id === sel) ?? get().selected) : null });
       if (!more) return;
     }
   },

@@ -1,0 +1,207 @@
+/**
+ * Counter trust, the money path, in the core: the amount guards from the store
+ * settings, clerk records, Find by auth code and Ref, and a sale whose answer is lost
+ * (a real TCP proxy in front of the real engine swallows it) charged exactly once.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { SALE_ERRORS } from '../../electron/core/sales';
+import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
+import { hardCapSentence, largeAmountSentence, largeTipSentence } from '../../shared/amount-guards';
+import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
+import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
+import type { Result } from '../../shared/result';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+const settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS, confirmAboveCents: 5_000, hardCapCents: 10_000, storeAddress: '1 Main St', storePhone: '555-0100' };
+
+interface Counter {
+  dir: string;
+  core: Core;
+  dispatch: Dispatch;
+  users: PosUser[];
+}
+
+async function startCounter(extra: Partial<Parameters<typeof startCore>[0]> = {}, dir = mkdtempSync(join(tmpdir(), 'ringup-trust-'))): Promise<Counter> {
+  const core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0, settings: () => settings, ...extra });
+  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  const r = (await dispatch('auth:users', { url: `${ORIGIN}/`, isMainFrame: true }, undefined)) as Result<HandlerResults['auth:users']>;
+  if (!r.ok) throw new Error(r.error.message);
+  return { dir, core, dispatch, users: r.value.users };
+}
+
+async function call<C extends keyof HandlerResults>(c: Counter, channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
+  return (await c.dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+}
+
+async function signIn(c: Counter, name: string, pin: string): Promise<void> {
+  const user = c.users.find((u) => u.name === name)!;
+  expect((await call(c, 'auth:sign-in', { userId: user.id, pin })).ok).toBe(true);
+}
+
+let n = 0;
+const ref = () => `trust-${Date.now()}-${n++}`;
+
+let main: Counter;
+let creds: Record<string, string>;
+
+beforeAll(async () => {
+  main = await startCounter();
+  creds = JSON.parse(readFileSync(join(main.dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+});
+
+afterAll(async () => {
+  await main?.core.close();
+  if (main) rmSync(main.dir, { recursive: true, force: true });
+});
+
+describe('amount guards from the store settings, enforced in the core', () => {
+  it('refuses above the hard cap, asks to confirm above the threshold and for a large tip', async () => {
+    await signIn(main, 'Casey', '0000');
+    const capped = await call(main, 'sale:charge', { subtotalCents: 10_001, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(capped).toEqual({ ok: false, error: { code: 'above_hard_cap', message: hardCapSentence(10_000), fields: { amount: [hardCapSentence(10_000)] } } });
+    expect(hardCapSentence(10_000)).toBe('A sale can be at most $100.00. Check the amount, or ask a manager to raise the limit in the store settings.');
+
+    const large = await call(main, 'sale:charge', { subtotalCents: 6_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(!large.ok && large.error).toMatchObject({ code: 'confirm_amount', message: largeAmountSentence(6_000) });
+    const wrongConfirm = await call(main, 'sale:charge', { subtotalCents: 6_000, taxCents: 0, tipCents: 0, card, clientRef: ref(), confirmedCents: 5_999 });
+    expect(!wrongConfirm.ok && wrongConfirm.error.code).toBe('confirm_amount');
+    const confirmed = await call(main, 'sale:charge', { subtotalCents: 6_000, taxCents: 0, tipCents: 0, card, clientRef: ref(), confirmedCents: 6_000 });
+    expect(confirmed.ok && confirmed.value.approved).toBe(true);
+
+    const tip = await call(main, 'sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 501, card, clientRef: ref() });
+    expect(!tip.ok && tip.error).toMatchObject({ code: 'confirm_tip', message: largeTipSentence(501, 1_000, 50), fields: { tip: [largeTipSentence(501, 1_000, 50)] } });
+    const halfTip = await call(main, 'sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 500, card, clientRef: ref() });
+    expect(halfTip.ok).toBe(true); // exactly 50 % needs no question
+    const tipConfirmed = await call(main, 'sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 501, card, clientRef: ref(), confirmedTipCents: 501 });
+    expect(tipConfirmed.ok).toBe(true);
+  });
+
+  it('hands the sale screen the thresholds, tax default, tips and receipt header', async () => {
+    const r = await call(main, 'sale:config');
+    expect(r.ok && r.value).toMatchObject({ confirmAboveCents: 5_000, hardCapCents: 10_000, tipConfirmPercent: 50, taxOnByDefault: false, storeAddress: '1 Main St', storePhone: '555-0100', tipEnabled: true });
+  });
+});
+
+describe('clerk records and Find', () => {
+  it('records who sold, refunded and voided; sends clerk_number; finds by auth code and Ref', async () => {
+    await signIn(main, 'Casey', '0000');
+    const sale = await call(main, 'sale:charge', { subtotalCents: 777, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!sale.ok) throw new Error(sale.error.message);
+    const t = sale.value.transaction;
+    expect(t).toMatchObject({ clerkName: 'Casey', entryMode: 'keyed', signatureLine: true });
+    expect(t.ref).toMatch(/^[0-9A-F]{8}$/);
+    const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+    const raw = (await (await fetch(`${creds.base_url}/transactions/${t.id}`, { headers })).json()) as { transaction: { clerk_number: string } };
+    expect(raw.transaction.clerk_number).toMatch(/^[A-Za-z0-9]{1,16}$/);
+    expect(raw.transaction.clerk_number).toBe(main.users.find((u) => u.name === 'Casey')!.id.replace(/-/g, '').slice(0, 16));
+
+    const byRef = await call(main, 'transactions:search', { ref: t.ref.toLowerCase() });
+    expect(byRef.ok && byRef.value.map((v) => v.id)).toEqual([t.id]);
+    const byAuth = await call(main, 'transactions:search', { authCode: t.authCode! });
+    expect(byAuth.ok && byAuth.value.map((v) => v.id)).toContain(t.id);
+    const badRef = await call(main, 'transactions:search', { ref: 'short' });
+    expect(!badRef.ok && badRef.error.fields?.ref).toEqual(['The Ref on the receipt is 8 letters and digits.']);
+
+    await signIn(main, 'Morgan', '1234');
+    const refund = await call(main, 'transactions:refund', { id: t.id, amountCents: 100 });
+    expect(refund.ok && refund.value.refund).toMatchObject({ clerkName: 'Morgan', previousTransactionId: t.id });
+    const other = await call(main, 'sale:charge', { subtotalCents: 1_888, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    const voided = await call(main, 'transactions:void', { id: other.ok ? other.value.transaction.id : '' });
+    expect(voided.ok && voided.value).toMatchObject({ clerkName: 'Morgan', voidedBy: 'Morgan', state: 'voided' });
+    const today = await call(main, 'transactions:today', { page: 1 });
+    expect(today.ok && today.value.rows.find((r) => r.id === t.id)?.clerkName).toBe('Casey');
+  });
+
+  it('lets a cashier void a partial approval (only that), and links the sale that collects the rest', async () => {
+    await signIn(main, 'Casey', '0000');
+    const full = await call(main, 'sale:charge', { subtotalCents: 300, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    const notPartial = await call(main, 'sale:void-partial', { id: full.ok ? full.value.transaction.id : '' });
+    expect(!notPartial.ok && notPartial.error.message).toBe(SALE_ERRORS.notPartial);
+
+    const partial = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!partial.ok) throw new Error(partial.error.message);
+    expect(partial.value.transaction).toMatchObject({ partial: true, amountCents: 100, requestedCents: 201 });
+    const rest = await call(main, 'sale:charge', { subtotalCents: 101, taxCents: 0, tipCents: 0, card, clientRef: ref(), collectsRestOf: partial.value.transaction.id });
+    expect(rest.ok && rest.value.transaction).toMatchObject({ collectsRestOf: partial.value.transaction.id, amountCents: 101 });
+
+    const again = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    const voided = await call(main, 'sale:void-partial', { id: again.ok ? again.value.transaction.id : '' });
+    expect(voided.ok && voided.value).toMatchObject({ state: 'voided', voidedBy: 'Casey' });
+  });
+});
+
+describe('never charged twice', () => {
+  let proxy: TcpProxy;
+  let remote: Counter;
+  beforeAll(async () => {
+    proxy = await startTcpProxy(Number(new URL(creds.base_url!).port));
+    remote = await startCounter({
+      gatewayTimeoutMs: 700,
+      remote: {
+        baseUrl: `${proxy.origin}/v2`,
+        auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+        locationId: creds.location_id!,
+        productTransactionId: creds.cc_product_transaction_id!,
+      },
+    });
+  });
+  afterAll(async () => {
+    await remote?.core.close();
+    await proxy?.close();
+    if (remote) rmSync(remote.dir, { recursive: true, force: true });
+  });
+
+  it('a sale whose answer is swallowed is looked up by its transaction_api_id and shown once, charged once', async () => {
+    await signIn(remote, 'Casey', '0000');
+    const clientRef = ref();
+    proxy.mode = 'swallow';
+    const lost = call(remote, 'sale:charge', { subtotalCents: 1_234, taxCents: 0, tipCents: 0, card, clientRef });
+    // The POST reaches the engine; its answer (and the lookup's) never come back.
+    const r1 = await lost;
+    expect(r1).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
+    expect(proxy.requests.filter((l) => l.startsWith('POST /v2/transactions'))).toHaveLength(1);
+    expect(await call(remote, 'sale:outcome', { clientRef })).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
+
+    proxy.mode = 'pass';
+    const known = await call(remote, 'sale:outcome', { clientRef });
+    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 1_234, clerkName: 'Casey' } });
+    // Charging again with the same clientRef returns the same sale, never a second one.
+    const again = await call(remote, 'sale:charge', { subtotalCents: 1_234, taxCents: 0, tipCents: 0, card, clientRef });
+    expect(again.ok && again.value.transaction.id).toBe(known.ok ? known.value.outcome?.transaction.id : 'none');
+    const list = await call(main, 'transactions:search', { transactionApiId: clientRef });
+    expect(list.ok && list.value).toHaveLength(1);
+  });
+
+  it('a sale that never reached the gateway says the card was not charged', async () => {
+    await signIn(remote, 'Casey', '0000');
+    proxy.mode = 'drop';
+    const clientRef = ref();
+    const r = await call(remote, 'sale:charge', { subtotalCents: 1_111, taxCents: 0, tipCents: 0, card, clientRef });
+    expect(r).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
+    proxy.mode = 'pass';
+    expect(await call(remote, 'sale:outcome', { clientRef })).toEqual({ ok: true, value: { outcome: null } });
+    const list = await call(main, 'transactions:search', { transactionApiId: clientRef });
+    expect(list.ok && list.value).toHaveLength(0);
+  });
+
+  it('reports refused credentials as refused, not unreachable', async () => {
+    const wrong = await startCounter({
+      remote: { baseUrl: `${proxy.origin}/v2`, auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: 'wrong-key' }, locationId: creds.location_id! },
+    });
+    try {
+      expect(wrong.core.status().gateway.health).toBe('refused');
+      proxy.mode = 'drop';
+      expect((await call(wrong, 'gateway:check')).ok && wrong.core.status().gateway.health).toBe('unreachable');
+    } finally {
+      proxy.mode = 'pass';
+      await wrong.core.close();
+      rmSync(wrong.dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -6,7 +6,8 @@
 import type { EngineModule } from './framework/context';
 import { merchantModule } from './merchant/module';
 import { createPaymentsModule } from './payments/payments-module';
+import { createOAuthModule } from './oauth/oauth-module';
 
 export function defaultModules(): EngineModule[] {
-  return [merchantModule, createPaymentsModule()];
+  return [merchantModule, createPaymentsModule(), createOAuthModule()];
 }

@@ -77,8 +77,11 @@ export function readClientInput(body: unknown): ClientInput {
   return { name: name as string, description, homepage_url: homepage, redirect_uris: [...new Set(uris as string[])] };
 }
 
+/** What the registry needs: statements and the clock (the command runs it without a server). */
+export type ClientsContext = Pick<EngineContext, 'stmt' | 'clock'>;
+
 export class OAuthClients {
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: ClientsContext) {}
 
   /** Inserts a client; `fixed` reuses a known id/secret (the seed's sandbox client after reset()). */
   register(developerId: string, input: ClientInput, fixed?: RegisteredClient): RegisteredClient {

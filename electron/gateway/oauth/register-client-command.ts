@@ -43,7 +43,7 @@ export function registerClientCommand(argv: readonly string[], dataDir: string):
         redirect_uris: values(argv, 'redirect-uri'),
       });
     } catch (err) {
-      if (err instanceof ApiError) throw new Error(Object.values(err.errors).flat().join(' '));
+      if (err instanceof ApiError) throw new Error(Object.values(err.errors).flat().join(' '), { cause: err });
       throw err;
     }
     const clients = new OAuthClients({ stmt: (sql) => db.prepare(sql), clock: new MovableClock() });

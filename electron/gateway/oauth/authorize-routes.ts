@@ -38,9 +38,9 @@ function loginForm(client: ClientRow, requestId: string, csrf: string, error?: s
 ${error ? `<p class="alert" role="alert" id="login-error">${esc(error)}</p>` : ''}
 <form method="post" action="${AUTHORIZE_PATH}" ${error ? 'aria-describedby="login-error"' : ''}>
 <input type="hidden" name="request_id" value="${esc(requestId)}"><input type="hidden" name="csrf_token" value="${esc(csrf)}">
-<label for="domain">Login domain</label><input id="domain" name="domain" required autocomplete="url" value="${esc(values.domain ?? '')}">
+<label for="domain">Login domain</label><input id="domain" name="domain" required autocomplete="url" value="${esc(values.domain ?? '')}"${error ? '' : ' autofocus'}>
 <label for="username">Username</label><input id="username" name="username" required autocomplete="username" value="${esc(values.username ?? '')}">
-<label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="current-password">
+<label for="password">Password</label><input id="password" name="password" type="password" required autocomplete="current-password"${error ? ' autofocus' : ''}>
 <div class="row"><button type="submit">Sign in</button></div></form>`;
 }
 

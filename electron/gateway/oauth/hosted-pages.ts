@@ -122,7 +122,7 @@ export function registerHostedPages(app: FastifyInstance, ctx: EngineContext, ap
     const body = `<h1>${esc(OAUTH_MSG.HOSTED_APPROVED)}</h1>
 <p class="ok" role="status">${esc(OAUTH_MSG.HOSTED_APPROVED)}: ${esc(formatMoneyDisplay(authCents))}${esc(partial)} on •••• ${esc(t.last_four)}.</p>
 <dl><dt>Description</dt><dd>${esc(t.description ?? '')}</dd><dt>Auth code</dt><dd>${esc(t.auth_code)}</dd><dt>Transaction</dt><dd>${esc(t.id)}</dd></dl>
-<p><a href="/hosted/virtualterminal">New charge</a></p>`;
+<p><a class="button-link" href="/hosted/virtualterminal">New charge</a></p>`;
     return sendPage(reply, 201, { title: OAUTH_MSG.HOSTED_APPROVED, body });
   });
 }

@@ -25,6 +25,7 @@ body{margin:0;background:var(--bg);color:var(--text);font:1.125rem/1.5 system-ui
 main{max-width:32rem;margin:3rem auto;padding:2rem;background:var(--surface);border:1px solid var(--border);border-radius:12px}
 h1{font-size:1.75rem;margin:0 0 1rem}
 p{margin:0 0 1rem}
+main>:last-child{margin-bottom:0}
 .muted{color:var(--muted)}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input{display:block;width:100%;min-height:48px;padding:.5rem .75rem;font:inherit;color:var(--text);background:var(--surface);
@@ -36,6 +37,7 @@ button.secondary{background:transparent;color:var(--accent)}
 :focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 .alert{padding:.75rem 1rem;border-radius:8px;background:var(--bad-soft);color:var(--text);border-left:4px solid var(--bad);margin:0 0 1rem}
 .ok{padding:.75rem 1rem;border-radius:8px;background:var(--ok-soft);border-left:4px solid var(--ok);margin:0 0 1rem}
+a.button-link{display:inline-flex;align-items:center;min-height:48px;color:var(--accent);font-weight:600}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0 0 1rem}
 dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 `;

@@ -25,6 +25,8 @@ import { paramsOf, type Params } from './form-params';
 
 export const BROWSER_COOKIE = 'ringup_oauth';
 export const AUTHORIZE_PATH = '/o/authrize';
+/** A longer state would not be echoed exactly, so it is refused rather than cut. */
+export const STATE_MAX = 2048;
 
 function redirectWith(uri: string, params: Record<string, string | null>): string {
   const u = new URL(uri);
@@ -71,10 +73,11 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
     const client = clients.get(p.client_id);
     if (!client || client.developer_company_id !== developerId()) return sendErrorPage(reply, 400, 'Unknown application', OAUTH_MSG.CLIENT_UNKNOWN);
     if (!OAuthClients.allows(client, p.redirect_uri)) return sendErrorPage(reply, 400, 'Wrong return address', OAUTH_MSG.REDIRECT_NOT_REGISTERED);
-    const state = p.state ?? null;
+    const state = p.state !== undefined && p.state.length <= STATE_MAX ? p.state : null;
     // From here the redirect_uri is trusted: protocol errors go back to the client (RFC 6749 §4.1.2.1).
     const fail = (error: string, description: string) => reply.redirect(redirectWith(p.redirect_uri as string, { error, error_description: description, state }), 302);
     if (p.response_type !== 'code') return fail('unsupported_response_type', 'response_type must be code');
+    if (p.state !== undefined && p.state.length > STATE_MAX) return fail('invalid_request', `state may have at most ${STATE_MAX} characters`);
     if (p.scope !== undefined && p.scope !== '' && p.scope !== 'api') return fail('invalid_scope', 'scope must be api');
     let challenge: string | null = null;
     if (p.code_challenge !== undefined) {

@@ -62,7 +62,7 @@ export function registerHostedPages(app: FastifyInstance, ctx: EngineContext, ap
 
   app.get('/hosted/:route', async (req: FastifyRequest<{ Params: { route: string } }>, reply) => {
     const route = req.params.route;
-    if (!(HOSTED_ROUTES as readonly string[]).includes(route)) return sendErrorPage(reply, 404, 'Page not found', OAUTH_MSG.HOSTED_SESSION);
+    if (!(HOSTED_ROUTES as readonly string[]).includes(route)) return sendErrorPage(reply, 404, 'Page not found', OAUTH_MSG.HOSTED_NOT_FOUND);
     const s = sessions.of(req);
     if (!s) return signedOut(reply);
     const w = who(s);

@@ -39,6 +39,7 @@ export const OAUTH_MSG = {
   SSO_NO_KEY: 'Encrypted links (e_data) need a developer encryption key, and none is set.',
   // hosted pages
   HOSTED_SESSION: 'You are not signed in, or your session has ended. Open the link from your application again.',
+  HOSTED_NOT_FOUND: 'There is no such page. Open the link from your application again.',
   HOSTED_AMOUNT: 'Enter the amount as dollars and cents, for example 10.00.',
   HOSTED_DECLINED: 'The card was declined: {reason}',
   HOSTED_APPROVED: 'Approved',

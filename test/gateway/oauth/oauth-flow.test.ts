@@ -200,6 +200,9 @@ describe('authorization code failures', () => {
     expect(u.searchParams.get('state')).toBe(STATE);
     const scope = await b.get(authorizeUrl({ scope: 'admin' }));
     expect(new URL(scope.location as string).searchParams.get('error')).toBe('invalid_scope');
+    const long = await b.get(authorizeUrl({ state: 'x'.repeat(2049) }));
+    expect(new URL(long.location as string).searchParams.get('error')).toBe('invalid_request');
+    expect(new URL(long.location as string).searchParams.get('state')).toBeNull();
   });
 
   it('rejects a wrong client secret (401) and a missing one', async () => {

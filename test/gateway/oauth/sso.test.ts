@@ -234,3 +234,15 @@ describe('hosted charge page', () => {
     expect(r2.location).toBe('/hosted/dashboard');
   });
 });
+
+describe('hosted pages without a session', () => {
+  it('an unknown page and a missing session answer plain sentences', async () => {
+    const b = new Browser();
+    const nope = await b.get(`${origin}/hosted/admin`);
+    expect(nope.status).toBe(404);
+    expect(nope.text).toContain(html(OAUTH_MSG.HOSTED_NOT_FOUND));
+    const out = await b.get(`${origin}/hosted/contacts`);
+    expect(out.status).toBe(401);
+    expect(out.text).toContain(html(OAUTH_MSG.HOSTED_SESSION));
+  });
+});

@@ -5,8 +5,8 @@
  * - The client and redirect_uri are checked first: an unknown client or a redirect_uri
  *   that is not exactly one of the registered URLs gets an error page, never a redirect.
  * - Each visit opens an authorization request (10 min) with a CSRF token carried by the
- *   form and a browser binding in an HttpOnly, SameSite=Strict cookie; a post must
- *   present both. The token changes after login; the request is closed by the decision.
+ *   form and a browser binding in an HttpOnly, SameSite=Strict cookie named after the
+ *   request; a post must present both. The token changes after login; the request is closed by the decision.
  * - Wrong passwords are counted per login (domain + username): after 5 within 15 min the
  *   login refuses even the right password until the window ends.
  * - PKCE: `code_challenge` with `code_challenge_method=S256` binds the code to a verifier.
@@ -20,10 +20,13 @@ import { verifyPassword } from '../merchant/passwords';
 import { cookie, esc, sendErrorPage, sendPage } from './html-page';
 import { OAuthClients, type ClientRow } from './oauth-clients';
 import { OAUTH_MSG } from './oauth-messages';
-import type { AuthRequestRow, OAuthStore } from './oauth-store';
+import { REQUEST_TTL, type AuthRequestRow, type OAuthStore } from './oauth-store';
+import { sha256Hex } from './secrets';
 import { paramsOf, type Params } from './form-params';
 
 export const BROWSER_COOKIE = 'ringup_oauth';
+/** One cookie per authorization request, so two sign-ins in two tabs do not break each other. */
+export const browserCookieName = (requestId: string): string => `${BROWSER_COOKIE}_${sha256Hex(requestId).slice(0, 16)}`;
 export const AUTHORIZE_PATH = '/o/authrize';
 /** A longer state would not be echoed exactly, so it is refused rather than cut. */
 export const STATE_MAX = 2048;
@@ -87,13 +90,14 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       challenge = p.code_challenge;
     }
     const opened = store.openRequest(client.id, p.redirect_uri as string, state, challenge);
-    reply.header('set-cookie', `${BROWSER_COOKIE}=${opened.browser}; Path=/o/; HttpOnly; SameSite=Strict; Max-Age=600`);
+    reply.header('set-cookie', `${browserCookieName(opened.id)}=${opened.browser}; Path=/o/; HttpOnly; SameSite=Strict; Max-Age=${REQUEST_TTL}`);
     return sendPage(reply, 200, { title: 'Sign in', body: loginForm(client, opened.id, opened.csrf) });
   });
 
   app.post(AUTHORIZE_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
     const p = paramsOf(req);
-    const found = store.findRequest(p.request_id, p.csrf_token, cookie(req.headers.cookie, BROWSER_COOKIE));
+    const requestCookie = typeof p.request_id === 'string' ? cookie(req.headers.cookie, browserCookieName(p.request_id)) : undefined;
+    const found = store.findRequest(p.request_id, p.csrf_token, requestCookie);
     if ('error' in found) {
       return found.error === 'csrf'
         ? sendErrorPage(reply, 403, 'Form not accepted', OAUTH_MSG.CSRF_MISMATCH)
@@ -137,7 +141,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       });
     }
     if (!store.closeRequest(row)) return sendErrorPage(reply, 400, 'Sign-in expired', OAUTH_MSG.REQUEST_EXPIRED);
-    reply.header('set-cookie', `${BROWSER_COOKIE}=; Path=/o/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    reply.header('set-cookie', `${browserCookieName(requestId)}=; Path=/o/; HttpOnly; SameSite=Strict; Max-Age=0`);
     if (p.decision === 'deny') return reply.redirect(redirectWith(row.redirect_uri, { error: 'access_denied', state: row.state }), 302);
     const code = store.issueCode(row, row.user_id as string);
     return reply.redirect(redirectWith(row.redirect_uri, { code, state: row.state, user_id: row.user_id }), 302);

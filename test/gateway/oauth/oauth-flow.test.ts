@@ -284,6 +284,20 @@ describe('authorization code failures', () => {
     expect(staleToken.status).toBe(403);
   });
 
+  it('two sign-ins started in the same browser (two tabs) both work', async () => {
+    const b = new Browser();
+    const tab1 = await b.get(authorizeUrl({ state: 'one' }));
+    const tab2 = await b.get(authorizeUrl({ state: 'two' }));
+    for (const [tab, state] of [[tab1, 'one'], [tab2, 'two']] as const) {
+      const consent = await b.post(`${origin}/o/authrize`, {
+        request_id: field(tab.text, 'request_id'), csrf_token: field(tab.text, 'csrf_token'), domain: login.domain, username: login.username, password: login.password,
+      });
+      expect(consent.status).toBe(200);
+      const allowed = await b.post(`${origin}/o/authrize`, { request_id: field(consent.text, 'request_id'), csrf_token: field(consent.text, 'csrf_token'), decision: 'allow' });
+      expect(new URL(allowed.location as string).searchParams.get('state')).toBe(state);
+    }
+  });
+
   it('an authorization request expires', async () => {
     const b = new Browser();
     const page = await b.get(authorizeUrl());

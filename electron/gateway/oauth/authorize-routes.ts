@@ -127,6 +127,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       }
       store.clearFailures(loginKey);
       ctx.stmt('UPDATE users SET last_login_ts = ?, current_login = ? WHERE id = ?').run(ctx.clock.now(), String(ctx.clock.now()), user.id);
+      ctx.invalidateAuth(); // cached /v2 callers hold the user row; /users/me should show the login
       const csrf = store.toConsent(row, String(user.id));
       return sendPage(reply, 200, { title: 'Allow access', body: consentForm(client, user, requestId, csrf), formTargets: [targetOrigin(row.redirect_uri)] });
     }

@@ -7,6 +7,7 @@
  * - Each visit opens an authorization request (10 min) with a CSRF token carried by the
  *   form and a browser binding in an HttpOnly, SameSite=Strict cookie named after the
  *   request; a post must present both. The token changes after login; the request is closed by the decision.
+ * - The login domain is the user's branding domain, or else that of their primary location.
  * - Wrong passwords are counted per login (domain + username): after 5 within 15 min the
  *   login refuses even the right password until the window ends.
  * - PKCE: `code_challenge` with `code_challenge_method=S256` binds the code to a verifier.
@@ -64,9 +65,12 @@ ${client.homepage_url ? `<dt>Homepage</dt><dd>${esc(client.homepage_url)}</dd>` 
 export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext, store: OAuthStore, clients: OAuthClients, developerId: () => string): void {
   const findUser = (domain: string, username: string): Row | undefined =>
     ctx
-      .stmt(`SELECT u.* FROM users u LEFT JOIN branding_domains d ON d.id = u.domain_id
-             WHERE lower(u.username) = lower(?) AND (lower(d.url) = lower(?) OR lower(u.branding_domain_url) = lower(?)) LIMIT 1`)
-      .get(username, domain, domain) as Row | undefined;
+      .stmt(`SELECT u.* FROM users u
+             LEFT JOIN branding_domains d ON d.id = u.domain_id
+             LEFT JOIN locations l ON l.id = u.primary_location_id
+             WHERE lower(u.username) = lower(?)
+               AND lower(?) IN (lower(d.url), lower(u.branding_domain_url), lower(l.branding_domain_url)) LIMIT 1`)
+      .get(username, domain) as Row | undefined;
 
   const targetOrigin = (uri: string): string => new URL(uri).origin;
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG } from '../../../electron/gateway/framework/errors';
 import { OAUTH_MSG } from '../../../electron/gateway/oauth/oauth-messages';
+import { ADMIN_ONLY } from '../../../electron/gateway/oauth/oauth-module';
 import { ACCESS_TTL, CODE_TTL, LOGIN_WINDOW } from '../../../electron/gateway/oauth/oauth-store';
 import { TestEngine, errorsOf } from '../helpers/engine-fixture';
 import { Browser, RedirectListener, field, html } from './browser';
@@ -68,7 +69,7 @@ async function toConsent(extra: Record<string, string> = {}) {
     password: login.password,
   });
   expect(signedIn.status).toBe(200);
-  expect(signedIn.text).toContain('Allow Books &amp; &lt;Co&gt;?');
+  expect(signedIn.text).toMatch(/<h1>Allow .+\?<\/h1>/);
   return { b, request_id: field(signedIn.text, 'request_id'), csrf_token: field(signedIn.text, 'csrf_token'), page: signedIn };
 }
 
@@ -351,6 +352,7 @@ describe('authorization code failures', () => {
 
   it('pages carry a strict CSP and no external assets; consent may only post to its own redirect origin', async () => {
     const { page } = await toConsent();
+    expect(page.text).toContain('<h1>Allow Books &amp; &lt;Co&gt;?</h1>');
     const csp = page.headers.get('content-security-policy') as string;
     expect(csp).toContain("default-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
@@ -407,5 +409,56 @@ describe('client registration and credentials.json', () => {
     // Re-register the test client for any later test.
     const reg = await te.post('/oauthclients', { oauthclient: { name: 'Books & <Co>', redirect_uris: [listener.url] } });
     client = { client_id: reg.body.oauthclient.client_id, client_secret: reg.body.oauthclient.client_secret };
+  });
+});
+
+describe('other users, roles and client removal', () => {
+  it('a clerk signs in with their own login; their token stops when they are deactivated; clerks cannot manage clients', async () => {
+    const key = randomBytes(16).toString('hex');
+    const made = await te.post('/users', {
+      user: { username: 'clerk7', email: 'c@example.com', last_name: 'Clerk', user_type_id: 100, primary_location_id: te.locationId, user_api_key: key, password: 'counter123' },
+    });
+    expect(made.status).toBe(201);
+    const clerk = { developerId: te.creds.developerId, userId: made.body.user.id as string, apiKey: key };
+    const forbidden = await te.post('/oauthclients', { oauthclient: { name: 'Mine', redirect_uris: [listener.url] } }, { creds: clerk });
+    expect(forbidden.status).toBe(403);
+    expect(errorsOf(forbidden)).toEqual([ADMIN_ONLY]);
+
+    const b = new Browser();
+    const page = await b.get(authorizeUrl());
+    const consent = await b.post(`${origin}/o/authrize`, {
+      request_id: field(page.text, 'request_id'), csrf_token: field(page.text, 'csrf_token'), domain: login.domain, username: 'clerk7', password: 'counter123',
+    });
+    expect(consent.status).toBe(200);
+    expect(consent.text).toContain('Signed in as <strong>clerk7</strong>');
+    const allowed = await b.post(`${origin}/o/authrize`, { request_id: field(consent.text, 'request_id'), csrf_token: field(consent.text, 'csrf_token'), decision: 'allow' });
+    const q = new URL(allowed.location as string).searchParams;
+    expect(q.get('user_id')).toBe(clerk.userId);
+    const t = await token({ grant_type: 'authorization_code', code: q.get('code') as string });
+    const who = await me(t.body.access_token);
+    expect(who.body.user.id).toBe(clerk.userId);
+    expect(who.body.user.last_login_ts).toBe(te.clock.now());
+
+    expect((await te.put(`/users/${clerk.userId}`, { user: { status_id: 0 } })).status).toBe(200);
+    expect((await me(t.body.access_token)).status).toBe(401);
+  });
+
+  it('deleting a client revokes its tokens', async () => {
+    const reg = await te.post('/oauthclients', { oauthclient: { name: 'Short-lived', redirect_uris: [listener.url] } });
+    const tmp = { client_id: reg.body.oauthclient.client_id as string, client_secret: reg.body.oauthclient.client_secret as string };
+    const saved = client;
+    client = tmp;
+    try {
+      const q = await authorize();
+      const t = await token({ grant_type: 'authorization_code', code: q.get('code') as string });
+      expect((await me(t.body.access_token)).status).toBe(200);
+      expect((await te.get(`/oauthclients/${tmp.client_id}`)).body.oauthclient.name).toBe('Short-lived');
+      expect((await te.del(`/oauthclients/${tmp.client_id}`)).status).toBe(204);
+      expect((await me(t.body.access_token)).status).toBe(401);
+      expect((await te.get(`/oauthclients/${tmp.client_id}`)).status).toBe(404);
+      expect((await token({ grant_type: 'refresh_token', refresh_token: t.body.refresh_token })).status).toBe(401);
+    } finally {
+      client = saved;
+    }
   });
 });

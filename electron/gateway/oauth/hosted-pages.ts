@@ -45,10 +45,10 @@ function chargeForm(s: HostedSession, who: Who, values: Params, notice = ''): st
 <label for="description">Description</label><input id="description" name="description" maxlength="255" value="${esc(description)}">
 <label for="account_holder_name">Name on card</label><input id="account_holder_name" name="account_holder_name" autocomplete="cc-name" value="${esc(holder)}">
 <label for="account_number">Card number</label><input id="account_number" name="account_number" inputmode="numeric" autocomplete="cc-number" required>
-<label for="exp_date">Expiry (MMYY)</label><input id="exp_date" name="exp_date" inputmode="numeric" autocomplete="cc-exp" required maxlength="4">
-<label for="cvv">Security code (CVV)</label><input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4">
-<label for="billing_street">Billing street</label><input id="billing_street" name="billing_street" autocomplete="address-line1" value="${esc(street)}">
-<label for="billing_zip">Billing ZIP</label><input id="billing_zip" name="billing_zip" autocomplete="postal-code" value="${esc(zip)}">
+<div class="pair"><div><label for="exp_date">Expiry (MMYY)</label><input id="exp_date" name="exp_date" inputmode="numeric" autocomplete="cc-exp" required maxlength="4"></div>
+<div><label for="cvv">Security code (CVV)</label><input id="cvv" name="cvv" inputmode="numeric" autocomplete="cc-csc" maxlength="4"></div></div>
+<div class="pair"><div><label for="billing_street">Billing street</label><input id="billing_street" name="billing_street" autocomplete="address-line1" value="${esc(street)}"></div>
+<div><label for="billing_zip">Billing ZIP</label><input id="billing_zip" name="billing_zip" autocomplete="postal-code" value="${esc(zip)}"></div></div>
 <div class="row"><button type="submit">Charge</button></div></form>`;
 }
 

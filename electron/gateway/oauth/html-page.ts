@@ -30,6 +30,7 @@ main>:last-child{margin-bottom:0}
 label{display:block;font-weight:600;margin:1rem 0 .25rem}
 input{display:block;width:100%;min-height:48px;padding:.5rem .75rem;font:inherit;color:var(--text);background:var(--surface);
 border:1px solid var(--muted);border-radius:8px}
+.pair{display:grid;grid-template-columns:1fr 1fr;gap:0 1rem}
 .row{display:flex;gap:1rem;margin-top:1.5rem;flex-wrap:wrap}
 button{min-height:48px;min-width:8rem;padding:.5rem 1.25rem;font:inherit;font-weight:600;border-radius:8px;border:1px solid var(--accent);
 background:var(--accent);color:var(--accent-text);cursor:pointer}

@@ -7,8 +7,9 @@ import type { EngineModule } from './framework/context';
 import { merchantModule } from './merchant/module';
 import { createPaymentsModule } from './payments/payments-module';
 import { createRouterModule } from './router/router-module';
+import { createOAuthModule } from './oauth/oauth-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
-  return [merchantModule, payments, createRouterModule(payments)];
+  return [merchantModule, payments, createRouterModule(payments), createOAuthModule()];
 }

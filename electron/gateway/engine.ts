@@ -32,6 +32,8 @@ export interface EngineCredentials {
   location_id: string;
   cc_product_transaction_id: string;
   ach_product_transaction_id: string;
+  /** Added by modules (OAuth: auth_url, oauth, login, developer_encryption_key). */
+  [extra: string]: unknown;
 }
 
 export interface RunningEngine {
@@ -97,6 +99,8 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   try {
     migrate(db, modules.flatMap((m) => m.migrations ?? []));
     const auth = new Authenticator(db);
+    const bearerModule = modules.find((m) => m.resolveBearer);
+    if (bearerModule) auth.bearer = (token, developerId) => bearerModule.resolveBearer?.(token, developerId);
     ctx = createContext(db, clock, opts, modules.flatMap((m) => m.resources ?? []), () => auth.invalidate());
     for (const m of modules) await m.init?.(ctx);
 
@@ -156,6 +160,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       cc_product_transaction_id: seed.ccProductTransactionId,
       ach_product_transaction_id: seed.achProductTransactionId,
     };
+    for (const m of modules) Object.assign(credentials, m.credentials?.(ctx, seed) ?? {});
     const credPath = join(opts.dataDir, CREDENTIALS_FILE);
     writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
     chmodSync(credPath, 0o600);

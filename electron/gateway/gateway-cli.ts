@@ -1,14 +1,21 @@
 /**
  * `npm run gateway -- --port P --data DIR [--host 127.0.0.1]`
  * Runs the embedded gateway engine on its own and prints its credentials.
+ * `npm run gateway -- register-client --data DIR --name N --redirect-uri URL …` registers
+ * an OAuth client application instead (see oauth/register-client-command.ts).
  */
 import { resolve } from 'node:path';
 import { argPort, argValue, closeOnSignals } from './framework/cli-args';
 import { startEngine } from './engine';
+import { registerClientCommand } from './oauth/register-client-command';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const dataDir = resolve(argValue(argv, 'data') ?? '.ringup-data/gateway');
+  if (argv[0] === 'register-client') {
+    console.log(JSON.stringify(registerClientCommand(argv.slice(1), dataDir), null, 2));
+    return;
+  }
   const host = argValue(argv, 'host') ?? '127.0.0.1';
   const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0, log: (line) => console.error(line) });
   closeOnSignals(() => engine.close());

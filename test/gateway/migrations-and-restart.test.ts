@@ -76,7 +76,11 @@ describe('restart', () => {
     const credPath = join(dataDir, CREDENTIALS_FILE);
     const file = JSON.parse(readFileSync(credPath, 'utf8')) as Record<string, string>;
     expect(Object.keys(file).sort()).toEqual(
-      ['ach_product_transaction_id', 'base_url', 'cc_product_transaction_id', 'developer_id', 'location_id', 'user_api_key', 'user_id'].sort(),
+      [
+        'ach_product_transaction_id', 'base_url', 'cc_product_transaction_id', 'developer_id', 'location_id', 'user_api_key', 'user_id',
+        // OAuth/SSO module
+        'auth_url', 'oauth', 'login', 'developer_encryption_key',
+      ].sort(),
     );
     expect(file.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
     expect(statSync(credPath).mode & 0o777).toBe(0o600);

@@ -91,8 +91,8 @@ describe('standalone gateway CLI', () => {
     expect(await stop(first.child)).toBe(0);
 
     const second = await startCli();
-    const { base_url: _a, ...rest1 } = c;
-    const { base_url: _b, ...rest2 } = second.creds;
+    const { base_url: _a, auth_url: _c, ...rest1 } = c;
+    const { base_url: _b, auth_url: _d, ...rest2 } = second.creds;
     expect(rest2).toEqual(rest1);
     const tags = (await (await fetch(`${second.creds.base_url}/tags?title=from-cli`, { headers })).json()) as { tags: unknown[] };
     expect(tags.tags).toHaveLength(1);

@@ -128,6 +128,10 @@ export interface EngineModule {
   openapi?(ctx: EngineContext): OpenApiPart;
   /** Tables whose rows `reset()` keeps (reference data inserted by migrations). */
   referenceTables?: string[];
+  /** Resolves `Authorization: Bearer` on /v2 to a user id (the OAuth module); undefined = 401. */
+  resolveBearer?(token: string, developerId: string): string | undefined;
+  /** Extra fields for credentials.json (called after the seed, once the server listens). */
+  credentials?(ctx: EngineContext, seed: SeedInfo): Record<string, unknown>;
   close?(): void | Promise<void>;
 }
 

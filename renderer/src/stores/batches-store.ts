@@ -1,5 +1,5 @@
 /** The Batches screen: the open batch and the history, the one selected, its rows and the settle in progress. */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 import type { BatchList, BatchRow, BatchSummary, SettleOutcome } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -21,7 +21,7 @@ interface BatchesState {
 
 let rowsGeneration = 0;
 
-export const useBatchesStore = create<BatchesState>((set, get) => ({
+export const useBatchesStore = createUserStore<BatchesState>((set, get) => ({
   list: null,
   loading: false,
   error: null,

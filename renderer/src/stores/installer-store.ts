@@ -1,5 +1,5 @@
 /** The installer's view of the devices: terminals, scanners and the choices the forms offer. */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 import type { InstallerData } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -13,7 +13,7 @@ interface InstallerState {
   select(s: Selection): void;
 }
 
-export const useInstallerStore = create<InstallerState>((set, get) => ({
+export const useInstallerStore = createUserStore<InstallerState>((set, get) => ({
   data: null,
   error: null,
   selection: { kind: 'terminal', id: null },

@@ -1,5 +1,5 @@
 /** The End of day screen: the report on screen (X, a fresh Z, or a past Z), the Z history and the paper to print on. */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 import type { DayReport, PaperSize, ZReportEntry } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -17,7 +17,7 @@ interface ReportsState {
   setPaper(paper: PaperSize): void;
 }
 
-export const useReportsStore = create<ReportsState>((set, get) => ({
+export const useReportsStore = createUserStore<ReportsState>((set, get) => ({
   report: null,
   history: [],
   loading: false,

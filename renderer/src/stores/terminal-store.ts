@@ -5,7 +5,7 @@
  * A finished terminal or check payment hands its outcome to the sale store, so the result
  * screen is the same as for a keyed sale.
  */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 import type { ScannedCheck, SaleOutcome, TerminalScreenState, TerminalStatus } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -33,7 +33,7 @@ interface TerminalState {
   reset(): void;
 }
 
-export const useTerminalStore = create<TerminalState>((set, get) => ({
+export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
   status: null,
   screen: 'idle',
   prompt: '',

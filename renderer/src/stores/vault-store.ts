@@ -1,5 +1,5 @@
 /** Saved cards: the customers found, the one selected, and refreshing after a change. */
-import { create } from 'zustand';
+import { createUserStore } from './user-store';
 import type { ContactView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
@@ -16,7 +16,7 @@ interface VaultState {
 
 let generation = 0;
 
-export const useVaultStore = create<VaultState>((set, get) => ({
+export const useVaultStore = createUserStore<VaultState>((set, get) => ({
   text: '',
   contacts: [],
   loading: false,

@@ -31,11 +31,11 @@ import { TerminalDriver } from '../devices/terminal-driver';
 import type { CoreEvents } from './events';
 import { gatewayFailure } from './gateway-messages';
 import { toView } from './transaction-view';
-import type { UserDirectory } from './users';
+import { AUTH_ERRORS, type UserDirectory } from './users';
 
 export const DEVICE_ERRORS = {
   installerOnly: 'Only an installer or a manager can set up devices.',
-  counterOnly: 'Only a cashier or a manager can take payments.',
+  counterOnly: AUTH_ERRORS.counterOnly,
   noTerminal: 'No payment terminal is set up. Key the card, or ask an installer to add a terminal.',
   noScanner: 'No check scanner is set up. Ask an installer to add one.',
   scannerBusy: 'The check scanner is already reading a check.',
@@ -104,12 +104,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     return INSTALLER_ROLES.includes(s.value.user.role) ? ok(null) : fail('forbidden', DEVICE_ERRORS.installerOnly);
   };
 
-  /** Taking money is for counter roles; an installer only sets devices up. */
-  const requireCounter = (): Result<null> => {
-    const s = users.require();
-    if (!s.ok) return s;
-    return s.value.user.role === 'installer' ? fail('forbidden', DEVICE_ERRORS.counterOnly) : ok(null);
-  };
+  const requireCounter = () => users.requireCounter();
 
   const locQuery = () => (deps.locationId ? { location_id: deps.locationId } : {});
 

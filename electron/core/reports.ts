@@ -16,6 +16,7 @@ import type { V2TransactionFilters } from '../client/v2-types';
 import { addToBreakdown, counted, sortedBreakdown, totalsOfCounted, type CountedTransaction } from './approved-money';
 import { gatewayFailure } from './gateway-messages';
 import type { PosDatabase } from './pos-database';
+import { clerkNumberOf } from './clerk-records';
 import type { UserDirectory } from './users';
 import { ZReportStore } from './z-report-store';
 
@@ -80,7 +81,8 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     const filters: V2TransactionFilters = { created_ts: `${from}|${to}` };
     if (deps.locationId) filters.location_id = deps.locationId;
     const list = (await client.listAllTransactions(filters)).map(counted);
-    const names = new Map(users.list().map((u) => [u.id, u.name] as const));
+    // The gateway carries each user's clerk_number (clerkNumberOf their id); show their name.
+    const names = new Map(users.list().flatMap((u) => [[u.id, u.name] as const, [clerkNumberOf(u.id), u.name] as const]));
     return {
       kind,
       number: kind === 'z' ? store.nextNumber() : null,

@@ -247,7 +247,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     },
 
     'sale:charge': async (args) => {
-      const s = users.require();
+      const s = users.requireCounter();
       if (!s.ok) return s;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
       // The same guards as the screen's, enforced here whatever the screen did.

@@ -38,6 +38,7 @@ export const AUTH_ERRORS = {
   signedOut: 'Sign in first: tap your name and enter your PIN.',
   idleLocked: 'The counter locked itself after a while without use. Sign in again.',
   managerOnly: 'Only a manager can do this. Switch to a manager to continue.',
+  counterOnly: 'Only a cashier or a manager can take payments.',
 } as const;
 
 /** Wrong PINs in a row before the user is locked out, and for how long. */
@@ -206,6 +207,13 @@ export class UserDirectory {
     live.lastActivity = this.now();
     this.arm(callerId, live);
     return ok(live.session);
+  }
+
+  /** Taking money is for the counter roles (cashier, manager); an installer only sets devices up. */
+  requireCounter(): Result<Session> {
+    const s = this.require();
+    if (s.ok && s.value.user.role === 'installer') return fail('forbidden', AUTH_ERRORS.counterOnly);
+    return s;
   }
 
   /** Locks every session that has been idle for the idle-lock time (the timers call this; tests call it directly). */

@@ -70,6 +70,9 @@ describe('installer', () => {
     await signInAs('Jordan', '2468');
     const pay = await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'installer-pays' });
     expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
+    // The keyed sale path refuses an installer too (the core, not only the hidden Sale tab).
+    const keyed = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clientRef: 'installer-keys' });
+    expect(keyed).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
   });
 
   it('points the demo terminal at the simulator, tests it, shows terms and sees the signature', async () => {

@@ -113,7 +113,8 @@ describe('end-of-day reports', () => {
     expect(x.totals.declinedCount).toBe(1);
     expect(x.totals.tipsCents).toBe(550);
     expect(x.totals.taxCents).toBe(83);
-    expect(x.byEmployee.map((e) => e.label)).toEqual([REPORT_MESSAGES.notRecorded]);
+    // Each sale carries its clerk (clerk_number): the report names the user.
+    expect(x.byEmployee.map((e) => e.label)).toEqual(['Morgan']);
     expect(x.byHour).toHaveLength(24);
     expectReconciled(x);
     // An X changes nothing: a second one shows the same.

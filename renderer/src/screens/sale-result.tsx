@@ -30,6 +30,9 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
   const [voiding, setVoiding] = useState(false);
 
   useEffect(() => {
+    // The outcome is the first thing seen, even on a short screen where Charge sat low on a scrolled page.
+    document.getElementById('main')?.scrollTo?.({ top: 0 });
+    window.scrollTo?.({ top: 0 });
     headingRef.current?.focus({ preventScroll: true });
   }, []);
 

@@ -42,7 +42,7 @@ function standard(extra: Record<string, unknown> = {}) {
 
 function vt(params: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   seq++;
-  return { location_id: te.locationId, params: { ...params, order_num: `ord-${seq}` }, route_name: 'virtualterminal', timestamp: now(), user_id: te.creds.userId, user_api_key: te.creds.apiKey, ...extra };
+  return { location_id: te.locationId, params: { ...params, order_num: `ord${seq}` }, route_name: 'virtualterminal', timestamp: now(), user_id: te.creds.userId, user_api_key: te.creds.apiKey, ...extra };
 }
 
 const dev = () => te.creds.developerId;

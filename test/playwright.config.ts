@@ -20,7 +20,10 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
-  retries: 0,
+  // One retry: a few end-to-end tests fail now and then on a loaded 2-core machine (a screen
+  // re-rendering until an action times out). run-all.mjs prints every test that needed the
+  // retry, so a flaky test stays visible; it is a known issue to fix, not a pass to forget.
+  retries: 1,
   reporter: [['list'], ['json', { outputFile: './output/e2e-results.json' }]],
   use: {
     browserName: 'chromium',

@@ -10,6 +10,8 @@ import type { IdKind } from './ids';
 import type { Migration } from './migrations';
 import type { OpenApiPart } from './openapi-document';
 import type { ResourceDef, Row, WriteInput } from './resource';
+import type { DueWork } from './due-work';
+import type { NotificationInput } from './notifications';
 
 export interface EngineOptions {
   /** Folder for the engine's SQLite database and credentials.json. */
@@ -111,6 +113,13 @@ export interface EngineContext {
   update(def: ResourceDef, id: unknown, values: Row, auth?: AuthInfo): Row;
   getById(def: ResourceDef, id: unknown): Row | undefined;
   log(line: string): void;
+  /**
+   * Unix seconds at a location: the engine clock plus the location's sandbox clock
+   * offset (0 unless the sandbox clock moved it). Time-based work reads this.
+   */
+  locationNow(locationId: string): number;
+  /** Queues an e-mail or SMS in the persisted outbox (inside the caller's write); returns its id. */
+  notify(n: NotificationInput): string;
 }
 
 /** A unit of the engine: migrations, declared resources, hand-written routes, seed data. */
@@ -132,6 +141,8 @@ export interface EngineModule {
   resolveBearer?(token: string, developerId: string): string | undefined;
   /** Extra fields for credentials.json (called after the seed, once the server listens). */
   credentials?(ctx: EngineContext, seed: SeedInfo): Record<string, unknown>;
+  /** Work that falls due with time, run by the engine's scheduler and the sandbox clock. */
+  dueWork?(ctx: EngineContext): DueWork[];
   close?(): void | Promise<void>;
 }
 

@@ -37,6 +37,15 @@ export function createContext(db: Db, clock: Clock, options: EngineOptions, reso
       return `${ctx.origin}${pathOf(def)}/${encodeURIComponent(String(id))}`;
     },
     invalidateAuth,
+    // The sandbox clock (recurring work) replaces this with per-location offsets.
+    locationNow: () => clock.now(),
+    notify: (n) => {
+      const id = newId();
+      cache
+        .get('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts, channel, kind, link, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, n.locationId, n.transactionId ?? null, n.to, n.subject, n.body, n.createdTs ?? clock.now(), n.channel, n.kind, n.link ?? null, n.resourceType ?? null, n.resourceId ?? null);
+      return id;
+    },
     serialize: (def, row, auth, expand) => serialize(ctx, def, row, auth, expand),
     expandsOf,
     list: (def, req, extra) => list(ctx, def, req, extra),

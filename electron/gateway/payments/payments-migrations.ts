@@ -161,4 +161,19 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 103,
+    module: 'payments',
+    name: 'one outbox for every e-mail and SMS (channel, kind, link, the record it concerns)',
+    up(db) {
+      db.exec(`
+        ALTER TABLE notification_outbox ADD COLUMN channel TEXT NOT NULL DEFAULT 'email';
+        ALTER TABLE notification_outbox ADD COLUMN kind TEXT NOT NULL DEFAULT 'receipt';
+        ALTER TABLE notification_outbox ADD COLUMN link TEXT;
+        ALTER TABLE notification_outbox ADD COLUMN resource_type TEXT;
+        ALTER TABLE notification_outbox ADD COLUMN resource_id TEXT;
+        CREATE INDEX notification_outbox_location ON notification_outbox (location_id, created_ts);
+      `);
+    },
+  },
 ];

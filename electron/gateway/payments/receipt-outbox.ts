@@ -1,8 +1,8 @@
 /**
  * Receipts by e-mail. There is no SMTP in the engine: a receipt is a row in
  * `notification_outbox` (to, subject, plain-text body with the card masked, created_ts,
- * sent_ts null). The outbox is where a real mailer would pick messages up and set
- * sent_ts; the transaction's notification_email_sent is true once the receipt is queued.
+ * sent_ts null), queued through `ctx.notify` like every other message. The outbox is
+ * where a mailer picks messages up and sets sent_ts; the transaction's notification_email_sent is true once the receipt is queued.
  */
 import { maskForReceipt } from '../../../shared/payments/masking';
 import { reasonCodeSentence } from '../../../shared/payments/reason-codes';
@@ -30,8 +30,17 @@ export class ReceiptOutbox {
       `Transaction: ${String(d.id)}`,
       d.description ? `Description: ${String(d.description)}` : null,
     ].filter((l): l is string => l !== null);
-    this.ctx
-      .stmt('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(this.ctx.newId(), String(d.location_id), String(d.id), to, `Your receipt from ${locationName || 'your merchant'}`, lines.join('\n') + '\n', now);
+    this.ctx.notify({
+      locationId: String(d.location_id),
+      channel: 'email',
+      to,
+      subject: `Your receipt from ${locationName || 'your merchant'}`,
+      body: lines.join('\n') + '\n',
+      kind: 'receipt',
+      resourceType: 'transaction',
+      resourceId: String(d.id),
+      transactionId: String(d.id),
+      createdTs: now,
+    });
   }
 }

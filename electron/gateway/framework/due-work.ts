@@ -1,0 +1,17 @@
+/**
+ * Work that falls due with time: recurring runs, notifications before a run, invoice
+ * reminders, postback retries, batch auto-close. Each module that has such work returns
+ * it from `EngineModule.dueWork`; the engine's scheduler (and the sandbox clock's
+ * advance) calls every `run` in module order. A run must be idempotent: it may be called
+ * again for the same moment (after a crash, or twice in a row) and must not redo work
+ * that is already recorded as done.
+ */
+export interface DueWork {
+  /** Short name for logs and tests ("recurring-runs", "postback-retries"…). */
+  name: string;
+  /**
+   * Does whatever is due at the location's own now (`ctx.locationNow(id)`): for one
+   * location when `locationId` is given (the sandbox clock moved it), else for all.
+   */
+  run(locationId?: string): Promise<void> | void;
+}

@@ -39,11 +39,13 @@ export function createContext(db: Db, clock: Clock, options: EngineOptions, reso
     invalidateAuth,
     // The sandbox clock (recurring work) replaces this with per-location offsets.
     locationNow: () => clock.now(),
-    notify: (n) => {
+    // A method, not a closure: a module that derives its own context with its own connection
+    // (payments) queues the message on that connection, inside its own write.
+    notify(this: EngineContext, n) {
       const id = newId();
-      cache
-        .get('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts, channel, kind, link, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, n.locationId, n.transactionId ?? null, n.to, n.subject, n.body, n.createdTs ?? clock.now(), n.channel, n.kind, n.link ?? null, n.resourceType ?? null, n.resourceId ?? null);
+      this.stmt('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts, channel, kind, link, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+        id, n.locationId, n.transactionId ?? null, n.to, n.subject, n.body, n.createdTs ?? this.clock.now(), n.channel, n.kind, n.link ?? null, n.resourceType ?? null, n.resourceId ?? null,
+      );
       return id;
     },
     serialize: (def, row, auth, expand) => serialize(ctx, def, row, auth, expand),

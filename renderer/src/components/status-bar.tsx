@@ -25,7 +25,8 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
       <span className="status-item" data-testid="status-user">
         {session ? (
           <>
-            Signed in: <strong>{session.user.name}</strong> ({ROLE_LABEL[session.user.role]})
+            <span className="status-label">Signed in: </span>
+            <strong>{session.user.name}</strong> ({ROLE_LABEL[session.user.role]})
           </>
         ) : (
           'Nobody signed in'

@@ -159,13 +159,15 @@ export function TransactionsScreen() {
             ))}
           </div>
           <div className="field field-inline filter-field">
-            <label htmlFor="tx-filter">Filter</label>
+            <label htmlFor="tx-filter" className="filter-label">
+              Filter
+            </label>
             <input
               ref={filterRef}
               id="tx-filter"
               className="input"
               type="search"
-              placeholder="1111 or 12.50"
+              placeholder="Last 4 or amount"
               value={text}
               onChange={(e) => st.setText(e.target.value)}
               aria-keyshortcuts="/"

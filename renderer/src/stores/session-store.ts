@@ -22,7 +22,7 @@ interface SessionState {
   signOut(): Promise<void>;
 }
 
-export const useSessionStore = create<SessionState>((set) => ({
+export const useSessionStore = create<SessionState>((set, get) => ({
   loaded: false,
   session: null,
   users: [],
@@ -43,7 +43,10 @@ export const useSessionStore = create<SessionState>((set) => ({
   async signIn(userId, pin) {
     const r = await ringup.authSignIn({ userId, pin });
     if (!r.ok) return r.error.message;
-    resetUserStores();
+    // The core announces the session (auth:session) before it answers; when that event
+    // has already switched this window to the user, the reset is done. A second one,
+    // a moment later, would throw away the sale they have started meanwhile.
+    if (get().session?.user.id !== r.value.user.id) resetUserStores();
     set({ session: r.value, lock: null });
     return null;
   },

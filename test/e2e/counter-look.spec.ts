@@ -117,7 +117,7 @@ test('help overlay lists the shortcuts; focus is visible on every control reache
       const el = document.activeElement as HTMLElement;
       const cs = getComputedStyle(el);
       const target = el.matches('.switch input') ? getComputedStyle(el.nextElementSibling as Element) : cs;
-      return { tag: el.tagName, style: target.outlineStyle, width: parseFloat(target.outlineWidth) };
+      return { tag: `${el.tagName}.${el.className}[tabindex=${el.getAttribute('tabindex')}]`, style: target.outlineStyle, width: parseFloat(target.outlineWidth) };
     });
     expect(outline.style, `focus outline on ${outline.tag}`).not.toBe('none');
     expect(outline.width).toBeGreaterThanOrEqual(2);

@@ -3,53 +3,20 @@
  * SQLite): totals count approved money only (a 2.01 sale counts 1.00), a 6.30 sale makes
  * the first settle fail and the retry succeed, cashiers are refused, the CSV matches.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
+import { describe, expect, it } from 'vitest';
 import { BATCH_MESSAGES } from '../../electron/core/batch-handlers';
 import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batch-csv';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
-import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
-import type { Result } from '../../shared/result';
+import { useCoreHarness, value } from '../helpers/core-harness';
 
-const ORIGIN = 'http://127.0.0.1:5999';
-let dir: string;
-let core: Core;
-let dispatch: Dispatch;
-let users: PosUser[];
-
-async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
-  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-}
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-async function signInAs(name: string, pin: string): Promise<void> {
-  const user = users.find((u) => u.name === name)!;
-  value(await call('auth:sign-in', { userId: user.id, pin }));
-}
+const h = useCoreHarness('ringup-batches-');
+const { call, signInAs } = h;
 let ref = 0;
 async function sell(subtotalCents: number, tipCents = 0, number = '4111111111111111') {
   return value(
     await call('sale:charge', { subtotalCents, taxCents: 0, tipCents, card: { number, expiry: '1230', cvv: '999', zip: '32606' }, clientRef: `batch-test-${ref++}` }),
   ).transaction;
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ringup-batches-'));
-  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  users = value(await call('auth:users')).users;
-});
-
-afterAll(async () => {
-  await core?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('batches', () => {
   it('refuses signed-out users and cashiers', async () => {

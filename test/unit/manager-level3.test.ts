@@ -3,51 +3,19 @@
  * card and a declined sale say why not, the engine's schemas check the data (line-item
  * limits 998 Visa, 98 Mastercard) before it is sent, and saving replaces the default line.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
+import { describe, expect, it } from 'vitest';
 import { LEVEL3_MESSAGES } from '../../electron/core/level3-handlers';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
-import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
+import { useCoreHarness, value } from '../helpers/core-harness';
 import { L3_ERRORS } from '../../shared/payments/level3-schema';
-import type { Result } from '../../shared/result';
 
-const ORIGIN = 'http://127.0.0.1:5999';
-let dir: string;
-let core: Core;
-let dispatch: Dispatch;
-let users: PosUser[];
-
-async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
-  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-}
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-async function signInAs(name: string, pin: string): Promise<void> {
-  value(await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin }));
-}
+const h = useCoreHarness('ringup-l3-');
+const { call, signInAs } = h;
 let ref = 0;
 async function sell(subtotalCents: number, number: string) {
   return value(await call('sale:charge', { subtotalCents, taxCents: 0, tipCents: 0, card: { number, expiry: '1230', cvv: '999', zip: '32606' }, clientRef: `l3-test-${ref++}` })).transaction;
 }
 const line = (i: number) => ({ description: `Bolts ${i}`, product_code: `B-${i}`, commodity_code: '3100', unit_code: 'BX', unit_cost: '2.5000', quantity: '4' });
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ringup-l3-'));
-  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  users = value(await call('auth:users')).users;
-});
-
-afterAll(async () => {
-  await core?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('level 3', () => {
   it('applies to commercial cards only, validates with the engine schemas and saves', async () => {

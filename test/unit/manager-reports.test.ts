@@ -4,34 +4,16 @@
  * and compares them with the report, to the cent. A 2.01 sandbox sale counts 1.00; voids
  * and declines count nothing; a Z closes the period and the next report starts after it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
+import { describe, expect, it } from 'vitest';
 import { REPORT_MESSAGES } from '../../electron/core/reports';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
-import type { DayReport, HandlerResults, PosUser } from '../../shared/ipc/contract';
-import type { Result } from '../../shared/result';
+import { useCoreHarness, value } from '../helpers/core-harness';
+import type { DayReport } from '../../shared/ipc/contract';
 
-const ORIGIN = 'http://127.0.0.1:5999';
-let dir: string;
-let core: Core;
-let dispatch: Dispatch;
-let users: PosUser[];
-
-async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
-  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-}
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-async function signInAs(name: string, pin: string): Promise<void> {
-  value(await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin }));
-}
+const h = useCoreHarness('ringup-reports-');
+const { call, signInAs } = h;
 let ref = 0;
 async function sell(subtotalCents: number, extra: { tipCents?: number; taxCents?: number; number?: string } = {}) {
   const card = { number: extra.number ?? '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
@@ -40,7 +22,7 @@ async function sell(subtotalCents: number, extra: { tipCents?: number; taxCents?
 
 /** The engine's own sums, straight from its SQLite file. */
 function engineSums() {
-  const db = new Database(join(dir, 'gateway', 'gateway.sqlite'), { readonly: true });
+  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
   try {
     const sales = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 20 AND status_id = 101').get() as { n: number; c: number };
     const refunds = db.prepare('SELECT COUNT(*) AS n, COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 30 AND status_id IN (101, 111)').get() as { n: number; c: number };
@@ -60,18 +42,6 @@ function engineSums() {
     db.close();
   }
 }
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ringup-reports-'));
-  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  users = value(await call('auth:users')).users;
-});
-
-afterAll(async () => {
-  await core?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 function expectReconciled(r: DayReport) {
   const e = engineSums();

@@ -4,46 +4,16 @@
  * managers manage while any signed-in user may charge, a refused delete carries the
  * gateway's own sentence, and charging a saved card records an approved sale.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
+import { describe, expect, it } from 'vitest';
 import { VAULT_MESSAGES } from '../../electron/core/vault-handlers';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
-import { VAULT_FIELD_ERRORS, type HandlerResults, type PosUser } from '../../shared/ipc/contract';
-import type { Result } from '../../shared/result';
+import { useCoreHarness, value } from '../helpers/core-harness';
+import { VAULT_FIELD_ERRORS } from '../../shared/ipc/contract';
 
-const ORIGIN = 'http://127.0.0.1:5999';
-let dir: string;
-let core: Core;
-let dispatch: Dispatch;
-let users: PosUser[];
-
-async function call<C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> {
-  return (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-}
-function value<T>(r: Result<T>): T {
-  if (!r.ok) throw new Error(r.error.message);
-  return r.value;
-}
-async function signInAs(name: string, pin: string): Promise<void> {
-  value(await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin }));
-}
-
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'ringup-vault-'));
-  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  users = value(await call('auth:users')).users;
-});
-
-afterAll(async () => {
-  await core?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const h = useCoreHarness('ringup-vault-');
+const { call, signInAs } = h;
 
 describe('vault', () => {
   it('saves a card and a bank account for a customer, masked; charges, updates and deletes them', async () => {
@@ -84,7 +54,7 @@ describe('vault', () => {
 
     await signInAs('Morgan', '1234');
     // A recurring payment that uses the card (the recurring module is not in the engine yet: its table is made here).
-    const db = new Database(join(dir, 'gateway', 'gateway.sqlite'));
+    const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'));
     db.exec('CREATE TABLE IF NOT EXISTS recurrings (id TEXT PRIMARY KEY, account_vault_id TEXT)');
     db.prepare('INSERT INTO recurrings (id, account_vault_id) VALUES (?, ?)').run('r1', card.id);
     db.close();

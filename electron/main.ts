@@ -140,73 +140,54 @@ export function registerIpc(dispatch: Dispatch): void {
   }
 }
 
+type PdfPageSize = 'Letter' | 'A4' | { width: number; height: number };
+
 /**
- * The desktop receipt printer behind `receipt:print`: the receipt is already on screen
- * in its print layout (CSS @media print), so this offers the system print dialog or a
- * PDF saved where the user chooses. Returns the PDF path, or null when printed/cancelled.
+ * What is on screen, in its own @media print layout: the system print dialog, or a PDF
+ * saved where the user chooses. Returns the PDF path, or null when printed or cancelled.
  */
+async function printOrSavePdf(
+  getWindow: () => BrowserWindow | null,
+  what: { message: string; defaultButton: 0 | 1; fileName: string; pageSize: PdfPageSize },
+): Promise<string | null> {
+  const win = getWindow();
+  if (!win || win.isDestroyed()) throw new Error('No window to print from');
+  const { response } = await dialog.showMessageBox(win, {
+    type: 'question',
+    buttons: ['Print…', 'Save as PDF…', 'Cancel'],
+    defaultId: what.defaultButton,
+    cancelId: 2,
+    message: what.message,
+  });
+  if (response === 0) {
+    await new Promise<void>((resolve, reject) =>
+      win.webContents.print({ silent: false, printBackground: false }, (success, reason) =>
+        success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
+      ),
+    );
+    return null;
+  }
+  if (response !== 1) return null;
+  const { canceled, filePath } = await dialog.showSaveDialog(win, { defaultPath: what.fileName, filters: [{ name: 'PDF', extensions: ['pdf'] }] });
+  if (canceled || !filePath) return null;
+  await writeFile(filePath, await win.webContents.printToPDF({ pageSize: what.pageSize, printBackground: false }));
+  return filePath;
+}
+
+/** The desktop receipt printer behind `receipt:print` (print dialog first). */
 export function createReceiptPrinter(getWindow: () => BrowserWindow | null) {
-  return async (transactionId: string): Promise<string | null> => {
-    const win = getWindow();
-    if (!win || win.isDestroyed()) throw new Error('No window to print from');
-    const { response } = await dialog.showMessageBox(win, {
-      type: 'question',
-      buttons: ['Print…', 'Save as PDF…', 'Cancel'],
-      defaultId: 0,
-      cancelId: 2,
-      message: 'Print the receipt, or save it as a PDF?',
-    });
-    if (response === 0) {
-      await new Promise<void>((resolve, reject) =>
-        win.webContents.print({ silent: false, printBackground: false }, (success, reason) =>
-          success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
-        ),
-      );
-      return null;
-    }
-    if (response !== 1) return null;
-    const { canceled, filePath } = await dialog.showSaveDialog(win, {
-      defaultPath: `receipt-${transactionId.slice(0, 8)}.pdf`,
-      filters: [{ name: 'PDF', extensions: ['pdf'] }],
-    });
-    if (canceled || !filePath) return null;
-    await writeFile(filePath, await win.webContents.printToPDF({ pageSize: 'Letter', printBackground: false }));
-    return filePath;
-  };
+  return (transactionId: string): Promise<string | null> =>
+    printOrSavePdf(getWindow, { message: 'Print the receipt, or save it as a PDF?', defaultButton: 0, fileName: `receipt-${transactionId.slice(0, 8)}.pdf`, pageSize: 'Letter' });
 }
 
 /**
- * The desktop printer behind `reports:print` (X and Z reports): the report on screen
- * prints through its own @media print layout, on an 80 mm roll or A4, or is saved as a
- * PDF of that size. Returns the PDF path, or null when printed or cancelled.
+ * The desktop printer behind `reports:print` (X and Z reports) on an 80 mm roll or A4
+ * (Save as PDF first: reports are usually kept).
  */
 export function createReportPrinter(getWindow: () => BrowserWindow | null) {
-  return async (name: string, paper: '80mm' | 'a4'): Promise<string | null> => {
-    const win = getWindow();
-    if (!win || win.isDestroyed()) throw new Error('No window to print from');
-    const { response } = await dialog.showMessageBox(win, {
-      type: 'question',
-      buttons: ['Print…', 'Save as PDF…', 'Cancel'],
-      defaultId: 1,
-      cancelId: 2,
-      message: 'Print the report, or save it as a PDF?',
-    });
-    if (response === 0) {
-      await new Promise<void>((resolve, reject) =>
-        win.webContents.print({ silent: false, printBackground: false }, (success, reason) =>
-          success || reason === 'cancelled' ? resolve() : reject(new Error(`Printing failed: ${reason}`)),
-        ),
-      );
-      return null;
-    }
-    if (response !== 1) return null;
-    const { canceled, filePath } = await dialog.showSaveDialog(win, { defaultPath: `${name}.pdf`, filters: [{ name: 'PDF', extensions: ['pdf'] }] });
-    if (canceled || !filePath) return null;
+  return (name: string, paper: '80mm' | 'a4'): Promise<string | null> =>
     // 80 mm is 3.15 in; a long roll page keeps a report on one sheet.
-    const pageSize = paper === 'a4' ? 'A4' : { width: 3.15, height: 40 };
-    await writeFile(filePath, await win.webContents.printToPDF({ pageSize, printBackground: false }));
-    return filePath;
-  };
+    printOrSavePdf(getWindow, { message: 'Print the report, or save it as a PDF?', defaultButton: 1, fileName: `${name}.pdf`, pageSize: paper === 'a4' ? 'A4' : { width: 3.15, height: 40 } });
 }
 
 /**

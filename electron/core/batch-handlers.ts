@@ -8,11 +8,11 @@
 import { BATCH_PAGE_SIZE, type BatchInfo, type BatchState, type HandlerMap, type SettleOutcome } from '../../shared/ipc/contract';
 import { formatMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
-import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { GatewayClient } from '../client/gateway-client';
 import type { V2Batch, V2Transaction } from '../client/v2-types';
 import { batchRowOf, counted, totalsOfCounted } from './approved-money';
 import { batchCsv } from './batch-csv';
-import { gatewayFailure } from './gateway-messages';
+import { guardedCall } from './guarded-call';
 import type { UserDirectory } from './users';
 
 export const BATCH_MESSAGES = {
@@ -57,16 +57,7 @@ export function createBatchHandlers(deps: BatchDeps): BatchHandlers {
     ...(deps.locationId ? { location_id: deps.locationId } : {}),
   });
 
-  async function guarded<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> {
-    const s = users.require('manager');
-    if (!s.ok) return s;
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof GatewayError) return gatewayFailure(err);
-      throw err;
-    }
-  }
+  const guarded = <T>(fn: () => Promise<Result<T>>): Promise<Result<T>> => guardedCall(users, 'manager', fn);
 
   const transactionsOf = (batchId: string): Promise<V2Transaction[]> => client.listAllTransactions({ transaction_batch_id: batchId });
 

@@ -11,10 +11,10 @@
 import type { HandlerMap, Level3View } from '../../shared/ipc/contract';
 import { LEVEL3_MAX_LINE_ITEMS, validateLevel3, type Level3Data, type Level3Network } from '../../shared/payments/level3-schema';
 import { fail, ok, type Result } from '../../shared/result';
-import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { GatewayClient } from '../client/gateway-client';
 import type { V2Transaction } from '../client/v2-types';
 import { brandLabel } from './card-brand';
-import { gatewayFailure } from './gateway-messages';
+import { guardedCall } from './guarded-call';
 import { STATUS } from './transaction-view';
 import type { UserDirectory } from './users';
 
@@ -55,16 +55,7 @@ export function createLevel3Handlers(deps: { client: GatewayClient; users: UserD
   const { client, users } = deps;
   const load = async (id: string) => level3ViewOf(await client.getTransactionExpanded(id, ['transaction_level3']));
 
-  async function guarded<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> {
-    const s = users.require('manager');
-    if (!s.ok) return s;
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof GatewayError) return gatewayFailure(err);
-      throw err;
-    }
-  }
+  const guarded = <T>(fn: () => Promise<Result<T>>): Promise<Result<T>> => guardedCall(users, 'manager', fn);
 
   return {
     'level3:view': async ({ transactionId }) => guarded(async () => ok(await load(transactionId))),

@@ -11,10 +11,10 @@
  */
 import type { BreakdownRow, DayReport, HandlerMap, HourBucket, PaperSize } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
-import { GatewayError, type GatewayClient } from '../client/gateway-client';
+import type { GatewayClient } from '../client/gateway-client';
 import type { V2TransactionFilters } from '../client/v2-types';
 import { addToBreakdown, counted, sortedBreakdown, totalsOfCounted, type CountedTransaction } from './approved-money';
-import { gatewayFailure } from './gateway-messages';
+import { guardedCall } from './guarded-call';
 import type { PosDatabase } from './pos-database';
 import { clerkNumberOf } from './clerk-records';
 import type { UserDirectory } from './users';
@@ -98,16 +98,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     };
   }
 
-  async function guarded<T>(fn: (who: string) => Promise<Result<T>>): Promise<Result<T>> {
-    const s = users.require('manager');
-    if (!s.ok) return s;
-    try {
-      return await fn(s.value.user.name);
-    } catch (err) {
-      if (err instanceof GatewayError) return gatewayFailure(err);
-      throw err;
-    }
-  }
+  const guarded = <T>(fn: (who: string) => Promise<Result<T>>): Promise<Result<T>> => guardedCall(users, 'manager', (s) => fn(s.user.name));
 
   return {
     'reports:x': async () => guarded(async (who) => ok(await build('x', who))),

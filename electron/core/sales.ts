@@ -17,7 +17,7 @@
 import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import { amountGuard } from '../../shared/amount-guards';
-import { fail, ok, type Result } from '../../shared/result';
+import { fail, ok } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
 import { isExpDateCurrent } from '../../shared/payments/exp-date';
@@ -25,6 +25,7 @@ import { luhnValid } from '../../shared/payments/luhn';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../shared/refund-limit';
 import { gatewayFailure } from './gateway-messages';
+import { withGatewayFailure } from './guarded-call';
 import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
@@ -230,14 +231,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     return next;
   }
 
-  async function guarded<T>(fn: () => Promise<Result<T>>): Promise<Result<T>> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof GatewayError || (err instanceof Error && err.name === 'GatewayError')) return gatewayFailure(err);
-      throw err;
-    }
-  }
+  const guarded = withGatewayFailure;
 
   return {
     'sale:config': async () => {

@@ -12,7 +12,7 @@ import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Contact, V2Transaction } from '../client/v2-types';
 import { brandLabel } from './card-brand';
-import { gatewayFailure } from './gateway-messages';
+import { guardedCall } from './guarded-call';
 import { toView } from './transaction-view';
 import type { UserDirectory } from './users';
 
@@ -59,17 +59,8 @@ function contactName(c: V2Contact): string {
 export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
   const { client, users } = deps;
 
-  async function guarded<T>(role: 'manager' | undefined, fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> {
-    const s = users.require(role);
-    if (!s.ok) return s;
-    if (!deps.locationId) return fail('not_configured', VAULT_MESSAGES.noLocation);
-    try {
-      return await fn(deps.locationId);
-    } catch (err) {
-      if (err instanceof GatewayError) return gatewayFailure(err);
-      throw err;
-    }
-  }
+  const guarded = <T>(role: 'manager' | undefined, fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> =>
+    guardedCall(users, role, async () => (deps.locationId ? fn(deps.locationId) : fail('not_configured', VAULT_MESSAGES.noLocation)));
 
   return {
     'vault:contacts': async ({ text }) =>

@@ -126,6 +126,8 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
   await page.getByTestId('pay-check').click();
   await expect(page.getByText('$15.00').first()).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('The check was accepted.', { exact: false })).toBeVisible();
+  // Pending money is not called approved.
+  await expect(page.getByTestId('result-title')).toHaveText('Check accepted');
   await expect(page.locator('.receipt').first()).toContainText('Check scan');
   await shot(page, 'sale-check-result');
   await page.getByRole('button', { name: /New sale/ }).click();

@@ -71,7 +71,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
             {partial ? '!' : outcome.approved ? '✓' : '✕'}
           </div>
           <h1 id="result-title" ref={headingRef} tabIndex={-1} data-testid="result-title">
-            {partial ? 'Partly approved' : outcome.approved ? 'Approved' : 'Declined'}
+            {/* A check's bank transfer is still on its way: accepted, not yet approved money. */}
+            {partial ? 'Partly approved' : !outcome.approved ? 'Declined' : t.state === 'pending' ? 'Check accepted' : 'Approved'}
           </h1>
           <p className="result-amount">{money(outcome.approved ? t.amountCents : t.requestedCents)}</p>
         </div>

@@ -9,9 +9,7 @@
  *   is the most digits after it; numbers may arrive as JSON numbers or numeric strings
  *   and are returned as JSON numbers. Negative numbers are refused.
  * - unit_code is 1-3 letters in any case, stored upper-case: the table says 3-3, yet its
- *   own list has EA, BG, C, D…. The published list (UNIT_CODES, UN/ECE Rec. 20 codes) runs
- *   from ACR to DRM; a code up to DRM in the alphabet must be on it, a code after DRM is
- *   accepted (those are not published).
+ *   own list has EA, BG, C, D…. It must be on the list (UNIT_CODES, ACR to YRD).
  * - destination_country_code: a three-letter (any case, stored upper-case) or three-digit
  *   (ISO 3166 numeric, e.g. 840) country code.
  * - Fields of the other network are dropped (not refused), so one form can post to both.
@@ -39,21 +37,32 @@ export type Level3Network = 'visa' | 'mastercard';
 
 export const LEVEL3_MAX_LINE_ITEMS: Record<Level3Network, number> = { visa: 998, mastercard: 98 };
 
-/** The unit-of-measure codes the interface publishes (alphabetically up to DRM; later codes are not shown). */
+/**
+ * The unit-of-measure codes (UN/ECE Rec. 20 and the family's own "unknown unit" codes):
+ * the seed lists them up to DRM, the family's Level 3 page the whole list to YRD.
+ */
 export const UNIT_CODES = [
-  'EA', 'ACR', 'AMH', 'AMP', 'ANN', 'APZ', 'ARE', 'ASM', 'ASV', 'ATM', 'ATT', 'BAR', 'BFT', 'BG', 'BHP', 'BHX', 'BIL', 'BLD',
-  'BLL', 'BQL', 'BTU', 'BUA', 'BUI', 'BX', 'C', 'CA', 'CCT', 'CD', 'CDL', 'CEL', 'CEN', 'CGM', 'CKG', 'CLF', 'CLT', 'CMK',
-  'CMT', 'CNP', 'CNT', 'COU', 'CS', 'CTM', 'CUR', 'CWA', 'D', 'DAA', 'DAD', 'DAY', 'DEC', 'DLT', 'DMK', 'DMQ', 'DMT', 'DPC',
-  'DPT', 'DRA', 'DRI', 'DRL', 'DRM',
+  'EA', 'ACR', 'AMH', 'AMP', 'ANN', 'APZ', 'ARE', 'ASM', 'ASV', 'ATM', 'ATT', 'BAR', 'BFT', 'BG', 'BHP', 'BHX',
+  'BIL', 'BLD', 'BLL', 'BQL', 'BTU', 'BUA', 'BUI', 'BX', 'C', 'CA', 'CCT', 'CD', 'CDL', 'CEL', 'CEN', 'CGM', 'CKG',
+  'CLF', 'CLT', 'CMK', 'CMT', 'CNP', 'CNT', 'COU', 'CS', 'CTM', 'CUR', 'CWA', 'D', 'DAA', 'DAD', 'DAY', 'DEC', 'DLT',
+  'DMK', 'DMQ', 'DMT', 'DPC', 'DPT', 'DRA', 'DRI', 'DRL', 'DRM', 'DTH', 'DTN', 'DWT', 'DZ', 'DZN', 'DZP', 'DZR',
+  'EAC', 'FAH', 'FAR', 'FOT', 'FT', 'FTK', 'FTQ', 'G', 'GAL', 'GBQ', 'GFI', 'GGR', 'GIA', 'GII', 'GLD', 'GLI', 'GLL',
+  'GRM', 'GRN', 'GRO', 'GRT', 'GWH', 'HAR', 'HBA', 'HGM', 'HIU', 'HLT', 'HMQ', 'HMT', 'HPA', 'HTZ', 'HUR', 'INH',
+  'INK', 'INQ', 'ITM', 'JOU', 'KBA', 'KEL', 'KGM', 'KGS', 'KHZ', 'KJO', 'KMH', 'KMK', 'KMQ', 'KMT', 'KNI', 'KNS',
+  'KNT', 'KPA', 'KPH', 'KPO', 'KPP', 'KSD', 'KSH', 'KTN', 'KUR', 'KVA', 'KVR', 'KVT', 'KWH', 'KWT', 'LBR', 'LBS',
+  'LBT', 'LEF', 'LPA', 'LTN', 'LTR', 'LUM', 'LUX', 'MAL', 'MAM', 'MAW', 'MBE', 'MBF', 'MBR', 'MCU', 'MGM', 'MHZ',
+  'MIK', 'MIL', 'MIN', 'MIO', 'MIU', 'MLD', 'MLT', 'MMK', 'MMQ', 'MMT', 'MON', 'MPA', 'MQH', 'MQS', 'MSK', 'MTK',
+  'MTQ', 'MTR', 'MTS', 'MVA', 'MWH', 'NAR', 'NBB', 'NCL', 'NEW', 'NIU', 'NMB', 'NMI', 'NMP', 'NMR', 'NPL', 'NPT',
+  'NRL', 'NTT', 'OHM', 'ONZ', 'OZA', 'OZI', 'PAL', 'PCB', 'PCE', 'PER', 'PGL', 'PK', 'PTD', 'PTI', 'PTL', 'QAN',
+  'QTD', 'QTI', 'QTL', 'QTR', 'RL', 'RM', 'RPM', 'RPS', 'SAN', 'SCO', 'SCR', 'SEC', 'SET', 'SHT', 'SIE', 'SMI',
+  'SST', 'ST', 'STI', 'STN', 'TAH', 'TNE', 'TQD', 'TPR', 'TRL', 'TSD', 'TSH', 'VLT', 'WCD', 'WEB', 'WEE', 'WHR',
+  'WSD', 'WTT', 'YDK', 'YDQ', 'YRD',
 ] as const;
 const UNIT_CODE_SET: ReadonlySet<string> = new Set(UNIT_CODES);
-const LAST_PUBLISHED_UNIT_CODE = 'DRM';
 
-/** A unit code is valid when published, or when it sorts after the last published one (EA is listed out of order). */
+/** A unit code is valid when it is on the list, in any case. */
 export function isUnitCode(code: string): boolean {
-  const c = code.toUpperCase();
-  if (!/^[A-Z]{1,3}$/.test(c)) return false;
-  return UNIT_CODE_SET.has(c) || c > LAST_PUBLISHED_UNIT_CODE;
+  return UNIT_CODE_SET.has(code.toUpperCase());
 }
 
 export const TAX_TYPE_IDS = ['00', '01', '02', '03', '04', '05', '06', '10', '11', '12', '13', '14', '20', '21', '22'] as const;

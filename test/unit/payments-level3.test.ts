@@ -5,7 +5,10 @@ const visaItem = { description: 'Widget', product_code: 'W-1', unit_code: 'EA', 
 const mcItem = { description: 'Widget', product_code: 'W-1', unit_code: 'BX', unit_cost: 3.25, debit_credit: 'D', tax_type_id: '02' };
 
 describe('level 3 schemas', () => {
-  it('takes every published unit code in any case, and unpublished codes after DRM; refuses unknown ones up to DRM', () => {
+  it('takes every code of the full unit-of-measure list (ACR to YRD) in any case, and nothing else', () => {
+    // The family's Level 3 page lists the codes after DRM too: 232 codes in all.
+    expect(UNIT_CODES.length).toBe(232);
+    expect(UNIT_CODES).toContain('YRD');
     for (const code of UNIT_CODES) {
       for (const c of [code, code.toLowerCase()]) {
         const r = validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] });
@@ -13,8 +16,9 @@ describe('level 3 schemas', () => {
         if (r.ok) expect(r.value.line_items[0]?.unit_code).toBe(code);
       }
     }
-    for (const c of ['KGM', 'ltr', 'Z', 'DRN']) expect(validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] }).ok, c).toBe(true);
-    for (const c of ['AAA', 'CX', 'B', 'DRK', 'E1', '', 'ABCD']) {
+    for (const c of ['KGM', 'ltr', 'pce', 'Dzn', 'YRD']) expect(validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] }).ok, c).toBe(true);
+    // Not on the list: unknown codes before and after DRM alike (PCS is a common mistake for PCE).
+    for (const c of ['AAA', 'CX', 'B', 'DRK', 'E1', '', 'ABCD', 'Z', 'DRN', 'PCS', 'ZZZ', 'LB']) {
       const r = validateLevel3('visa', { line_items: [{ ...visaItem, unit_code: c }] });
       expect(r.ok, c).toBe(false);
       if (!r.ok) expect(r.errors['level3_data.line_items.0.unit_code'], c).toEqual([L3_ERRORS.unitCode]);

@@ -141,6 +141,12 @@ try {
   const vault = () => api('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' } });
   v.vaultId = (await vault()).accountvault.id;
   v.deleteVaultId = (await vault()).accountvault.id;
+  // OAuth: the sandbox client of credentials.json opens the login page; two more clients to read and to delete.
+  v.sandboxClientId = creds.oauth.client_id;
+  v.sandboxRedirectUri = creds.oauth.redirect_uri;
+  const oauthClient = (n) => api('POST', '/oauthclients', { oauthclient: { name: `Contract ${n}`, redirect_uris: ['http://127.0.0.1:8765/cb'] } });
+  v.oauthClientId = (await oauthClient('Keep')).oauthclient.client_id;
+  v.deleteOauthClientId = (await oauthClient('Gone')).oauthclient.client_id;
 
   // ---------------------------------------------------------------- 3. Portman
   const oas = join(work, 'openapi.json');

@@ -7,6 +7,7 @@
  * The other routes (contacts, transactions, dashboard, accounts) are simple read-only
  * pages: simplification, the engine has no full back office.
  */
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { fmt } from '../framework/errors';
@@ -31,6 +32,15 @@ interface Who {
   location: string;
 }
 
+/**
+ * Each rendered charge form has its own id, sent as the sale's transaction_api_id
+ * (`hosted-<id>`): the engine answers a repeated id with the original transaction, so a
+ * double click, a resent form or a reload charges once. A page shown after an answer
+ * (approved, declined, bad input) carries a new id: the next submit is a new charge.
+ */
+const newFormId = (): string => randomBytes(16).toString('hex');
+const FORM_ID = /^[0-9a-f]{32}$/;
+
 function chargeForm(s: HostedSession, who: Who, values: Params, notice = ''): string {
   const amount = values.transaction_amount ?? s.prefill.transaction_amount ?? '';
   const description = values.description ?? s.prefill.description ?? '';
@@ -41,6 +51,7 @@ function chargeForm(s: HostedSession, who: Who, values: Params, notice = ''): st
 <p class="muted">Signed in as ${esc(who.user)} at ${esc(who.location)}.</p>${notice}
 <form method="post" action="/hosted/virtualterminal" autocomplete="off">
 <input type="hidden" name="csrf_token" value="${esc(s.csrf)}">
+<input type="hidden" name="form_id" value="${newFormId()}">
 <label for="transaction_amount">Amount (USD)</label><input id="transaction_amount" name="transaction_amount" inputmode="decimal" required value="${esc(amount)}">
 <label for="description">Description</label><input id="description" name="description" maxlength="255" value="${esc(description)}">
 <label for="account_holder_name">Name on card</label><input id="account_holder_name" name="account_holder_name" autocomplete="cc-name" value="${esc(holder)}">
@@ -98,13 +109,14 @@ export function registerHostedPages(app: FastifyInstance, ctx: EngineContext, ap
     for (const k of ['transaction_amount', 'description', 'account_holder_name', 'billing_street', 'billing_zip']) if (p[k] !== undefined) keep[k] = p[k];
     const again = (status: number, message: string) =>
       sendPage(reply, status, { title: TITLES.virtualterminal as string, body: chargeForm(s, w, keep, `<p class="alert" role="alert">${esc(message)}</p>`) });
-    if (!HostedSessions.csrfOk(s, p.csrf_token)) return sendErrorPage(reply, 403, 'Form not accepted', OAUTH_MSG.CSRF_MISMATCH);
+    if (!HostedSessions.csrfOk(s, p.csrf_token) || !FORM_ID.test(p.form_id ?? '')) return sendErrorPage(reply, 403, 'Form not accepted', OAUTH_MSG.CSRF_MISMATCH);
     const cents = parseMoney(p.transaction_amount ?? '');
     if (cents === null || cents === 0) return again(400, OAUTH_MSG.HOSTED_AMOUNT);
     const txn: Record<string, unknown> = {
       ...(s.prefill.extra ?? {}),
       action: 'sale',
       payment_method: 'cc',
+      transaction_api_id: `hosted-${p.form_id as string}`,
       location_id: s.location_id,
       transaction_amount: formatMoney(cents),
       account_number: p.account_number ?? '',

@@ -23,6 +23,7 @@ import { registerHostedPages } from './hosted-pages';
 import { InternalApi } from './internal-api';
 import { OAuthClients, readClientInput, type RegisteredClient } from './oauth-clients';
 import { OAUTH_MIGRATIONS } from './oauth-migrations';
+import { oauthOpenApi } from './oauth-openapi';
 import { OAuthStore } from './oauth-store';
 import { registerSsoRoutes } from './sso-routes';
 import { registerTokenRoutes } from './token-routes';
@@ -97,6 +98,8 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
     seed(c, seed) {
       ensureSeed(c, seed);
     },
+
+    openapi: oauthOpenApi,
 
     resolveBearer(token, developerIdOfRequest) {
       return api.userFor(token) ?? store?.userForAccessToken(token, developerIdOfRequest);

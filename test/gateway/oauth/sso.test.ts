@@ -168,7 +168,7 @@ describe('hosted charge page', () => {
     expect(field(page, 'transaction_amount')).toBe('12.34');
     expect(field(page, 'description')).toBe('Invoice <42>');
     const done = await b.post(`${origin}/hosted/virtualterminal`, {
-      csrf_token: field(page, 'csrf_token'), transaction_amount: '12.34', description: 'Invoice <42>', account_number: '4111111111111111', exp_date: '1230', cvv: '999',
+      csrf_token: field(page, 'csrf_token'), form_id: field(page, 'form_id'), transaction_amount: '12.34', description: 'Invoice <42>', account_number: '4111111111111111', exp_date: '1230', cvv: '999',
     });
     expect(done.status).toBe(201);
     expect(done.text).toContain('Approved: $12.34 on •••• 1111.');
@@ -184,7 +184,7 @@ describe('hosted charge page', () => {
     expect(field(page, 'transaction_amount')).toBe('7.50');
     expect(field(page, 'description')).toBe('Claim C-9; Filling');
     const done = await b.post(`${origin}/hosted/virtualterminal`, {
-      csrf_token: field(page, 'csrf_token'), transaction_amount: '7.50', description: 'Claim C-9; Filling', account_number: '5454545454545454', exp_date: '1230',
+      csrf_token: field(page, 'csrf_token'), form_id: field(page, 'form_id'), transaction_amount: '7.50', description: 'Claim C-9; Filling', account_number: '5454545454545454', exp_date: '1230',
     });
     expect(done.status).toBe(201);
     const contact = await te.get(`/contacts?contact_api_id=${data.contact_api_id}&location_id=${te.locationId}`);
@@ -195,7 +195,7 @@ describe('hosted charge page', () => {
 
   it('declines, bad amounts and card errors come back as sentences, without the card number', async () => {
     const { b, page } = await land(vt({ transaction_amount: '5.00', description: 'deny me' }));
-    const form = { csrf_token: field(page, 'csrf_token'), description: 'deny me', account_number: '4111111111111111', exp_date: '1230' };
+    const form = { csrf_token: field(page, 'csrf_token'), form_id: field(page, 'form_id'), description: 'deny me', account_number: '4111111111111111', exp_date: '1230' };
     const declined = await b.post(`${origin}/hosted/virtualterminal`, { ...form, transaction_amount: '5.00' });
     expect(declined.text).toMatch(/The card was declined: /);
     expect(declined.text).not.toContain('4111111111111111');
@@ -208,11 +208,26 @@ describe('hosted charge page', () => {
     expect(badCard.text).not.toContain('4111111111111112');
   });
 
+  it('a form sent twice (a double click, a reload) charges once: both answers show the one sale', async () => {
+    const { b, page } = await land(vt({ transaction_amount: '6.66', description: 'twice' }));
+    const form = { csrf_token: field(page, 'csrf_token'), form_id: field(page, 'form_id'), transaction_amount: '6.66', description: 'twice', account_number: '4111111111111111', exp_date: '1230' };
+    const [a, c] = await Promise.all([b.post(`${origin}/hosted/virtualterminal`, form), b.post(`${origin}/hosted/virtualterminal`, form)]);
+    const again = await b.post(`${origin}/hosted/virtualterminal`, form);
+    for (const r of [a, c, again]) expect(r.text).toContain('Approved: $6.66 on •••• 1111.');
+    const list = await te.get(`/transactions?location_id=${te.locationId}&description=twice`);
+    expect(list.body.transactions).toHaveLength(1);
+    // The page after a charge is a new form: the next sale is a new charge.
+    const next = await b.get(`${origin}/hosted/virtualterminal`);
+    expect(field(next.text, 'form_id')).not.toBe(form.form_id);
+    const noId = await b.post(`${origin}/hosted/virtualterminal`, { ...form, form_id: 'x' });
+    expect(noId.status).toBe(403);
+  });
+
   it('the charge form needs its session and its CSRF token', async () => {
     const { b, page } = await land(vt({ transaction_amount: '1.00' }));
     const forged = await b.post(`${origin}/hosted/virtualterminal`, { csrf_token: 'x', transaction_amount: '1.00', account_number: '4111111111111111', exp_date: '1230' });
     expect(forged.status).toBe(403);
-    const stranger = await new Browser().post(`${origin}/hosted/virtualterminal`, { csrf_token: field(page, 'csrf_token'), transaction_amount: '1.00', account_number: '4111111111111111', exp_date: '1230' });
+    const stranger = await new Browser().post(`${origin}/hosted/virtualterminal`, { csrf_token: field(page, 'csrf_token'), form_id: field(page, 'form_id'), transaction_amount: '1.00', account_number: '4111111111111111', exp_date: '1230' });
     expect(stranger.status).toBe(401);
     expect(stranger.text).toContain(html(OAUTH_MSG.HOSTED_SESSION));
     expect((await new Browser().get(`${origin}/hosted/virtualterminal`)).status).toBe(401);

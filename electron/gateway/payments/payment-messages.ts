@@ -24,6 +24,7 @@ export const PAY_MSG = {
   ROUTING_INVALID: 'Routing is not a valid ABA routing number.',
   ROUTING_BLANK: 'Routing cannot be blank.',
   ACCOUNT_TYPE_INVALID: 'Account Type must be "checking" or "savings".',
+  ACCOUNT_TYPE_UNKNOWN: 'Account Type must be "checking" or "savings" for a bank account, or a card type (visa, mc, disc, amex, jcb, diners, debit) for a card.',
   ACCOUNT_HOLDER_BLANK: 'Account Holder Name cannot be blank.',
   SEC_CODE_INVALID: 'Ach Sec Code must be one of PPD, CCD, WEB, TEL, POP, BOC, C21.',
   AUTH_CODE_INVALID: 'Auth Code must be exactly 6 characters.',

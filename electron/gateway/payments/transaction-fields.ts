@@ -64,7 +64,14 @@ export const E_FORMATS = ['ksn', 'ksnpin', 'idtech', 'magnesafe'] as const;
 /** additional_amounts[type]: 4S healthcare, 4U prescription, 4V vision, 4W clinic, 4X dental. */
 export const ADDITIONAL_AMOUNT_TYPES = ['4S', '4U', '4V', '4W', '4X'] as const;
 
-const ALNUM = /^[A-Za-z0-9]*$/;
+/**
+ * "Alpha-Numeric Only, No Special Characters" in the field table (order_num, po_number):
+ * read as letters, digits and spaces, because the family's own Postman collection and
+ * sample clients send "SDKTest 1617640175" and "Invoice 1617640175".
+ */
+const ALNUM_SPACE = /^[A-Za-z0-9 ]*$/;
+/** Card types the field table lists for a card's account_type (read only: the engine sets it). */
+export const CARD_ACCOUNT_TYPES = ['visa', 'mc', 'disc', 'amex', 'jcb', 'diners', 'debit'] as const;
 const ZIP = /^[A-Za-z0-9 -]*$/;
 const DIGITS = /^\d*$/;
 
@@ -98,7 +105,14 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.' },
   { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.' },
   { name: 'account_holder_name', type: 'string', max: 32, actions: ALL_POST, storage: 'engine', description: 'Name on the card or account (required for ACH without a vault).' },
-  { name: 'account_type', type: 'enum', values: ['checking', 'savings'], actions: ACH_POST, storage: 'engine', description: 'ACH account type; for cards the engine sets the brand.' },
+  {
+    name: 'account_type',
+    type: 'enum',
+    values: ['checking', 'savings', ...CARD_ACCOUNT_TYPES],
+    actions: ALL_POST,
+    storage: 'engine',
+    description: 'ACH: checking or savings. Cards: read only; a card type sent (visa, mc, …) is accepted and the engine sets the brand from the number.',
+  },
   { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).' },
   { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).' },
   { name: 'effective_date', type: 'date', actions: ['debit', 'credit'], storage: 'record', description: 'ACH effective date, kept as sent (default: today).' },
@@ -134,8 +148,8 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'no_show', type: 'boolean', actions: ['sale', 'authonly', 'force'], storage: 'record', description: 'Lodging no-show charge.' },
   // --- descriptive
   { name: 'description', type: 'string', max: 64, actions: ALL, storage: 'record', description: 'Description.' },
-  { name: 'order_num', type: 'string', max: 32, pattern: ALNUM, patternText: 'letters and digits', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
-  { name: 'po_number', type: 'string', max: 24, pattern: ALNUM, patternText: 'letters and digits', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Purchase order number.' },
+  { name: 'order_num', type: 'string', max: 32, pattern: ALNUM_SPACE, patternText: 'letters, digits and spaces', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
+  { name: 'po_number', type: 'string', max: 24, pattern: ALNUM_SPACE, patternText: 'letters, digits and spaces', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Purchase order number.' },
   { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
   { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },
   { name: 'customer_ip', type: 'string', max: 39, actions: ALL_POST, storage: 'record', description: "The payer's IP address." },

@@ -44,7 +44,9 @@ import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
-import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+import { CARD_ACCOUNT_TYPES, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+
+const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(['checking', 'savings', ...CARD_ACCOUNT_TYPES]);
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
@@ -196,6 +198,8 @@ export class TransactionService {
     }
     // Every field's own checks and the location together, so one 422 names every bad field.
     mergeErrors(errs, transactionShapeErrors(body, action).errors);
+    // For a card it is read only (the engine sets the brand); a value from neither list is a mistake.
+    if (present(body.account_type) && !ACCOUNT_TYPE_VALUES.has(String(body.account_type).toLowerCase())) errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_UNKNOWN);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
     let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
     try {

@@ -58,13 +58,22 @@ describe('bounds and actions', () => {
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual({
       description: ['Description should contain at most 64 characters.'],
-      order_num: [PAY_MSG.FIELD_PATTERN.replace('{attribute}', 'Order Num').replace('{what}', 'letters and digits')],
+      order_num: [PAY_MSG.FIELD_PATTERN.replace('{attribute}', 'Order Num').replace('{what}', 'letters, digits and spaces')],
       billing_zip: ['Billing Zip should contain at least 4 characters.'],
       no_show: [MSG.NOT_BOOLEAN.replace('{attribute}', 'No Show')],
       checkin_date: [MSG.BAD_DATE.replace('{attribute}', 'Checkin Date')],
       custom_data: [PAY_MSG.JSON_TOO_LONG.replace('{attribute}', 'Custom Data').replace('{max}', '512')],
       e_serial_number: [PAY_MSG.FIELD_ENCODING.replace('{attribute}', 'E Serial Number').replace('{encoding}', 'hexadecimal')],
     });
+  });
+
+  it("takes what the family's own samples send: spaces in order_num and po_number, a card type in account_type", async () => {
+    // The Postman collection and the sample clients send "SDKTest 1700000000" and account_type "mc".
+    const r = await post({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'mc' });
+    expect(r.status).toBe(201);
+    expect(r.body.transaction).toMatchObject({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'visa' });
+    const bad = await post({ order_num: 'A#1', account_type: 'gold' });
+    expect(Object.keys(bad.body.errors).sort()).toEqual(['account_type', 'order_num']);
   });
 
   it('bounds an engine-read field too (account_holder_name, 32)', async () => {

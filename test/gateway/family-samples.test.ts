@@ -1,0 +1,218 @@
+/**
+ * The interface family's own Postman collection and sample clients (PayaDev/PayaConnect,
+ * kept unchanged in test/contract/family-samples/), run against the engine the way an
+ * integrator runs them against the sandbox: the placeholders they ship with
+ * ("[Developer ID]", "[User ID]", "[Location ID]"…) and the sandbox host are filled in with
+ * the engine's, in a copy; nothing else is changed. Each runs in its own language's
+ * runtime (newman, Python 3 with requests, javac/java, ruby, php with curl).
+ *
+ * Filling in, as an integrator would:
+ * - ids a request needs from an earlier one ("[Transaction ID]" to void, "[Previous
+ *   Transaction ID]" to refund or credit) are transactions this test makes first;
+ * - the Postman items' URLs become the filled-in raw URL (their host, protocol and path
+ *   fields still name the sandbox);
+ * - the Ruby sample speaks TLS (`use_ssl = true`, certificate checks off): it is pointed at
+ *   an HTTPS front (a self-signed certificate made by `openssl` for this run) that passes
+ *   each request to the engine.
+ * Not run: the C# samples (no .NET SDK in Debian's packages) and the samples of endpoints
+ * other open work adds (quick invoices, listed in SKIPPED_SAMPLES with the reason).
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { TestEngine } from './helpers/engine-fixture';
+
+const SAMPLES = fileURLToPath(new URL('../contract/family-samples/', import.meta.url));
+const SANDBOX_HOST = 'https://api.sandbox.payaconnect.com';
+
+/** Samples of the family kept out of this run, and why (the list shrinks as work lands). */
+export const SKIPPED_SAMPLES = {
+  'Endpoints/Quick Invoice/Node/createInvoice_wFile.js': 'quick invoices are not in the engine yet (issue 10)',
+  'Endpoints/*/cSharp/*.cs': 'no .NET SDK among Debian packages on this machine',
+} as const;
+
+let t: TestEngine;
+let sim: TerminalSimulator;
+let work: string;
+let tlsFront: Server;
+let tlsOrigin = '';
+const fill: Record<string, string> = {};
+
+/** A copy of one sample folder with every placeholder filled in. */
+function filledCopy(folder: string, host: string): string {
+  const dir = mkdtempSync(join(work, `${folder}-`));
+  cpSync(join(SAMPLES, folder), dir, { recursive: true });
+  for (const name of readdirSync(dir)) {
+    let text = readFileSync(join(dir, name), 'utf8');
+    for (const [placeholder, value] of Object.entries(fill)) text = text.split(placeholder).join(value);
+    writeFileSync(join(dir, name), text.split(SANDBOX_HOST).join(host));
+  }
+  return dir;
+}
+
+/** Runs a sample to its end (asynchronously: the engine answers it from this process). */
+function run(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd, encoding: 'utf8', timeout: 60_000 }, (err, stdout, stderr) => {
+      const e = err as (NodeJS.ErrnoException & { code?: unknown }) | null;
+      if (e && e.code === 'ENOENT') return reject(new Error(`${cmd} is not installed: see README, Tests`));
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out: `${stdout}\n${stderr}` });
+    });
+  });
+}
+
+async function api(method: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const r = await t.call(method, path, body);
+  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  return r.body as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  t = await TestEngine.start({ deviceSecondMs: 4 });
+  work = mkdtempSync(join(tmpdir(), 'ringup-family-'));
+  sim = new TerminalSimulator({ secondMs: 4, serialNumber: 'SIM-FAMILY' });
+  sim.script = { ...DEFAULT_SCRIPT, stepMs: 5 };
+  const port = await sim.listenTcp(0);
+  const c = t.engine.credentials;
+  const terms = (await t.get('/terminals')).body.terminals[0];
+  const terminal = (await api('POST', '/terminals', {
+    terminal: { location_id: c.location_id, serial_number: 'FAMILY-1', terminal_application_id: terms.terminal_application_id, terminal_manufacturer_id: terms.terminal_manufacturer_id, local_ip_address: '127.0.0.1', port },
+  })).terminal as { id: string };
+  const contact = (await api('POST', '/contacts', { contact: { location_id: c.location_id, first_name: 'SDK', last_name: 'Test' } })).contact as { id: string };
+  const card = { payment_method: 'cc', location_id: c.location_id, account_number: '5454545454545454', exp_date: '1230', cvv: '999', transaction_amount: '1.00' };
+  const authonly = (await api('POST', '/transactions', { transaction: { ...card, action: 'authonly' } })).transaction as { id: string };
+  const sale = (await api('POST', '/transactions', { transaction: { ...card, action: 'sale' } })).transaction as { id: string };
+  const debit = (await api('POST', '/transactions', {
+    transaction: { action: 'debit', payment_method: 'ach', location_id: c.location_id, account_number: '2079951060953', routing: '072000326', account_type: 'checking', account_holder_name: 'SDK Test', transaction_amount: '1.00' },
+  })).transaction as { id: string };
+  Object.assign(fill, {
+    '[Sandbox Developer ID]': c.developer_id,
+    '[Developer ID]': c.developer_id,
+    '[Sandbox User API Key]': c.user_api_key,
+    '[User API Key]': c.user_api_key,
+    '[Sandbox User ID]': c.user_id,
+    '[User ID]': c.user_id,
+    '[Sandbox Location ID]': c.location_id,
+    '[Location ID]': c.location_id,
+    '[Terminal ID]': terminal.id,
+    '[Contact ID]': contact.id,
+    '[CC Product Transaction ID]': c.cc_product_transaction_id,
+    '[Product Transaction ID]': c.cc_product_transaction_id,
+    '[ACH WEB Product Transaction ID]': c.ach_product_transaction_id,
+    '[ACH CCD Product Transaction ID]': c.ach_product_transaction_id,
+    '[Transaction ID]': authonly.id,
+  });
+  // "[Previous Transaction ID]" differs per request: the card refund takes the sale, the ACH credit the debit.
+  fill['[Previous Transaction ID]'] = sale.id;
+  fill['[Previous ACH Transaction ID]'] = debit.id;
+
+  // The HTTPS front for the sample that insists on TLS.
+  const keyFile = join(work, 'front.key');
+  const certFile = join(work, 'front.crt');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
+  const engineUrl = new URL(t.engine.baseUrl);
+  tlsFront = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+    const upstream = httpRequest({ host: engineUrl.hostname, port: engineUrl.port, method: req.method, path: req.url, headers: { ...req.headers, host: engineUrl.host } }, (up) => {
+      res.writeHead(up.statusCode ?? 502, up.headers);
+      up.pipe(res);
+    });
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  });
+  await new Promise<void>((r) => tlsFront.listen(0, '127.0.0.1', r));
+  tlsOrigin = `https://127.0.0.1:${(tlsFront.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  await new Promise((r) => tlsFront?.close(r));
+  await sim?.close();
+  await t?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const engineOrigin = () => new URL(t.engine.baseUrl).origin;
+
+describe("the family's Postman collection", () => {
+  it('runs every request unchanged: auth only, sale, void, refund by previous id, ACH debit, ACH credit by previous id', async () => {
+    const dir = filledCopy('postman', engineOrigin());
+    const collection = JSON.parse(readFileSync(join(dir, 'PayaConnect_Sandbox_Sample.postman_collection.json'), 'utf8')) as { item: Array<{ name: string; request: { url: { raw: string } | string; body: { raw: string } } }> };
+    for (const item of collection.item) {
+      const url = item.request.url;
+      item.request.url = typeof url === 'string' ? url : url.raw;
+      // The ACH credit names the ACH debit it credits back.
+      if (item.name.startsWith('Transaction_ACH_Credit')) item.request.body.raw = item.request.body.raw.split(fill['[Previous Transaction ID]']!).join(fill['[Previous ACH Transaction ID]']!);
+    }
+    const environment = JSON.parse(readFileSync(join(dir, 'PayaConnect_Sandbox_Sample.postman_environment.json'), 'utf8'));
+    const newman = createRequire(import.meta.url)('newman') as { run(o: unknown, cb: (err: Error | null, summary: NewmanSummary) => void): void };
+    const summary = await new Promise<NewmanSummary>((resolve, reject) =>
+      newman.run({ collection, environment, reporters: [], timeoutRequest: 30_000 }, (err, s) => (err ? reject(err) : resolve(s))),
+    );
+    const answers = summary.run.executions.map((e) => ({ name: e.item.name, code: e.response?.code, body: JSON.parse(e.response?.stream?.toString() ?? 'null') as Record<string, Record<string, unknown>> | null }));
+    expect(answers.map((a) => `${a.name} ${a.code}`)).toEqual([
+      'Transaction_CC_AuthOnly_Sample 201',
+      'Transaction_CC_Sale_Sample 201',
+      'Transaction_CC_Void_Sample 200',
+      'Transaction_CC_Refund_Previous_ID_Sample 201',
+      'Transaction_ACH_Debit_Sample 201',
+      'Transaction_ACH_Credit_Previous_ID_Sample 201',
+    ]);
+    const status = answers.map((a) => a.body?.transaction?.status_id);
+    // Authorized, approved, voided, refunded, ACH pending origination (debit and credit).
+    expect(status).toEqual([102, 101, 201, 111, 131, 131]);
+    expect(answers[0]!.body!.transaction!.custom_data).toEqual({ item_name: 'cog', item_sku: '123456', item_value: '1.00' });
+    expect(answers[1]!.body!.transaction!.account_type).toBe('mc');
+    expect(String(answers[1]!.body!.transaction!.order_num)).toMatch(/^SDKTest \d+$/);
+  });
+});
+
+describe("the family's sample clients", () => {
+  it('Python (router transaction on the terminal, requests): a chip sale, its fields printed', async () => {
+    const dir = filledCopy('python', engineOrigin());
+    // The first Python 3 that has requests (a pyenv one, or Debian's with python3-requests).
+    const python = (await run('python3', ['-c', 'import requests'], dir)).code === 0 ? 'python3' : '/usr/bin/python3';
+    const r = await run(python, ['main.py'], dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('Status ID:  101');
+    expect(r.out).toMatch(/Masked Account: {2}\d{6}\*{6}\d{4}/);
+  });
+
+  it('Java (HttpURLConnection, request.json): answered 201 and printed', async () => {
+    const dir = filledCopy('java', engineOrigin());
+    const compiled = await run('javac', ['Main.java'], dir);
+    expect(compiled.code, compiled.out).toBe(0);
+    const r = await run('java', ['-cp', '.', 'Main'], dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('Output from Server');
+    expect(r.out).not.toMatch(/Exception/);
+    expect(r.out).toContain('"order_num":"SDK Invoice 123"');
+  });
+
+  it('Ruby (Net::HTTP over TLS): answered 201', async () => {
+    const dir = filledCopy('ruby', tlsOrigin);
+    const r = await run('ruby', ['main.rb'], dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/Response Code:\n201\n/);
+    expect(r.out).toContain('"description":"SDK Test CC Sale Ruby"');
+  });
+
+  it('PHP (cURL, shared.php): a sale for the contact, on the product transaction', async () => {
+    const dir = filledCopy('php', engineOrigin());
+    const r = await run('php', ['cc_sale.php'], dir);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain(`"contact_id": "${fill['[Contact ID]']}"`);
+    expect(r.out).toContain('"description": "SDK Support CC Sale"');
+    expect(r.out).toContain('Error: null');
+  });
+});
+
+interface NewmanSummary {
+  run: { executions: Array<{ item: { name: string }; response?: { code: number; stream?: Buffer } }> };
+}

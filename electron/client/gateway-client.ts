@@ -60,6 +60,12 @@ export interface HealthReport {
 export interface GatewayClientOptions {
   baseUrl: string;
   auth: GatewayAuth;
+  /**
+   * Credentials for this request instead of `auth`, when it answers any: the core sends a
+   * cashier's requests with the engine user of the cashier role (role-credentials.ts), so
+   * the gateway itself refuses what a cashier may not do.
+   */
+  authFor?: () => GatewayAuth | undefined;
   /** Per-request timeout, ms (default 10 s; shorter in tests). */
   timeoutMs?: number;
 }
@@ -67,11 +73,13 @@ export interface GatewayClientOptions {
 export class GatewayClient {
   readonly baseUrl: string;
   private readonly auth: GatewayAuth;
+  private readonly authFor: (() => GatewayAuth | undefined) | undefined;
   private readonly timeoutMs: number;
 
   constructor(opts: GatewayClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.auth = opts.auth;
+    this.authFor = opts.authFor;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
   }
 
@@ -248,10 +256,11 @@ export class GatewayClient {
   }
 
   private headers(): Record<string, string> {
+    const auth = this.authFor?.() ?? this.auth;
     return {
-      'developer-id': this.auth.developerId,
-      'user-id': this.auth.userId,
-      'user-api-key': this.auth.userApiKey,
+      'developer-id': auth.developerId,
+      'user-id': auth.userId,
+      'user-api-key': auth.userApiKey,
       accept: 'application/json',
     };
   }

@@ -28,6 +28,7 @@ import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
+import { cashierCredentials } from './role-credentials';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -113,9 +114,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
   let gatewayAuth: GatewayAuth;
+  let cashierAuth: GatewayAuth | undefined;
+  // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
+  let roleAuth: () => GatewayAuth | undefined = () => undefined;
+  const authFor = () => roleAuth();
   if (opts.remote) {
     gatewayAuth = opts.remote.auth;
-    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, ...timeout });
+    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, authFor, ...timeout });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
     const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
@@ -133,9 +138,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       c = engine.credentials;
     }
     gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
-    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, ...timeout });
+    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
+    cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets });
   }
   const db = openPosDatabase(opts.dataDir);
   const audit = new AuditLog(db);
@@ -149,6 +155,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
     onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
   });
+  roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
 
   let gateway: CoreStatus['gateway'] = {
     mode: opts.remote ? 'remote' : 'embedded',
@@ -198,7 +205,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
   const devices = createDevicesHandlers({
     client,
-    routerClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, timeoutMs: 320_000 }),
+    routerClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, authFor, timeoutMs: 320_000 }),
     users,
     events,
     locationId,

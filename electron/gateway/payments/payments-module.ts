@@ -28,6 +28,7 @@ import { listMeta, planList, type ListSpec } from './list-query';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
+import { requirePermission } from '../merchant/roles';
 import { ReceiptOutbox } from './receipt-outbox';
 import { docWithLinks } from './transaction-doc';
 import { applyExtraExpands } from './transaction-expands';
@@ -224,6 +225,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
       app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', async (req) => {
         const b = findBatch(ctx, req, req.params.id);
+        requirePermission(req.auth, 'settle');
         await r.writer.submit(() => r.batches.settle(String(b.id)));
         return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
       });

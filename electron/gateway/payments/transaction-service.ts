@@ -44,6 +44,7 @@ import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
+import { permissionForAction, requirePermission } from '../merchant/roles';
 import { CARD_ACCOUNT_TYPES, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 
 const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(['checking', 'savings', ...CARD_ACCOUNT_TYPES]);
@@ -191,6 +192,7 @@ export class TransactionService {
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
+    requirePermission(auth, permissionForAction(action));
     const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
     if (apiId !== null) {
       if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
@@ -533,6 +535,7 @@ export class TransactionService {
     if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
     }
+    requirePermission(auth, permissionForAction(action));
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
     // Every field of the table: accepted by this action, typed and bounded; on edit null or "" clears.

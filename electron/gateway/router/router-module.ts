@@ -35,6 +35,7 @@ import type { Row } from '../framework/resource';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
 import { routerOpenApi } from './router-openapi';
+import { permissionForAction, requirePermission } from '../merchant/roles';
 import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
@@ -141,6 +142,8 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         if (!['sale', 'authonly', 'refund'].includes(action)) errs.add('action', ROUTER_MSG.ACTION_INVALID);
         if (present(body.payment_method) && body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
         errs.throwIfAny();
+        // Before the customer is asked for a card: a refund on the terminal is still a refund.
+        requirePermission(req.auth, permissionForAction(action));
         const locationId = present(body.location_id) ? String(body.location_id) : undefined;
         const terminal = findTerminal(ctx, req, body.terminal_id, locationId);
         const rt = payments.runtime();

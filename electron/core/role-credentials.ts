@@ -1,0 +1,60 @@
+/**
+ * The embedded engine's user for the counter's cashier role. The engine's roles
+ * (gateway/merchant/roles.ts) let a plain user (user_type_id 100) sell but not refund,
+ * void or settle; the core sends a signed-in cashier's requests with this user's key, so
+ * a cashier's refund is refused by the gateway itself, not only by the core's own check.
+ * Managers and installers use the engine's admin user.
+ *
+ * The user is made on first start through the engine's own API (as any integrator would)
+ * and its key kept only in the SecretStore. If the engine's data no longer knows it (a
+ * reset engine folder), a new one is made. Simplification: against a remote gateway there
+ * is one set of credentials, so the core's own role check is what refuses a cashier there.
+ */
+import { randomBytes } from 'node:crypto';
+import type { GatewayAuth } from '../client/gateway-client';
+import type { SecretStore } from '../secrets/secret-store';
+
+export const CASHIER_CREDENTIALS_SECRET = 'engine-cashier-user';
+/** The engine's plain selling user type (gateway/merchant/roles.ts). */
+export const CASHIER_USER_TYPE = 100;
+
+interface StoredCashier {
+  userId: string;
+  userApiKey: string;
+}
+
+/** The cashier role's engine credentials, made once and kept in the SecretStore. */
+export async function cashierCredentials(opts: { baseUrl: string; admin: GatewayAuth; locationId: string; secrets: SecretStore }): Promise<GatewayAuth> {
+  const base = opts.baseUrl.replace(/\/+$/, '');
+  const headersFor = (a: GatewayAuth) => ({ 'developer-id': a.developerId, 'user-id': a.userId, 'user-api-key': a.userApiKey, 'content-type': 'application/json' });
+  const stored = await opts.secrets.get(CASHIER_CREDENTIALS_SECRET);
+  if (stored) {
+    const s = JSON.parse(stored.toString('utf8')) as StoredCashier;
+    const auth = { developerId: opts.admin.developerId, userId: s.userId, userApiKey: s.userApiKey };
+    const me = await fetch(`${base}/users/me`, { headers: headersFor(auth) });
+    await me.arrayBuffer();
+    if (me.ok) return auth;
+  }
+  const suffix = randomBytes(4).toString('hex');
+  const userApiKey = randomBytes(24).toString('hex');
+  const res = await fetch(`${base}/users`, {
+    method: 'POST',
+    headers: headersFor(opts.admin),
+    body: JSON.stringify({
+      user: {
+        username: `ringup-cashier-${suffix}`,
+        email: `cashier-${suffix}@ringup.localhost`,
+        last_name: 'Counter cashier',
+        user_type_id: CASHIER_USER_TYPE,
+        primary_location_id: opts.locationId,
+        // Never used to sign in: the counter uses the API key; a random password keeps the login closed.
+        password: `Rg${randomBytes(12).toString('hex')}9`,
+        user_api_key: userApiKey,
+      },
+    }),
+  });
+  const body = (await res.json()) as { user?: { id: string }; errors?: unknown };
+  if (!res.ok || !body.user) throw new Error(`the engine refused the counter's cashier user (${res.status})`);
+  await opts.secrets.set(CASHIER_CREDENTIALS_SECRET, Buffer.from(JSON.stringify({ userId: body.user.id, userApiKey } satisfies StoredCashier)));
+  return { developerId: opts.admin.developerId, userId: body.user.id, userApiKey };
+}

@@ -1,0 +1,74 @@
+/**
+ * Roles (issue 11, point 3): a plain user (user_type_id 100, the counter's cashier) may
+ * sell but not refund, credit, void, reverse or settle; a manager (200) and a client admin
+ * (250) may. Forbidden actions answer 403 in the error envelope and change nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLE_MSG } from '../../electron/gateway/merchant/roles';
+import { fmt } from '../../electron/gateway/framework/errors';
+import { TestEngine, errorsOf, type Creds } from './helpers/engine-fixture';
+
+let t: TestEngine;
+let cashier: Creds;
+let manager: Creds;
+
+async function newUser(userType: number, name: string): Promise<Creds> {
+  const key = `key-${name}-${'k'.repeat(20)}`;
+  const r = await t.post('/users', { user: { username: name, email: `${name}@example.com`, last_name: name, user_type_id: userType, primary_location_id: t.locationId, password: 'Secret123', user_api_key: key } });
+  expect(r.status, r.text).toBe(201);
+  return { developerId: t.creds.developerId, userId: r.body.user.id as string, apiKey: key };
+}
+const card = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' };
+const sale = (creds: Creds, amount = '10.00', action = 'sale') => t.post('/transactions', { transaction: { ...card, action, transaction_amount: amount } }, { creds });
+const forbidden = (a: { status: number; text: string }, what: string) => {
+  expect(a.status, a.text).toBe(403);
+  expect(errorsOf(a as never)).toEqual([fmt(ROLE_MSG.FORBIDDEN, { what })]);
+};
+
+beforeAll(async () => {
+  t = await TestEngine.start();
+  cashier = await newUser(100, 'cashier');
+  manager = await newUser(200, 'manager');
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe('a plain user (100)', () => {
+  it('sells, authorizes, completes and edits a tip', async () => {
+    expect((await sale(cashier)).status).toBe(201);
+    const auth = await sale(cashier, '20.00', 'authonly');
+    expect(auth.status).toBe(201);
+    expect((await t.put(`/transactions/${auth.body.transaction.id}`, { transaction: { action: 'authcomplete' } }, { creds: cashier })).status).toBe(200);
+  });
+
+  it('may not refund, void, reverse, credit or settle: 403, and nothing changes', async () => {
+    const s = (await sale(cashier, '12.00')).body.transaction;
+    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: cashier }), 'refund or credit money');
+    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'refund', transaction_amount: '1.00' } }, { creds: cashier }), 'refund or credit money');
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: cashier }), 'void or reverse transactions');
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'partialreversal', transaction_amount: '5.00' } }, { creds: cashier }), 'void or reverse transactions');
+    forbidden(
+      await t.post('/transactions', { transaction: { action: 'credit', payment_method: 'ach', account_number: '2079951060953', routing: '072000326', account_type: 'checking', account_holder_name: 'Pat', transaction_amount: '1.00' } }, { creds: cashier }),
+      'refund or credit money',
+    );
+    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: cashier }), 'settle batches');
+    const after = (await t.get(`/transactions/${s.id}`)).body.transaction;
+    expect(after).toMatchObject({ status_id: 101, auth_amount: '12.00' });
+    const refunds = await t.get(`/transactions?previous_transaction_id=${s.id}`);
+    expect(refunds.body.transactions ?? []).toHaveLength(0);
+  });
+});
+
+describe('a manager (200) and the client admin (250)', () => {
+  it('refund, void and settle', async () => {
+    for (const who of [manager, t.creds]) {
+      const s = (await sale(who, '11.00')).body.transaction;
+      const refund = await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: who });
+      expect(refund.status, refund.text).toBe(201);
+      const v = (await sale(who, '13.00')).body.transaction;
+      expect((await t.put(`/transactions/${v.id}`, { transaction: { action: 'void' } }, { creds: who })).status).toBe(200);
+      expect((await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: who })).status).toBe(200);
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { CoreStatus, HandlerMap, PaperSize, StoreSettings } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuditHandlers } from './audit-handlers';
+import { createCounterUsersHandlers } from './counter-users';
 import { AuditLog } from './audit-log';
 import { withMoneyAudit } from './audit-money';
 import { createAuthHandlers } from './auth-handlers';
@@ -219,6 +220,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createAuthHandlers(users),
     ...createSalesHandlers({
       client,
+      partialVoidClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
       users,
       db,
       locationId,
@@ -235,6 +237,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
+    ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 
   return {

@@ -52,6 +52,13 @@ const CONFIG_TTL_MS = 60_000;
 
 export interface SalesDeps {
   client: GatewayClient;
+  /**
+   * The client `sale:void-partial` voids with. A cashier's requests go as the engine's
+   * cashier user, who may not void (role-credentials.ts); voiding a partial approval to
+   * start over is the one void the core lets a cashier make (it checks: a partial, unsettled
+   * sale), so it goes as the gateway's admin user. Defaults to `client`.
+   */
+  partialVoidClient?: GatewayClient;
   users: UserDirectory;
   db: PosDatabase;
   locationId: string | undefined;
@@ -306,7 +313,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           if (original.kind !== 'sale' || !original.partial) return fail('bad_request', SALE_ERRORS.notPartial);
           if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
           if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
-          const t = await client.voidTransaction(id);
+          const t = await (deps.partialVoidClient ?? client).voidTransaction(id);
           remember(id, 'void', s.value);
           return ok(withClerk(toView(t, refundedFromLedger(id))));
         }),

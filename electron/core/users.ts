@@ -12,9 +12,9 @@
  * without activity (a protected action, or the window reporting a key press or a
  * tap through `auth:activity`); the core then ends it and tells that window.
  *
- * Simplifications: users change their own PIN, but adding or removing users waits
- * for a user management screen. A session lives in memory: restarting the core signs
- * everyone out.
+ * Users change their own PIN; managers add, remove, re-role and reset users on the
+ * Counter users screen (counter-users.ts). Simplification: a session lives in memory:
+ * restarting the core signs everyone out.
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthLock, PosUser, Role, Session } from '../../shared/ipc/contract';
@@ -178,6 +178,23 @@ export class UserDirectory {
   signOut(callerId: string = currentCallerId()): void {
     if (this.sessions.has(callerId)) this.end(callerId, 'sign-out', '');
     this.opts.onSessionChange?.(callerId, null);
+  }
+
+  /** PINs or users changed elsewhere (the Counter users screen): check the default PINs again. */
+  forgetDefaultPinCheck(): void {
+    this.defaultsActive = undefined;
+  }
+
+  /**
+   * The user was removed or their role changed: every window signed in as them goes back
+   * to the sign-in screen (a removed cashier's open window must not keep selling).
+   */
+  endSessionsOf(userId: string, detail: string): void {
+    for (const [callerId, live] of [...this.sessions]) {
+      if (live.session.user.id !== userId) continue;
+      this.end(callerId, 'sign-out', detail);
+      this.opts.onSessionChange?.(callerId, null);
+    }
   }
 
   /** The window or connection went away (closed tab, destroyed window): its session ends with it. */

@@ -17,6 +17,7 @@ export const AUDIT_KINDS = [
   'void',
   'settings-change',
   'pin-change',
+  'user-change',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -33,6 +34,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   void: 'Void',
   'settings-change': 'Settings changed',
   'pin-change': 'PIN changed',
+  'user-change': 'Counter user changed',
 };
 
 export interface AuditEntry {

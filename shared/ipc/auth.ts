@@ -63,5 +63,7 @@ export interface AuthEventPayloads {
   'auth:session': Session | null;
   /** This window was locked back to the sign-in screen (sent to that window only). */
   'auth:locked': AuthLock;
+  /** A manager added, removed or re-roled a counter user: every window's sign-in screen follows. */
+  'auth:users-changed': PosUser[];
 }
-export const authEventNames = ['auth:session', 'auth:locked'] as const;
+export const authEventNames = ['auth:session', 'auth:locked', 'auth:users-changed'] as const;

@@ -27,6 +27,7 @@ import { receiptsHandlers, type ReceiptsResults } from './receipts';
 import { salesHandlers, type SalesResults } from './sales';
 import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type SettingsResults } from './settings';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
+import { usersHandlers, type UsersResults } from './users';
 
 export * from './common';
 export * from './core';
@@ -42,10 +43,11 @@ export * from './level3';
 export * from './links';
 export * from './settings';
 export * from './audit';
+export * from './users';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -77,6 +79,7 @@ export const handlerArgs = {
   ...linksHandlers,
   ...settingsHandlers,
   ...auditHandlers,
+  ...usersHandlers,
 } as const;
 
 export interface HandlerResults
@@ -92,7 +95,8 @@ export interface HandlerResults
     Level3Results,
     LinksResults,
     SettingsResults,
-    AuditResults {}
+    AuditResults,
+    UsersResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -61,6 +61,8 @@ export function useCoreHarness(prefix: string): CoreHarness {
     },
     call,
     async signInAs(name, pin) {
+      // Read afresh: a test may have added or removed counter users since the start.
+      users = value(await call('auth:users')).users;
       const user = users.find((u) => u.name === name);
       if (!user) throw new Error(`no counter user named ${name}`);
       value(await call('auth:sign-in', { userId: user.id, pin }));

@@ -12,6 +12,7 @@ import type { Role } from '../../../shared/ipc/contract';
 import type { ScreenName } from '../stores/nav-store';
 import { InstallerScreen } from './installer-screen';
 import { BatchesScreen } from './batches-screen';
+import { CounterUsersScreen } from './counter-users-screen';
 import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
@@ -69,6 +70,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <VaultScreen />,
+  },
+  {
+    id: 'users',
+    label: 'Counter users',
+    description: 'Who signs in here and as what: add, change the role, reset a PIN, remove.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <CounterUsersScreen />,
   },
   {
     id: 'settings',

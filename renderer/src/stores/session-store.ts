@@ -64,6 +64,10 @@ ringup.on('auth:session', (session) => {
   if (before?.user.id !== session?.user.id) resetUserStores();
   useSessionStore.setState({ session });
 });
+// A manager changed the counter's users (in any window): the sign-in screen lists them as they are now.
+ringup.on('auth:users-changed', (users) => {
+  useSessionStore.setState({ users });
+});
 ringup.on('auth:locked', (lock) => {
   resetUserStores();
   useSessionStore.setState({ session: null, lock });

@@ -29,7 +29,8 @@ import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
-import { cashierCredentials } from './role-credentials';
+import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
+import { createKeysHandlers } from './keys-handlers';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -116,6 +117,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let gatewayAuth: GatewayAuth;
   let cashierAuth: GatewayAuth | undefined;
+  // The embedded engine's keys live here; with a remote gateway the core keeps none of its own.
+  let keyStore: SecretStore | undefined;
   // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
@@ -124,6 +127,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, authFor, ...timeout });
   } else {
     const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
+    keyStore = secrets;
     const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
     let c: EngineCredentials;
     if (opts.engineProcess) {
@@ -237,6 +241,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: keyStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 

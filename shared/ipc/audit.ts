@@ -18,6 +18,7 @@ export const AUDIT_KINDS = [
   'settings-change',
   'pin-change',
   'user-change',
+  'keys-backup',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -35,6 +36,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'settings-change': 'Settings changed',
   'pin-change': 'PIN changed',
   'user-change': 'Counter user changed',
+  'keys-backup': 'Key backup',
 };
 
 export interface AuditEntry {

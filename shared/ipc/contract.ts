@@ -28,6 +28,7 @@ import { salesHandlers, type SalesResults } from './sales';
 import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type SettingsResults } from './settings';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
 import { usersHandlers, type UsersResults } from './users';
+import { keysHandlers, type KeysResults } from './keys';
 
 export * from './common';
 export * from './core';
@@ -44,10 +45,11 @@ export * from './links';
 export * from './settings';
 export * from './audit';
 export * from './users';
+export * from './keys';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -80,6 +82,7 @@ export const handlerArgs = {
   ...settingsHandlers,
   ...auditHandlers,
   ...usersHandlers,
+  ...keysHandlers,
 } as const;
 
 export interface HandlerResults
@@ -96,7 +99,8 @@ export interface HandlerResults
     LinksResults,
     SettingsResults,
     AuditResults,
-    UsersResults {}
+    UsersResults,
+    KeysResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

@@ -23,6 +23,7 @@ export const PAY_MSG = {
   CVV_INVALID: 'Cvv must be 3 digits (4 for American Express).',
   ROUTING_INVALID: 'Routing is not a valid ABA routing number.',
   ROUTING_BLANK: 'Routing cannot be blank.',
+  VAULT_KEY_MISMATCH: "This saved account cannot be read with this gateway's key: restore the keys of the register it was saved on.",
   ACCOUNT_TYPE_INVALID: 'Account Type must be "checking" or "savings".',
   ACCOUNT_TYPE_UNKNOWN: 'Account Type must be "checking" or "savings" for a bank account, or a card type (visa, mc, disc, amex, jcb, diners, debit) for a card.',
   ACCOUNT_HOLDER_BLANK: 'Account Holder Name cannot be blank.',

@@ -291,6 +291,7 @@ export class TransactionService {
         ? this.vaults.visibleRow(String(body.account_vault_id), auth)
         : this.vaults.byApiId(locationId, String(body.account_vault_api_id));
       if (!vault || vault.location_id !== locationId) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_INVALID] });
+      if (!this.vaults.opens(vault.id)) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_KEY_MISMATCH] });
       account = fromVault(vault, body, errs);
     } else if (present(body.account_number)) {
       const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';

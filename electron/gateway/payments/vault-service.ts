@@ -81,6 +81,22 @@ export class VaultService {
     private readonly crypto: VaultCrypto,
   ) {}
 
+  /**
+   * Whether the vault's account number opens with this engine's key (a charge sends it to
+   * the processor). A vault made under another key (a replacement register whose keys
+   * were not restored) does not; one that stores no number (made from a transaction) does.
+   */
+  opens(vaultId: string): boolean {
+    const row = this.ctx.stmt('SELECT account_blob FROM account_vaults WHERE id = ?').get(vaultId) as { account_blob: string | null } | undefined;
+    if (!row?.account_blob) return true;
+    try {
+      this.crypto.decrypt(row.account_blob, vaultId);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
   visibleRow(id: string, auth: AuthInfo): VaultRow | undefined {
     const r = this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow | undefined;
     return r && auth.locationSet.has(r.location_id) ? r : undefined;

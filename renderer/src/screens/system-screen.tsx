@@ -1,4 +1,5 @@
 import { ChangePinForm } from '../components/change-pin-form';
+import { KeyBackupPanel } from '../components/key-backup-panel';
 import { useSessionStore } from '../stores/session-store';
 import { useStatusStore } from '../stores/status-store';
 import { Fact } from '../components/fact';
@@ -37,6 +38,7 @@ export function SystemScreen() {
         </button>
       </section>
       {session && <ChangePinForm name={session.user.name} />}
+      {session?.user.role === 'manager' && <KeyBackupPanel />}
     </div>
   );
 }

@@ -1,0 +1,58 @@
+/**
+ * `keys:*`: the Key backup section of the System screen (managers). Writes and restores
+ * backups in `<data>/backups/` (key-backup.ts); audits both. A restore takes effect at the
+ * next start: the engine received its vault key when it started.
+ */
+import type { HandlerMap } from '../../shared/ipc/contract';
+import { fail, ok } from '../../shared/result';
+import type { SecretStore } from '../secrets/secret-store';
+import type { AuditLog } from './audit-log';
+import { backupsDir, exportKeys, KeyBackupError, listBackups, restoreKeys } from './key-backup';
+import type { UserDirectory } from './users';
+
+export const KEYS_MESSAGES = {
+  restored: 'The keys are restored. Close Ringup and start it again to use them.',
+} as const;
+
+type KeysHandlers = Pick<HandlerMap, 'keys:backups' | 'keys:export' | 'keys:restore'>;
+
+export function createKeysHandlers(deps: { dataDir: string; secrets: SecretStore | undefined; names: readonly string[]; users: UserDirectory; audit: AuditLog }): KeysHandlers {
+  const { dataDir, users, audit } = deps;
+  const noStore = fail('not_configured', 'This counter keeps no keys of its own (it uses a remote gateway).');
+  const asFailure = (err: unknown) => {
+    if (err instanceof KeyBackupError) return fail('invalid', err.message);
+    throw err;
+  };
+  return {
+    'keys:backups': async () => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      return ok({ folder: backupsDir(dataDir), backups: listBackups(dataDir) });
+    },
+    'keys:export': async ({ passphrase }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      if (!deps.secrets) return noStore;
+      try {
+        const fileName = await exportKeys({ dataDir, secrets: deps.secrets, names: deps.names, passphrase });
+        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `backed up to ${fileName}` });
+        return ok({ fileName, folder: backupsDir(dataDir) });
+      } catch (err) {
+        return asFailure(err);
+      }
+    },
+    'keys:restore': async ({ fileName, passphrase }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      if (!deps.secrets) return noStore;
+      try {
+        const names = await restoreKeys({ dataDir, secrets: deps.secrets, fileName, passphrase });
+        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `restored ${names.length} keys from ${fileName}` });
+        return ok({ restored: names.length, message: KEYS_MESSAGES.restored });
+      } catch (err) {
+        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `restore from ${fileName} refused` });
+        return asFailure(err);
+      }
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * The `keys:*` channels: a passphrase-protected backup of the keys in the secret store
+ * (managers). Only file names and dates cross to the renderer, never a key or the file.
+ */
+import { z } from 'zod';
+
+export const MIN_BACKUP_PASSPHRASE = 12;
+const passphraseSchema = z.string().min(MIN_BACKUP_PASSPHRASE, `Use a passphrase of at least ${MIN_BACKUP_PASSPHRASE} characters.`).max(256);
+const backupFileSchema = z.string().regex(/^[A-Za-z0-9._-]{1,128}\.json$/, 'Pick a backup file from the list.');
+
+export interface KeyBackupInfo {
+  fileName: string;
+  /** Unix milliseconds. */
+  modified: number;
+}
+
+export interface KeyBackupState {
+  /** Where backups are written and looked for (`<data>/backups`). */
+  folder: string;
+  backups: KeyBackupInfo[];
+}
+
+export const keysHandlers = {
+  'keys:backups': z.void(),
+  'keys:export': z.strictObject({ passphrase: passphraseSchema }),
+  'keys:restore': z.strictObject({ fileName: backupFileSchema, passphrase: z.string().min(1, 'Enter the passphrase of this backup.').max(256) }),
+} as const;
+
+export interface KeysResults {
+  'keys:backups': KeyBackupState;
+  /** The new file's name. */
+  'keys:export': { fileName: string; folder: string };
+  /** What happens next (a restart), in a sentence. */
+  'keys:restore': { restored: number; message: string };
+}

@@ -31,6 +31,8 @@ import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
 import { createKeysHandlers } from './keys-handlers';
+import { createGatewayConnectionHandlers } from './gateway-connection-handlers';
+import { REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -111,23 +113,25 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let supervisor: EngineSupervisor | undefined;
   let onEngineState: (s: EngineState) => void = () => {};
   let client: GatewayClient;
-  let locationId: string | undefined = opts.remote?.locationId;
-  let productTransactionId: string | undefined = opts.remote?.productTransactionId;
+  // The app database and the key store first: the gateway a manager saved is read from them.
+  const db = openPosDatabase(opts.dataDir);
+  const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
+  // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
+  const remote: RemoteGateway | undefined = opts.remote ?? (await savedRemote(db, secretStore));
+  let locationId: string | undefined = remote?.locationId;
+  let productTransactionId: string | undefined = remote?.productTransactionId;
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
   let gatewayAuth: GatewayAuth;
   let cashierAuth: GatewayAuth | undefined;
-  // The embedded engine's keys live here; with a remote gateway the core keeps none of its own.
-  let keyStore: SecretStore | undefined;
   // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
-  if (opts.remote) {
-    gatewayAuth = opts.remote.auth;
-    client = new GatewayClient({ baseUrl: opts.remote.baseUrl, auth: opts.remote.auth, authFor, ...timeout });
+  if (remote) {
+    gatewayAuth = remote.auth;
+    client = new GatewayClient({ baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
   } else {
-    const secrets = opts.secrets ?? new FileSecretStore(opts.dataDir);
-    keyStore = secrets;
+    const secrets = secretStore;
     const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
     let c: EngineCredentials;
     if (opts.engineProcess) {
@@ -148,7 +152,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     productTransactionId = c.cc_product_transaction_id;
     cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets });
   }
-  const db = openPosDatabase(opts.dataDir);
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
@@ -163,7 +166,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
 
   let gateway: CoreStatus['gateway'] = {
-    mode: opts.remote ? 'remote' : 'embedded',
+    mode: remote ? 'remote' : 'embedded',
     baseUrl: client.baseUrl,
     health: 'starting',
     latencyMs: null,
@@ -241,7 +244,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: keyStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET], users, audit }),
+    ...createGatewayConnectionHandlers({
+      db,
+      secrets: secretStore,
+      users,
+      audit,
+      running: () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth }),
+    }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 

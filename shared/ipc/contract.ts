@@ -29,6 +29,7 @@ import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type 
 import { transactionsHandlers, type TransactionsResults } from './transactions';
 import { usersHandlers, type UsersResults } from './users';
 import { keysHandlers, type KeysResults } from './keys';
+import { gatewayHandlers, type GatewayResults } from './gateway';
 
 export * from './common';
 export * from './core';
@@ -46,10 +47,11 @@ export * from './settings';
 export * from './audit';
 export * from './users';
 export * from './keys';
+export * from './gateway';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -83,6 +85,7 @@ export const handlerArgs = {
   ...auditHandlers,
   ...usersHandlers,
   ...keysHandlers,
+  ...gatewayHandlers,
 } as const;
 
 export interface HandlerResults
@@ -100,7 +103,8 @@ export interface HandlerResults
     SettingsResults,
     AuditResults,
     UsersResults,
-    KeysResults {}
+    KeysResults,
+    GatewayResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

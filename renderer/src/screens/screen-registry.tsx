@@ -13,6 +13,7 @@ import type { ScreenName } from '../stores/nav-store';
 import { InstallerScreen } from './installer-screen';
 import { BatchesScreen } from './batches-screen';
 import { CounterUsersScreen } from './counter-users-screen';
+import { GatewayScreen } from './gateway-screen';
 import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
@@ -70,6 +71,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <VaultScreen />,
+  },
+  {
+    id: 'gateway',
+    label: 'Gateway',
+    description: 'The embedded engine or a remote gateway: test it and change it.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <GatewayScreen />,
   },
   {
     id: 'users',

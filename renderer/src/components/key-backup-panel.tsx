@@ -7,6 +7,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { MIN_BACKUP_PASSPHRASE, type KeyBackupState } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { OutcomeNote, type Outcome } from './outcome-note';
 import { TextField } from './text-field';
 
 export const KEY_BACKUP_UI = {
@@ -20,10 +21,10 @@ export function KeyBackupPanel() {
   const [state, setState] = useState<KeyBackupState | null>(null);
   const [pass, setPass] = useState('');
   const [again, setAgain] = useState('');
-  const [exportMsg, setExportMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [exportMsg, setExportMsg] = useState<Outcome | null>(null);
   const [file, setFile] = useState('');
   const [restorePass, setRestorePass] = useState('');
-  const [restoreMsg, setRestoreMsg] = useState<{ ok: boolean; text: string } | null>(null);
+  const [restoreMsg, setRestoreMsg] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
@@ -69,11 +70,7 @@ export function KeyBackupPanel() {
       <form onSubmit={backUp} aria-label="Back up the keys">
         <TextField id="backup-pass" label="Passphrase" type="password" value={pass} hint={`At least ${MIN_BACKUP_PASSPHRASE} characters.`} onChange={setPass} />
         <TextField id="backup-again" label="Passphrase again" type="password" value={again} onChange={setAgain} />
-        {exportMsg && (
-          <p className={`notice ${exportMsg.ok ? 'notice-ok' : 'notice-error'}`} role={exportMsg.ok ? 'status' : 'alert'}>
-            {exportMsg.text}
-          </p>
-        )}
+        <OutcomeNote note={exportMsg} />
         <div className="form-actions">
           <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
             Back up the keys
@@ -98,11 +95,7 @@ export function KeyBackupPanel() {
         )}
         {state && <p className="muted mono-small">Backups folder: {state.folder}</p>}
         <TextField id="restore-pass" label="Passphrase of the backup" type="password" value={restorePass} onChange={setRestorePass} />
-        {restoreMsg && (
-          <p className={`notice ${restoreMsg.ok ? 'notice-ok' : 'notice-error'}`} role={restoreMsg.ok ? 'status' : 'alert'}>
-            {restoreMsg.text}
-          </p>
-        )}
+        <OutcomeNote note={restoreMsg} />
         <div className="form-actions">
           <button type="submit" className="btn btn-secondary btn-lg" disabled={busy || !file}>
             Restore the keys

@@ -9,13 +9,10 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { GatewayConnectionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { Fact } from '../components/fact';
+import { OutcomeNote, type Outcome } from '../components/outcome-note';
 import { TextField } from '../components/text-field';
 
 type Kind = 'embedded' | 'remote';
-interface Note {
-  ok: boolean;
-  text: string;
-}
 
 export const GATEWAY_UI = {
   savedEmbedded: 'Saved: the embedded engine. Close Ringup and start it again to use it.',
@@ -31,7 +28,7 @@ export function GatewayScreen() {
   const [userId, setUserId] = useState('');
   const [userApiKey, setUserApiKey] = useState('');
   const [fields, setFields] = useState<Record<string, string[]>>({});
-  const [note, setNote] = useState<Note | null>(null);
+  const [note, setNote] = useState<Outcome | null>(null);
   const [busy, setBusy] = useState(false);
 
   const load = useCallback(async () => {
@@ -117,11 +114,7 @@ export function GatewayScreen() {
             <TextField id="gw-key" label="API key" type="password" value={userApiKey} hint="Kept only in this computer’s secret store." error={err('userApiKey')} onChange={setUserApiKey} />
           </div>
         )}
-        {note && (
-          <p className={`notice ${note.ok ? 'notice-ok' : 'notice-error'}`} role={note.ok ? 'status' : 'alert'}>
-            {note.text}
-          </p>
-        )}
+        <OutcomeNote note={note} />
         <div className="form-actions">
           {kind === 'remote' && (
             <button type="button" className="btn btn-secondary btn-lg" onClick={() => void test()} disabled={busy}>

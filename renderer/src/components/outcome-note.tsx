@@ -1,0 +1,14 @@
+/** The answer to a form's action, read out when it appears: a status when it went well, an alert when not. */
+export interface Outcome {
+  ok: boolean;
+  text: string;
+}
+
+export function OutcomeNote({ note }: { note: Outcome | null }) {
+  if (!note) return null;
+  return (
+    <p className={`notice ${note.ok ? 'notice-ok' : 'notice-error'}`} role={note.ok ? 'status' : 'alert'}>
+      {note.text}
+    </p>
+  );
+}

@@ -8,8 +8,9 @@ import { merchantModule } from './merchant/module';
 import { createPaymentsModule } from './payments/payments-module';
 import { createRouterModule } from './router/router-module';
 import { createOAuthModule } from './oauth/oauth-module';
+import { sandboxClockModule } from './sandbox-clock/sandbox-clock-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
-  return [merchantModule, payments, createRouterModule(payments), createOAuthModule()];
+  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), sandboxClockModule];
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import Fastify, { type FastifyReply, type RouteOptions } from 'fastify';
 import { Authenticator } from './framework/auth';
 import { MovableClock, type Clock } from './framework/clock';
+import { createScheduler } from './framework/scheduler';
 import type { EngineContext, EngineModule, EngineOptions, SeedInfo } from './framework/context';
 import { registerCrudRoutes } from './framework/crud-routes';
 import { openDatabase, type Db } from './framework/database';
@@ -165,6 +166,10 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
     chmodSync(credPath, 0o600);
 
+    const scheduler = createScheduler(ctx, modules);
+    ctx.runDueWork = (locationId) => scheduler.runDue(locationId);
+    if (opts.schedulerIntervalMs !== 0) scheduler.start(opts.schedulerIntervalMs);
+
     const started = { ctx, app, seed };
     let closed = false;
     return {
@@ -184,6 +189,7 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       async close() {
         if (closed) return;
         closed = true;
+        await scheduler.stop();
         await started.app.close();
         for (const m of [...modules].reverse()) await m.close?.();
         db.close();

@@ -34,6 +34,10 @@ export interface EngineOptions {
   /** Slow-client limits (ms): a whole request, and its headers (defaults in framework/limits.ts). */
   requestTimeoutMs?: number;
   headersTimeoutMs?: number;
+  /** A production-mode engine: no sandbox extensions (the sandbox clock answers 404). */
+  production?: boolean;
+  /** Scheduler tick in ms (default in framework/scheduler.ts); 0 = no timer (tests run due work themselves). */
+  schedulerIntervalMs?: number;
 }
 
 /** The authenticated caller of a /v2 request (`req.auth`). */
@@ -120,6 +124,8 @@ export interface EngineContext {
   locationNow(locationId: string): number;
   /** Queues an e-mail or SMS in the persisted outbox (inside the caller's write); returns its id. */
   notify(n: NotificationInput): string;
+  /** Runs every module's due work (for one location, or all): the scheduler's run. */
+  runDueWork(locationId?: string): Promise<void>;
 }
 
 /** A unit of the engine: migrations, declared resources, hand-written routes, seed data. */

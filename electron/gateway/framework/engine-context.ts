@@ -48,6 +48,8 @@ export function createContext(db: Db, clock: Clock, options: EngineOptions, reso
       );
       return id;
     },
+    // Replaced by the engine with its scheduler's run once the modules are known.
+    runDueWork: async () => {},
     serialize: (def, row, auth, expand) => serialize(ctx, def, row, auth, expand),
     expandsOf,
     list: (def, req, extra) => list(ctx, def, req, extra),

@@ -72,7 +72,7 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       if (!isLoopback(host)) throw new ApiError(403, { general: [MSG.HOST_NOT_ALLOWED] });
     }
-    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?')) req.auth = opts.auth.authenticate(req);
+    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?') || req.url.startsWith('/sandbox/')) req.auth = opts.auth.authenticate(req);
   });
 
   // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).

@@ -53,8 +53,10 @@ export function App() {
         setHelp(false);
       } else if (SCREENS.some((s) => s.key === e.key)) {
         const def = SCREENS.find((s) => s.key === e.key)!;
-        if (!mayOpen(def, useSessionStore.getState().session?.user.role ?? null)) return;
+        // Always ours: a browser would reload on F5 (signing this window out and losing the
+        // sale in progress), search on F3, or jump to the address bar on F6.
         e.preventDefault();
+        if (!mayOpen(def, useSessionStore.getState().session?.user.role ?? null)) return;
         go(def.id);
         focusScreen();
       } else if (e.key === 'F8' && signedIn) {

@@ -100,6 +100,13 @@ test('managers read the audit log: sign-ins, wrong PINs, sales with who, amount 
   await expect(page.getByRole('button', { name: /^Manage/ })).toHaveCount(0);
   await page.keyboard.press('F5');
   await expect(page.getByRole('heading', { name: 'Audit log' })).toHaveCount(0);
+  // …and F5 is not left to the browser either (a reload would sign this window out and lose the sale).
+  const f5Kept = await page.evaluate(() => {
+    const ev = new KeyboardEvent('keydown', { key: 'F5', cancelable: true, bubbles: true });
+    window.dispatchEvent(ev);
+    return ev.defaultPrevented;
+  });
+  expect(f5Kept).toBe(true);
 
   await page.getByRole('button', { name: 'Switch user' }).click();
   await signIn(page, USERS.manager);

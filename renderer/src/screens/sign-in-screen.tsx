@@ -2,7 +2,6 @@ import { useCallback, useState } from 'react';
 import { ROLE_LABEL } from '../lib/role-label';
 import type { PosUser } from '../../../shared/ipc/contract';
 import { PinPad } from '../components/pin-pad';
-import { useNavStore } from '../stores/nav-store';
 import { useSessionStore } from '../stores/session-store';
 
 /** "5 minutes", "1 minute", "12 seconds": how long the window sat idle, in words. */
@@ -15,7 +14,6 @@ function describeIdle(seconds: number): string {
 /** Who is at the counter: one tap on your name, then your PIN. */
 export function SignInScreen() {
   const { users, defaultPinsActive, signIn, lock } = useSessionStore();
-  const go = useNavStore((s) => s.go);
   const [chosen, setChosen] = useState<PosUser | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,10 +24,13 @@ export function SignInScreen() {
       setBusy(true);
       const err = await signIn(chosen.id, pin);
       setBusy(false);
+      // On success nothing to do here: the person changed, so every user store (the screen
+      // included) is already back at its start, the sale screen. Going there again when the
+      // answer lands would pull back a person who has already moved on (the answer can come
+      // after the session event, on a busy machine).
       if (err) setError(err);
-      else go('sale');
     },
-    [chosen, signIn, go],
+    [chosen, signIn],
   );
   const cancel = useCallback(() => {
     setChosen(null);

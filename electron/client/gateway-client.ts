@@ -19,6 +19,8 @@ import type {
   V2Location,
   V2Terminal,
   V2Transaction,
+  V2User,
+  V2UserCreate,
   V2TransactionCreate,
   V2TransactionFilters,
 } from './v2-types';
@@ -243,6 +245,17 @@ export class GatewayClient {
 
   async createContact(body: { location_id: string; first_name?: string; last_name: string; email?: string }): Promise<V2Contact> {
     return (await this.request<{ contact: V2Contact }>('POST', '/contacts', { contact: body })).contact;
+  }
+
+  /** Who these credentials are (GET /users/me); a 2xx that is not a v2 answer is a GatewayError too. */
+  async me(): Promise<V2User> {
+    const r = await this.request<{ user?: V2User } | undefined>('GET', '/users/me');
+    if (!r?.user) throw new GatewayError(200, { general: ['not a v2 answer'] });
+    return r.user;
+  }
+
+  async createUser(body: V2UserCreate): Promise<V2User> {
+    return (await this.request<{ user: V2User }>('POST', '/users', { user: body })).user;
   }
 
   async listTerminals(locationId: string): Promise<V2Terminal[]> {

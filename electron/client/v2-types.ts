@@ -134,3 +134,20 @@ export interface V2Contact {
   location_id?: string | null;
   [extra: string]: unknown;
 }
+
+export interface V2User {
+  id: string;
+  username?: string | null;
+  user_type_id?: number | null;
+  [extra: string]: unknown;
+}
+
+export interface V2UserCreate {
+  username: string;
+  email: string;
+  last_name: string;
+  user_type_id: number;
+  primary_location_id: string;
+  password: string;
+  user_api_key?: string;
+}

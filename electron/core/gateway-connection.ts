@@ -6,9 +6,9 @@
  * up once). Environment variables (RINGUP_GATEWAY_URL …) win over the saved choice.
  * Simplification: API-key sign-in only; OAuth sign-in from the app is not built yet.
  */
-import type { GatewayAuth } from '../client/gateway-client';
+import { GatewayClient, GatewayError, type GatewayAuth } from '../client/gateway-client';
 import type { SecretStore } from '../secrets/secret-store';
-import type { PosDatabase } from './pos-database';
+import { getSetting, setSetting, type PosDatabase } from './pos-database';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway-key';
 const SETTING_KEY = 'gateway_connection';
@@ -21,10 +21,10 @@ export interface SavedConnection {
 }
 
 export function readSavedConnection(db: PosDatabase): SavedConnection | null {
-  const row = db.prepare('SELECT value FROM settings WHERE key = ?').get(SETTING_KEY) as { value: string } | undefined;
-  if (!row) return null;
+  const raw = getSetting(db, SETTING_KEY);
+  if (raw === undefined) return null;
   try {
-    return JSON.parse(row.value) as SavedConnection;
+    return JSON.parse(raw) as SavedConnection;
   } catch {
     return null;
   }
@@ -42,7 +42,7 @@ export async function savedRemote(db: PosDatabase, secrets: SecretStore): Promis
 export async function saveConnection(db: PosDatabase, secrets: SecretStore, c: SavedConnection, userApiKey?: string): Promise<void> {
   if (c.kind === 'remote' && userApiKey) await secrets.set(REMOTE_KEY_SECRET, Buffer.from(userApiKey, 'utf8'));
   else if (c.kind === 'embedded') await secrets.delete(REMOTE_KEY_SECRET);
-  db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(SETTING_KEY, JSON.stringify(c));
+  setSetting(db, SETTING_KEY, JSON.stringify(c));
 }
 
 export interface ConnectionTest {
@@ -61,17 +61,15 @@ export const CONNECTION_MESSAGES = {
 /** GET /users/me with the given credentials (no state is kept; the key is not logged). */
 export async function testConnection(baseUrl: string, auth: GatewayAuth): Promise<ConnectionTest> {
   const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
   try {
-    const res = await fetch(`${baseUrl.replace(/\/+$/, '')}/users/me`, {
-      headers: { 'developer-id': auth.developerId, 'user-id': auth.userId, 'user-api-key': auth.userApiKey, accept: 'application/json' },
-      signal: AbortSignal.timeout(5_000),
-    });
-    const latencyMs = Math.round(performance.now() - started);
-    const body = (await res.json().catch(() => null)) as { user?: { username?: string } } | null;
-    if (res.ok && body?.user) return { ok: true, latencyMs, message: CONNECTION_MESSAGES.ok(latencyMs, body.user.username ?? auth.userId) };
-    if (res.status === 401 || res.status === 403) return { ok: false, latencyMs, message: CONNECTION_MESSAGES.refused };
-    return { ok: false, latencyMs, message: CONNECTION_MESSAGES.notV2 };
-  } catch {
-    return { ok: false, latencyMs: null, message: CONNECTION_MESSAGES.unreachable };
+    const user = await new GatewayClient({ baseUrl, auth, timeoutMs: 5_000 }).me();
+    const latencyMs = elapsed();
+    return { ok: true, latencyMs, message: CONNECTION_MESSAGES.ok(latencyMs, user.username ?? auth.userId) };
+  } catch (err) {
+    const status = err instanceof GatewayError ? err.status : 0;
+    if (status === 0) return { ok: false, latencyMs: null, message: CONNECTION_MESSAGES.unreachable };
+    if (status === 401 || status === 403) return { ok: false, latencyMs: elapsed(), message: CONNECTION_MESSAGES.refused };
+    return { ok: false, latencyMs: elapsed(), message: CONNECTION_MESSAGES.notV2 };
   }
 }

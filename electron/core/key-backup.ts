@@ -14,16 +14,16 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { KEY_BACKUP_PASSPHRASE_SHORT, MIN_BACKUP_PASSPHRASE } from '../../shared/ipc/contract';
 import type { SecretStore } from '../secrets/secret-store';
 
 export const BACKUP_FORMAT = 'ringup-key-backup' as const;
 export const BACKUP_VERSION = 1;
 /** scrypt cost: 2^15 × 8 × 1 (≈ 32 MiB, ~0.1 s here): slow enough against guessing, quick for a person. */
 const SCRYPT = { N: 32768, r: 8, p: 1 } as const;
-export const MIN_PASSPHRASE = 12;
 
 export const KEY_BACKUP_MESSAGES = {
-  passphraseShort: `Use a passphrase of at least ${MIN_PASSPHRASE} characters.`,
+  passphraseShort: KEY_BACKUP_PASSPHRASE_SHORT,
   notABackup: 'This file is not a Ringup key backup.',
   wrongPassphraseOrChanged: 'The passphrase is wrong, or the file was changed after it was made. Nothing was restored.',
   notFound: 'That backup file is not in the backups folder any more.',
@@ -54,7 +54,7 @@ export function backupsDir(dataDir: string): string {
 
 /** Encrypts the named secrets into a new file in `<data>/backups/`; answers its file name. */
 export async function exportKeys(opts: { dataDir: string; secrets: SecretStore; names: readonly string[]; passphrase: string; now?: Date }): Promise<string> {
-  if (opts.passphrase.length < MIN_PASSPHRASE) throw new KeyBackupError(KEY_BACKUP_MESSAGES.passphraseShort);
+  if (opts.passphrase.length < MIN_BACKUP_PASSPHRASE) throw new KeyBackupError(KEY_BACKUP_MESSAGES.passphraseShort);
   const values: Record<string, string> = {};
   for (const name of opts.names) {
     const v = await opts.secrets.get(name);

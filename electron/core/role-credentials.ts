@@ -11,7 +11,7 @@
  * is one set of credentials, so the core's own role check is what refuses a cashier there.
  */
 import { randomBytes } from 'node:crypto';
-import type { GatewayAuth } from '../client/gateway-client';
+import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import type { SecretStore } from '../secrets/secret-store';
 
 export const CASHIER_CREDENTIALS_SECRET = 'engine-cashier-user';
@@ -25,36 +25,29 @@ interface StoredCashier {
 
 /** The cashier role's engine credentials, made once and kept in the SecretStore. */
 export async function cashierCredentials(opts: { baseUrl: string; admin: GatewayAuth; locationId: string; secrets: SecretStore }): Promise<GatewayAuth> {
-  const base = opts.baseUrl.replace(/\/+$/, '');
-  const headersFor = (a: GatewayAuth) => ({ 'developer-id': a.developerId, 'user-id': a.userId, 'user-api-key': a.userApiKey, 'content-type': 'application/json' });
   const stored = await opts.secrets.get(CASHIER_CREDENTIALS_SECRET);
   if (stored) {
     const s = JSON.parse(stored.toString('utf8')) as StoredCashier;
     const auth = { developerId: opts.admin.developerId, userId: s.userId, userApiKey: s.userApiKey };
-    const me = await fetch(`${base}/users/me`, { headers: headersFor(auth) });
-    await me.arrayBuffer();
-    if (me.ok) return auth;
+    try {
+      await new GatewayClient({ baseUrl: opts.baseUrl, auth }).me();
+      return auth;
+    } catch {
+      // The engine no longer knows this user (its data folder was replaced): make a new one.
+    }
   }
   const suffix = randomBytes(4).toString('hex');
   const userApiKey = randomBytes(24).toString('hex');
-  const res = await fetch(`${base}/users`, {
-    method: 'POST',
-    headers: headersFor(opts.admin),
-    body: JSON.stringify({
-      user: {
-        username: `ringup-cashier-${suffix}`,
-        email: `cashier-${suffix}@ringup.localhost`,
-        last_name: 'Counter cashier',
-        user_type_id: CASHIER_USER_TYPE,
-        primary_location_id: opts.locationId,
-        // Never used to sign in: the counter uses the API key; a random password keeps the login closed.
-        password: `Rg${randomBytes(12).toString('hex')}9`,
-        user_api_key: userApiKey,
-      },
-    }),
+  const user = await new GatewayClient({ baseUrl: opts.baseUrl, auth: opts.admin }).createUser({
+    username: `ringup-cashier-${suffix}`,
+    email: `cashier-${suffix}@ringup.localhost`,
+    last_name: 'Counter cashier',
+    user_type_id: CASHIER_USER_TYPE,
+    primary_location_id: opts.locationId,
+    // Never used to sign in: the counter uses the API key; a random password keeps the login closed.
+    password: `Rg${randomBytes(12).toString('hex')}9`,
+    user_api_key: userApiKey,
   });
-  const body = (await res.json()) as { user?: { id: string }; errors?: unknown };
-  if (!res.ok || !body.user) throw new Error(`the engine refused the counter's cashier user (${res.status})`);
-  await opts.secrets.set(CASHIER_CREDENTIALS_SECRET, Buffer.from(JSON.stringify({ userId: body.user.id, userApiKey } satisfies StoredCashier)));
-  return { developerId: opts.admin.developerId, userId: body.user.id, userApiKey };
+  await opts.secrets.set(CASHIER_CREDENTIALS_SECRET, Buffer.from(JSON.stringify({ userId: user.id, userApiKey } satisfies StoredCashier)));
+  return { developerId: opts.admin.developerId, userId: user.id, userApiKey };
 }

@@ -5,7 +5,8 @@
 import { z } from 'zod';
 
 export const MIN_BACKUP_PASSPHRASE = 12;
-const passphraseSchema = z.string().min(MIN_BACKUP_PASSPHRASE, `Use a passphrase of at least ${MIN_BACKUP_PASSPHRASE} characters.`).max(256);
+export const KEY_BACKUP_PASSPHRASE_SHORT = `Use a passphrase of at least ${MIN_BACKUP_PASSPHRASE} characters.`;
+const passphraseSchema = z.string().min(MIN_BACKUP_PASSPHRASE, KEY_BACKUP_PASSPHRASE_SHORT).max(256);
 const backupFileSchema = z.string().regex(/^[A-Za-z0-9._-]{1,128}\.json$/, 'Pick a backup file from the list.');
 
 export interface KeyBackupInfo {

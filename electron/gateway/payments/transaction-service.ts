@@ -45,9 +45,10 @@ import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
 import { permissionForAction, requirePermission } from '../merchant/roles';
-import { CARD_ACCOUNT_TYPES, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 
-const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(['checking', 'savings', ...CARD_ACCOUNT_TYPES]);
+/** The values the field table declares for account_type (an engine-read field, so the generic reader skips it). */
+const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(FIELD_BY_NAME.get('account_type')?.values ?? []);
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 

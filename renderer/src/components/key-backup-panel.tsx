@@ -93,7 +93,7 @@ export function KeyBackupPanel() {
             </select>
           </div>
         )}
-        {state && <p className="muted mono-small">Backups folder: {state.folder}</p>}
+        {state && <p className="muted mono">Backups folder: {state.folder}</p>}
         <TextField id="restore-pass" label="Passphrase of the backup" type="password" value={restorePass} onChange={setRestorePass} />
         <OutcomeNote note={restoreMsg} />
         <div className="form-actions">

@@ -8,14 +8,11 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startCore, VAULT_KEY_SECRET, type Core } from '../../electron/core/app-core';
+import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
 import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
-import type { HandlerResults } from '../../shared/ipc/contract';
-import type { Result } from '../../shared/result';
-import { HARNESS_ORIGIN, value } from '../helpers/core-harness';
+import { openCore, value } from '../helpers/core-harness';
 
 const dirs: string[] = [];
 const newDir = (p: string) => {
@@ -28,12 +25,9 @@ afterAll(() => {
 });
 
 async function open(dataDir: string) {
-  const core: Core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0 });
-  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [HARNESS_ORIGIN] });
-  const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) => (await dispatch(channel, { url: `${HARNESS_ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-  const users = value(await call('auth:users')).users;
-  value(await call('auth:sign-in', { userId: users.find((u) => u.name === 'Morgan')!.id, pin: '1234' }));
-  return { core, call };
+  const opened = await openCore(dataDir);
+  await opened.signInAs('Morgan', '1234');
+  return opened;
 }
 
 describe('the backup file', () => {

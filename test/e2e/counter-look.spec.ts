@@ -3,11 +3,11 @@
  * the help overlay lists the shortcuts, focus is visible, and axe passes on every
  * screen in both themes.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
 import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { cloneTransactions } from './helpers/seed-engine';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -17,8 +17,8 @@ test("today's list with 100,000 real engine transactions keeps a small DOM and s
   // 99,998 copies of that sale written into the stopped engine's database; the app reads
   // them back through the engine's list API like any other transactions.
   const first = await startHostProcess();
-  const creds = JSON.parse(readFileSync(join(first.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
-  const headers = { 'content-type': 'application/json', 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const creds = engineCredentials(first.dataDir);
+  const headers = engineHeaders(creds);
   const post = async (transaction: Record<string, unknown>) => {
     const res = await fetch(`${creds.base_url}/transactions`, { method: 'POST', headers, body: JSON.stringify({ transaction: { location_id: creds.location_id, ...transaction } }) });
     expect(res.status).toBe(201);

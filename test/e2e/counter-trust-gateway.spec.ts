@@ -3,17 +3,16 @@
  * host uses this worker's engine as a remote gateway through a real TCP proxy, so the
  * test can make the gateway accept a sale and never answer, or go away, and come back.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
 let proxy: TcpProxy;
 let remote: HostInfo;
-let creds: Record<string, string>;
+let creds: EngineCreds;
 /** Sales of 43.21 other specs of this worker made at the shared engine before this one. */
 let before = 0;
 
@@ -30,7 +29,7 @@ function remoteEnv(apiKey: string): NodeJS.ProcessEnv {
 }
 
 test.beforeAll(async ({ workerHost }) => {
-  creds = JSON.parse(readFileSync(join(workerHost.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  creds = engineCredentials(workerHost.dataDir);
   proxy = await startTcpProxy(Number(new URL(creds.base_url!).port));
   remote = await startHostProcess([], remoteEnv(creds.user_api_key!));
 });
@@ -42,7 +41,7 @@ test.afterAll(async () => {
 
 /** Sales with this amount at the engine itself (not through the proxy). */
 async function salesAtEngine(amount: string): Promise<number> {
-  const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const headers = engineHeaders(creds);
   const r = await fetch(`${creds.base_url}/transactions?transaction_amount=${amount}&type_id=20&page_size=50`, { headers });
   const body = (await r.json()) as { transactions: Array<{ transaction_amount: string }> };
   return body.transactions.filter((t) => t.transaction_amount === amount).length;

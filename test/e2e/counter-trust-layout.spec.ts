@@ -3,11 +3,10 @@
  * and the detail where the finger is at 768×1024 portrait, at least 8 rows and no
  * labels running together at 1024×768. Axe on each.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -118,8 +117,8 @@ async function expectNoLabelsRunTogether(page: Page, selector: string): Promise<
 
 test('at 1024×768 the list shows at least 8 rows and no labels run together', async ({ page, app }) => {
   // Twelve approved sales through the engine's API (the counter's own sales are covered above).
-  const creds = JSON.parse(readFileSync(join(app.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
-  const headers = { 'content-type': 'application/json', 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const creds = engineCredentials(app.dataDir);
+  const headers = engineHeaders(creds);
   for (let i = 0; i < 12; i++) {
     const res = await fetch(`${creds.base_url}/transactions`, {
       method: 'POST',

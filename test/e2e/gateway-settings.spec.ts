@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, ROOT, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { engineHeaders, type EngineCreds } from './helpers/engine-api';
 
 let remote: ChildProcess;
 let remoteDir: string;
@@ -75,7 +76,7 @@ test('a manager points the counter at a remote gateway; after a restart it sells
   await expect(page.getByTestId('status-gateway')).toContainText('Gateway: remote, reachable');
   await ringUpKeyedSale(page, { amountDigits: '3300' });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
-  const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const headers = engineHeaders(creds as EngineCreds);
   const list = (await (await fetch(`${creds.base_url}/transactions?transaction_amount=33.00`, { headers })).json()) as { transactions: unknown[] };
   expect(list.transactions).toHaveLength(1);
   await page.keyboard.press('F8');

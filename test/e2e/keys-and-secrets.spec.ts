@@ -10,9 +10,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, shot, test } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { engineCredentials } from './helpers/engine-api';
 
 function secretsOf(dataDir: string): Record<string, string> {
-  const creds = JSON.parse(readFileSync(join(dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
+  const creds = engineCredentials(dataDir) as unknown as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
   const vaultB64 = readFileSync(join(dataDir, 'secrets', 'vault-key'), 'utf8').trim();
   const cashier = JSON.parse(Buffer.from(readFileSync(join(dataDir, 'secrets', 'engine-cashier-user'), 'utf8').trim(), 'base64').toString('utf8')) as { userApiKey: string };
   return {

@@ -11,6 +11,7 @@ import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } 
 import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 import { cloneTransactions } from './helpers/seed-engine';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -85,8 +86,8 @@ async function settleStory(page: Page, app: HostInfo) {
 test('a batch of 100,000 transactions keeps a small DOM while scrolling to the end', async ({ page }) => {
   test.setTimeout(240_000);
   const first = await startHostProcess();
-  const creds = JSON.parse(readFileSync(join(first.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
-  const headers = { 'content-type': 'application/json', 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const creds = engineCredentials(first.dataDir);
+  const headers = engineHeaders(creds);
   const res = await fetch(`${creds.base_url}/transactions`, {
     method: 'POST',
     headers,

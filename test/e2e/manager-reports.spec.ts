@@ -4,11 +4,10 @@
  * 80 mm print layout), closes the day with a Z report whose totals equal the X report
  * and the engine's own records, and finds it again in the history.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, shot, test } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -67,8 +66,8 @@ test('X report, print, Z report that matches the engine, Z history', async ({ pa
   await expect(page.getByTestId('report-net')).toHaveText('$24.00');
 
   // The engine's own records for the period agree: sum its approved sales since the first Z.
-  const creds = JSON.parse(readFileSync(join(app.dataDir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
-  const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
+  const creds = engineCredentials(app.dataDir);
+  const headers = engineHeaders(creds);
   const since = Math.floor(Date.now() / 1000) - 600;
   const res = await fetch(`${creds.base_url}/transactions?created_ts=${since}|${Math.floor(Date.now() / 1000)}&type_id=20&status_id=101&page_size=5000`, { headers });
   const rows = ((await res.json()) as { transactions: Array<{ auth_amount: string; created_ts: number }> }).transactions;

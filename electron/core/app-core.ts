@@ -131,8 +131,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     gatewayAuth = remote.auth;
     client = new GatewayClient({ baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
   } else {
-    const secrets = secretStore;
-    const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secrets, VAULT_KEY_SECRET) };
+    const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secretStore, VAULT_KEY_SECRET) };
     let c: EngineCredentials;
     if (opts.engineProcess) {
       supervisor = new EngineSupervisor({
@@ -150,7 +149,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
-    cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets });
+    cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
   }
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);

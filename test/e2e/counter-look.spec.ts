@@ -109,8 +109,19 @@ test('help overlay lists the shortcuts; focus is visible on every control reache
   await expect(help).toBeVisible();
   await page.keyboard.press('Escape');
 
+  // F2 then a control reached before the next frame: the screen's focus move must not pull the person back.
+  const kept = await page.evaluate(async () => {
+    window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F2', bubbles: true, cancelable: true }));
+    const control = document.querySelector<HTMLElement>('.top-bar button');
+    control?.focus();
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    return document.activeElement === control;
+  });
+  expect(kept, 'focus stays where the person moved it after F2').toBe(true);
+
   // Tab through the sale screen: every stop shows an outline.
   await page.keyboard.press('F2');
+  await expect(page.locator('[data-screen-focus]')).toBeFocused();
   for (let i = 0; i < 12; i++) {
     await page.keyboard.press('Tab');
     const outline = await page.evaluate(() => {

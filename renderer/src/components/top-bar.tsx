@@ -4,9 +4,18 @@ import { mayOpen, SCREENS } from '../screens/screen-registry';
 import { useNavStore } from '../stores/nav-store';
 import { useThemeStore } from '../stores/theme-store';
 
-/** After a tab is chosen, the keyboard focus moves into the screen (so Enter and digits work there, and a screen reader lands on it). */
+/**
+ * After a tab is chosen, the keyboard focus moves into the screen (so Enter and digits work there, and a
+ * screen reader lands on it). The move waits a frame for the screen to render; a person who has already
+ * moved on by then (F2 then Tab at once) keeps their place instead of being pulled back to the screen.
+ */
 export function focusScreen(): void {
-  requestAnimationFrame(() => document.querySelector<HTMLElement>('[data-screen-focus]')?.focus({ preventScroll: true }));
+  const before = document.activeElement;
+  requestAnimationFrame(() => {
+    const now = document.activeElement;
+    if (now !== before && now !== document.body && now !== null) return;
+    document.querySelector<HTMLElement>('[data-screen-focus]')?.focus({ preventScroll: true });
+  });
 }
 
 export function TopBar({ session, onSwitchUser }: { session: Session | null; onSwitchUser(): void }) {

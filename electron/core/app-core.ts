@@ -218,7 +218,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     locationId,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
   });
-  const { close: closeDevices, refreshStatus: _refreshDevices, ...deviceHandlers } = devices;
+  const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
   const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
@@ -239,7 +239,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
     ...createLinksHandlers({ client, users }),
-    ...createVaultHandlers({ client, users, locationId, productTransactionId }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId, storeCardOnTerminal }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),

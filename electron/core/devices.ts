@@ -23,7 +23,7 @@ import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2Transaction } from '../client/v2-types';
+import type { V2AccountVault, V2Transaction } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
 import { DeviceError } from '../devices/device-messages';
@@ -92,7 +92,18 @@ function deviceFailure(e: unknown): Result<never> {
   throw e;
 }
 
-export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { close(): void; refreshStatus(): Promise<TerminalStatus> } {
+export interface DevicesExtras {
+  close(): void;
+  refreshStatus(): Promise<TerminalStatus>;
+  /**
+   * Reads a card on the counter's terminal and saves it for a customer (POST /v2/routeraccountvaults):
+   * the terminal never gives the number out, so the vault holds the gateway's token of the read.
+   * The caller checks the role; this keeps the terminal busy like a sale does.
+   */
+  storeCardOnTerminal(contactId: string): Promise<Result<V2AccountVault>>;
+}
+
+export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & DevicesExtras {
   const { client, routerClient, users, events } = deps;
   let status: TerminalStatus = { connection: 'none', terminalId: null, title: null, tipPercents: null };
   let saleRunning = false;
@@ -207,8 +218,26 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & { clo
     }
   };
 
+  async function storeCardOnTerminal(contactId: string): Promise<Result<V2AccountVault>> {
+    if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
+    return guarded(async () => {
+      const t = await counterTerminal();
+      if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
+      saleRunning = true;
+      try {
+        const r = await routerClient.request<{ accountvault: V2AccountVault }>('POST', '/routeraccountvaults', {
+          routeraccountvault: { action: 'store', payment_method: 'cc', ...locQuery(), contact_id: contactId, terminal_id: String(t.id) },
+        });
+        return ok(r.accountvault);
+      } finally {
+        saleRunning = false;
+      }
+    });
+  }
+
   return {
     refreshStatus,
+    storeCardOnTerminal,
     close: () => {
       if (timer) clearInterval(timer);
     },

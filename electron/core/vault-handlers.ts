@@ -11,6 +11,7 @@ import { formatMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Contact, V2Transaction } from '../client/v2-types';
+import type { DevicesExtras } from './devices';
 import { brandLabel } from './card-brand';
 import { guardedCall } from './guarded-call';
 import { toView } from './transaction-view';
@@ -21,6 +22,7 @@ export const VAULT_MESSAGES = {
   walkIn: 'Customers without a name',
   tooMuch: 'The total is above the largest amount one sale may carry.',
   bankAccepted: 'Bank payment accepted. It takes a few days to clear.',
+  noTerminal: 'No payment terminal is set up here. Key the card instead.',
 } as const;
 
 export interface VaultDeps {
@@ -28,9 +30,11 @@ export interface VaultDeps {
   users: UserDirectory;
   locationId: string | undefined;
   productTransactionId: string | undefined;
+  /** Reads a card on the counter's terminal into a vault (devices.ts); absent when no devices are wired. */
+  storeCardOnTerminal?: DevicesExtras['storeCardOnTerminal'];
 }
 
-type VaultHandlers = Pick<HandlerMap, 'vault:contacts' | 'vault:add-contact' | 'vault:add-card' | 'vault:add-bank' | 'vault:update-expiry' | 'vault:delete' | 'vault:charge'>;
+type VaultHandlers = Pick<HandlerMap, 'vault:contacts' | 'vault:add-contact' | 'vault:add-card' | 'vault:add-on-terminal' | 'vault:add-bank' | 'vault:update-expiry' | 'vault:delete' | 'vault:charge'>;
 
 function expiryText(exp: string | null | undefined): string | null {
   return exp && /^\d{4}$/.test(exp) ? `${exp.slice(0, 2)}/${exp.slice(2)}` : null;
@@ -99,6 +103,13 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
           ...(holderName ? { account_holder_name: holderName } : {}),
         });
         return ok(savedMethodOf(v));
+      }),
+
+    'vault:add-on-terminal': async ({ contactId }) =>
+      guarded('manager', async () => {
+        if (!deps.storeCardOnTerminal) return fail('no_terminal', VAULT_MESSAGES.noTerminal);
+        const r = await deps.storeCardOnTerminal(contactId);
+        return r.ok ? ok(savedMethodOf(r.value)) : r;
       }),
 
     'vault:add-bank': async ({ contactId, holderName, routing, account, accountType, isCompany }) =>

@@ -64,6 +64,8 @@ export const vaultChargeArgsSchema = z.strictObject({
   tipCents: centsSchema,
   clientRef: idSchema,
 });
+/** Save the card the customer presents on the counter's terminal (no number is typed or seen). */
+export const addOnTerminalArgsSchema = z.strictObject({ contactId: idSchema });
 export const contactSearchArgsSchema = z.strictObject({ text: z.string().max(64) });
 
 /** A saved card or bank account as screens see it: masked, never a full number. */
@@ -91,6 +93,7 @@ export const vaultHandlers = {
   'vault:contacts': contactSearchArgsSchema,
   'vault:add-contact': addContactArgsSchema,
   'vault:add-card': addCardArgsSchema,
+  'vault:add-on-terminal': addOnTerminalArgsSchema,
   'vault:add-bank': addBankArgsSchema,
   'vault:update-expiry': updateExpiryArgsSchema,
   'vault:delete': vaultIdArgsSchema,
@@ -101,6 +104,7 @@ export interface VaultResults {
   'vault:contacts': ContactView[];
   'vault:add-contact': ContactView;
   'vault:add-card': SavedMethod;
+  'vault:add-on-terminal': SavedMethod;
   'vault:add-bank': SavedMethod;
   'vault:update-expiry': SavedMethod;
   'vault:delete': null;

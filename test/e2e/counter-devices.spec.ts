@@ -12,6 +12,7 @@ import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
 import { TIP_BLANK } from '../../renderer/src/lib/device-messages';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { openManageTile } from './helpers/manager';
 
 const INSTALLER = { name: 'Jordan', pin: '2468' };
 let host: HostInfo;
@@ -134,4 +135,22 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
 
   await page.getByRole('radio', { name: 'Key card' }).click();
   await expect(page.getByLabel(/Card number/)).toBeVisible();
+});
+
+test("manager: a customer's card is saved by reading it on the terminal, masked, no number typed", async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Saved cards');
+  await page.getByRole('button', { name: 'New customer' }).click();
+  await page.getByLabel('First name').fill('Robin');
+  await page.getByLabel('Last name').fill('Counter');
+  await page.getByRole('button', { name: 'Add customer' }).click();
+  await expect(page.getByTestId('customer-name')).toHaveText('Robin Counter');
+  sim.script = { ...sim.script, card: 'present', stepMs: 600 };
+  await page.getByRole('button', { name: 'Read the card on the terminal' }).click();
+  await expect(page.getByRole('button', { name: 'Insert, tap or swipe the card on the terminal…' })).toBeDisabled();
+  await expect(page.getByTestId('saved-method')).toHaveCount(1, { timeout: 15_000 });
+  await expect(page.getByTestId('saved-method')).toContainText(/•••• \d{4}/);
+  await expectAccessible(page, 'saved cards (card read on the terminal)');
+  await shot(page, 'manager-vault-terminal-saved');
 });

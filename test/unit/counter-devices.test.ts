@@ -118,6 +118,28 @@ describe('counter', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'terminal', message: DEVICE_MSG.ABORTED } });
   });
 
+  it("a manager saves a customer's card read on the terminal (no number typed or seen), then charges it; a cashier may not", async () => {
+    await signInAs('Casey', '0000');
+    const contact = value(await call('vault:contacts', { text: '' }));
+    expect(await call('vault:add-on-terminal', { contactId: contact[0]?.id ?? '1' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    await signInAs('Morgan', '1234');
+    const pat = value(await call('vault:add-contact', { firstName: 'Pat', lastName: 'Terminal', email: '' }));
+    const saved = value(await call('vault:add-on-terminal', { contactId: pat.id }));
+    expect(saved).toMatchObject({ kind: 'card', contactId: pat.id });
+    expect(saved.lastFour).toMatch(/^\d{4}$/);
+    expect(saved.label).toContain(`•••• ${saved.lastFour}`);
+    const listed = value(await call('vault:contacts', { text: 'Terminal' }));
+    expect(listed[0]!.methods.map((m) => m.id)).toContain(saved.id);
+    const paid = value(await call('vault:charge', { id: saved.id, subtotalCents: 1200, taxCents: 0, tipCents: 0, clientRef: 'vault-terminal-1' }));
+    expect(paid).toMatchObject({ approved: true, transaction: { amountCents: 1200, lastFour: saved.lastFour } });
+    // A terminal that is not there: the manager is told in one sentence, nothing is saved.
+    await sim.close();
+    const gone = await call('vault:add-on-terminal', { contactId: pat.id });
+    expect(gone.ok).toBe(false);
+    expect(value(await call('vault:contacts', { text: 'Terminal' }))[0]!.methods).toHaveLength(1);
+    simPort = await sim.listenTcp(simPort);
+  });
+
   it('a scanned check becomes a stored ACH debit with check number, MICR and SEC code', async () => {
     await signInAs('Jordan', '2468');
     const models = value(await call('devices:installer-data')).scannerModels;

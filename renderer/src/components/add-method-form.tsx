@@ -3,12 +3,13 @@
  * is typed with the same schemas the core applies (shared/ipc/vault.ts): Luhn for the
  * card, the ABA check digit for the routing number.
  */
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { addBankArgsSchema, addCardArgsSchema, bankAccountSchema, cardNumberSchema, expirySchema, routingSchema, VAULT_FIELD_ERRORS, type SavedMethod } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { digitsOnly, expiryMMYY, formatExpiryInput } from '../lib/card-entry';
 import { schemaError } from '../lib/schema-check';
 import { TextField } from './text-field';
+import { useTerminalStore } from '../stores/terminal-store';
 
 type Kind = 'card' | 'bank';
 
@@ -24,6 +25,22 @@ export function AddMethodForm({ contactId, onAdded }: { contactId: string; onAdd
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [tried, setTried] = useState(false);
+  const [reading, setReading] = useState(false);
+  // A card can be read on the counter's terminal instead of keyed, when one answers.
+  const terminalReady = useTerminalStore((t) => t.status?.connection === 'connected');
+  const loadTerminal = useTerminalStore((t) => t.load);
+  useEffect(() => {
+    void loadTerminal();
+  }, [loadTerminal]);
+
+  async function readOnTerminal() {
+    setError(null);
+    setReading(true);
+    const r = await ringup.vaultAddOnTerminal({ contactId });
+    setReading(false);
+    if (!r.ok) return setError(r.error.message);
+    onAdded(r.value);
+  }
 
   const numberDigits = digitsOnly(number);
   // As typed: a wrong digit shows once the length is complete; everything shows after a try.
@@ -109,9 +126,14 @@ export function AddMethodForm({ contactId, onAdded }: { contactId: string; onAdd
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+        <button type="submit" className="btn btn-primary btn-lg" disabled={busy || reading}>
           {busy ? 'Saving…' : kind === 'card' ? 'Save card' : 'Save bank account'}
         </button>
+        {kind === 'card' && terminalReady && (
+          <button type="button" className="btn btn-lg" disabled={busy || reading} onClick={() => void readOnTerminal()}>
+            {reading ? 'Insert, tap or swipe the card on the terminal…' : 'Read the card on the terminal'}
+          </button>
+        )}
       </div>
     </form>
   );

@@ -236,6 +236,8 @@ export async function startApp(): Promise<void> {
       remote: remoteGatewayFromEnv(),
       secrets,
       engineProcess: utilityProcessEngine(),
+      // OAuth sign-in: the gateway's login page opens in the system browser.
+      openExternal: (url) => shell.openExternal(url),
       printReceipt: createReceiptPrinter(() => win),
       printReport: createReportPrinter(() => win),
     });

@@ -60,6 +60,7 @@ export const OAUTH_UI = {
   over: 'This sign-in is over; start it again.',
   noEmbedded: 'The embedded engine is not running in this start of Ringup; sign in to it after the next start.',
   refusedToken: 'The gateway signed in, but then refused the token: check the developer id and the base URL.',
+  finishing: 'This sign-in is already being finished.',
 } as const;
 
 interface Attempt {
@@ -69,6 +70,7 @@ interface Attempt {
   kind: 'embedded' | 'remote';
   baseUrl: string;
   developerId: string;
+  finishing?: boolean;
 }
 
 function readFirstRun(db: PosDatabase): FirstRunState {
@@ -158,6 +160,9 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
       if (!s.ok) return s;
       const a = attempts.get(c.attemptId);
       if (!a) return fail('not_found', OAUTH_UI.over);
+      // One exchange per code: a second one would make the gateway revoke the pair the first got.
+      if (a.finishing) return fail('invalid', OAUTH_UI.finishing);
+      a.finishing = true;
       let code: string;
       try {
         code = (await a.listener.result).code;

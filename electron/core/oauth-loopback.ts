@@ -8,7 +8,7 @@
  * right redirect gets a small "you can close this tab" page and the listener closes
  * itself; so does a timeout.
  */
-import { timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -50,13 +50,16 @@ export const LOOPBACK_PAGES = {
   wrongState: 'This sign-in answer is not the one Ringup is waiting for. Start the sign-in again from Ringup.',
 } as const;
 
+const STYLE = 'body{font:1.1rem/1.5 system-ui,sans-serif;margin:0;display:grid;place-items:center;min-height:100vh}main{max-width:32rem;padding:2rem}h1{font-size:1.6rem}';
+
 function page(res: ServerResponse, status: number, text: string): void {
+  const nonce = randomBytes(12).toString('base64');
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ringup sign-in</title>
-<meta name="color-scheme" content="light dark"></head><body><main><h1>Ringup</h1><p>${text}</p></main></body></html>`;
+<meta name="color-scheme" content="light dark"><style nonce="${nonce}">${STYLE}</style></head><body><main><h1>Ringup</h1><p>${text}</p></main></body></html>`;
   res.writeHead(status, {
     'content-type': 'text/html; charset=utf-8',
     'cache-control': 'no-store',
-    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'content-security-policy': `default-src 'none'; style-src 'nonce-${nonce}'; frame-ancestors 'none'; base-uri 'none'`,
     'referrer-policy': 'no-referrer',
     connection: 'close',
   });

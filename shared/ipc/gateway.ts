@@ -11,15 +11,17 @@ const urlSchema = z
   .trim()
   .max(300)
   .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'Enter the gateway’s base URL, like https://api.sandbox.example.com/v2.');
+/** The developer id (and user id) the gateway gave: the common id rule, with a sentence when empty. */
+const givenId = (what: string) => z.string().trim().min(1, `Enter the ${what} the gateway gave you.`).pipe(idSchema);
 const keySchema = z.string().trim().min(16, 'An API key has at least 16 characters.').max(64).regex(/^\S+$/, 'An API key has no spaces.');
 
-export const remoteConnectionSchema = z.strictObject({ baseUrl: urlSchema, developerId: idSchema, userId: idSchema, userApiKey: keySchema });
+export const remoteConnectionSchema = z.strictObject({ baseUrl: urlSchema, developerId: givenId('developer id'), userId: givenId('user id'), userApiKey: keySchema });
 
 /** A remote gateway signed in with OAuth 2.0: the app's client registration at that gateway (the secret goes one way, to the core). */
 export const oauthRemoteSchema = z.strictObject({
   kind: z.literal('remote'),
   baseUrl: urlSchema,
-  developerId: idSchema,
+  developerId: givenId('developer id'),
   clientId: z.string().trim().min(1, 'Enter the client id the gateway gave this app.').max(100),
   clientSecret: z.string().trim().min(8, 'Enter the client secret the gateway gave this app.').max(200).regex(/^\S+$/, 'A client secret has no spaces.'),
 });
@@ -58,7 +60,7 @@ export const gatewayHandlers = {
   /** The first-run choice, accepted once: the embedded engine, or a remote gateway to finish on the Gateway screen. */
   'gateway:first-run-choose': z.union([
     z.strictObject({ kind: z.literal('embedded') }),
-    z.strictObject({ kind: z.literal('remote'), environment: z.enum(['sandbox', 'production']), baseUrl: urlSchema, developerId: idSchema }),
+    z.strictObject({ kind: z.literal('remote'), environment: z.enum(['sandbox', 'production']), baseUrl: urlSchema, developerId: givenId('developer id') }),
   ]),
 } as const;
 

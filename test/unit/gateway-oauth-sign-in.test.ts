@@ -9,7 +9,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { enterAccount } from '../../electron/core/account-records';
+import { OAUTH_UI } from '../../electron/core/gateway-oauth';
+import { openPosDatabase } from '../../electron/core/pos-database';
 import { GatewayClient, GatewayError } from '../../electron/client/gateway-client';
 import { CALLBACK_PATH, LOOPBACK_PAGES, LoopbackError, startLoopbackListener } from '../../electron/core/oauth-loopback';
 import { authorizeUrl, exchangeCode, newState, OAUTH_SESSION_SECRET, OAuthSession, REFRESH_MARGIN_MS } from '../../electron/core/oauth-session';
@@ -223,6 +227,8 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     const redirectUri = new URL(started.authorizeUrl).searchParams.get('redirect_uri')!;
     expect(redirectUri).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/);
     const finishing = open.call('gateway:oauth-finish', { attemptId: started.attemptId });
+    // A second finish of the same sign-in is refused (a second code exchange would kill the first pair).
+    expect(await open.call('gateway:oauth-finish', { attemptId: started.attemptId })).toMatchObject({ ok: false, error: { message: OAUTH_UI.finishing } });
     const back = await loginAndAllow(started.authorizeUrl, creds.login);
     expect((await fetch(back)).status).toBe(200);
     const view = value(await finishing);
@@ -247,10 +253,79 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     const token = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
     const me = () => fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${token.accessToken}`, 'developer-id': creds.developer_id } });
     expect((await me()).status).toBe(200);
+    const clerkRows = () => {
+      const db = new Database(join(dir, 'ringup.db'), { readonly: true });
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM clerk_records').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    expect(clerkRows()).toBeGreaterThan(0);
     const out = value(await open.call('gateway:sign-out'));
+    // The previous account's records go with it.
+    expect(clerkRows()).toBe(0);
     expect(out.saved).toMatchObject({ kind: 'embedded', auth: 'engine-keys' });
     expect((await me()).status).toBe(401);
     expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
     expect(value(await open.call('gateway:check')).health).toBe('refused');
+  });
+});
+
+describe('switching accounts', () => {
+  it('a start on another account than the last run clears the previous account’s records; the same account keeps them', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-account-'));
+    const db = openPosDatabase(dir);
+    try {
+      const rows = () => (db.prepare('SELECT (SELECT COUNT(*) FROM clerk_records) + (SELECT COUNT(*) FROM refund_ledger) AS n').get() as { n: number }).n;
+      const add = (id: string) => {
+        db.prepare("INSERT INTO clerk_records (transaction_id, action, user_id, user_name, created_ts) VALUES (?, 'sale', 'u', 'Casey', 1)").run(id);
+        db.prepare('INSERT INTO refund_ledger (refund_id, original_id, cents, created_ts) VALUES (?, ?, 100, 1)').run(`r-${id}`, id);
+      };
+      expect(enterAccount(db, 'remote|https://a.example/v2|dev|u1')).toBe(false);
+      add('t1');
+      expect(enterAccount(db, 'remote|https://a.example/v2|dev|u1')).toBe(false);
+      expect(rows()).toBe(2);
+      expect(enterAccount(db, 'remote|https://a.example/v2|dev|u2')).toBe(true);
+      expect(rows()).toBe(0);
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('saving another gateway revokes the OAuth sign-in; the first-run choice is taken once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-oauth-switch-'));
+    const open = await openCore(dir);
+    try {
+      const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Creds;
+      expect(value(await open.call('gateway:first-run-choose', { kind: 'embedded' }))).toEqual({ needed: false, pendingRemote: null });
+      const again = await open.call('gateway:first-run-choose', { kind: 'embedded' });
+      expect(again.ok).toBe(false);
+      await open.signInAs('Morgan', '1234');
+      const started = value(await open.call('gateway:oauth-start', { kind: 'embedded' }));
+      const finishing = open.call('gateway:oauth-finish', { attemptId: started.attemptId });
+      await fetch(await loginAndAllow(started.authorizeUrl, creds.login));
+      value(await finishing);
+      const { accessToken } = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
+      const me = () => fetch(`${creds.base_url}/users/me`, { headers: { authorization: `Bearer ${accessToken}`, 'developer-id': creds.developer_id } });
+      expect((await me()).status).toBe(200);
+      value(await open.call('gateway:save', { kind: 'embedded' }));
+      expect((await me()).status).toBe(401);
+      expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
+
+      // A denied consent and a cancelled sign-in end the attempt with a sentence, not a hang.
+      const denied = value(await open.call('gateway:oauth-start', { kind: 'embedded' }));
+      const deniedFinish = open.call('gateway:oauth-finish', { attemptId: denied.attemptId });
+      await fetch(await loginAndAllow(denied.authorizeUrl, creds.login, 'deny'));
+      expect(await deniedFinish).toMatchObject({ ok: false, error: { message: 'Access was not allowed on the gateway’s page.' } });
+      const cancelled = value(await open.call('gateway:oauth-start', { kind: 'embedded' }));
+      const cancelledFinish = open.call('gateway:oauth-finish', { attemptId: cancelled.attemptId });
+      value(await open.call('gateway:oauth-cancel', { attemptId: cancelled.attemptId }));
+      expect(await cancelledFinish).toMatchObject({ ok: false, error: { message: 'The sign-in was cancelled.' } });
+    } finally {
+      await open.core.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

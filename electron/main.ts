@@ -238,6 +238,7 @@ export async function startApp(): Promise<void> {
       engineProcess: utilityProcessEngine(),
       // OAuth sign-in: the gateway's login page opens in the system browser.
       openExternal: (url) => shell.openExternal(url),
+      skipFirstRun: process.argv.includes('--skip-first-run'),
       printReceipt: createReceiptPrinter(() => win),
       printReport: createReportPrinter(() => win),
     });

@@ -110,6 +110,7 @@ interface Stored extends TokenSet {
 export class OAuthSession implements TokenSource {
   private tokens: TokenSet | null;
   private refreshing: Promise<boolean> | null = null;
+  private refused = false;
 
   constructor(
     readonly config: OAuthClientConfig,
@@ -126,6 +127,11 @@ export class OAuthSession implements TokenSource {
 
   get signedIn(): boolean {
     return this.tokens !== null;
+  }
+
+  /** The gateway refused the refresh token (revoked, or the client removed): no more refreshes until a new sign-in. */
+  get refreshRefused(): boolean {
+    return this.refused;
   }
 
   /** Writes this session to the SecretStore (the one place tokens are kept). */
@@ -153,16 +159,21 @@ export class OAuthSession implements TokenSource {
     return this.tokens?.accessToken ?? '';
   }
 
-  /** Refreshes the pair now (one refresh for all callers at once); false when the gateway refused. */
+  /**
+   * Refreshes the pair now (one refresh for all callers at once); false when it did not
+   * work. A refusal is final (the health probe must not ask /o/token every two seconds with a
+   * dead token); a gateway that did not answer is asked again next time.
+   */
   refreshNow(): Promise<boolean> {
     this.refreshing ??= (async () => {
       const current = this.tokens;
-      if (!current) return false;
+      if (!current || this.refused) return false;
       try {
         this.tokens = await refreshTokens(this.config, current.refreshToken, this.now());
         await this.save();
         return true;
-      } catch {
+      } catch (err) {
+        if (err instanceof OAuthError && err.status >= 400 && err.status < 500) this.refused = true;
         return false;
       }
     })().finally(() => (this.refreshing = null));

@@ -16,7 +16,7 @@ import { OAUTH_UI } from '../../electron/core/gateway-oauth';
 import { openPosDatabase } from '../../electron/core/pos-database';
 import { GatewayClient, GatewayError } from '../../electron/client/gateway-client';
 import { CALLBACK_PATH, LOOPBACK_PAGES, LoopbackError, startLoopbackListener } from '../../electron/core/oauth-loopback';
-import { authorizeUrl, exchangeCode, newState, OAUTH_SESSION_SECRET, OAuthSession, REFRESH_MARGIN_MS } from '../../electron/core/oauth-session';
+import { authorizeUrl, exchangeCode, newState, OAUTH_SESSION_SECRET, OAuthSession, REFRESH_MARGIN_MS, revokeToken } from '../../electron/core/oauth-session';
 import { ACCESS_TTL } from '../../electron/gateway/oauth/oauth-store';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { Browser, field } from '../gateway/oauth/browser';
@@ -188,6 +188,18 @@ describe('tokens against a real engine', () => {
     expect((err as GatewayError).status).toBe(401);
     expect((await meWith(fresh)).status).toBe(401);
     expect((await client.health()).health).toBe('refused');
+  });
+
+  it('a refresh token the gateway refuses is not tried again (no /o/token storm from the health probe)', async () => {
+    const session = await signIn();
+    const client = new GatewayClient({ baseUrl: creds.base_url, auth: { developerId: creds.developer_id, userId: session.userId, userApiKey: '', tokens: session } });
+    // Revoked at the gateway behind the app's back (another device, an admin).
+    await revokeToken(session.config, await session.accessToken());
+    expect(session.refreshRefused).toBe(false);
+    expect((await client.health()).health).toBe('refused');
+    expect(session.refreshRefused).toBe(true);
+    expect(await session.refreshNow()).toBe(false);
+    expect((await client.me().catch((e: GatewayError) => e)).status).toBe(401);
   });
 
   it('keeps the tokens only in the secret store, and revoke deletes them there', async () => {

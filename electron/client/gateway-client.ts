@@ -17,8 +17,11 @@ export interface GatewayAuth {
 export interface TokenSource {
   /** A token valid for a while yet (refreshed before it expires); '' when signed out. */
   accessToken(): Promise<string>;
-  /** Refresh now (after a 401); false when the gateway refused. */
-  refreshNow(): Promise<boolean>;
+  /**
+   * Refresh now (after a 401); false when the gateway refused. `stale` is the token that got
+   * the 401: when another request has already replaced it, there is nothing to refresh.
+   */
+  refreshNow(stale?: string): Promise<boolean>;
 }
 
 import type {
@@ -106,8 +109,10 @@ export class GatewayClient {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const auth = this.authFor?.() ?? this.auth;
+    let sentWith: string | undefined;
     const send = async () => {
       const headers = await this.headers(auth);
+      sentWith = bearerOf(headers);
       return fetch(url, {
         method,
         headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
@@ -119,7 +124,7 @@ export class GatewayClient {
     try {
       res = await send();
       // A Bearer token the gateway no longer takes: refresh once and send again (a 401 is never a processed request).
-      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow())) {
+      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow(sentWith))) {
         await res.arrayBuffer();
         res = await send();
       }
@@ -305,9 +310,12 @@ export class GatewayClient {
   async health(): Promise<HealthReport> {
     const started = performance.now();
     const auth = this.authFor?.() ?? this.auth;
+    let sentWith: string | undefined;
     const probe = async () => {
+      const headers = await this.headers(auth);
+      sentWith = bearerOf(headers);
       const r = await fetch(`${this.baseUrl}/users/me`, {
-        headers: await this.headers(auth),
+        headers,
         signal: AbortSignal.timeout(Math.min(this.timeoutMs, HEALTH_PROBE_TIMEOUT_MS)),
       });
       await r.arrayBuffer();
@@ -315,7 +323,7 @@ export class GatewayClient {
     };
     try {
       let res = await probe();
-      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow())) res = await probe();
+      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow(sentWith))) res = await probe();
       return {
         health: res.ok ? 'ok' : res.status === 401 || res.status === 403 ? 'refused' : 'unreachable',
         latencyMs: Math.round(performance.now() - started),
@@ -340,6 +348,8 @@ export function networkFailure(err: unknown): 'unreachable' | 'timeout' | 'lost'
   if (cause?.message === 'bad port') return 'unreachable'; // fetch refuses some ports before connecting
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'unreachable' : 'lost';
 }
+
+const bearerOf = (headers: Record<string, string>): string | undefined => headers.authorization?.slice('Bearer '.length);
 
 function isErrors(v: unknown): v is V2Errors {
   return (

@@ -164,7 +164,9 @@ export class OAuthSession implements TokenSource {
    * work. A refusal is final (the health probe must not ask /o/token every two seconds with a
    * dead token); a gateway that did not answer is asked again next time.
    */
-  refreshNow(): Promise<boolean> {
+  refreshNow(stale?: string): Promise<boolean> {
+    // Another request's refresh already replaced the token that got the 401: just send again.
+    if (stale !== undefined && this.tokens && !this.refused && this.tokens.accessToken !== stale && !this.refreshing) return Promise.resolve(true);
     this.refreshing ??= (async () => {
       const current = this.tokens;
       if (!current || this.refused) return false;

@@ -190,6 +190,27 @@ describe('tokens against a real engine', () => {
     expect((await client.health()).health).toBe('refused');
   });
 
+  it('requests that all meet an expired token share one refresh', async () => {
+    const session = await signIn();
+    const client = new GatewayClient({ baseUrl: creds.base_url, auth: { developerId: creds.developer_id, userId: session.userId, userApiKey: '', tokens: session } });
+    await session.accessToken();
+    te.clock.advance(ACCESS_TTL + 5);
+    // Count the token calls on the wire (fetch itself still does the real HTTP).
+    const realFetch = globalThis.fetch;
+    let tokenCalls = 0;
+    globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/o/token')) tokenCalls++;
+      return realFetch(input, init);
+    };
+    try {
+      const answers = await Promise.all(Array.from({ length: 6 }, () => client.me()));
+      expect(answers.every((u) => u.id === session.userId)).toBe(true);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+    expect(tokenCalls).toBe(1);
+  });
+
   it('a refresh token the gateway refuses is not tried again (no /o/token storm from the health probe)', async () => {
     const session = await signIn();
     const client = new GatewayClient({ baseUrl: creds.base_url, auth: { developerId: creds.developer_id, userId: session.userId, userApiKey: '', tokens: session } });
@@ -231,6 +252,12 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     open = await openCore(dir);
     const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Creds;
     expect(value(await open.call('gateway:first-run'))).toEqual({ needed: true, pendingRemote: null });
+    // Before anyone signs in: a remote gateway picked at first run, for a manager to finish.
+    const bad = await open.call('gateway:first-run-choose', { kind: 'remote', environment: 'sandbox', baseUrl: 'not a url', developerId: '' });
+    expect(bad.ok ? null : bad.error.fields).toMatchObject({ baseUrl: [expect.any(String)], developerId: ['Enter the developer id the gateway gave you.'] });
+    const chosen = value(await open.call('gateway:first-run-choose', { kind: 'remote', environment: 'sandbox', baseUrl: 'https://api.sandbox.example.com/v2/', developerId: 'dev-1' }));
+    expect(chosen).toEqual({ needed: false, pendingRemote: { environment: 'sandbox', baseUrl: 'https://api.sandbox.example.com/v2', developerId: 'dev-1' } });
+    expect(value(await open.call('gateway:first-run'))).toEqual(chosen);
     // Not before a manager signs in.
     expect((await open.call('gateway:oauth-start', { kind: 'embedded' })).ok).toBe(false);
     await open.signInAs('Morgan', '1234');

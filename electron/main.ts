@@ -236,6 +236,9 @@ export async function startApp(): Promise<void> {
       remote: remoteGatewayFromEnv(),
       secrets,
       engineProcess: utilityProcessEngine(),
+      // OAuth sign-in: the gateway's login page opens in the system browser.
+      openExternal: (url) => shell.openExternal(url),
+      skipFirstRun: process.argv.includes('--skip-first-run'),
       printReceipt: createReceiptPrinter(() => win),
       printReport: createReportPrinter(() => win),
     });

@@ -6,6 +6,22 @@ export interface GatewayAuth {
   developerId: string;
   userId: string;
   userApiKey: string;
+  /**
+   * OAuth 2.0 sign-in instead of the key: requests carry `Authorization: Bearer` (with
+   * developer-id) from this source; a 401 makes it refresh once and the request is retried.
+   */
+  tokens?: TokenSource;
+}
+
+/** Where a Bearer token comes from (core/oauth-session.ts). */
+export interface TokenSource {
+  /** A token valid for a while yet (refreshed before it expires); '' when signed out. */
+  accessToken(): Promise<string>;
+  /**
+   * Refresh now (after a 401); false when the gateway refused. `stale` is the token that got
+   * the 401: when another request has already replaced it, there is nothing to refresh.
+   */
+  refreshNow(stale?: string): Promise<boolean>;
 }
 
 import type {
@@ -92,14 +108,26 @@ export class GatewayClient {
   async request<T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, query?: Record<string, string | number | undefined>): Promise<T> {
     const url = new URL(this.baseUrl + path);
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    let res: Response;
-    try {
-      res = await fetch(url, {
+    const auth = this.authFor?.() ?? this.auth;
+    let sentWith: string | undefined;
+    const send = async () => {
+      const headers = await this.headers(auth);
+      sentWith = bearerOf(headers);
+      return fetch(url, {
         method,
-        headers: body === undefined ? this.headers() : { ...this.headers(), 'content-type': 'application/json' },
+        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         body: body === undefined ? null : JSON.stringify(body),
         signal: AbortSignal.timeout(this.timeoutMs),
       });
+    };
+    let res: Response;
+    try {
+      res = await send();
+      // A Bearer token the gateway no longer takes: refresh once and send again (a 401 is never a processed request).
+      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow(sentWith))) {
+        await res.arrayBuffer();
+        res = await send();
+      }
     } catch (err) {
       throw new GatewayError(0, { general: [networkFailure(err)] });
     }
@@ -268,8 +296,8 @@ export class GatewayClient {
     return r.location;
   }
 
-  private headers(): Record<string, string> {
-    const auth = this.authFor?.() ?? this.auth;
+  private async headers(auth: GatewayAuth = this.authFor?.() ?? this.auth): Promise<Record<string, string>> {
+    if (auth.tokens) return { authorization: `Bearer ${await auth.tokens.accessToken()}`, 'developer-id': auth.developerId, accept: 'application/json' };
     return {
       'developer-id': auth.developerId,
       'user-id': auth.userId,
@@ -281,12 +309,21 @@ export class GatewayClient {
   /** Reachability probe: GET /users/me. 200: ok; 401/403: there, but refusing our credentials; anything else or no answer: unreachable. */
   async health(): Promise<HealthReport> {
     const started = performance.now();
-    try {
-      const res = await fetch(`${this.baseUrl}/users/me`, {
-        headers: this.headers(),
+    const auth = this.authFor?.() ?? this.auth;
+    let sentWith: string | undefined;
+    const probe = async () => {
+      const headers = await this.headers(auth);
+      sentWith = bearerOf(headers);
+      const r = await fetch(`${this.baseUrl}/users/me`, {
+        headers,
         signal: AbortSignal.timeout(Math.min(this.timeoutMs, HEALTH_PROBE_TIMEOUT_MS)),
       });
-      await res.arrayBuffer();
+      await r.arrayBuffer();
+      return r;
+    };
+    try {
+      let res = await probe();
+      if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow(sentWith))) res = await probe();
       return {
         health: res.ok ? 'ok' : res.status === 401 || res.status === 403 ? 'refused' : 'unreachable',
         latencyMs: Math.round(performance.now() - started),
@@ -311,6 +348,8 @@ export function networkFailure(err: unknown): 'unreachable' | 'timeout' | 'lost'
   if (cause?.message === 'bad port') return 'unreachable'; // fetch refuses some ports before connecting
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'unreachable' : 'lost';
 }
+
+const bearerOf = (headers: Record<string, string>): string | undefined => headers.authorization?.slice('Bearer '.length);
 
 function isErrors(v: unknown): v is V2Errors {
   return (

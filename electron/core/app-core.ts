@@ -31,8 +31,11 @@ import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
 import { createKeysHandlers } from './keys-handlers';
-import { createGatewayConnectionHandlers } from './gateway-connection-handlers';
-import { REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
+import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
+import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
+import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway-oauth';
+import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
+import { accountKey, enterAccount } from './account-records';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -77,6 +80,12 @@ export interface CoreOptions {
   engineProcess?: SpawnEngine;
   /** Idle lock in ms, overriding the store setting (host `--idle-lock-seconds`, for kiosks and tests). */
   idleLockMs?: number;
+  /** Opens the gateway's OAuth login page in the system browser (Electron's shell.openExternal); absent in the node host, where the renderer opens it. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Take the first-run default (the embedded engine) without asking (host `--skip-first-run`: scripted installs and tests). */
+  skipFirstRun?: boolean;
+  /** How long an OAuth sign-in waits for the browser, ms (default 5 min). */
+  oauthTimeoutMs?: number;
 }
 
 export interface Core {
@@ -116,8 +125,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
+  if (opts.skipFirstRun) skipFirstRun(db);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
-  const remote: RemoteGateway | undefined = opts.remote ?? (await savedRemote(db, secretStore));
+  const saved = opts.remote ? undefined : await savedRemote(db, secretStore);
+  const remote: RemoteGateway | undefined = opts.remote ?? saved;
+  // The OAuth sign-in this run uses (its tokens refresh themselves; sign-out revokes them).
+  let oauth: OAuthSession | undefined = saved?.oauth;
+  let embeddedOAuth: EmbeddedOAuth | undefined;
   let locationId: string | undefined = remote?.locationId;
   let productTransactionId: string | undefined = remote?.productTransactionId;
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
@@ -146,11 +160,22 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       c = engine.credentials;
     }
     gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
+    const sandbox = c.oauth as { client_id?: string; client_secret?: string } | undefined;
+    if (typeof c.auth_url === 'string' && sandbox?.client_id && sandbox.client_secret) {
+      embeddedOAuth = { baseUrl: c.base_url, developerId: c.developer_id, authUrl: c.auth_url, clientId: sandbox.client_id, clientSecret: sandbox.client_secret };
+      // Signed in to the embedded engine with OAuth: its own sandbox client, at this start's port.
+      if (!opts.remote && readSavedConnection(db)?.auth === 'oauth') {
+        oauth = await OAuthSession.load(secretStore, { authUrl: embeddedOAuth.authUrl, clientId: embeddedOAuth.clientId, clientSecret: embeddedOAuth.clientSecret });
+        if (oauth) gatewayAuth = { developerId: c.developer_id, userId: oauth.userId, userApiKey: '', tokens: oauth };
+      }
+    }
     client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
     cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
   }
+  // Another account than the last run's: the previous account's records go.
+  enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
@@ -220,6 +245,19 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
+  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth });
+  const { close: closeOAuth, revokeAll, ...oauthHandlers } = createGatewayOAuthHandlers({
+    db,
+    secrets: secretStore,
+    users,
+    audit,
+    view: () => connectionView(db, running()),
+    embedded: () => embeddedOAuth,
+    runningSession: () => oauth,
+    ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
+    ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
+  });
+
   const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
@@ -248,9 +286,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       secrets: secretStore,
       users,
       audit,
-      running: () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth }),
+      running,
+      leaveOAuth: async () => void (await revokeAll()),
     }),
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET], users, audit }),
+    ...oauthHandlers,
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 
@@ -265,6 +305,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       closed = true;
       if (timer) clearTimeout(timer);
       closeDevices();
+      closeOAuth();
       users.close();
       await engine?.close();
       await supervisor?.stop();

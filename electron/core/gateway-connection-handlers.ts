@@ -4,7 +4,7 @@
  * the key in the SecretStore, records the change in the audit log (never the key) and
  * applies at the next start.
  */
-import type { GatewayConnectionView, HandlerMap } from '../../shared/ipc/contract';
+import type { GatewayAuthMethod, GatewayConnectionView, HandlerMap } from '../../shared/ipc/contract';
 import { fail, ok } from '../../shared/result';
 import type { GatewayAuth } from '../client/gateway-client';
 import type { SecretStore } from '../secrets/secret-store';
@@ -22,24 +22,48 @@ interface Running {
   auth: GatewayAuth;
 }
 
-export function createGatewayConnectionHandlers(deps: { db: PosDatabase; secrets: SecretStore; users: UserDirectory; audit: AuditLog; running: () => Running }): Handlers {
-  const view = (): GatewayConnectionView => {
-    const r = deps.running();
-    const saved = readSavedConnection(deps.db);
-    const savedView = saved ? { kind: saved.kind, baseUrl: saved.baseUrl ?? null, developerId: saved.developerId ?? null, userId: saved.userId ?? null } : null;
-    const wanted = saved?.kind ?? 'embedded';
-    const restartNeeded = !r.fromEnvironment && (wanted !== r.mode || (wanted === 'remote' && saved?.baseUrl?.replace(/\/+$/, '') !== r.baseUrl));
-    return {
-      mode: r.mode,
-      baseUrl: r.baseUrl,
-      fromEnvironment: r.fromEnvironment,
-      developerId: r.mode === 'remote' ? r.auth.developerId : null,
-      userId: r.mode === 'remote' ? r.auth.userId : null,
-      authMethod: 'api-key',
-      saved: savedView,
-      restartNeeded,
-    };
+/** How a run (or a saved choice) signs in: OAuth tokens, a remote API key, or the embedded engine's own keys. */
+export function authMethodOf(mode: 'embedded' | 'remote', auth: GatewayAuth | { tokens?: unknown } | 'oauth' | 'api-key' | undefined): GatewayAuthMethod {
+  if (auth === 'oauth' || (typeof auth === 'object' && auth.tokens)) return 'oauth';
+  return mode === 'embedded' ? 'engine-keys' : 'api-key';
+}
+
+/** What the Gateway screen shows: the connection of this run and the saved choice. */
+export function connectionView(db: PosDatabase, r: Running): GatewayConnectionView {
+  const saved = readSavedConnection(db);
+  const savedView = saved
+    ? { kind: saved.kind, auth: authMethodOf(saved.kind, saved.auth), baseUrl: saved.baseUrl ?? null, developerId: saved.developerId ?? null, userId: saved.userId ?? null, clientId: saved.clientId ?? null }
+    : null;
+  const wanted = saved?.kind ?? 'embedded';
+  const authMethod = authMethodOf(r.mode, r.auth);
+  const restartNeeded =
+    !r.fromEnvironment &&
+    (wanted !== r.mode ||
+      (wanted === 'remote' && saved?.baseUrl?.replace(/\/+$/, '') !== r.baseUrl) ||
+      (savedView?.auth ?? 'engine-keys') !== authMethod ||
+      (authMethod === 'oauth' && savedView?.userId !== r.auth.userId));
+  return {
+    mode: r.mode,
+    baseUrl: r.baseUrl,
+    fromEnvironment: r.fromEnvironment,
+    developerId: r.mode === 'remote' || authMethod === 'oauth' ? r.auth.developerId : null,
+    userId: r.mode === 'remote' || authMethod === 'oauth' ? r.auth.userId : null,
+    authMethod,
+    saved: savedView,
+    restartNeeded,
   };
+}
+
+export function createGatewayConnectionHandlers(deps: {
+  db: PosDatabase;
+  secrets: SecretStore;
+  users: UserDirectory;
+  audit: AuditLog;
+  running: () => Running;
+  /** A saved change of gateway or key ends any OAuth sign-in (revoked) and the previous account's records. */
+  leaveOAuth?: () => Promise<void>;
+}): Handlers {
+  const view = (): GatewayConnectionView => connectionView(deps.db, deps.running());
   return {
     'gateway:connection': async () => {
       const s = deps.users.require('manager');
@@ -56,9 +80,11 @@ export function createGatewayConnectionHandlers(deps: { db: PosDatabase; secrets
       if (c.kind === 'remote') {
         const t = await testConnection(c.baseUrl, { developerId: c.developerId, userId: c.userId, userApiKey: c.userApiKey });
         if (!t.ok) return fail('invalid', t.message);
+        await deps.leaveOAuth?.();
         await saveConnection(deps.db, deps.secrets, { kind: 'remote', baseUrl: c.baseUrl.replace(/\/+$/, ''), developerId: c.developerId, userId: c.userId }, c.userApiKey);
         deps.audit.record({ kind: 'settings-change', user: s.value.user, detail: `gateway: remote ${c.baseUrl} as user ${c.userId} (from the next start)` });
       } else {
+        await deps.leaveOAuth?.();
         await saveConnection(deps.db, deps.secrets, { kind: 'embedded' });
         deps.audit.record({ kind: 'settings-change', user: s.value.user, detail: 'gateway: the embedded engine (from the next start)' });
       }

@@ -4,10 +4,12 @@
  * API key). The key is kept only in the SecretStore; the rest in the app database. The
  * choice applies at the next start (the engine, the clients and the health probe are set
  * up once). Environment variables (RINGUP_GATEWAY_URL …) win over the saved choice.
- * Simplification: API-key sign-in only; OAuth sign-in from the app is not built yet.
+ * A gateway signed in with OAuth 2.0 (gateway-oauth.ts) is saved the same way, with
+ * `auth: 'oauth'`; its tokens and client secret live in the SecretStore (oauth-session.ts).
  */
 import { GatewayClient, GatewayError, type GatewayAuth } from '../client/gateway-client';
 import type { SecretStore } from '../secrets/secret-store';
+import { OAuthSession } from './oauth-session';
 import { getSetting, setSetting, type PosDatabase } from './pos-database';
 
 export const REMOTE_KEY_SECRET = 'remote-gateway-key';
@@ -15,10 +17,18 @@ const SETTING_KEY = 'gateway_connection';
 
 export interface SavedConnection {
   kind: 'embedded' | 'remote';
+  /** Absent in folders saved before OAuth: the API key (remote) or the engine's own keys (embedded). */
+  auth?: 'api-key' | 'oauth';
   baseUrl?: string;
   developerId?: string;
   userId?: string;
+  /** OAuth: the app's client at that gateway and the origin of its /o/ endpoints. */
+  clientId?: string;
+  authUrl?: string;
 }
+
+/** The gateway's OAuth origin when not told otherwise: the base URL's origin (the engine serves /o/ beside /v2). */
+export const authUrlOf = (baseUrl: string): string => new URL(baseUrl).origin;
 
 export function readSavedConnection(db: PosDatabase): SavedConnection | null {
   const raw = getSetting(db, SETTING_KEY);
@@ -31,12 +41,22 @@ export function readSavedConnection(db: PosDatabase): SavedConnection | null {
 }
 
 /** The saved remote gateway with its key, when a manager chose one (and its key is still in the store). */
-export async function savedRemote(db: PosDatabase, secrets: SecretStore): Promise<{ baseUrl: string; auth: GatewayAuth } | undefined> {
+export async function savedRemote(db: PosDatabase, secrets: SecretStore): Promise<{ baseUrl: string; auth: GatewayAuth; oauth?: OAuthSession } | undefined> {
   const c = readSavedConnection(db);
   if (c?.kind !== 'remote' || !c.baseUrl || !c.developerId || !c.userId) return undefined;
+  if (c.auth === 'oauth') {
+    const oauth = await OAuthSession.load(secrets);
+    if (!oauth) return undefined;
+    return { baseUrl: c.baseUrl, auth: { developerId: c.developerId, userId: oauth.userId, userApiKey: '', tokens: oauth }, oauth };
+  }
   const key = await secrets.get(REMOTE_KEY_SECRET);
   if (!key) return undefined;
   return { baseUrl: c.baseUrl, auth: { developerId: c.developerId, userId: c.userId, userApiKey: key.toString('utf8') } };
+}
+
+/** Writes the saved choice (no secret in it). */
+export function writeSavedConnection(db: PosDatabase, c: SavedConnection): void {
+  setSetting(db, SETTING_KEY, JSON.stringify(c));
 }
 
 export async function saveConnection(db: PosDatabase, secrets: SecretStore, c: SavedConnection, userApiKey?: string): Promise<void> {

@@ -1,9 +1,12 @@
 /**
- * `node build/node/host.mjs [--port P] [--data DIR] [--json] [--reason TEXT] [--idle-lock-seconds N]`
+ * `node build/node/host.mjs [--port P] [--data DIR] [--json] [--reason TEXT] [--idle-lock-seconds N] [--skip-first-run]`
  * Starts the core and serves the renderer on 127.0.0.1. `--json` prints one JSON line
  * (url, origin, token, dataDir, gateway) for scripts and tests. `--idle-lock-seconds`
  * overrides the store's idle-lock minutes (a kiosk that locks sooner; tests that
- * must not wait minutes).
+ * must not wait minutes). `--skip-first-run` takes the first-run default (the embedded
+ * engine) without asking: scripted installs, and tests that start from a fresh folder.
+ * The node host has no system browser of its own: an OAuth sign-in's login page is
+ * opened by the renderer in a new tab.
  */
 import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
@@ -24,6 +27,7 @@ async function main(): Promise<void> {
     shell: 'node-host',
     remote: remoteGatewayFromEnv(),
     engineProcess: forkEngine(engineEntry),
+    skipFirstRun: argFlag(argv, 'skip-first-run'),
     ...(Number.isFinite(idleLockSeconds) && idleLockSeconds > 0 ? { idleLockMs: idleLockSeconds * 1000 } : {}),
     ...(Number.isInteger(timeoutMs) && timeoutMs > 0 ? { gatewayTimeoutMs: timeoutMs } : {}),
   });

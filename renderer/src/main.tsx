@@ -1,10 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { FirstRunGate } from './screens/first-run-screen';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App />
+    <FirstRunGate>
+      <App />
+    </FirstRunGate>
   </StrictMode>,
 );

@@ -11,9 +11,22 @@ const urlSchema = z
   .trim()
   .max(300)
   .regex(/^https?:\/\/[^\s/?#]+(\/[^\s?#]*)?$/, 'Enter the gateway’s base URL, like https://api.sandbox.example.com/v2.');
+/** The developer id (and user id) the gateway gave: the common id rule, with a sentence when empty. */
+const givenId = (what: string) => z.string().trim().min(1, `Enter the ${what} the gateway gave you.`).pipe(idSchema);
 const keySchema = z.string().trim().min(16, 'An API key has at least 16 characters.').max(64).regex(/^\S+$/, 'An API key has no spaces.');
 
-export const remoteConnectionSchema = z.strictObject({ baseUrl: urlSchema, developerId: idSchema, userId: idSchema, userApiKey: keySchema });
+export const remoteConnectionSchema = z.strictObject({ baseUrl: urlSchema, developerId: givenId('developer id'), userId: givenId('user id'), userApiKey: keySchema });
+
+/** A remote gateway signed in with OAuth 2.0: the app's client registration at that gateway (the secret goes one way, to the core). */
+export const oauthRemoteSchema = z.strictObject({
+  kind: z.literal('remote'),
+  baseUrl: urlSchema,
+  developerId: givenId('developer id'),
+  clientId: z.string().trim().min(1, 'Enter the client id the gateway gave this app.').max(100),
+  clientSecret: z.string().trim().min(8, 'Enter the client secret the gateway gave this app.').max(200).regex(/^\S+$/, 'A client secret has no spaces.'),
+});
+
+export type GatewayAuthMethod = 'engine-keys' | 'api-key' | 'oauth';
 
 export interface GatewayConnectionView {
   /** What this run uses. */
@@ -23,9 +36,10 @@ export interface GatewayConnectionView {
   fromEnvironment: boolean;
   developerId: string | null;
   userId: string | null;
-  authMethod: 'api-key';
+  /** How this run signs in to the gateway. */
+  authMethod: GatewayAuthMethod;
   /** What a manager saved, applied at the next start (null: never changed, the embedded engine). */
-  saved: { kind: 'embedded' | 'remote'; baseUrl: string | null; developerId: string | null; userId: string | null } | null;
+  saved: { kind: 'embedded' | 'remote'; auth: GatewayAuthMethod; baseUrl: string | null; developerId: string | null; userId: string | null; clientId: string | null } | null;
   /** The saved choice differs from what runs now. */
   restartNeeded: boolean;
 }
@@ -34,10 +48,36 @@ export const gatewayHandlers = {
   'gateway:connection': z.void(),
   'gateway:test': remoteConnectionSchema,
   'gateway:save': z.union([z.strictObject({ kind: z.literal('embedded') }), remoteConnectionSchema.extend({ kind: z.literal('remote') })]),
+  /** Opens the gateway's login page (the system browser, or `authorizeUrl` for the renderer to open) and a loopback listener for its answer. */
+  'gateway:oauth-start': z.union([z.strictObject({ kind: z.literal('embedded') }), oauthRemoteSchema]),
+  /** Waits for that answer (up to the listener's timeout), exchanges the code, tests the token and saves the sign-in. */
+  'gateway:oauth-finish': z.strictObject({ attemptId: z.string().min(1).max(64) }),
+  'gateway:oauth-cancel': z.strictObject({ attemptId: z.string().min(1).max(64) }),
+  /** Revokes the OAuth sign-in, forgets its tokens and the previous account's records; back to the embedded engine. */
+  'gateway:sign-out': z.void(),
+  /** Whether this data folder still needs the first-run choice (no session needed). */
+  'gateway:first-run': z.void(),
+  /** The first-run choice, accepted once: the embedded engine, or a remote gateway to finish on the Gateway screen. */
+  'gateway:first-run-choose': z.union([
+    z.strictObject({ kind: z.literal('embedded') }),
+    z.strictObject({ kind: z.literal('remote'), environment: z.enum(['sandbox', 'production']), baseUrl: urlSchema, developerId: givenId('developer id') }),
+  ]),
 } as const;
+
+export interface FirstRunState {
+  needed: boolean;
+  /** A remote gateway picked at first run, still to be signed in on the Gateway screen. */
+  pendingRemote: { environment: 'sandbox' | 'production'; baseUrl: string; developerId: string } | null;
+}
 
 export interface GatewayResults {
   'gateway:connection': GatewayConnectionView;
   'gateway:test': { ok: boolean; message: string; latencyMs: number | null };
   'gateway:save': GatewayConnectionView;
+  'gateway:oauth-start': { attemptId: string; authorizeUrl: string; openedInBrowser: boolean };
+  'gateway:oauth-finish': GatewayConnectionView;
+  'gateway:oauth-cancel': null;
+  'gateway:sign-out': GatewayConnectionView;
+  'gateway:first-run': FirstRunState;
+  'gateway:first-run-choose': FirstRunState;
 }

@@ -25,10 +25,14 @@ export interface HostInfo {
   process: ChildProcess;
 }
 
-/** Starts `node build/node/host.mjs --json` on a free port with its own data folder (a new one unless given). */
+/**
+ * Starts `node build/node/host.mjs --json` on a free port with its own data folder (a new one unless given).
+ * It skips the first-run choice (`--skip-first-run`) unless `extraArgs` holds `--ask-first-run`.
+ */
 export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.ProcessEnv = {}, existingDataDir?: string): Promise<HostInfo> {
   const dataDir = existingDataDir ?? mkdtempSync(join(tmpdir(), 'ringup-e2e-'));
-  const child = spawn(process.execPath, [join(ROOT, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', ...extraArgs], {
+  const args = extraArgs.includes('--ask-first-run') ? extraArgs.filter((a) => a !== '--ask-first-run') : ['--skip-first-run', ...extraArgs];
+  const child = spawn(process.execPath, [join(ROOT, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -116,10 +116,18 @@ export class OAuthClients {
     return c;
   }
 
-  /** Exact string match against the registered whitelist (no prefix or pattern matching). */
+  /**
+   * Exact string match against the registered whitelist (no prefix or pattern matching),
+   * except the port of a loopback IP literal: a native app's redirect listener on
+   * http://127.0.0.1 takes whatever port is free, so any port matches (RFC 8252 §7.3);
+   * scheme, host, path and query must still be identical.
+   */
   static allows(c: ClientRow, redirectUri: unknown): redirectUri is string {
     if (typeof redirectUri !== 'string') return false;
-    return (JSON.parse(c.redirect_uris) as string[]).includes(redirectUri);
+    const registered = JSON.parse(c.redirect_uris) as string[];
+    if (registered.includes(redirectUri)) return true;
+    const asked = loopbackWithoutPort(redirectUri);
+    return asked !== null && registered.some((r) => loopbackWithoutPort(r) === asked);
   }
 
   static serialize(c: ClientRow, origin: string): Record<string, unknown> {
@@ -134,4 +142,10 @@ export class OAuthClients {
       _links: { self: { href: `${origin}/v2/oauthclients/${c.id}` } },
     };
   }
+}
+
+/** `http://127.0.0.1:PORT/path?query` without its port, exactly as written otherwise; null for anything else. */
+function loopbackWithoutPort(uri: string): string | null {
+  const m = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?(\/[^#]*)?$/.exec(uri);
+  return m ? `http://${m[1]}${m[3] ?? ''}` : null;
 }

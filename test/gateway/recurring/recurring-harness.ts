@@ -43,8 +43,9 @@ export async function startRecurringEngine(startDate: string, opts: { dir?: stri
   const c = engine.credentials;
   const origin = c.base_url.replace(/\/v2$/, '');
   const headers = { 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key, 'content-type': 'application/json' };
+  const { 'content-type': _omit, ...withoutType } = headers;
   const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
-    const res = await fetch(origin + path, { method, headers: body === undefined ? { ...headers, 'content-type': '' } : headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(origin + path, { method, headers: body === undefined ? withoutType : headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };

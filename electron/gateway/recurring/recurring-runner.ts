@@ -52,9 +52,11 @@ export class RecurringRunner {
 
   dueWork(): DueWork[] {
     return [
-      { name: 'recurring-ends', run: (loc) => this.endPassed(loc) },
-      { name: 'recurring-notices', run: (loc) => this.sendNotices(loc) },
+      // Runs first: a clock jump past end_date still charges the runs dated before it, and
+      // the notice pass then sees the next run date the runs moved to.
       { name: 'recurring-runs', run: (loc) => this.runDue(loc) },
+      { name: 'recurring-notices', run: (loc) => this.sendNotices(loc) },
+      { name: 'recurring-ends', run: (loc) => this.endPassed(loc) },
     ];
   }
 

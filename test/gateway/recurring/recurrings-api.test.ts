@@ -187,3 +187,14 @@ describe('recurrings API', () => {
     expect(list.body.meta.pagination.totalCount).toBe(1);
   });
 });
+
+describe('contact expand', () => {
+  it("a contact's recurrings expand lists the recurrings of its vaults", async () => {
+    h = await startRecurringEngine('2030-01-15');
+    const a = (await h.createRecurring({})).body.recurring.id as string;
+    const b = (await h.createRecurring({ account_vault_id: h.bankVault, product_transaction_id: h.achPt })).body.recurring.id as string;
+    const c = await h.call('GET', `/v2/contacts/${h.contactId}?expand=recurrings`);
+    expect(c.body.contact.recurrings.map((r: { id: string }) => r.id)).toEqual([a, b]);
+    expect(c.body.contact.recurrings[0]).not.toHaveProperty('anchor_date');
+  });
+});

@@ -106,7 +106,7 @@ function contactOf(ctx: EngineContext, row: Row, auth: AuthInfo): unknown {
 }
 
 function accountVaultOf(ctx: EngineContext, row: Row, auth: AuthInfo): unknown {
-  const v = ctx.stmt('SELECT id, location_id, account_vault_api_id, payment_method, title, account_holder_name, first_six, last_four, exp_date, contact_id, active, created_ts, modified_ts FROM account_vaults WHERE id = ?').get(row.account_vault_id) as Row | undefined;
+  const v = ctx.stmt('SELECT id, location_id, account_vault_api_id, payment_method, account_type, title, account_holder_name, first_six, last_four, exp_date, contact_id, active, created_ts, modified_ts FROM account_vaults WHERE id = ?').get(row.account_vault_id) as Row | undefined;
   if (!v || !auth.locationSet.has(String(v.location_id))) return null;
   return { ...v, _links: { self: { href: `${ctx.origin}/v2/accountvaults/${String(v.id)}` } } };
 }

@@ -107,7 +107,7 @@ describe('recurring runs under kill -9', () => {
     const next = db.prepare('SELECT next_run_date AS d, COUNT(*) AS n FROM recurrings GROUP BY d').all() as { d: string; n: number }[];
     expect(next).toHaveLength(1);
     expect(next[0]?.n).toBe(COUNT);
-    expect(next[0]?.d > today).toBe(true);
+    expect((next[0]?.d ?? '') > today).toBe(true);
     db.close();
     second.child.kill('SIGTERM');
   }, 90_000);

@@ -124,7 +124,7 @@ describe('recurring runs with the sandbox clock', () => {
     await h.engine.ctx.runDueWork(h.location);
     expect(notices()).toHaveLength(2);
     await h.advanceDays(30); // Feb 7: three days before Feb 10
-    expect(notices().filter((n) => n.subject.endsWith('2030-02-10'))).toHaveLength(2);
+    expect(notices().filter((n) => (n.subject ?? '').endsWith('2030-02-10'))).toHaveLength(2);
   });
 
   it('catches up runs missed while the engine was stopped, at start, once each', async () => {

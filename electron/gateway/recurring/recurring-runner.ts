@@ -31,7 +31,8 @@ import { NO_DATE } from './recurring-schedule';
 
 /** How many recurrings are charged at once (their writes share group commits). */
 const PARALLEL_RUNS = 256;
-const STATUS_DECLINED_BY_ENGINE = null;
+/** status_id of a run the transaction path refused (no transaction was made). */
+const NO_TRANSACTION_STATUS = null;
 
 class RunAlreadyDone extends Error {}
 
@@ -194,7 +195,7 @@ export class RecurringRunner {
       const reason = Object.values(err.errors).flat().join(' ');
       try {
         // The engine's own connection (synchronous=FULL): durable when the transaction returns.
-        this.ctx.db.transaction(() => claim(this.ctx, null, STATUS_DECLINED_BY_ENGINE, reason || 'refused'))();
+        this.ctx.db.transaction(() => claim(this.ctx, null, NO_TRANSACTION_STATUS, reason || 'refused'))();
       } catch (e) {
         if (!(e instanceof RunAlreadyDone)) throw e;
       }

@@ -93,6 +93,20 @@ describe('recurring runs with the sandbox clock', () => {
     expect((await h.call('GET', '/v2/recurrings?status=ended')).body.recurrings).toHaveLength(2);
   });
 
+  it('a run the transaction path refuses is recorded with its reason and counts as a run', async () => {
+    h = await startRecurringEngine('2030-01-01');
+    const r = (await h.createRecurring({ installment_total_count: 2 })).body.recurring;
+    // The vault disappears behind the API's back (the API itself refuses to delete it).
+    h.engine.db.prepare('UPDATE account_vaults SET location_id = ? WHERE id = ?').run('elsewhere', h.cardVault);
+    await h.advanceDays(1);
+    const runs = h.engine.db.prepare('SELECT run_date, transaction_id, status_id, error FROM recurring_runs WHERE recurring_id = ?').all(r.id) as Record<string, unknown>[];
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatchObject({ run_date: '2030-01-01', transaction_id: null, status_id: null });
+    expect(String(runs[0]?.error)).toContain('Account Vault Id');
+    expect((await h.call('GET', `/v2/recurrings/${r.id}`)).body.recurring.next_run_date).toBe('2030-02-01');
+    expect(await h.chargesOf(r.id)).toHaveLength(0);
+  });
+
   it('nothing runs on hold or inactive; activate resumes at the next date (an installment defers what it missed)', async () => {
     h = await startRecurringEngine('2030-01-10');
     const i = (await h.createRecurring({ installment_total_count: 3, start_date: '2030-01-20' })).body.recurring;

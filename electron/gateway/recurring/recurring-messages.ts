@@ -7,6 +7,7 @@ export const REC_MSG = {
   AMOUNT_INVALID: 'Transaction Amount must be an amount above 0.00 such as "10.00".',
   START_PAST: 'Start Date must be today ({today}) or later at the location.',
   NEXT_RUN_PAST: 'Next Run Date must be today ({today}) or later at the location.',
+  NEXT_RUN_DONE: 'A payment of this recurring already ran on {date}; choose a later Next Run Date.',
   END_BEFORE_START: 'End Date must be on or after the Start Date.',
   END_ON_INSTALLMENT: 'End Date of an installment recurring follows from its Installment Total Count and cannot be set.',
   START_AFTER_FIRST_RUN: 'Start Date cannot change after the recurring has run; change Next Run Date instead.',

@@ -201,6 +201,9 @@ export const recurringResource: ResourceDef = {
         else if (v.start_date < today) errs.add('start_date', fmt(REC_MSG.START_PAST, { today }));
       }
       if (typeof v.next_run_date === 'string' && v.next_run_date < today) errs.add('next_run_date', fmt(REC_MSG.NEXT_RUN_PAST, { today }));
+      else if (typeof v.next_run_date === 'string' && ctx.stmt('SELECT 1 FROM recurring_runs WHERE recurring_id = ? AND run_date >= ? LIMIT 1').get(existing.id, v.next_run_date)) {
+        errs.add('next_run_date', fmt(REC_MSG.NEXT_RUN_DONE, { date: String((ctx.stmt('SELECT MAX(run_date) AS d FROM recurring_runs WHERE recurring_id = ?').get(existing.id) as { d: string }).d) }));
+      }
     }
   },
 

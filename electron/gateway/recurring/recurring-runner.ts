@@ -143,9 +143,13 @@ export class RecurringRunner {
 
   /** Charges every run of one recurring dated up to `today`, oldest first. */
   private async catchUp(id: string, today: string): Promise<void> {
+    let previous: string | undefined;
     for (;;) {
       const r = this.ctx.stmt('SELECT * FROM recurrings WHERE id = ?').get(id) as Row | undefined;
       if (!r || r.status !== 'active' || Number(r.active) !== 1 || String(r.next_run_date) > today) return;
+      // No progress (the date was already claimed): leave it to the next pass rather than spin.
+      if (r.next_run_date === previous) return;
+      previous = String(r.next_run_date);
       await this.runOnce(r);
     }
   }

@@ -101,6 +101,10 @@ describe('recurrings API', () => {
     expect(end.body).toEqual({ errors: { end_date: [REC_MSG.END_ON_INSTALLMENT] } });
     const moved = await h.call('PUT', `/v2/recurrings/${i}`, { recurring: { next_run_date: '2030-02-10', interval: 2, interval_type: 'w', transaction_amount: '12.5' } });
     expect(moved.body.recurring).toMatchObject({ next_run_date: '2030-02-10', interval: 2, interval_type: 'w', transaction_amount: '12.50', installment_amount_total: '37.50', end_date: '2030-03-23' });
+    const ran = (await h.createRecurring({})).body.recurring.id as string;
+    await h.advanceDays(0.1); // the run dated today is charged
+    const again = await h.call('PUT', `/v2/recurrings/${ran}`, { recurring: { next_run_date: '2030-01-15' } });
+    expect(again.body.errors.next_run_date).toEqual([REC_MSG.NEXT_RUN_DONE.replace('{date}', '2030-01-15')]);
     const past = await h.call('PUT', `/v2/recurrings/${o}`, { recurring: { next_run_date: '2030-01-14' } });
     expect(past.body.errors.next_run_date).toEqual([REC_MSG.NEXT_RUN_PAST.replace('{today}', '2030-01-15')]);
     const oEnd = await h.call('PUT', `/v2/recurrings/${o}`, { recurring: { end_date: '2030-06-30' } });

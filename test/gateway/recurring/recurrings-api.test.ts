@@ -160,6 +160,12 @@ describe('recurrings API', () => {
     expect((await h.call('GET', `/v2/recurrings/${id}`)).status).toBe(404);
     expect((await h.call('DELETE', `/v2/recurrings/${id}`)).status).toBe(404);
     expect((await h.call('DELETE', `/v2/accountvaults/${h.cardVault}`)).status).toBe(204);
+    // An ended recurring no longer holds its vault.
+    const bankPlan = (await h.createRecurring({ account_vault_id: h.bankVault, product_transaction_id: h.achPt, installment_total_count: 1 })).body.recurring.id as string;
+    expect((await h.call('DELETE', `/v2/accountvaults/${h.bankVault}`)).status).toBe(422);
+    await h.advanceDays(1);
+    expect((await h.call('GET', `/v2/recurrings/${bankPlan}`)).body.recurring.status).toBe('ended');
+    expect((await h.call('DELETE', `/v2/accountvaults/${h.bankVault}`)).status).toBe(204);
   });
 
   it('expands, api ids and lists', async () => {

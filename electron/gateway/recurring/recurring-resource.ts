@@ -165,6 +165,9 @@ export const recurringResource: ResourceDef = {
     contact: contactOf,
     tags: () => [],
     product_transaction: refExpand('product_transaction', 'product_transaction_id'),
+    // Ringup extension: each run with its date (a charge's created_ts is the engine clock, not
+    // the sandbox clock's), its transaction and status, or why it was refused.
+    runs: (ctx, row) => ctx.stmt('SELECT run_date, transaction_id, status_id, error FROM recurring_runs WHERE recurring_id = ? ORDER BY run_date').all(row.id),
   },
 
   validate({ ctx, errs, mode, input, existing }) {

@@ -58,8 +58,10 @@ describe('recurring runs with the sandbox clock', () => {
     h = await startRecurringEngine('2030-01-31');
     const r = (await h.createRecurring({})).body.recurring;
     await h.advanceDays(100); // Jan 31 … May 11: Jan 31, Feb 28, Mar 31, Apr 30
-    const runs = h.engine.db.prepare('SELECT run_date FROM recurring_runs WHERE recurring_id = ? ORDER BY run_date').all(r.id) as { run_date: string }[];
-    expect(runs.map((x) => x.run_date)).toEqual(['2030-01-31', '2030-02-28', '2030-03-31', '2030-04-30']);
+    const runs = (await h.call('GET', `/v2/recurrings/${r.id}?expand=runs,transactions`)).body.recurring;
+    expect(runs.runs.map((x: { run_date: string }) => x.run_date)).toEqual(['2030-01-31', '2030-02-28', '2030-03-31', '2030-04-30']);
+    expect(runs.runs.map((x: { transaction_id: string }) => x.transaction_id)).toEqual(runs.transactions.map((t: { id: string }) => t.id));
+    expect(runs.runs.every((x: { status_id: number; error: null }) => x.status_id === 101 && x.error === null)).toBe(true);
     expect(await h.chargesOf(r.id)).toHaveLength(4);
     await h.engine.ctx.runDueWork(h.location);
     await Promise.all([h.engine.ctx.runDueWork(), h.engine.ctx.runDueWork(h.location)]);

@@ -4,8 +4,6 @@
  * managers manage while any signed-in user may charge, a refused delete carries the
  * gateway's own sentence, and charging a saved card records an approved sale.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { VAULT_MESSAGES } from '../../electron/core/vault-handlers';
 import { AUTH_ERRORS } from '../../electron/core/users';
@@ -53,11 +51,9 @@ describe('vault', () => {
     expect(debit).toMatchObject({ approved: true, message: VAULT_MESSAGES.bankAccepted });
 
     await signInAs('Morgan', '1234');
-    // A recurring payment that uses the card (the recurring module is not in the engine yet: its table is made here).
-    const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'));
-    db.exec('CREATE TABLE IF NOT EXISTS recurrings (id TEXT PRIMARY KEY, account_vault_id TEXT)');
-    db.prepare('INSERT INTO recurrings (id, account_vault_id) VALUES (?, ?)').run('r1', card.id);
-    db.close();
+    // A recurring payment that uses the card.
+    const start = new Date(Date.now() + 3 * 86_400_000).toISOString().slice(0, 10);
+    value(await call('recurring:create', { methodId: card.id, amountCents: 500, interval: 1, intervalType: 'm', startDate: start, installments: null, notificationDays: 0, description: '' }));
     const refused = await call('vault:delete', { id: card.id });
     expect(refused).toMatchObject({ ok: false, error: { code: 'gateway_rejected', message: 'The account vault is used by a recurring payment and cannot be deleted.' } });
     expect(value(await call('vault:delete', { id: bank.id }))).toBeNull();

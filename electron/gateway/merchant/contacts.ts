@@ -52,7 +52,13 @@ export const contactResource: ResourceDef = {
     created_user: createdUserExpand,
     user: createdUserExpand,
     location: refExpand('location', 'location_id'),
-    recurrings: () => [],
+    // The contact's recurrings (linked through their account vaults); [] in an engine without the recurring module.
+    recurrings: (ctx, row, auth) => {
+      if (!ctx.resources.has('recurring')) return [];
+      const def = ctx.resource('recurring');
+      const rows = ctx.stmt('SELECT * FROM recurrings WHERE contact_id = ? ORDER BY created_ts, rowid').all(row.id) as Record<string, unknown>[];
+      return rows.filter((r) => auth.locationSet.has(String(r.location_id))).map((r) => ctx.serialize(def, r, auth));
+    },
   },
   validate({ errs, mode, input }) {
     if (mode === 'create' && input.values.update_if_exists === 1 && typeof input.values.contact_api_id !== 'string') errs.add('contact_api_id', MSG.BLANK);

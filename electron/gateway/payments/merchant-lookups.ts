@@ -113,8 +113,9 @@ export class MerchantLookups {
     return this.toContact(this.safeGet('SELECT * FROM contacts WHERE location_id = ? AND contact_api_id = ?', locationId, apiId));
   }
 
+  /** A recurring that has not ended uses the vault (an ended one no longer holds it). */
   vaultHasRecurring(vaultId: string): boolean {
-    return this.safeGet('SELECT 1 AS x FROM recurrings WHERE account_vault_id = ? LIMIT 1', vaultId) !== undefined;
+    return this.safeGet("SELECT 1 AS x FROM recurrings WHERE account_vault_id = ? AND status != 'ended' LIMIT 1", vaultId) !== undefined;
   }
 
   clear(): void {

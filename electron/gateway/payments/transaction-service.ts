@@ -87,6 +87,16 @@ export interface PresentedCard {
   doc: Record<string, unknown>;
 }
 
+/**
+ * A transaction the engine starts itself (a recurring run): record fields that override the
+ * defaults (recurring_id, is_recurring, trx_source_id) and a step that runs inside the
+ * write job, in the same SQLite transaction as the record (throw to write nothing).
+ */
+export interface TransactionOrigin {
+  doc: Record<string, unknown>;
+  withinCommit?(ctx: EngineContext, transactionId: string, statusId: number): void;
+}
+
 export interface TxnResult {
   status: number;
   doc: string;
@@ -187,7 +197,7 @@ export class TransactionService {
    * (router transactions): its masked data stands in for account_number, and `doc` adds the
    * card-present fields (entry_mode_id, emv_receipt_data, terminal_id …) to the record.
    */
-  async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard): Promise<TxnResult> {
+  async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
@@ -220,7 +230,7 @@ export class TransactionService {
       if (running) return running;
       const existing = this.byApiId(locationId, apiId);
       if (existing) return { status: 201, doc: existing.doc, id: existing.id };
-      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented);
+      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented, origin);
       this.inFlight.set(key, p);
       try {
         return await p;
@@ -228,7 +238,7 @@ export class TransactionService {
         this.inFlight.delete(key);
       }
     }
-    return this.createNew(body, auth, action, locationId, pt, null, presented);
+    return this.createNew(body, auth, action, locationId, pt, null, presented, origin);
   }
 
   private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
@@ -263,7 +273,7 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard): Promise<TxnResult> {
+  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     // Every field of the table: accepted by this action, typed and bounded.
@@ -457,6 +467,7 @@ export class TransactionService {
     d.notification_email_sent = false;
     if (d.additional_amounts === null) d.additional_amounts = [];
     d.trx_source_id = 12;
+    if (origin) Object.assign(d, origin.doc);
     d.previous_transaction_id = previous?.id ?? null;
     d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
@@ -479,6 +490,7 @@ export class TransactionService {
         const dup = this.byApiId(locationId, apiId);
         if (dup) return { status: 201, doc: dup.doc, id: dup.id };
       }
+      origin?.withinCommit?.(this.ctx, id, outcome.statusId);
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
         const remaining = orig.auth_amount - orig.refunded;

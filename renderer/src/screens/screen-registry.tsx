@@ -18,6 +18,7 @@ import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
+import { RecurringScreen } from './recurring-screen';
 import { SaleScreen } from './sale-screen';
 import { SettingsScreen } from './settings-screen';
 import { SystemScreen } from './system-screen';
@@ -71,6 +72,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <VaultScreen />,
+  },
+  {
+    id: 'recurring',
+    label: 'Recurring payments',
+    description: 'Charge a saved card or bank account on a schedule: start, hold, skip, defer; the next 30 days.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <RecurringScreen />,
   },
   {
     id: 'gateway',

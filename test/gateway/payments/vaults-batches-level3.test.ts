@@ -73,14 +73,14 @@ describe('account vaults', () => {
 
   it('refuses deleting a vault a recurring uses (422)', async () => {
     const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP } })).body.accountvault;
-    // No recurrings module yet: stand in for one with the table it will own.
-    h.engine.db.exec('CREATE TABLE IF NOT EXISTS recurrings (id TEXT PRIMARY KEY, account_vault_id TEXT)');
-    h.engine.db.prepare('INSERT INTO recurrings (id, account_vault_id) VALUES (?, ?)').run('r-1', v.id);
+    const r = await h.call('POST', '/recurrings', { recurring: { location_id: loc, account_vault_id: v.id, product_transaction_id: h.engine.credentials.cc_product_transaction_id, transaction_amount: '1.00', interval: 1, interval_type: 'm', start_date: '2099-01-01' } });
+    expect(r.status).toBe(201);
     expect((await h.call('GET', `/accountvaults/${v.id}`)).body.accountvault.has_recurring).toBe(true);
     const del = await h.call('DELETE', `/accountvaults/${v.id}`);
     expect(del.status).toBe(422);
     expect(del.body.errors.id).toEqual([PAY_MSG.VAULT_IN_RECURRING]);
-    h.engine.db.exec('DROP TABLE recurrings');
+    expect((await h.call('DELETE', `/recurrings/${r.body.recurring.id}`)).status).toBe(204);
+    expect((await h.call('DELETE', `/accountvaults/${v.id}`)).status).toBe(204);
   });
 });
 

@@ -9,8 +9,11 @@ import { createPaymentsModule } from './payments/payments-module';
 import { createRouterModule } from './router/router-module';
 import { createOAuthModule } from './oauth/oauth-module';
 import { sandboxClockModule } from './sandbox-clock/sandbox-clock-module';
+import { createPostbacksModule } from './postbacks/postbacks-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
-  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), sandboxClockModule];
+  // Postbacks after every module whose writes or due work announce record events, so a
+  // clock advance delivers what the earlier due work (batch auto-close) produced.
+  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), createPostbacksModule(), sandboxClockModule];
 }

@@ -21,7 +21,8 @@ import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { notFound } from '../framework/errors';
-import { BatchService } from './batch-service';
+import { batchAutoCloseWork } from './batch-auto-close';
+import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
 import { Level3Service } from './level3-service';
 import { listMeta, planList, type ListSpec } from './list-query';
@@ -75,19 +76,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     return rt;
   };
 
-  const batchRecord = (ctx: EngineContext, b: Record<string, unknown>) => ({
-    id: b.id,
-    batch_num: b.batch_num,
-    location_id: b.location_id,
-    product_transaction_id: b.product_transaction_id,
-    processing_status_id: b.processing_status_id,
-    is_open: b.is_open,
-    batch_close_ts: b.batch_close_ts ?? null,
-    settlement_file_name: b.settlement_file_name ?? null,
-    created_ts: b.created_ts,
-    modified_ts: b.modified_ts,
-    _links: { self: { href: `${ctx.origin}/v2/transactionbatches/${String(b.id)}` } },
-  });
 
   const findBatch = (ctx: EngineContext, req: FastifyRequest, id: string): Record<string, unknown> => {
     const b = ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
@@ -165,6 +153,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
       const level3 = new Level3Service(ctx, writer, lookups, transactions);
       rt = { writer, transactions, vaults, batches, level3 };
+      transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
     },
 
     routes(app: FastifyInstance) {
@@ -226,7 +215,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', async (req) => {
         const b = findBatch(ctx, req, req.params.id);
         requirePermission(req.auth, 'settle');
-        await r.writer.submit(() => r.batches.settle(String(b.id)));
+        await r.writer.submit(() => r.batches.settle(String(b.id), req.auth.userId));
         return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
       });
 
@@ -238,6 +227,9 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return reply.code(204).send();
       });
     },
+
+    // The daily automatic batch close, on this module's connection (its writes go through the writer).
+    dueWork: () => [batchAutoCloseWork(pctx as EngineContext, () => runtime().batches, () => runtime().writer)],
 
     // First start and reset(): the tables were (re)filled, so drop what was cached from them.
     seed() {

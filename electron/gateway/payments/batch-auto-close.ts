@@ -5,7 +5,7 @@
  * scheduler runs it and the sandbox clock's advance drives it in tests.
  *
  * For each open batch the latest close moment at or before the location's now is
- * computed; a batch created before that moment and not yet tried at it is settled (the
+ * computed; a batch opened before that moment and not yet tried at it is settled (the
  * same BatchService.settle as the manual action, user null, changelog action
  * `auto_close`). `auto_close_ts` records the moment tried, so a batch whose settle fails
  * (the sandbox's 6.30) is tried again at the next day's close, not in a loop, and a run
@@ -42,6 +42,18 @@ export function lastCloseMoment(now: number, hhmm: string, tz: string | null): n
   return local >= close ? today : today - 86_400;
 }
 
+/**
+ * The close moment already passed when a batch opens (location time), stored as its
+ * auto_close_ts: a batch only closes at a later moment. (created_ts is engine time, which
+ * the sandbox clock's per-location offset does not move, so it cannot be compared.)
+ */
+export function closeMomentAtOpen(ctx: EngineContext, productTransactionId: string, locationId: string): number {
+  const r = ctx
+    .stmt('SELECT pt.batch_close_time, l.tz FROM product_transactions pt JOIN locations l ON l.id = ? WHERE pt.id = ?')
+    .get(locationId, productTransactionId) as { batch_close_time: string | null; tz: string | null } | undefined;
+  return lastCloseMoment(ctx.locationNow(locationId), r?.batch_close_time ?? DEFAULT_BATCH_CLOSE_TIME, r?.tz ?? null);
+}
+
 interface OpenBatchRow {
   id: string;
   location_id: string;
@@ -62,7 +74,7 @@ export function batchAutoCloseWork(ctx: EngineContext, batches: () => BatchServi
         .all(locationId ?? null, locationId ?? null) as OpenBatchRow[];
       const due = rows
         .map((b) => ({ b, moment: lastCloseMoment(ctx.locationNow(b.location_id), b.batch_close_time ?? DEFAULT_BATCH_CLOSE_TIME, b.tz) }))
-        .filter(({ b, moment }) => b.created_ts < moment && (b.auto_close_ts ?? 0) < moment);
+        .filter(({ b, moment }) => (b.auto_close_ts ?? b.created_ts) < moment);
       for (const { b, moment } of due) {
         await writer().submit(() => {
           // Re-checked inside the write: a manual settle may have closed it meanwhile.

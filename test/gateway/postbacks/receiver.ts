@@ -23,12 +23,12 @@ export class Receiver {
   ) {}
 
   static async start(failures = 0): Promise<Receiver> {
-    let self: Receiver | undefined;
+    const holder: { self?: Receiver } = {};
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        const r = self as Receiver;
+        const r = holder.self as Receiver;
         const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
         r.received.push({ path: req.url ?? '', headers: req.headers, form, at: Date.now() });
         if (r.hang) return void r.hung.push(res);
@@ -41,8 +41,9 @@ export class Receiver {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const addr = server.address();
     const port = typeof addr === 'object' && addr ? addr.port : 0;
-    self = new Receiver(server, `http://127.0.0.1:${port}/hook`);
+    const self = new Receiver(server, `http://127.0.0.1:${port}/hook`);
     self.failures = failures;
+    holder.self = self;
     return self;
   }
 

@@ -14,6 +14,8 @@ export interface Received {
 
 export class Receiver {
   readonly received: Received[] = [];
+  /** The postbacks answered with 200 (acknowledged). */
+  readonly accepted: Received[] = [];
   failures = 0;
   hang = false;
   private hung: ServerResponse[] = [];
@@ -30,12 +32,16 @@ export class Receiver {
       req.on('end', () => {
         const r = holder.self as Receiver;
         const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString('utf8')));
-        r.received.push({ path: req.url ?? '', headers: req.headers, form, at: Date.now() });
+        const rec = { path: req.url ?? '', headers: req.headers, form, at: Date.now() };
+        r.received.push(rec);
         if (r.hang) return void r.hung.push(res);
         if (r.failures > 0) {
           r.failures--;
           res.writeHead(500).end('not now');
-        } else res.writeHead(200).end('ok');
+        } else {
+          r.accepted.push(rec);
+          res.writeHead(200).end('ok');
+        }
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -5,6 +5,7 @@
  * (driven by the sandbox clock); the receiver time-out; the delivery log and redeliver.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { OUTBOX_MSG } from '../../../electron/gateway/postbacks/postback-outbox';
 import { POSTBACK_TIMEOUT_MS, SENDER_MSG } from '../../../electron/gateway/postbacks/postback-sender';
 import { errorsOf, TestEngine } from '../helpers/engine-fixture';
 import { Receiver } from './receiver';
@@ -199,5 +200,36 @@ describe('postbacks', () => {
     await te.post('/transactions', { transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '3.00', location_id: loc } });
     await settle();
     expect(rx.received).toHaveLength(0);
+  });
+
+  it('pending deliveries survive a restart of the engine and go out after it', async () => {
+    const { te, rx, loc, settle, config } = await setup({ failures: 1 });
+    const cfg = await config({ resource: 'contact', number_of_attempts: 3, attempt_interval: 1 });
+    await te.post('/contacts', { contact: { location_id: loc, last_name: 'Restart' } });
+    await settle();
+    expect(rx.received).toHaveLength(1);
+    engines.splice(engines.indexOf(te), 1);
+    await te.close(false);
+    const again = await TestEngine.start({ dataDir: te.dataDir, schedulerIntervalMs: 0, postbackPollMs: 0 });
+    engines.push(again);
+    const advanced = await again.post(`${again.engine.baseUrl.replace(/\/v2$/, '')}/sandbox/clock/advance`, { clock: { location_id: loc, seconds: 1 } });
+    expect(advanced.status).toBe(200);
+    expect(rx.accepted).toHaveLength(1);
+    expect(rx.records().map((r) => r.attempts)).toEqual([1, 2]);
+    const d = (await again.get(`/postbackdeliveries?postback_config_id=${cfg.id}`)).body.postbackdeliveries[0];
+    expect(d).toMatchObject({ status: 'delivered', number_of_attempts: 2 });
+  });
+
+  it('a deleted config sends nothing more: its pending deliveries end as failed', async () => {
+    const { te, rx, loc, settle, advance, config } = await setup({ failures: 100 });
+    const cfg = await config({ resource: 'contact', number_of_attempts: 5, attempt_interval: 1, on_update: 0 });
+    await te.post('/contacts', { contact: { location_id: loc, last_name: 'Gone' } });
+    await settle();
+    const d = (await te.get(`/postbackdeliveries?postback_config_id=${cfg.id}`)).body.postbackdeliveries[0];
+    expect((await te.del(`/postbackconfigs/${cfg.id}`)).status).toBe(204);
+    await advance(5);
+    expect(rx.received).toHaveLength(1);
+    const after = (await te.get(`/postbackdeliveries/${d.id}`)).body.postbackdelivery;
+    expect(after).toMatchObject({ status: 'failed', last_error: OUTBOX_MSG.CONFIG_DELETED });
   });
 });

@@ -10,11 +10,12 @@ import { createRouterModule } from './router/router-module';
 import { createOAuthModule } from './oauth/oauth-module';
 import { sandboxClockModule } from './sandbox-clock/sandbox-clock-module';
 import { createPostbacksModule } from './postbacks/postbacks-module';
+import { createBatchCloseModule } from './payments/batch-close-module';
 import { createNotificationsModule } from './notifications/notifications-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
   // Postbacks after every module whose writes or due work announce record events, so a
   // clock advance delivers what the earlier due work (batch auto-close) produced.
-  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), createPostbacksModule(), createNotificationsModule(), sandboxClockModule];
+  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), createBatchCloseModule(payments), createPostbacksModule(), createNotificationsModule(), sandboxClockModule];
 }

@@ -21,7 +21,6 @@ import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { notFound } from '../framework/errors';
-import { batchAutoCloseWork } from './batch-auto-close';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
 import { Level3Service } from './level3-service';
@@ -65,7 +64,7 @@ export interface PaymentsRuntime {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime } {
+export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime; connection(): EngineContext } {
   let rt: PaymentsRuntime | undefined;
   let lookups: MerchantLookups | undefined;
   let pdb: Db | undefined;
@@ -124,6 +123,11 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
     runtime,
+    /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
+    connection: () => {
+      if (!pctx) throw new Error('payments module not initialised');
+      return pctx;
+    },
     openapi: paymentsOpenApi,
 
     async init(engineCtx) {
@@ -227,9 +231,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return reply.code(204).send();
       });
     },
-
-    // The daily automatic batch close, on this module's connection (its writes go through the writer).
-    dueWork: () => [batchAutoCloseWork(pctx as EngineContext, () => runtime().batches, () => runtime().writer)],
 
     // First start and reset(): the tables were (re)filled, so drop what was cached from them.
     seed() {

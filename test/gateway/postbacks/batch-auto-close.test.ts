@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { MovableClock } from '../../../electron/gateway/framework/clock';
 import { DEFAULT_BATCH_CLOSE_TIME, lastCloseMoment } from '../../../electron/gateway/payments/batch-auto-close';
-import { TestEngine } from '../helpers/engine-fixture';
+import { BATCH_CLOSE_MSG } from '../../../electron/gateway/payments/batch-close-module';
+import { errorsOf, TestEngine } from '../helpers/engine-fixture';
 import { Receiver } from './receiver';
 
 const engines: TestEngine[] = [];
@@ -71,9 +72,19 @@ describe('batch auto-close', () => {
     expect((await batch(next)).is_open).toBe(1);
   });
 
-  it('follows the time set on the product transaction', async () => {
+  it('follows the time set on the product transaction (PUT /v2/producttransactions/{id}, bad input refused)', async () => {
     const { te, advance, sale, batch } = await setup();
-    te.engine.db.prepare("UPDATE product_transactions SET batch_close_time = '08:00' WHERE id = ?").run(te.engine.credentials.cc_product_transaction_id);
+    const pt = te.engine.credentials.cc_product_transaction_id;
+    const bad = await te.put(`/producttransactions/${pt}`, { producttransaction: { batch_close_time: '24:00' } });
+    expect(bad.status).toBe(422);
+    expect(errorsOf(bad, 'batch_close_time')).toEqual([BATCH_CLOSE_MSG.TIME_INVALID]);
+    const other = await te.put(`/producttransactions/${pt}`, { producttransaction: { batch_close_time: '08:00', processor: 'x' } });
+    expect(other.status).toBe(422);
+    expect(errorsOf(other, 'processor')).toEqual([BATCH_CLOSE_MSG.ONLY_TIME]);
+    expect((await te.put('/producttransactions/nope', { producttransaction: { batch_close_time: '08:00' } })).status).toBe(404);
+    const set = await te.put(`/producttransactions/${pt}`, { producttransaction: { batch_close_time: '08:00' } });
+    expect(set.status).toBe(200);
+    expect(set.body.producttransaction).toMatchObject({ id: pt, batch_close_time: '08:00' });
     const id = await sale();
     await advance(59 * 60); // 07:59
     expect((await batch(id)).is_open).toBe(1);

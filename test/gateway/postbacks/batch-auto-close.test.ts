@@ -82,6 +82,11 @@ describe('batch auto-close', () => {
     expect(other.status).toBe(422);
     expect(errorsOf(other, 'processor')).toEqual([BATCH_CLOSE_MSG.ONLY_TIME]);
     expect((await te.put('/producttransactions/nope', { producttransaction: { batch_close_time: '08:00' } })).status).toBe(404);
+    const key = `key-cashier-${'k'.repeat(20)}`;
+    const u = await te.post('/users', { user: { username: 'cashier1', email: 'c1@example.com', last_name: 'C', user_type_id: 100, primary_location_id: te.locationId, password: 'Secret123', user_api_key: key } });
+    expect(u.status, u.text).toBe(201);
+    const cashier = { developerId: te.creds.developerId, userId: u.body.user.id as string, apiKey: key };
+    expect((await te.put(`/producttransactions/${pt}`, { producttransaction: { batch_close_time: '08:00' } }, { creds: cashier })).status).toBe(403);
     const set = await te.put(`/producttransactions/${pt}`, { producttransaction: { batch_close_time: '08:00' } });
     expect(set.status).toBe(200);
     expect(set.body.producttransaction).toMatchObject({ id: pt, batch_close_time: '08:00' });

@@ -25,6 +25,14 @@ export const OUTBOX_MSG = {
 
 const EVENT_COLUMN = { CREATE: 'on_create', UPDATE: 'on_update', DELETE: 'on_delete' } as const;
 
+/**
+ * Where postback data differs from the API answer, as the interface says: contact data
+ * names the header message type `header_message_type_id` (the API field is header_message_type).
+ */
+const DATA_SHAPE: Record<string, (d: Record<string, unknown>) => Record<string, unknown>> = {
+  contact: ({ header_message_type, ...rest }) => ({ ...rest, header_message_type_id: header_message_type ?? 0 }),
+};
+
 interface ListeningConfig {
   id: string;
   expands: string | null;
@@ -47,7 +55,8 @@ export function queueFor(ctx: EngineContext, e: RecordEvent): number {
     const key = names.join(',');
     let data = byExpands.get(key);
     if (data === undefined) {
-      data = JSON.stringify(e.snapshot(names));
+      const record = e.snapshot(names);
+      data = JSON.stringify(DATA_SHAPE[e.resource]?.(record) ?? record);
       byExpands.set(key, data);
     }
     insert.run(ctx.newId(), c.id, e.locationId, e.type, e.resource, e.recordId, data, due, now, now);

@@ -61,7 +61,8 @@ describe('postbacks', () => {
     }
     const recs = rx.records();
     expect(recs.map((r) => [r.type, r.attempts, r.data.id])).toEqual([['CREATE', 1, id], ['UPDATE', 1, id], ['DELETE', 1, id]]);
-    expect(recs[0]!.data).toMatchObject({ id, location_id: loc, last_name: 'Jones', first_name: null });
+    expect(recs[0]!.data).toMatchObject({ id, location_id: loc, last_name: 'Jones', first_name: null, header_message_type_id: 0 });
+    expect(recs[0]!.data).not.toHaveProperty('header_message_type');
     expect(recs[1]!.data.first_name).toBe('Pat');
     expect(recs[2]!.data.first_name).toBe('Pat'); // the record as it was when deleted
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { CoreStatus, HandlerMap, PaperSize, StoreSettings } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createAuditHandlers } from './audit-handlers';
+import { createOutboxHandlers } from './outbox-handlers';
 import { createCounterUsersHandlers } from './counter-users';
 import { AuditLog } from './audit-log';
 import { withMoneyAudit } from './audit-money';
@@ -283,6 +284,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
+    ...createOutboxHandlers({ client, users, locationId }),
     ...createGatewayConnectionHandlers({
       db,
       secrets: secretStore,

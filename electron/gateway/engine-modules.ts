@@ -10,8 +10,23 @@ import { createRouterModule } from './router/router-module';
 import { createOAuthModule } from './oauth/oauth-module';
 import { sandboxClockModule } from './sandbox-clock/sandbox-clock-module';
 import { createRecurringModule } from './recurring/recurring-module';
+import { createPostbacksModule } from './postbacks/postbacks-module';
+import { createBatchCloseModule } from './payments/batch-close-module';
+import { createNotificationsModule } from './notifications/notifications-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
-  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), sandboxClockModule, createRecurringModule(payments)];
+  // Postbacks after every module whose writes or due work announce record events (recurring
+  // charges, batch auto-close), so a clock advance delivers what the earlier due work produced.
+  return [
+    merchantModule,
+    payments,
+    createRouterModule(payments),
+    createOAuthModule(),
+    createRecurringModule(payments),
+    createBatchCloseModule(payments),
+    createPostbacksModule(),
+    createNotificationsModule(),
+    sandboxClockModule,
+  ];
 }

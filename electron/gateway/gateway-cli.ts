@@ -1,6 +1,8 @@
 /**
  * `npm run gateway -- --port P --data DIR [--host 127.0.0.1]`
  * Runs the embedded gateway engine on its own and prints its credentials.
+ * E-mail: `--smtp-host H --smtp-port P [--smtp-secure] [--smtp-user U] [--smtp-from F]`
+ * (password from RINGUP_SMTP_PASSWORD), or RINGUP_SMTP_URL; see notifications/smtp-settings.ts.
  * `npm run gateway -- register-client --data DIR --name N --redirect-uri URL …` registers
  * an OAuth client application instead (see oauth/register-client-command.ts).
  */
@@ -8,6 +10,7 @@ import { resolve } from 'node:path';
 import { argPort, argValue, closeOnSignals } from './framework/cli-args';
 import { startEngine } from './engine';
 import { registerClientCommand } from './oauth/register-client-command';
+import { smtpFromCli } from './notifications/smtp-settings';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
@@ -17,7 +20,8 @@ async function main(): Promise<void> {
     return;
   }
   const host = argValue(argv, 'host') ?? '127.0.0.1';
-  const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0, log: (line) => console.error(line) });
+  const smtp = smtpFromCli(argv, process.env);
+  const engine = await startEngine({ dataDir, host, port: argPort(argv) ?? 0, log: (line) => console.error(line), ...(smtp ? { smtp } : {}) });
   closeOnSignals(() => engine.close());
   console.log(JSON.stringify(engine.credentials, null, 2));
   console.error(`Gateway engine listening at ${engine.baseUrl} (data: ${dataDir}); credentials in ${resolve(dataDir, 'credentials.json')}`);

@@ -31,6 +31,7 @@ import { usersHandlers, type UsersResults } from './users';
 import { keysHandlers, type KeysResults } from './keys';
 import { gatewayHandlers, type GatewayResults } from './gateway';
 import { recurringHandlers, type RecurringResults } from './recurring';
+import { outboxHandlers, type OutboxResults } from './outbox';
 
 export * from './common';
 export * from './core';
@@ -50,10 +51,11 @@ export * from './users';
 export * from './keys';
 export * from './gateway';
 export * from './recurring';
+export * from './outbox';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -89,6 +91,7 @@ export const handlerArgs = {
   ...keysHandlers,
   ...gatewayHandlers,
   ...recurringHandlers,
+  ...outboxHandlers,
 } as const;
 
 export interface HandlerResults
@@ -108,7 +111,8 @@ export interface HandlerResults
     UsersResults,
     KeysResults,
     GatewayResults,
-    RecurringResults {}
+    RecurringResults,
+    OutboxResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

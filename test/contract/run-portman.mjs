@@ -141,6 +141,12 @@ try {
   const vault = () => api('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' } });
   v.vaultId = (await vault()).accountvault.id;
   v.deleteVaultId = (await vault()).accountvault.id;
+  // A postback delivery (the contact config above hears this contact; its url refuses) and an outbox row (a receipt).
+  await contact('Heard');
+  v.postbackDeliveryId = (await api('GET', `/postbackdeliveries?postback_config_id=${v.postbackConfigId}`)).postbackdeliveries[0].id;
+  await api('PUT', `/transactions/${t2.id}`, { transaction: { action: 'edit', notification_email_address: 'contract@example.com' } });
+  v.notificationId = (await api('GET', '/notifications')).notifications[0].id;
+  v.ccProductTransactionId = creds.cc_product_transaction_id;
   // OAuth: the sandbox client of credentials.json opens the login page; two more clients to read and to delete.
   v.sandboxClientId = creds.oauth.client_id;
   v.sandboxRedirectUri = creds.oauth.redirect_uri;

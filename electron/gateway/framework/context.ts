@@ -12,6 +12,7 @@ import type { OpenApiPart } from './openapi-document';
 import type { ResourceDef, Row, WriteInput } from './resource';
 import type { DueWork } from './due-work';
 import type { NotificationInput } from './notifications';
+import type { RecordEvent } from './record-events';
 
 export interface EngineOptions {
   /** Folder for the engine's SQLite database and credentials.json. */
@@ -38,6 +39,24 @@ export interface EngineOptions {
   production?: boolean;
   /** Scheduler tick in ms (default in framework/scheduler.ts); 0 = no timer (tests run due work themselves). */
   schedulerIntervalMs?: number;
+  /** SMTP transport for the notification outbox (else `RINGUP_SMTP_URL`; else e-mail stays queued). */
+  smtp?: SmtpOptions;
+  /** Postback receiver time-out in ms (default POSTBACK_TIMEOUT_MS, 10 s; tests shorten it). */
+  postbackTimeoutMs?: number;
+  /** Postback poll tick in ms for retries falling due on the wall clock (default 1000; 0 = only due work and kicks). */
+  postbackPollMs?: number;
+}
+
+/** Where the outbox's e-mail goes (nodemailer SMTP options). */
+export interface SmtpOptions {
+  host: string;
+  port: number;
+  /** TLS from the start (port 465); false = plain, upgraded with STARTTLS when offered. */
+  secure?: boolean;
+  user?: string;
+  pass?: string;
+  /** From header (default `Ringup <no-reply@ringup.localhost>`). */
+  from?: string;
 }
 
 /** The authenticated caller of a /v2 request (`req.auth`). */
@@ -126,6 +145,11 @@ export interface EngineContext {
   notify(n: NotificationInput): string;
   /** Runs every module's due work (for one location, or all): the scheduler's run. */
   runDueWork(locationId?: string): Promise<void>;
+  /**
+   * Announces a create/update/delete from inside the write that makes it (see
+   * record-events.ts); the postbacks module queues the deliveries. Default: nothing.
+   */
+  recordEvent(e: RecordEvent): void;
 }
 
 /** A unit of the engine: migrations, declared resources, hand-written routes, seed data. */

@@ -6,7 +6,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCollector } from './errors';
 import type { EngineContext } from './context';
 import { checkApiIdUnique } from './records';
-import { pathOf, type HookArgs, type ResourceDef } from './resource';
+import { pathOf, type HookArgs, type ResourceDef, type Row } from './resource';
+import type { RecordEventType } from './record-events';
 
 function idParam(req: FastifyRequest): string {
   return (req.params as { id: string }).id;
@@ -14,6 +15,20 @@ function idParam(req: FastifyRequest): string {
 
 function hookArgs(ctx: EngineContext, req: FastifyRequest): HookArgs {
   return { ctx, auth: req.auth, req, errs: new ErrorCollector() };
+}
+
+/** Announces a generic write (inside its transaction) for postbacks; see record-events.ts. */
+function announce(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, type: RecordEventType, row: Row): void {
+  if (def.scope.kind !== 'column') return;
+  const locationId = row[def.scope.column];
+  if (typeof locationId !== 'string') return;
+  ctx.recordEvent({
+    resource: def.name,
+    type,
+    locationId,
+    recordId: String(row.id),
+    snapshot: (expands) => ctx.serialize(def, row, req.auth, expands),
+  });
 }
 
 export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def: ResourceDef): void {
@@ -35,6 +50,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
         args.errs.throwIfAny();
         const created = ctx.insert(def, input.values, req.auth);
         def.afterInsert?.({ ...args, input, row: created });
+        announce(ctx, def, req, 'CREATE', created);
         return { status: 201, row: created };
       })();
       return reply.code(status).send(wrap(row, req));
@@ -54,6 +70,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
         args.errs.throwIfAny();
         const updated = ctx.update(def, existing.id, input.values, req.auth);
         def.afterUpdate?.({ ...args, input, row: updated, existing });
+        announce(ctx, def, req, 'UPDATE', updated);
         return updated;
       })();
       return wrap(row, req);
@@ -66,6 +83,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
       ctx.db.transaction(() => {
         const args = hookArgs(ctx, req);
         def.beforeDelete?.({ ...args, existing });
+        announce(ctx, def, req, 'DELETE', existing);
         ctx.stmt(`DELETE FROM "${def.table}" WHERE id = ?`).run(existing.id);
         def.afterDelete?.({ ...args, existing });
       })();

@@ -50,6 +50,8 @@ export function createContext(db: Db, clock: Clock, options: EngineOptions, reso
     },
     // Replaced by the engine with its scheduler's run once the modules are known.
     runDueWork: async () => {},
+    // Replaced by the postbacks module (a method: it writes on the caller's connection).
+    recordEvent: () => {},
     serialize: (def, row, auth, expand) => serialize(ctx, def, row, auth, expand),
     expandsOf,
     list: (def, req, extra) => list(ctx, def, req, extra),

@@ -3,7 +3,8 @@
  * POST/PUT/DELETE). product_transaction_id is required for resource `transaction` and
  * `transactionbatch` and must belong to the location. basic_auth_username/password are
  * accepted and never returned (kept in the database because delivering a postback
- * needs them). Simplification: the engine stores configs; delivery is not implemented here.
+ * needs them). Delivery: ../postbacks/postbacks-module.ts. attempt_interval is at least
+ * 1 second (a retry is never immediate).
  */
 import { MSG } from '../framework/errors';
 import type { ResourceDef, Row } from '../framework/resource';
@@ -31,7 +32,7 @@ export const postbackConfigResource: ResourceDef = {
     is_active: bool(1),
     format: { type: 'string', enum: ['api-default'], default: 'api-default' },
     number_of_attempts: { type: 'integer', minValue: 1, maxValue: 10, default: 3 },
-    attempt_interval: { type: 'integer', minValue: 0, maxValue: 86_400, default: 300 },
+    attempt_interval: { type: 'integer', minValue: 1, maxValue: 86_400, default: 300 },
     expands: str(0, 255),
     basic_auth_username: str(0, 64, { writeOnly: true }),
     basic_auth_password: str(0, 64, { writeOnly: true }),

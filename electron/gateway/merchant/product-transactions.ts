@@ -57,6 +57,8 @@ export const productTransactionResource: ResourceDef = {
     auto_decline_cvv: b,
     level3_allow: b,
     level3_default: s,
+    /** Engine extension: HH:MM (location time) at which the open batch closes by itself each day. */
+    batch_close_time: { type: 'string', pattern: /^([01]\d|2[0-3]):[0-5]\d$/, default: '23:59', example: '23:59' },
     tax_surcharge_config: j,
     processor_data: j,
     created_ts: tsField,

@@ -176,4 +176,35 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  // 600–609: the notifications/postbacks work (issue 10) on payments tables.
+  {
+    version: 600,
+    module: 'payments',
+    name: 'transaction batch changelogs (postback data of a batch carries them)',
+    up(db) {
+      db.exec(`
+        CREATE TABLE transaction_batch_changelogs (
+          id TEXT PRIMARY KEY,
+          batch_id TEXT NOT NULL,
+          user_id TEXT,
+          action TEXT NOT NULL,
+          changes TEXT NOT NULL,
+          created_ts INTEGER NOT NULL
+        );
+        CREATE INDEX transaction_batch_changelogs_batch ON transaction_batch_changelogs (batch_id, created_ts);
+      `);
+    },
+  },
+  {
+    version: 601,
+    module: 'payments',
+    name: 'daily automatic batch close: time per product transaction, last close moment tried per batch',
+    up(db) {
+      db.exec(`
+        ALTER TABLE product_transactions ADD COLUMN batch_close_time TEXT NOT NULL DEFAULT '23:59';
+        ALTER TABLE transaction_batches ADD COLUMN auto_close_ts INTEGER;
+        CREATE INDEX transaction_batches_open ON transaction_batches (is_open) WHERE is_open = 1;
+      `);
+    },
+  },
 ];

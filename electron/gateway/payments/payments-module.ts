@@ -21,7 +21,7 @@ import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { notFound } from '../framework/errors';
-import { BatchService } from './batch-service';
+import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
 import { Level3Service } from './level3-service';
 import { listMeta, planList, type ListSpec } from './list-query';
@@ -64,7 +64,7 @@ export interface PaymentsRuntime {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime } {
+export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime; connection(): EngineContext } {
   let rt: PaymentsRuntime | undefined;
   let lookups: MerchantLookups | undefined;
   let pdb: Db | undefined;
@@ -75,19 +75,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     return rt;
   };
 
-  const batchRecord = (ctx: EngineContext, b: Record<string, unknown>) => ({
-    id: b.id,
-    batch_num: b.batch_num,
-    location_id: b.location_id,
-    product_transaction_id: b.product_transaction_id,
-    processing_status_id: b.processing_status_id,
-    is_open: b.is_open,
-    batch_close_ts: b.batch_close_ts ?? null,
-    settlement_file_name: b.settlement_file_name ?? null,
-    created_ts: b.created_ts,
-    modified_ts: b.modified_ts,
-    _links: { self: { href: `${ctx.origin}/v2/transactionbatches/${String(b.id)}` } },
-  });
 
   const findBatch = (ctx: EngineContext, req: FastifyRequest, id: string): Record<string, unknown> => {
     const b = ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
@@ -136,6 +123,11 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
     runtime,
+    /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
+    connection: () => {
+      if (!pctx) throw new Error('payments module not initialised');
+      return pctx;
+    },
     openapi: paymentsOpenApi,
 
     async init(engineCtx) {
@@ -165,6 +157,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
       const level3 = new Level3Service(ctx, writer, lookups, transactions);
       rt = { writer, transactions, vaults, batches, level3 };
+      transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
     },
 
     routes(app: FastifyInstance) {
@@ -226,7 +219,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', async (req) => {
         const b = findBatch(ctx, req, req.params.id);
         requirePermission(req.auth, 'settle');
-        await r.writer.submit(() => r.batches.settle(String(b.id)));
+        await r.writer.submit(() => r.batches.settle(String(b.id), req.auth.userId));
         return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
       });
 

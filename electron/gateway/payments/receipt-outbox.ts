@@ -1,8 +1,8 @@
 /**
- * Receipts by e-mail. There is no SMTP in the engine: a receipt is a row in
- * `notification_outbox` (to, subject, plain-text body with the card masked, created_ts,
- * sent_ts null), queued through `ctx.notify` like every other message. The outbox is
- * where a mailer picks messages up and sets sent_ts; the transaction's notification_email_sent is true once the receipt is queued.
+ * Receipts by e-mail: a receipt is a row in `notification_outbox` (to, subject, plain-text
+ * body with the card masked, created_ts, sent_ts null), queued through `ctx.notify` like
+ * every other message. The SMTP transport (../notifications/smtp-mailer.ts, when
+ * configured) picks unsent rows up and sets sent_ts; the transaction's notification_email_sent is true once the receipt is queued.
  */
 import { maskForReceipt } from '../../../shared/payments/masking';
 import { reasonCodeSentence } from '../../../shared/payments/reason-codes';

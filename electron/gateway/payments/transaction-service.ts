@@ -34,6 +34,7 @@ import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
 import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
+import type { RecordEventType } from '../framework/record-events';
 import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
 import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
@@ -112,6 +113,9 @@ export class TransactionService {
   /** Transactions per location, counted once at start and kept up to date by inserts (rows are never deleted, except by reset()). */
   private readonly counts = new Map<string, number>();
 
+  /** Adds the named expands to a transaction document (set by the payments module; used by postback snapshots). */
+  expandDoc: (d: Record<string, unknown>, row: { id: string }, names: string[]) => void = () => {};
+
   constructor(
     private readonly ctx: EngineContext,
     private readonly writer: GroupCommitWriter,
@@ -150,6 +154,23 @@ export class TransactionService {
     return this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(id) as TransactionRow | undefined;
   }
 
+  /** Announces a transaction write for postbacks (inside the write; see record-events.ts). */
+  private announce(type: RecordEventType, id: string, locationId: string, productTransactionId: string | null, doc: string): void {
+    this.ctx.recordEvent({
+      resource: 'transaction',
+      type,
+      locationId,
+      productTransactionId,
+      recordId: id,
+      snapshot: (expands) => {
+        const d = JSON.parse(doc) as Record<string, unknown>;
+        if (expands.length > 0) this.expandDoc(d, { id }, [...expands]);
+        d._links = { self: { href: `${this.ctx.origin}/v2/transactions/${id}` } };
+        return d;
+      },
+    });
+  }
+
   visibleRow(id: string, auth: AuthInfo): TransactionRow | undefined {
     const r = this.getRow(id);
     return r && auth.locationSet.has(r.location_id) ? r : undefined;
@@ -182,6 +203,8 @@ export class TransactionService {
         if (next === r.status_id) continue;
         const settled = next === STATUS.achSettled;
         upd.run(next, settled ? 1 : 0, now, next, now, settled ? date : null, settled ? 'settled' : null, r.id);
+        const after = this.getRow(r.id) as TransactionRow;
+        this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, after.doc);
       }
     })();
   }
@@ -525,6 +548,7 @@ export class TransactionService {
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
+      this.announce('CREATE', id, locationId, ptId, doc);
       if (commercialL3) {
         this.ctx
           .stmt('INSERT INTO transaction_level3s (id, transaction_id, location_id, level3_data, is_default, created_ts, modified_ts) VALUES (?, ?, ?, ?, 1, ?, ?)')
@@ -694,6 +718,7 @@ export class TransactionService {
       this.ctx
         .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
         .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);
+      this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
   }

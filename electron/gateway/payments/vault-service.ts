@@ -9,6 +9,7 @@
  * Simplification: a vault made from a previous transaction has no stored number (the
  * transaction never kept one); it charges through the simulated processor like any other.
  */
+import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
 import { monthsUntilExpiry, parseExpDate } from '../../../shared/payments/exp-date';
@@ -146,6 +147,7 @@ export class VaultService {
       .run(id, locationId, a.paymentMethod, a.accountHolderName, a.firstSix, a.lastFour, fields.billing_street?.slice(0, 32) ?? null,
         fields.billing_zip ?? null, fields.billing_city?.slice(0, 36) ?? null, fields.billing_state?.slice(0, 2) ?? null,
         fields.billing_phone?.slice(0, 10) ?? null, a.expDate, a.routing, a.accountType, contactId, a.achSecCode, blob, fields.title ?? null, now, now);
+    this.announce('CREATE', this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow);
     return id;
   }
 
@@ -232,7 +234,9 @@ export class VaultService {
       const cols = ['id', 'location_id', 'account_vault_api_id', 'contact_id', 'account_blob', 'created_ts', 'modified_ts', ...Object.keys(v)];
       const vals = [id, locationId, apiId, contactId, blob, now, now, ...Object.values(v).map((x) => (x === undefined ? null : x))];
       this.ctx.stmt(`INSERT INTO account_vaults (${cols.join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`).run(...vals);
-      return this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow;
+      const created = this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(id) as VaultRow;
+      this.announce('CREATE', created);
+      return created;
     });
     return this.serialize(row);
   }
@@ -273,7 +277,9 @@ export class VaultService {
     const updated = await this.writer.submit(() => {
       const cols = Object.keys(set);
       this.ctx.stmt(`UPDATE account_vaults SET ${[...cols.map((c) => `${c} = ?`), 'modified_ts = ?'].join(', ')} WHERE id = ?`).run(...Object.values(set), now, row.id);
-      return this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(row.id) as VaultRow;
+      const after = this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(row.id) as VaultRow;
+      this.announce('UPDATE', after);
+      return after;
     });
     return this.serialize(updated);
   }
@@ -282,8 +288,14 @@ export class VaultService {
     const row = this.find(req, idOrApiId);
     await this.writer.submit(() => {
       if (this.lookups.vaultHasRecurring(row.id)) throw new ApiError(422, { id: [PAY_MSG.VAULT_IN_RECURRING] });
+      this.announce('DELETE', this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(row.id) as VaultRow);
       this.ctx.stmt('DELETE FROM account_vaults WHERE id = ?').run(row.id);
     });
+  }
+
+  /** Announces a vault write for postbacks (inside the write; see record-events.ts). */
+  private announce(type: RecordEventType, row: VaultRow): void {
+    this.ctx.recordEvent({ resource: 'accountvault', type, locationId: row.location_id, recordId: row.id, snapshot: (expands) => this.serialize(row, [...expands]) });
   }
 
   bininfo(req: FastifyRequest, id: string): BinInfo {

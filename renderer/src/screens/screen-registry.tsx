@@ -16,6 +16,7 @@ import { CounterUsersScreen } from './counter-users-screen';
 import { GatewayScreen } from './gateway-screen';
 import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
+import { OutboxScreen } from './outbox-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
 import { RecurringScreen } from './recurring-screen';
@@ -117,6 +118,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <AuditScreen />,
+  },
+  {
+    id: 'outbox',
+    label: 'Outbox',
+    description: 'Every e-mail and SMS sent to customers, with its link and whether it went out.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <OutboxScreen />,
   },
 ];
 

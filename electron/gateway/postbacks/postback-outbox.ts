@@ -1,0 +1,197 @@
+/**
+ * The postback outbox: `queueFor` (the engine's `ctx.recordEvent`) writes one
+ * postback_deliveries row per active config that listens to the event, inside the write
+ * that makes the change, with the record as it is at the event (and the config's
+ * expands) already serialised into `data`. So a delivery exists exactly when its change
+ * does, and survives a restart or a kill -9 like the change itself.
+ *
+ * The dispatcher sends what is due: right after a write (a kick), on its own poll tick,
+ * and as due work (the scheduler, the sandbox clock's advance, which waits for the
+ * attempts to finish). An attempt's outcome is recorded after the receiver answered:
+ * delivered; or, while attempts remain, the next try at attempt time + attempt_interval
+ * (location time, so the sandbox clock drives it); or failed. Delivery is at least once:
+ * an attempt in flight at a crash is made again after the restart (receivers dedupe by
+ * the record id and type, as with Stripe's events).
+ */
+import type { EngineContext } from '../framework/context';
+import type { RecordEvent } from '../framework/record-events';
+import { postForm, type AttemptResult } from './postback-sender';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export const OUTBOX_MSG = {
+  CONFIG_DELETED: 'The postback config was deleted; nothing more is sent.',
+} as const;
+
+const EVENT_COLUMN = { CREATE: 'on_create', UPDATE: 'on_update', DELETE: 'on_delete' } as const;
+
+/**
+ * Where postback data differs from the API answer, as the interface says: contact data
+ * names the header message type `header_message_type_id` (the API field is header_message_type).
+ */
+const DATA_SHAPE: Record<string, (d: Record<string, unknown>) => Record<string, unknown>> = {
+  contact: ({ header_message_type, ...rest }) => ({ ...rest, header_message_type_id: header_message_type ?? 0 }),
+};
+
+interface ListeningConfig {
+  id: string;
+  expands: string | null;
+}
+
+/** Writes the deliveries of one event; called as `ctx.recordEvent`, on the writer's connection. */
+export function queueFor(ctx: EngineContext, e: RecordEvent): number {
+  const configs = ctx
+    .stmt(`SELECT id, expands FROM postback_configs WHERE location_id = ? AND resource = ? AND is_active = 1 AND ${EVENT_COLUMN[e.type]} = 1
+      AND (product_transaction_id IS NULL OR ? IS NULL OR product_transaction_id = ?)`)
+    .all(e.locationId, e.resource, e.productTransactionId ?? null, e.productTransactionId ?? null) as ListeningConfig[];
+  if (configs.length === 0) return 0;
+  const byExpands = new Map<string, string>();
+  const now = ctx.clock.now();
+  const due = ctx.locationNow(e.locationId);
+  const insert = ctx.stmt(`INSERT INTO postback_deliveries (id, postback_config_id, location_id, type, resource, record_id, data, next_attempt_ts, created_ts, modified_ts)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  for (const c of configs) {
+    const names = (c.expands ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+    const key = names.join(',');
+    let data = byExpands.get(key);
+    if (data === undefined) {
+      const record = e.snapshot(names);
+      data = JSON.stringify(DATA_SHAPE[e.resource]?.(record) ?? record);
+      byExpands.set(key, data);
+    }
+    insert.run(ctx.newId(), c.id, e.locationId, e.type, e.resource, e.recordId, data, due, now, now);
+  }
+  return configs.length;
+}
+
+interface DueRow {
+  id: string;
+  postback_config_id: string;
+  location_id: string;
+  type: string;
+  resource: string;
+  data: string;
+  number_of_attempts: number;
+  attempts_log: string;
+  url: string | null;
+  basic_auth_username: string | null;
+  basic_auth_password: string | null;
+  max_attempts: number | null;
+  attempt_interval: number | null;
+}
+
+interface Outcome {
+  row: DueRow;
+  attemptTs: number;
+  result: AttemptResult | null;
+}
+
+/** How many attempts run at once, and how many due rows one round reads. */
+const CONCURRENCY = 128;
+const ROUND = 1000;
+
+export class PostbackDispatcher {
+  private running: Promise<void> | null = null;
+  private rerun = false;
+  private closed = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly timeoutMs: number,
+  ) {}
+
+  /** Sends everything due now (all locations); resolves when the round trips are recorded. */
+  pump(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    if (this.running) {
+      this.rerun = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.rerun = false;
+          await this.drain();
+        } while (this.rerun && !this.closed);
+      } catch (err) {
+        this.ctx.log(`postback delivery failed: ${(err as Error).message}`);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  /** Waits for the round in progress and sends nothing more. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running;
+  }
+
+  private dueRows(): DueRow[] {
+    const locations = this.ctx.stmt("SELECT DISTINCT location_id FROM postback_deliveries WHERE status = 'pending'").all() as { location_id: string }[];
+    const out: DueRow[] = [];
+    for (const { location_id } of locations) {
+      if (out.length >= ROUND) break;
+      const rows = this.ctx
+        .stmt(`SELECT d.id, d.postback_config_id, d.location_id, d.type, d.resource, d.data, d.number_of_attempts, d.attempts_log,
+            c.url, c.basic_auth_username, c.basic_auth_password, c.number_of_attempts AS max_attempts, c.attempt_interval
+          FROM postback_deliveries d LEFT JOIN postback_configs c ON c.id = d.postback_config_id
+          WHERE d.status = 'pending' AND d.location_id = ? AND d.next_attempt_ts <= ? ORDER BY d.next_attempt_ts, d.rowid LIMIT ?`)
+        .all(location_id, this.ctx.locationNow(location_id), ROUND - out.length) as DueRow[];
+      out.push(...rows);
+    }
+    return out;
+  }
+
+  private async drain(): Promise<void> {
+    for (;;) {
+      if (this.closed) return;
+      const rows = this.dueRows();
+      if (rows.length === 0) return;
+      const outcomes: Outcome[] = [];
+      let next = 0;
+      const worker = async () => {
+        while (next < rows.length) {
+          const row = rows[next++] as DueRow;
+          const attemptTs = this.ctx.locationNow(row.location_id);
+          if (row.url === null) {
+            outcomes.push({ row, attemptTs, result: null });
+            continue;
+          }
+          const result = await postForm(
+            row.url,
+            { type: row.type, resource: row.resource, number_of_attempts: String(row.number_of_attempts + 1), data: row.data },
+            { username: row.basic_auth_username, password: row.basic_auth_password },
+            this.timeoutMs,
+          );
+          outcomes.push({ row, attemptTs, result });
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
+      this.record(outcomes);
+    }
+  }
+
+  /** Records a round's outcomes in one write. */
+  private record(outcomes: Outcome[]): void {
+    const upd = this.ctx.stmt(`UPDATE postback_deliveries SET number_of_attempts = ?, status = ?, next_attempt_ts = ?, last_status_code = ?, last_error = ?,
+        attempts_log = ?, delivered_ts = ?, modified_ts = ? WHERE id = ? AND status = 'pending'`);
+    const now = this.ctx.clock.now();
+    this.ctx.db.transaction(() => {
+      for (const { row, attemptTs, result } of outcomes) {
+        if (!result) {
+          upd.run(row.number_of_attempts, 'failed', null, null, OUTBOX_MSG.CONFIG_DELETED, row.attempts_log, null, now, row.id);
+          continue;
+        }
+        const attempts = row.number_of_attempts + 1;
+        const log = JSON.parse(row.attempts_log) as unknown[];
+        log.push({ attempt: attempts, attempted_ts: attemptTs, status_code: result.statusCode, error: result.error, duration_ms: result.durationMs });
+        const max = Math.max(1, row.max_attempts ?? 1);
+        const interval = Math.max(1, row.attempt_interval ?? 1);
+        const status: DeliveryStatus = result.ok ? 'delivered' : attempts >= max ? 'failed' : 'pending';
+        upd.run(attempts, status, status === 'pending' ? attemptTs + interval : null, result.statusCode, result.error, JSON.stringify(log), result.ok ? attemptTs : null, now, row.id);
+      }
+    })();
+  }
+}

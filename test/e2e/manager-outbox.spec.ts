@@ -1,0 +1,111 @@
+/**
+ * The Outbox screen, end to end: the node host runs with its engine's SMTP transport
+ * pointed (RINGUP_SMTP_URL) at a real local SMTP server started here. A sale with a
+ * receipt e-mail is made through the v2 API; the mail goes out and the screen shows it
+ * as sent; an SMS with its payment link (what the pay-link work queues) waits with no
+ * SMS service. A manager filters, opens a message's text, follows nothing blindly: the
+ * link is shown in full. Light and dark, axe clean.
+ */
+import Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
+import { openManageTile } from './helpers/manager';
+import { OUTBOX_TEXT } from '../../shared/ipc/outbox';
+
+test.describe.configure({ mode: 'serial' });
+
+let host: HostInfo;
+let smtp: SMTPServer;
+const mails: string[] = [];
+
+test.beforeAll(async () => {
+  smtp = new SMTPServer({
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    onData(stream, _session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push(Buffer.concat(chunks).toString('utf8'));
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
+  const port = (smtp.server.address() as { port: number }).port;
+  host = await startHostProcess([], { RINGUP_SMTP_URL: `smtp://127.0.0.1:${port}` });
+});
+
+test.afterAll(async () => {
+  await stopHostProcess(host);
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+test('a manager reads every e-mail and SMS with its link and whether it went out', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  const c = engineCredentials(host.dataDir);
+  const sale = await fetch(`${c.base_url}/transactions`, {
+    method: 'POST',
+    headers: engineHeaders(c),
+    body: JSON.stringify({ transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '42.50', location_id: c.location_id, notification_email_address: 'pat.customer@example.com' } }),
+  });
+  expect(sale.status).toBe(201);
+  await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(1);
+  expect(mails[0]).toContain('Sale: $42.50');
+
+  // An SMS pay link as the pay-link work queues it (that API is another slice): written to the engine's outbox table.
+  const db = new Database(join(host.dataDir, 'gateway', 'gateway.sqlite'));
+  db.pragma('busy_timeout = 5000');
+  db.prepare(`INSERT INTO notification_outbox (id, location_id, to_address, subject, body, created_ts, channel, kind, link) VALUES (?, ?, ?, ?, ?, ?, 'sms', 'paylink', ?)`).run(
+    randomUUID(), c.location_id, '5551234567', 'Pay link from Demo Store', 'Demo Store: pay $18.00 here: http://127.0.0.1/pay/9f2c', Math.floor(Date.now() / 1000) + 1, 'http://127.0.0.1/pay/9f2c',
+  );
+  db.close();
+
+  await openApp(page, host);
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Outbox');
+  await expect(page.getByRole('heading', { name: 'Outbox' })).toBeVisible();
+  await expect(page.getByTestId('outbox-count')).toHaveText('2 messages · page 1 of 1');
+  const rows = page.getByTestId('outbox-row');
+  await expect(rows).toHaveCount(2);
+  const smsRow = rows.filter({ hasText: '5551234567' });
+  await expect(smsRow).toContainText('Pay link');
+  await expect(smsRow.getByRole('link', { name: 'http://127.0.0.1/pay/9f2c' })).toBeVisible();
+  await expect(smsRow).toContainText(OUTBOX_TEXT.smsQueued);
+  const mailRow = rows.filter({ hasText: 'pat.customer@example.com' });
+  await expect(mailRow).toContainText('Receipt');
+  await expect(mailRow).toContainText(/Sent /);
+  await mailRow.getByText(/^Your receipt from/).click();
+  await expect(mailRow.locator('.outbox-body')).toContainText('Sale: $42.50');
+  await expect(mailRow.locator('.outbox-body')).not.toContainText('4111111111111111');
+  await shot(page, 'manager-outbox-01-light');
+  await expectAccessible(page, 'outbox');
+
+  await page.getByRole('button', { name: 'SMS', exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'SMS', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'E-mail', exact: true }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText('pat.customer@example.com');
+
+  await page.getByRole('button', { name: 'All', exact: true }).click();
+  await expect(rows).toHaveCount(2);
+  await page.keyboard.press('F9'); // light or dark theme
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await rows.filter({ hasText: 'pat.customer@example.com' }).getByText(/^Your receipt from/).click();
+  await shot(page, 'manager-outbox-02-dark');
+  await expectAccessible(page, 'outbox (dark)');
+  expect(errors).toEqual([]);
+});
+
+test('a cashier has no Outbox', async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, USERS.cashier);
+  await expect(page.getByRole('button', { name: 'Manage' })).toHaveCount(0);
+  await page.keyboard.press('F5');
+  await expect(page.getByRole('heading', { name: 'Outbox' })).toHaveCount(0);
+});

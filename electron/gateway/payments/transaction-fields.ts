@@ -70,6 +70,11 @@ export const ADDITIONAL_AMOUNT_TYPES = ['4S', '4U', '4V', '4W', '4X'] as const;
  * sample clients send "SDKTest 1617640175" and "Invoice 1617640175".
  */
 const ALNUM_SPACE = /^[A-Za-z0-9 ]*$/;
+/**
+ * order_num also takes periods: the family's C# samples send "Invoice " + the seconds since
+ * 1970 as .NET prints a double ("Invoice 1617640175.12345"), whatever the field table says.
+ */
+const ORDER_NUM = /^[A-Za-z0-9 .]*$/;
 /** Card types the field table lists for a card's account_type (read only: the engine sets it). */
 export const CARD_ACCOUNT_TYPES = ['visa', 'mc', 'disc', 'amex', 'jcb', 'diners', 'debit'] as const;
 const ZIP = /^[A-Za-z0-9 -]*$/;
@@ -148,7 +153,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'no_show', type: 'boolean', actions: ['sale', 'authonly', 'force'], storage: 'record', description: 'Lodging no-show charge.' },
   // --- descriptive
   { name: 'description', type: 'string', max: 64, actions: ALL, storage: 'record', description: 'Description.' },
-  { name: 'order_num', type: 'string', max: 32, pattern: ALNUM_SPACE, patternText: 'letters, digits and spaces', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
+  { name: 'order_num', type: 'string', max: 32, pattern: ORDER_NUM, patternText: 'letters, digits, spaces and periods', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
   { name: 'po_number', type: 'string', max: 24, pattern: ALNUM_SPACE, patternText: 'letters, digits and spaces', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Purchase order number.' },
   { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
   { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },

@@ -58,7 +58,7 @@ describe('bounds and actions', () => {
     expect(r.status).toBe(422);
     expect(r.body.errors).toEqual({
       description: ['Description should contain at most 64 characters.'],
-      order_num: [PAY_MSG.FIELD_PATTERN.replace('{attribute}', 'Order Num').replace('{what}', 'letters, digits and spaces')],
+      order_num: [PAY_MSG.FIELD_PATTERN.replace('{attribute}', 'Order Num').replace('{what}', 'letters, digits, spaces and periods')],
       billing_zip: ['Billing Zip should contain at least 4 characters.'],
       no_show: [MSG.NOT_BOOLEAN.replace('{attribute}', 'No Show')],
       checkin_date: [MSG.BAD_DATE.replace('{attribute}', 'Checkin Date')],
@@ -67,11 +67,16 @@ describe('bounds and actions', () => {
     });
   });
 
-  it("takes what the family's own samples send: spaces in order_num and po_number, a card type in account_type", async () => {
-    // The Postman collection and the sample clients send "SDKTest 1700000000" and account_type "mc".
+  it("takes what the family's own samples send: spaces in order_num and po_number, periods in order_num, a card type in account_type", async () => {
+    // The Postman collection and the sample clients send "SDKTest 1700000000" and account_type "mc";
+    // the C# samples "Invoice 1700000000.12345" (.NET's seconds since 1970).
     const r = await post({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'mc' });
     expect(r.status).toBe(201);
     expect(r.body.transaction).toMatchObject({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'visa' });
+    const dotted = await post({ order_num: 'Invoice 1617640175.12345' });
+    expect(dotted.status).toBe(201);
+    expect(dotted.body.transaction.order_num).toBe('Invoice 1617640175.12345');
+    expect((await post({ po_number: 'PO.77' })).body.errors).toHaveProperty('po_number');
     const bad = await post({ order_num: 'A#1', account_type: 'gold' });
     expect(Object.keys(bad.body.errors).sort()).toEqual(['account_type', 'order_num']);
   });

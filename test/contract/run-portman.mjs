@@ -147,6 +147,17 @@ try {
   await api('PUT', `/transactions/${t2.id}`, { transaction: { action: 'edit', notification_email_address: 'contract@example.com' } });
   v.notificationId = (await api('GET', '/notifications')).notifications[0].id;
   v.ccProductTransactionId = creds.cc_product_transaction_id;
+  // Recurrings, one per state an action needs: to read and update, to delete, to hold, on hold
+  // (to activate), active (to skip) and an installment plan (to defer).
+  const recurring = async (extra = {}) =>
+    (await api('POST', '/recurrings', { recurring: { location_id: loc, product_transaction_id: v.ccProductTransactionId, account_vault_id: v.vaultId, transaction_amount: '10.00', interval: 1, interval_type: 'm', start_date: '2030-01-15', ...extra } })).recurring.id;
+  v.recurringId = await recurring();
+  v.deleteRecurringId = await recurring();
+  v.holdRecurringId = await recurring();
+  v.heldRecurringId = await recurring();
+  await api('POST', `/recurrings/${v.heldRecurringId}/placeOnHold`);
+  v.skipRecurringId = await recurring();
+  v.deferRecurringId = await recurring({ installment_total_count: 6 });
   // OAuth: the sandbox client of credentials.json opens the login page; two more clients to read and to delete.
   v.sandboxClientId = creds.oauth.client_id;
   v.sandboxRedirectUri = creds.oauth.redirect_uri;

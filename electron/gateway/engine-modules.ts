@@ -9,8 +9,9 @@ import { createPaymentsModule } from './payments/payments-module';
 import { createRouterModule } from './router/router-module';
 import { createOAuthModule } from './oauth/oauth-module';
 import { sandboxClockModule } from './sandbox-clock/sandbox-clock-module';
+import { createBillingLinksModule } from './billing-links/billing-links-module';
 
 export function defaultModules(): EngineModule[] {
   const payments = createPaymentsModule();
-  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), sandboxClockModule];
+  return [merchantModule, payments, createRouterModule(payments), createOAuthModule(), sandboxClockModule, createBillingLinksModule(payments)];
 }

@@ -93,6 +93,19 @@ export interface TxnResult {
   id: string;
 }
 
+/**
+ * A payment taken by another engine module (pay link and invoice pages): `doc` adds its
+ * reference fields to the record (quick_invoice_id, trx_source_id …), and `inCommit` runs
+ * inside the same write job as the INSERT (through this module's connection), so the
+ * module's own bookkeeping commits or rolls back with the transaction (it runs after the
+ * transaction's INSERT, so it can read the new row); throwing an
+ * ApiError there refuses the payment and nothing is written.
+ */
+export interface TxnOrigin {
+  doc?: Record<string, unknown>;
+  inCommit?(ctx: EngineContext, txn: { id: string; approved: boolean; authAmountCents: number; doc: Record<string, unknown> }): void;
+}
+
 export class TransactionService {
   /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
   private readonly inFlight = new Map<string, Promise<TxnResult>>();
@@ -187,7 +200,7 @@ export class TransactionService {
    * (router transactions): its masked data stands in for account_number, and `doc` adds the
    * card-present fields (entry_mode_id, emv_receipt_data, terminal_id …) to the record.
    */
-  async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard): Promise<TxnResult> {
+  async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard, origin?: TxnOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
@@ -220,7 +233,7 @@ export class TransactionService {
       if (running) return running;
       const existing = this.byApiId(locationId, apiId);
       if (existing) return { status: 201, doc: existing.doc, id: existing.id };
-      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented);
+      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented, origin);
       this.inFlight.set(key, p);
       try {
         return await p;
@@ -228,7 +241,7 @@ export class TransactionService {
         this.inFlight.delete(key);
       }
     }
-    return this.createNew(body, auth, action, locationId, pt, null, presented);
+    return this.createNew(body, auth, action, locationId, pt, null, presented, origin);
   }
 
   private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
@@ -263,7 +276,7 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard): Promise<TxnResult> {
+  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard, origin?: TxnOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     // Every field of the table: accepted by this action, typed and bounded.
@@ -457,6 +470,7 @@ export class TransactionService {
     d.notification_email_sent = false;
     if (d.additional_amounts === null) d.additional_amounts = [];
     d.trx_source_id = 12;
+    if (origin?.doc) Object.assign(d, origin.doc);
     d.previous_transaction_id = previous?.id ?? null;
     d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
@@ -513,6 +527,7 @@ export class TransactionService {
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
+      origin?.inCommit?.(this.ctx, { id, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       if (commercialL3) {
         this.ctx
           .stmt('INSERT INTO transaction_level3s (id, transaction_id, location_id, level3_data, is_default, created_ts, modified_ts) VALUES (?, ?, ?, ?, 1, ?, ?)')

@@ -14,6 +14,7 @@ import { createAuthHandlers } from './auth-handlers';
 import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
 import { createVaultHandlers } from './vault-handlers';
+import { createBillingLinksHandlers } from './billing-links-handlers';
 import { createLevel3Handlers } from './level3-handlers';
 import { createLinksHandlers } from './links-handlers';
 import { createSettingsHandlers } from './settings-handlers';
@@ -240,6 +241,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createLevel3Handlers({ client, users }),
     ...createLinksHandlers({ client, users }),
     ...createVaultHandlers({ client, users, locationId, productTransactionId }),
+    ...createBillingLinksHandlers({ client, users, locationId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),

@@ -30,6 +30,7 @@ import { transactionsHandlers, type TransactionsResults } from './transactions';
 import { usersHandlers, type UsersResults } from './users';
 import { keysHandlers, type KeysResults } from './keys';
 import { gatewayHandlers, type GatewayResults } from './gateway';
+import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
 
 export * from './common';
 export * from './core';
@@ -48,10 +49,11 @@ export * from './audit';
 export * from './users';
 export * from './keys';
 export * from './gateway';
+export * from './billing-links';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, billingLinksHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -86,6 +88,7 @@ export const handlerArgs = {
   ...usersHandlers,
   ...keysHandlers,
   ...gatewayHandlers,
+  ...billingLinksHandlers,
 } as const;
 
 export interface HandlerResults
@@ -104,7 +107,8 @@ export interface HandlerResults
     AuditResults,
     UsersResults,
     KeysResults,
-    GatewayResults {}
+    GatewayResults,
+    BillingLinksResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

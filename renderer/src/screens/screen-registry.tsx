@@ -18,6 +18,7 @@ import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
+import { BillingLinksScreen } from './billing-links-screen';
 import { SaleScreen } from './sale-screen';
 import { SettingsScreen } from './settings-screen';
 import { SystemScreen } from './system-screen';
@@ -71,6 +72,16 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <VaultScreen />,
+  },
+  {
+    id: 'paylinks',
+    label: 'Pay links and invoices',
+    description: 'Phone and mail orders: send a pay link or an invoice, see what is paid, send again.',
+    key: 'F7',
+    group: 'manage',
+    needsSession: true,
+    roles: ['cashier', 'manager'],
+    render: () => <BillingLinksScreen />,
   },
   {
     id: 'gateway',

@@ -152,6 +152,59 @@ describe('pay links', () => {
   });
 });
 
+describe('no double charge', () => {
+  /** Two forms rendered before either is posted (two tabs), posted at the same time. */
+  async function twoForms(url: string): Promise<URLSearchParams[]> {
+    const forms: URLSearchParams[] = [];
+    for (let i = 0; i < 2; i++) {
+      const html = await (await fetch(url)).text();
+      const f = new URLSearchParams();
+      for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) f.set(m[1] as string, m[2] as string);
+      for (const [k, v] of Object.entries(CARD)) f.set(k, v);
+      forms.push(f);
+    }
+    return forms;
+  }
+  const post = (path: string, f: URLSearchParams) => fetch(api(path), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: f.toString() });
+  const approvedFor = (field: string, id: string) =>
+    ((e.engine.ctx.stmt(`SELECT doc FROM transactions WHERE status_id = 101`).all() as { doc: string }[]).map((r) => JSON.parse(r.doc) as Record<string, unknown>)).filter((d) => d[field] === id);
+
+  test('a pay link paid from two tabs at once is charged once; the same form posted twice is one payment', async () => {
+    const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '9.00' } })).body.paylink;
+    const [a, b] = await twoForms(pl.payment_url);
+    const answers = await Promise.all([post('/paylink', a!), post('/paylink', a!), post('/paylink', b!)]);
+    // One approval; the others are told it is already paid (or, for the same form while
+    // the first is in flight, shown the same approval).
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201).length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    expect(approvedFor('paylink_id', pl.id)).toHaveLength(1);
+    expect((await e.get(`/paylinks/${pl.id}`)).body.paylink.status_id).toBe(1);
+  });
+
+  test('an invoice paid in full from two tabs at once is charged once (no overpayment)', async () => {
+    const inv = (await e.post('/quickinvoices', { quickinvoice: { location_id: e.locationId, title: 'Race', due_date: '2030-01-01', item_list: { A: 15 }, email: 'race@example.com' } })).body.quickinvoice;
+    const url = `${origin()}/quickinvoice/?id=${inv.id}`;
+    const [a, b] = await twoForms(url);
+    const answers = await Promise.all([post('/quickinvoice', a!), post('/quickinvoice', b!)]);
+    const texts = await Promise.all(answers.map((r) => r.text()));
+    expect(answers.map((r) => r.status).sort(), texts.join('\n')).toEqual([201, 409]);
+    expect(approvedFor('quick_invoice_id', inv.id)).toHaveLength(1);
+    expect((await e.get(`/quickinvoices/${inv.id}`)).body.quickinvoice).toMatchObject({ remaining_balance: '0.00', payment_status_id: 2 });
+    expect(outbox(inv.id).filter((m) => m.kind === 'thank_you')).toHaveLength(1);
+  });
+
+  test('an expired link and an unknown link say so on the page', async () => {
+    const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, expire_date: '2020-01-01' } })).body.paylink;
+    const page = await fetch(pl.payment_url);
+    expect(page.status).toBe(410);
+    expect(await page.text()).toContain(BILLING_MSG.PAGE_EXPIRED);
+    const unknown = await fetch(api('/quickinvoice/?id=nope'));
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain(BILLING_MSG.PAGE_NOT_FOUND);
+  });
+});
+
 describe('quick invoices', () => {
   const base = () => ({ location_id: e.locationId, title: 'Bike repair', due_date: '2030-06-10', item_list: { Labour: 40, Parts: '12.50' }, email: 'pat@example.com' });
 

@@ -266,6 +266,16 @@ describe('quick invoices', () => {
     expect(r2.status).toBe(422);
     expect(b2.errors.files).toEqual(['Each file may be at most 5 MB.']);
     expect(e.engine.ctx.stmt('SELECT COUNT(*) AS n FROM quick_invoices').get()).toEqual(before);
+    const many = new FormData();
+    many.set('quickinvoice[title]', 'Too many');
+    many.set('quickinvoice[due_date]', '2030-06-10');
+    many.set('quickinvoice[location_id]', e.locationId);
+    many.set('quickinvoice[item_list][a]', '1');
+    for (let i = 0; i < 5; i++) many.set(`quickinvoice[files][${i}]`, new Blob([Buffer.from(`file ${i}`)]), `f${i}.txt`);
+    const r3 = await fetch(e.url('/quickinvoices'), { method: 'POST', headers, body: many });
+    expect(r3.status).toBe(422);
+    expect((await r3.json()).errors.files).toEqual(['A quick invoice may have at most 4 files.']);
+    expect(e.engine.ctx.stmt('SELECT COUNT(*) AS n FROM quick_invoices').get()).toEqual(before);
     // Multipart stays refused elsewhere on /v2.
     const other = await fetch(e.url('/contacts'), { method: 'POST', headers, body: fd });
     expect(other.status).toBe(415);

@@ -8,6 +8,7 @@
  */
 import { expect, shot, test } from './fixtures';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -110,4 +111,27 @@ test('send a pay link and an invoice from the counter, pay them on their pages, 
   await shot(page, 'counter-paylinks-07-list-dark');
   await expectAccessible(page, 'pay links (dark)');
   expect(errors).toEqual([]);
+});
+
+test('a pay link that takes card or bank account: pay by bank account on its page (dark theme)', async ({ app, browser }) => {
+  const c = engineCredentials(app.dataDir);
+  const res = await fetch(`${c.base_url}/paylinks?expand=payment_url`, {
+    method: 'POST',
+    headers: engineHeaders(c),
+    body: JSON.stringify({ paylink: { location_id: c.location_id, delivery_method: 0, cc_product_transaction_id: c.cc_product_transaction_id, ach_product_transaction_id: c.ach_product_transaction_id, description: 'Deposit' } }),
+  });
+  const pl = (await res.json()).paylink;
+  const ctx = await browser.newContext({ colorScheme: 'dark' });
+  const pay = await ctx.newPage();
+  await pay.goto(pl.payment_url);
+  await pay.getByRole('radio', { name: 'Bank account' }).check();
+  await pay.getByLabel('Amount to pay (USD)').fill('35.00');
+  await pay.getByLabel('Account holder name').fill('Pat Doe');
+  await pay.getByLabel('Routing number').fill('072000326');
+  await pay.getByLabel('Account number').fill('123456789');
+  await shot(pay, 'counter-paylinks-08-page-bank-dark');
+  await expectAccessible(pay, 'pay link page (card or bank, dark)');
+  await pay.getByRole('button', { name: 'Pay' }).click();
+  await expect(pay.getByRole('status')).toContainText('Payment approved: $35.00 from your bank account •••• 6789.');
+  await ctx.close();
 });

@@ -111,7 +111,7 @@ ${r.item_footer ? `<p>${esc(r.item_footer)}</p>` : ''}${r.note ? `<p>${esc(r.not
         ? `<p><strong>Amount to pay: ${esc(formatMoneyDisplay(t.fixedCents))}</strong></p>`
         : `<label for="amount">Amount to pay (USD)</label><input id="amount" name="amount" inputmode="decimal" required value="${esc(keep.amount ?? (t.suggestedCents ? formatMoney(t.suggestedCents) : ''))}">`;
     const radio = (value: string, label: string) =>
-      `<label class="choice"><input type="radio" name="payment_method" value="${value}"${chosen === value ? ' checked' : ''}> ${label}</label>`;
+      `<label class="choice"><input type="radio" name="payment_method" value="${value}"${chosen === value ? ' checked' : ''}>${label}</label>`;
     const card = m.cc
       ? `<fieldset><legend>Card</legend>
 <label for="account_holder_name">Name on card</label><input id="account_holder_name" name="account_holder_name" autocomplete="cc-name" value="${esc(keep.account_holder_name ?? '')}">
@@ -229,7 +229,7 @@ ${card}${bank}
     const approved = [101, 102, 131, 132, 133, 134].includes(Number(txn.status_id));
     if (!approved) return show(reply, 200, t, keep, fmt(BILLING_MSG.PAGE_DECLINED, { reason: String(txn.verbiage ?? 'declined') }));
     const fresh = load(kind, String(row.id)) ?? row;
-    const what = txn.last_four ? `card •••• ${String(txn.last_four)}` : 'bank account';
+    const what = `${method === 'ach' ? 'bank account' : 'card'}${txn.last_four ? ` •••• ${String(txn.last_four)}` : ''}`;
     const balance = kind === 'quickinvoice' ? `<dt>Remaining balance</dt><dd id="remaining">${esc(formatMoneyDisplay(parseMoney(fresh.remaining_balance) ?? 0))}</dd>` : '';
     const out = `<h1>${esc(BILLING_MSG.PAGE_APPROVED)}</h1>
 <p class="ok" role="status">${esc(BILLING_MSG.PAGE_APPROVED)}: ${esc(formatMoneyDisplay(parseMoney(txn.auth_amount) ?? cents))} from your ${esc(what)}. Thank you.</p>

@@ -276,6 +276,13 @@ describe('quick invoices', () => {
     expect(r3.status).toBe(422);
     expect((await r3.json()).errors.files).toEqual(['A quick invoice may have at most 4 files.']);
     expect(e.engine.ctx.stmt('SELECT COUNT(*) AS n FROM quick_invoices').get()).toEqual(before);
+    // A broken multipart body is a 422 in the envelope, never a 5xx.
+    for (const [type, raw] of [['multipart/form-data; boundary=XYZ', '--XYZ\r\nContent-Disposition: form-data; name="quickinvoice[title]"\r\n\r\nNo end'], ['multipart/form-data', 'no boundary at all']]) {
+      const bad = await fetch(e.url('/quickinvoices'), { method: 'POST', headers: { ...headers, 'content-type': type as string }, body: raw });
+      expect(bad.status, `${type}`).toBeLessThan(500);
+      expect(bad.status).toBeGreaterThanOrEqual(400);
+      expect((await bad.json()).errors).toBeDefined();
+    }
     // Multipart stays refused elsewhere on /v2.
     const other = await fetch(e.url('/contacts'), { method: 'POST', headers, body: fd });
     expect(other.status).toBe(415);
@@ -375,6 +382,12 @@ describe('quick invoices', () => {
     await advance(3); // due + 3
     expect(reminders()[2]).toContain('Overdue invoice');
     await advance(30);
+    expect(reminders()).toHaveLength(3);
+    // After a restart on the same data the scheduler's catch-up sends nothing again.
+    const dataDir = e.dataDir;
+    await e.close(false);
+    e = await TestEngine.start({ dataDir, schedulerIntervalMs: 0 });
+    await e.engine.ctx.runDueWork();
     expect(reminders()).toHaveLength(3);
   });
 });

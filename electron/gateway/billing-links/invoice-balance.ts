@@ -23,7 +23,7 @@ export function paidCents(ctx: EngineContext, invoiceId: string): number {
   return r.paid;
 }
 
-/** The balance fields for `amountDueCents` given `paid`; `wasPaid` keeps a reopened paid invoice open. */
+/** The balance fields for `amountDueCents` given `paid` (both in cents). */
 export function balanceOf(amountDueCents: number, paid: number): { remaining_balance: string; payment_status_id: number } {
   const remaining = Math.max(0, amountDueCents - paid);
   const payment_status_id = paid <= 0 ? PAYMENT_STATUS.unpaid : remaining === 0 ? PAYMENT_STATUS.paid : PAYMENT_STATUS.partial;

@@ -16,6 +16,7 @@ import { createBatchHandlers } from './batch-handlers';
 import { createReportsHandlers } from './reports';
 import { createVaultHandlers } from './vault-handlers';
 import { createRecurringHandlers } from './recurring-handlers';
+import { createBillingLinksHandlers } from './billing-links-handlers';
 import { createLevel3Handlers } from './level3-handlers';
 import { createLinksHandlers } from './links-handlers';
 import { createSettingsHandlers } from './settings-handlers';
@@ -281,6 +282,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createLinksHandlers({ client, users }),
     ...createVaultHandlers({ client, users, locationId, productTransactionId, storeCardOnTerminal }),
     ...createRecurringHandlers({ client, users, locationId }),
+    ...createBillingLinksHandlers({ client, users, locationId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),

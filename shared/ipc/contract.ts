@@ -32,6 +32,7 @@ import { keysHandlers, type KeysResults } from './keys';
 import { gatewayHandlers, type GatewayResults } from './gateway';
 import { recurringHandlers, type RecurringResults } from './recurring';
 import { outboxHandlers, type OutboxResults } from './outbox';
+import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
 
 export * from './common';
 export * from './core';
@@ -52,10 +53,11 @@ export * from './keys';
 export * from './gateway';
 export * from './recurring';
 export * from './outbox';
+export * from './billing-links';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -92,6 +94,7 @@ export const handlerArgs = {
   ...gatewayHandlers,
   ...recurringHandlers,
   ...outboxHandlers,
+  ...billingLinksHandlers,
 } as const;
 
 export interface HandlerResults
@@ -112,7 +115,8 @@ export interface HandlerResults
     KeysResults,
     GatewayResults,
     RecurringResults,
-    OutboxResults {}
+    OutboxResults,
+    BillingLinksResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;

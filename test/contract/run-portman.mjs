@@ -158,6 +158,31 @@ try {
   await api('POST', `/recurrings/${v.heldRecurringId}/placeOnHold`);
   v.skipRecurringId = await recurring();
   v.deferRecurringId = await recurring({ installment_total_count: 6 });
+  // Pay links and quick invoices: one to read, update and resend, one to delete; an invoice
+  // closed while unpaid (reopen), one with a linked and an unlinked $1 sale (add / remove
+  // transaction), one with a stored file (the invoice page's file link).
+  const paylink = () => api('POST', '/paylinks', { paylink: { location_id: loc, delivery_method: 1, email: 'pat@example.com', amount_due: '5.00' } });
+  v.paylinkId = (await paylink()).paylink.id;
+  v.deletePaylinkId = (await paylink()).paylink.id;
+  const invoice = (title) => api('POST', '/quickinvoices', { quickinvoice: { location_id: loc, title, due_date: '2030-06-10', item_list: { Work: 100 }, email: 'pat@example.com' } });
+  v.quickInvoiceId = (await invoice('Keep')).quickinvoice.id;
+  v.deleteQuickInvoiceId = (await invoice('Gone')).quickinvoice.id;
+  v.reopenQuickInvoiceId = (await invoice('Reopen')).quickinvoice.id;
+  await api('PUT', `/quickinvoices/${v.reopenQuickInvoiceId}`, { quickinvoice: { status_id: 0 } });
+  v.txnQuickInvoiceId = (await invoice('Txn')).quickinvoice.id;
+  const dollar = () => api('POST', '/transactions', { transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '1.00' } });
+  v.addTransactionId = (await dollar()).transaction.id;
+  v.removeTransactionId = (await dollar()).transaction.id;
+  await api('PUT', `/quickinvoices/${v.txnQuickInvoiceId}/addTransaction`, { quickinvoice: { transaction_id: v.removeTransactionId } });
+  {
+    const form = new FormData();
+    for (const [k, val] of Object.entries({ title: 'File', due_date: '2030-06-10', location_id: loc, 'item_list][a': '1' })) form.set(`quickinvoice[${k}]`, val);
+    form.set('quickinvoice[files][0]', new Blob(['contract file']), 'contract.txt');
+    const res = await fetch(`${creds.base_url}/quickinvoices?expand=files`, { method: 'POST', headers: { 'developer-id': creds.developer_id, 'user-id': creds.user_id, 'user-api-key': creds.user_api_key }, body: form });
+    const inv = (await res.json()).quickinvoice;
+    v.fileQuickInvoiceId = inv.id;
+    v.fileId = inv.files[0].id;
+  }
   // OAuth: the sandbox client of credentials.json opens the login page; two more clients to read and to delete.
   v.sandboxClientId = creds.oauth.client_id;
   v.sandboxRedirectUri = creds.oauth.redirect_uri;

@@ -38,7 +38,8 @@ export interface MailAttachment {
   contentType?: string;
 }
 
-export type AttachmentSource = (row: OutboxRow) => MailAttachment[];
+/** The files a queued message carries, read with the engine's own connection (a module's stored files). */
+export type AttachmentSource = (row: OutboxRow, ctx: EngineContext) => MailAttachment[];
 
 export class SmtpMailer {
   private readonly transport: Transporter;
@@ -96,7 +97,7 @@ export class SmtpMailer {
           to: row.to_address,
           subject: row.subject,
           text: row.body,
-          attachments: this.sources.flatMap((s) => s(row)),
+          attachments: this.sources.flatMap((s) => s(row, this.ctx)),
         });
         this.ctx.stmt('UPDATE notification_outbox SET sent_ts = ?, send_error = NULL, send_attempts = send_attempts + 1 WHERE id = ?').run(this.ctx.clock.now(), row.id);
       } catch (err) {

@@ -40,6 +40,10 @@ button.secondary{background:transparent;color:var(--accent)}
 .ok{padding:.75rem 1rem;border-radius:8px;background:var(--ok-soft);border-left:4px solid var(--ok);margin:0 0 1rem}
 a.button-link{display:inline-flex;align-items:center;min-height:48px;color:var(--accent);font-weight:600}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem;margin:0 0 1rem}
+fieldset{border:1px solid var(--border);border-radius:8px;margin:1rem 0 0;padding:0 1rem 1rem;min-width:0}
+legend{font-weight:700;padding:0 .25rem}
+.choice{display:inline-flex;align-items:center;gap:.5rem;min-height:48px;margin:.5rem 1.5rem 0 0;font-weight:600}
+.choice input{display:inline-block;width:1.25rem;height:1.25rem;min-height:0;margin:0}
 dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 `;
 

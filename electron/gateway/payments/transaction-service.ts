@@ -89,13 +89,16 @@ export interface PresentedCard {
 }
 
 /**
- * A transaction the engine starts itself (a recurring run): record fields that override the
- * defaults (recurring_id, is_recurring, trx_source_id) and a step that runs inside the
- * write job, in the same SQLite transaction as the record (throw to write nothing).
+ * A transaction another engine module starts (a recurring run, a pay link or invoice page):
+ * `doc` adds record fields that override the defaults (recurring_id, is_recurring,
+ * trx_source_id, paylink_id, quick_invoice_id …), and `withinCommit` runs inside the same
+ * write job, right after the record's INSERT (so it can read the new row), in the job's own
+ * savepoint: the module's bookkeeping commits or rolls back with the transaction, and
+ * throwing there writes nothing (a recurring run already claimed, a link already paid).
  */
 export interface TransactionOrigin {
-  doc: Record<string, unknown>;
-  withinCommit?(ctx: EngineContext, transactionId: string, statusId: number): void;
+  doc?: Record<string, unknown>;
+  withinCommit?(ctx: EngineContext, txn: { id: string; statusId: number; approved: boolean; authAmountCents: number; doc: Record<string, unknown> }): void;
 }
 
 export interface TxnResult {
@@ -490,7 +493,7 @@ export class TransactionService {
     d.notification_email_sent = false;
     if (d.additional_amounts === null) d.additional_amounts = [];
     d.trx_source_id = 12;
-    if (origin) Object.assign(d, origin.doc);
+    if (origin?.doc) Object.assign(d, origin.doc);
     d.previous_transaction_id = previous?.id ?? null;
     d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
@@ -513,7 +516,6 @@ export class TransactionService {
         const dup = this.byApiId(locationId, apiId);
         if (dup) return { status: 201, doc: dup.doc, id: dup.id };
       }
-      origin?.withinCommit?.(this.ctx, id, outcome.statusId);
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
         const remaining = orig.auth_amount - orig.refunded;
@@ -548,6 +550,7 @@ export class TransactionService {
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
+      origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc);
       if (commercialL3) {
         this.ctx

@@ -190,7 +190,7 @@ export class RecurringRunner {
     try {
       await rt.transactions.createFrom(this.authFor(r), body, undefined, {
         doc: { recurring_id: id, is_recurring: true, trx_source_id: 13 },
-        withinCommit: (ctx, transactionId, statusId) => claim(ctx, transactionId, statusId, null),
+        withinCommit: (ctx, txn) => claim(ctx, txn.id, txn.statusId, null),
       });
     } catch (err) {
       if (err instanceof RunAlreadyDone) return;

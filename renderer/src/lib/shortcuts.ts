@@ -11,6 +11,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['F3'], action: "Today's transactions, refunds and voids", where: 'Everywhere' },
   { keys: ['F4'], action: 'System status', where: 'Everywhere' },
   { keys: ['F5'], action: 'Manage: settings and back-office screens (managers)', where: 'Everywhere' },
+  { keys: ['F7'], action: 'Pay links and invoices (phone and mail orders)', where: 'Everywhere' },
   { keys: ['F8'], action: 'Switch user', where: 'Everywhere' },
   { keys: ['F9'], action: 'Light or dark theme', where: 'Everywhere' },
   { keys: ['Esc'], action: 'Close a dialog or this help', where: 'Everywhere' },

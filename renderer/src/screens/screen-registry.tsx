@@ -20,6 +20,7 @@ import { OutboxScreen } from './outbox-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
 import { RecurringScreen } from './recurring-screen';
+import { BillingLinksScreen } from './billing-links-screen';
 import { SaleScreen } from './sale-screen';
 import { SettingsScreen } from './settings-screen';
 import { SystemScreen } from './system-screen';
@@ -82,6 +83,16 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <RecurringScreen />,
+  },
+  {
+    id: 'paylinks',
+    label: 'Pay links and invoices',
+    description: 'Phone and mail orders: send a pay link or an invoice, see what is paid, send again.',
+    key: 'F7',
+    group: 'manage',
+    needsSession: true,
+    roles: ['cashier', 'manager'],
+    render: () => <BillingLinksScreen />,
   },
   {
     id: 'gateway',

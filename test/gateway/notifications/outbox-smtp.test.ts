@@ -88,6 +88,22 @@ describe('notification outbox and SMTP transport', () => {
     expect((await te.get('/notifications', { creds: null })).status).toBe(401);
   });
 
+  it("e-mails a quick invoice with its stored file attached when attach_files_to_email is 1 (the engine's own wiring)", async () => {
+    const { mails, port } = await smtp();
+    const te = await TestEngine.start({ schedulerIntervalMs: 0, smtp: { host: '127.0.0.1', port, secure: false, user: 'shop', pass: 'mail-pw', from: 'Demo Store <store@example.com>' } });
+    engines.push(te);
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ title: 'Fence repair', due_date: '2030-06-10', location_id: te.locationId, email: 'pat@example.com', attach_files_to_email: '1', 'item_list][Labour': '120' })) form.set(`quickinvoice[${k}]`, v);
+    form.set('quickinvoice[files][0]', new Blob(['Quote: fence repair, two panels.'], { type: 'text/plain' }), 'quote.txt');
+    const c = te.creds;
+    const res = await fetch(te.url('/quickinvoices'), { method: 'POST', headers: { 'developer-id': c.developerId, 'user-id': c.userId, 'user-api-key': c.apiKey }, body: form });
+    expect(res.status).toBe(201);
+    await te.engine.ctx.runDueWork();
+    const invoiceMail = mails.find((m) => m.to.includes('pat@example.com'));
+    expect(invoiceMail?.raw).toMatch(/filename="?quote\.txt"?/);
+    expect(invoiceMail?.raw).toContain(Buffer.from('Quote: fence repair, two panels.').toString('base64').slice(0, 40));
+  });
+
   it('delivers unsent e-mail to a real SMTP server with authentication and records sent_ts; SMS stays queued', async () => {
     const { mails, port } = await smtp();
     const te = await engineWith(port);

@@ -1,0 +1,79 @@
+/**
+ * What pay links and quick invoices share: the product transaction rule (cc and/or ach,
+ * defaulting to the location's default_cc / default_ach, of the right method and
+ * location), contact_api_id translation, the location's calendar date, and the links.
+ */
+import type { EngineContext } from '../framework/context';
+import type { ErrorCollector } from '../framework/errors';
+import { findByApiId } from '../framework/records';
+import type { HookArgs, Row, WriteInput } from '../framework/resource';
+import { localDate } from '../recurring/run-dates';
+import { BILLING_MSG } from './billing-messages';
+
+/** `https://<payment_host>?paylink_id=<id>`: the engine is its own payment host. */
+export const paylinkUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/paylink?paylink_id=${encodeURIComponent(String(id))}`;
+/** `https://<host>/quickinvoice/?id=<id>`. */
+export const invoiceUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/quickinvoice/?id=${encodeURIComponent(String(id))}`;
+
+/** Today's calendar date at the location (its time zone, its sandbox clock). */
+export function locationToday(ctx: EngineContext, locationId: string): string {
+  const loc = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
+  return localDate(ctx.locationNow(locationId), loc?.tz);
+}
+
+/** yyyy-mm-dd plus `days` (negative goes back). */
+export function addDays(date: string, days: number): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+}
+
+/**
+ * Checks and fills the product transactions of a create or update: on create, neither
+ * given means the location's defaults; each given id must be a product of the location
+ * with the matching payment method; `locked` (payments were made) refuses changes.
+ */
+export function checkProducts(ctx: EngineContext, errs: ErrorCollector, input: WriteInput, mode: 'create' | 'update', existing?: Row, locked = false): void {
+  const v = input.values;
+  const locationId = String(mode === 'create' ? v.location_id : existing?.location_id);
+  if (mode === 'create' && !v.cc_product_transaction_id && !v.ach_product_transaction_id) {
+    const loc = ctx.stmt('SELECT default_cc, default_ach FROM locations WHERE id = ?').get(locationId) as { default_cc: string | null; default_ach: string | null } | undefined;
+    if (loc?.default_cc) v.cc_product_transaction_id = loc.default_cc;
+    else if (loc?.default_ach) v.ach_product_transaction_id = loc.default_ach;
+    else errs.add('cc_product_transaction_id', BILLING_MSG.PRODUCT_REQUIRED);
+  }
+  for (const [field, method] of [['cc_product_transaction_id', 'cc'], ['ach_product_transaction_id', 'ach']] as const) {
+    const id = v[field];
+    if (id === undefined || id === null) continue;
+    if (locked && existing && id !== existing[field]) {
+      errs.add(field, BILLING_MSG.PRODUCT_LOCKED);
+      continue;
+    }
+    const pt = ctx.stmt('SELECT payment_method FROM product_transactions WHERE id = ? AND location_id = ?').get(id, locationId) as { payment_method: string } | undefined;
+    if (pt?.payment_method !== method) errs.add(field, BILLING_MSG.PRODUCT_INVALID, { method: method === 'cc' ? 'card' : 'ACH' });
+  }
+  if (mode === 'update' && existing) {
+    const cc = 'cc_product_transaction_id' in v ? v.cc_product_transaction_id : existing.cc_product_transaction_id;
+    const ach = 'ach_product_transaction_id' in v ? v.ach_product_transaction_id : existing.ach_product_transaction_id;
+    if (!cc && !ach) errs.add('cc_product_transaction_id', BILLING_MSG.PRODUCT_REQUIRED);
+  }
+}
+
+/** contact_api_id (virtual) → contact_id of the same location; 422 when unknown. */
+export function translateContactApiId(args: Pick<HookArgs, 'ctx' | 'auth' | 'errs'>, input: WriteInput, locationId: string): void {
+  const apiId = input.raw.contact_api_id;
+  if (apiId === undefined || apiId === null || apiId === '') return;
+  const c = findByApiId(args.ctx, args.ctx.resource('contact'), String(apiId), locationId, args.auth);
+  if (!c) args.errs.add('contact_api_id', '{attribute} is invalid.');
+  else input.values.contact_id = c.id;
+}
+
+export function contactEmail(ctx: EngineContext, contactId: unknown): string | undefined {
+  if (typeof contactId !== 'string') return undefined;
+  const c = ctx.stmt('SELECT email FROM contacts WHERE id = ?').get(contactId) as { email: string | null } | undefined;
+  return c?.email ?? undefined;
+}
+
+export function locationName(ctx: EngineContext, locationId: unknown): string {
+  const l = ctx.stmt('SELECT name FROM locations WHERE id = ?').get(locationId) as { name: string } | undefined;
+  return l?.name ?? 'the merchant';
+}

@@ -1,0 +1,49 @@
+/**
+ * An invoice's balance, always recomputed from the transactions that pay it (never a
+ * running counter, so add/remove/refund can never drift): paid = Σ (auth_amount −
+ * refunded) of its approved transactions (card 101, ACH debit 131–134). Then
+ * remaining_balance = max(0, amount_due − paid); payment_status_id 1 unpaid, 3 partially
+ * paid, 2 paid; reaching paid closes the invoice (status_id 0) and removing a payment
+ * from a paid invoice opens it again.
+ */
+import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import type { EngineContext } from '../framework/context';
+import type { Row } from '../framework/resource';
+
+export const PAYMENT_STATUS = { unpaid: 1, paid: 2, partial: 3 } as const;
+
+/** Statuses whose money counts as collected. */
+export const COUNTED_STATUSES = [101, 131, 132, 133, 134] as const;
+
+export function paidCents(ctx: EngineContext, invoiceId: string): number {
+  const r = ctx
+    .stmt(`SELECT COALESCE(SUM(t.auth_amount - t.refunded), 0) AS paid FROM quick_invoice_transactions q JOIN transactions t ON t.id = q.transaction_id
+      WHERE q.quick_invoice_id = ? AND t.status_id IN (${COUNTED_STATUSES.join(',')}) AND t.type_id IN (20, 50)`)
+    .get(invoiceId) as { paid: number };
+  return r.paid;
+}
+
+/** The balance fields for `amountDueCents` given `paid` (both in cents). */
+export function balanceOf(amountDueCents: number, paid: number): { remaining_balance: string; payment_status_id: number } {
+  const remaining = Math.max(0, amountDueCents - paid);
+  const payment_status_id = paid <= 0 ? PAYMENT_STATUS.unpaid : remaining === 0 ? PAYMENT_STATUS.paid : PAYMENT_STATUS.partial;
+  return { remaining_balance: formatMoney(remaining), payment_status_id };
+}
+
+/**
+ * Writes the recomputed balance (inside the caller's transaction). Returns true when this
+ * recalculation made the invoice paid (the caller sends the thank-you).
+ */
+export function recalcInvoice(ctx: EngineContext, invoice: Row): { row: Row; becamePaid: boolean } {
+  const due = parseMoney(invoice.amount_due) ?? 0;
+  const b = balanceOf(due, paidCents(ctx, String(invoice.id)));
+  const becamePaid = b.payment_status_id === PAYMENT_STATUS.paid && invoice.payment_status_id !== PAYMENT_STATUS.paid;
+  let status = Number(invoice.status_id);
+  if (becamePaid) status = 0;
+  else if (invoice.payment_status_id === PAYMENT_STATUS.paid && b.payment_status_id !== PAYMENT_STATUS.paid) status = 1;
+  ctx
+    .stmt('UPDATE quick_invoices SET remaining_balance = ?, payment_status_id = ?, status_id = ?, modified_ts = ? WHERE id = ?')
+    .run(b.remaining_balance, b.payment_status_id, status, ctx.clock.now(), invoice.id);
+  const row = ctx.stmt('SELECT * FROM quick_invoices WHERE id = ?').get(invoice.id) as Row;
+  return { row, becamePaid };
+}

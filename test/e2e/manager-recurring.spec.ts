@@ -93,6 +93,16 @@ test('start a recurring payment from a saved card, then skip, defer, hold and ac
   await dialog.getByRole('button', { name: 'Activate' }).click();
   await expect(page.getByTestId('recurring-row')).toContainText('active');
   await expect(page.locator('body')).not.toContainText('4111111111111111');
+
+  // The card a recurring payment uses cannot be deleted: the manager is told why, and it stays.
+  await openManageTile(page, 'Saved cards');
+  await page.getByLabel('Find a customer').fill('Robin');
+  await page.getByRole('button', { name: /Robin Recurring/ }).click();
+  await page.getByRole('button', { name: 'Delete Visa •••• 1111' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('The account vault is used by a recurring payment and cannot be deleted.')).toBeVisible();
+  await expect(page.getByTestId('saved-method').filter({ hasText: 'Visa •••• 1111' })).toBeVisible();
+  await shot(page, 'manager-recurring-05-vault-in-use');
   expect(errors).toEqual([]);
 });
 

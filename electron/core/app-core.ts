@@ -33,6 +33,10 @@ import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentia
 import { createKeysHandlers } from './keys-handlers';
 import { createGatewayConnectionHandlers } from './gateway-connection-handlers';
 import { REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
+import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './offline-queue';
+import { OfflineForwarder } from './offline-forwarder';
+import { createOfflineSales } from './offline-sales';
+import { ClerkRecords } from './clerk-records';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -164,6 +168,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
 
+  // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
+  // (or nobody): signing out or switching user never holds a queued sale back.
+  const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
+  const offlineClerks = new ClerkRecords(db);
+  const forwarder = new OfflineForwarder({
+    queue: offlineQueue,
+    client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+    settings,
+    onStatus: (q) => events.emit('queue:status', q),
+    onForwarded: (sale, transactionId) =>
+      offlineClerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) }),
+  });
+  const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
+
   let gateway: CoreStatus['gateway'] = {
     mode: remote ? 'remote' : 'embedded',
     baseUrl: client.baseUrl,
@@ -186,6 +204,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const changed = report.health !== gateway.health;
     gateway = { ...gateway, health: report.health, latencyMs: report.latencyMs, checkedAt: report.checkedAt };
     if (changed) events.emit('core:status', status());
+    // The gateway answers (again): whatever waits in the offline queue goes now.
+    if (report.health === 'ok' && forwarder.status().pendingCount > 0) void forwarder.kick();
     return gateway;
   }
 
@@ -233,8 +253,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       productTransactionId,
       shell: opts.shell,
       settings,
+      offline,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
+    ...offline.handlers,
     ...deviceHandlers,
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
@@ -250,7 +272,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       audit,
       running: () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth }),
     }),
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET], users, audit }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 
@@ -264,6 +286,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      forwarder.stop();
+      await forwarder.idle();
       closeDevices();
       users.close();
       await engine?.close();

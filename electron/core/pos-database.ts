@@ -79,6 +79,34 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX clerk_records_ref ON clerk_records (ref);
    CREATE INDEX clerk_records_linked ON clerk_records (linked_to) WHERE linked_to IS NOT NULL;`,
+  // The offline store-and-forward queue (issue 13, offline-queue.ts). `card_blob` is the card
+  // data, AES-256-GCM encrypted with a SecretStore key; it is set to NULL once forwarded.
+  `CREATE TABLE offline_queue (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     client_ref TEXT NOT NULL UNIQUE,
+     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+     tax_cents INTEGER NOT NULL DEFAULT 0,
+     tip_cents INTEGER NOT NULL DEFAULT 0,
+     card_brand TEXT NOT NULL,
+     last_four TEXT NOT NULL,
+     zip TEXT NOT NULL DEFAULT '',
+     clerk_id TEXT NOT NULL,
+     clerk_name TEXT NOT NULL,
+     clerk_number TEXT,
+     location_id TEXT,
+     product_transaction_id TEXT,
+     collects_rest_of TEXT,
+     card_blob BLOB,
+     queued_ts INTEGER NOT NULL,
+     expires_ts INTEGER NOT NULL,
+     state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'declined', 'error', 'expired')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_try_ts INTEGER NOT NULL DEFAULT 0,
+     message TEXT,
+     transaction_id TEXT,
+     forwarded_ts INTEGER
+   );
+   CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
@@ -86,6 +114,9 @@ export function openPosDatabase(dataDir: string): PosDatabase {
   const db = openDatabase(join(dataDir, 'ringup.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
+  // Every commit reaches the disk before it returns (the WAL is fsynced): an offline sale is
+  // on disk before the cashier sees "approved offline" (issue 13), and so is every other write here.
+  db.pragma('synchronous = FULL');
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {

@@ -284,7 +284,13 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           let found: SaleOutcome | null;
           try {
             found = await lookUpSale(args.clientRef);
-          } catch {
+          } catch (lookupErr) {
+            // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
+            // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
+            if (deps.offline && lookupErr instanceof GatewayError && lookupErr.status === 0) {
+              const taken = deps.offline.take(args, s.value);
+              if (taken.ok) return taken;
+            }
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
           if (!found) return fail('not_charged', SALE_ERRORS.notCharged);

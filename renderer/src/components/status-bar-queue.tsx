@@ -16,7 +16,7 @@ export function StatusBarQueue({ session }: { session: Session | null }) {
   }, [session, load]);
   const n = status?.pendingCount ?? 0;
   let text = 'empty';
-  if (n > 0) text = `${n === 1 ? '1 sale' : `${n.toLocaleString()} sales`}, ${money(status!.pendingCents)} waiting`;
+  if (n > 0) text = `${n === 1 ? '1 sale' : `${n.toLocaleString()} sales`}, ${money(status!.pendingCents)}`;
   if (status?.forwarding && status.progress) text += ` · sending ${status.progress.done.toLocaleString()} of ${status.progress.total.toLocaleString()}`;
   const alert = (status?.expiringSoonCount ?? 0) > 0;
   return (

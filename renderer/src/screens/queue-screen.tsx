@@ -128,7 +128,7 @@ function QueueTable({ items, testId, caption }: { items: QueueItem[]; testId: st
             <tr key={i.seq} data-testid={testId}>
               <td className="audit-when">{dateAndTime(i.queuedTs)}</td>
               <td>{i.clerkName}</td>
-              <td>
+              <td className="queue-card">
                 {i.cardBrand} •••• {i.lastFour}
               </td>
               <td>{i.zip}</td>

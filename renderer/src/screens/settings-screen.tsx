@@ -158,10 +158,10 @@ export function SettingsScreen() {
       <fieldset className="settings-group">
         <legend className="section-title">Offline sales</legend>
         <div className="settings-grid">
+          <div className="field settings-switches">{toggle('offlineAllowKeyed', 'Take keyed cards offline')}</div>
           {text('offlinePaymentCap', 'Largest sale taken offline ($)', { inputMode: 'decimal', hint: 'While the gateway cannot be reached.' })}
           {text('offlineTotalCap', 'Most waiting in total ($)', { inputMode: 'decimal', hint: 'All offline sales not yet sent.' })}
           {text('offlineApprovalAbove', 'Need a manager above ($)', { inputMode: 'decimal', hint: '0.00 for never.' })}
-          <div className="field settings-switches">{toggle('offlineAllowKeyed', 'Take keyed cards offline')}</div>
           {text('offlineExpiryHours', 'Expire unsent sales after', { inputMode: 'numeric', suffix: 'h', hint: 'Hours; an expired sale is never charged.' })}
           {text('offlineAlertHours', 'Alert before expiry', { inputMode: 'numeric', suffix: 'h', hint: 'Hours before a sale expires.' })}
         </div>

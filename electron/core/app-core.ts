@@ -18,7 +18,7 @@ import { createLevel3Handlers } from './level3-handlers';
 import { createLinksHandlers } from './links-handlers';
 import { createSettingsHandlers } from './settings-handlers';
 import { StoreSettingsStore } from './store-settings';
-import { openPosDatabase } from './pos-database';
+import { openPosDatabase, startPosCheckpointer } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -119,6 +119,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let client: GatewayClient;
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
+  const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
   const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
   const remote: RemoteGateway | undefined = opts.remote ?? (await savedRemote(db, secretStore));
@@ -292,6 +293,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       users.close();
       await engine?.close();
       await supervisor?.stop();
+      await stopPosCheckpointer();
       db.close();
     },
   };

@@ -215,27 +215,47 @@ export class OfflineQueue {
         const refused = this.refusal(input, rules, waiting.cents);
         if (refused) return { ok: false, message: refused };
         const queuedTs = this.nowTs();
-        const info = this.stmts.insert.run({
-          clientRef: input.clientRef,
-          amountCents: input.amountCents,
-          taxCents: input.taxCents,
-          tipCents: input.tipCents,
-          cardBrand: brandLabel(null, input.card.number.slice(0, 6)),
-          lastFour: input.card.number.slice(-4),
+        const row: Omit<Row, 'seq'> = {
+          client_ref: input.clientRef,
+          amount_cents: input.amountCents,
+          tax_cents: input.taxCents,
+          tip_cents: input.tipCents,
+          card_brand: brandLabel(null, input.card.number.slice(0, 6)),
+          last_four: input.card.number.slice(-4),
           zip: input.card.zip,
-          clerkId: input.clerk.id,
-          clerkName: input.clerk.name,
-          clerkNumber: input.clerk.number,
-          locationId: input.locationId,
-          productTransactionId: input.productTransactionId,
-          collectsRestOf: input.collectsRestOf,
+          clerk_id: input.clerk.id,
+          clerk_name: input.clerk.name,
+          clerk_number: input.clerk.number,
+          location_id: input.locationId,
+          product_transaction_id: input.productTransactionId,
+          collects_rest_of: input.collectsRestOf,
+          queued_ts: queuedTs,
+          expires_ts: queuedTs + rules.offlineExpiryHours * 3600,
+          state: 'pending',
+          attempts: 0,
+          message: null,
+          transaction_id: null,
+          forwarded_ts: null,
+        };
+        const info = this.stmts.insert.run({
+          clientRef: row.client_ref,
+          amountCents: row.amount_cents,
+          taxCents: row.tax_cents,
+          tipCents: row.tip_cents,
+          cardBrand: row.card_brand,
+          lastFour: row.last_four,
+          zip: row.zip,
+          clerkId: row.clerk_id,
+          clerkName: row.clerk_name,
+          clerkNumber: row.clerk_number,
+          locationId: row.location_id,
+          productTransactionId: row.product_transaction_id,
+          collectsRestOf: row.collects_rest_of,
           cardBlob: this.seal(input.clientRef, input.card),
-          queuedTs,
-          expiresTs: queuedTs + rules.offlineExpiryHours * 3600,
+          queuedTs: row.queued_ts,
+          expiresTs: row.expires_ts,
         });
-        const row = this.stmts.byRef.get(input.clientRef) as Row;
-        if (Number(info.lastInsertRowid) !== row.seq) throw new Error('offline queue: inserted row not found');
-        return { ok: true, item: itemOf(row), fresh: true };
+        return { ok: true, item: itemOf({ ...row, seq: Number(info.lastInsertRowid) }), fresh: true };
       })
       .immediate();
   }

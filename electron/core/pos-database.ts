@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite';
+import { WalCheckpointer } from '../gateway/payments/wal-checkpointer';
 
 export type PosDatabase = Database.Database;
 
@@ -125,6 +126,23 @@ export function openPosDatabase(dataDir: string): PosDatabase {
     })();
   }
   return db;
+}
+
+/**
+ * Moves the database's WAL checkpoints to a worker thread (the engine's WalCheckpointer):
+ * an automatic checkpoint inside a COMMIT would add the copy and an fsync of the database
+ * file to that commit — the offline queue's "approved offline" waits for its commit
+ * (issue 13). Falls back to SQLite's automatic checkpoints when no worker can start.
+ * Answers the function that stops it.
+ */
+export async function startPosCheckpointer(db: PosDatabase, dataDir: string): Promise<() => Promise<void>> {
+  db.pragma('wal_autocheckpoint = 0');
+  const worker = await WalCheckpointer.start(join(dataDir, 'ringup.db'));
+  if (!worker) {
+    db.pragma('wal_autocheckpoint = 1000');
+    return async () => {};
+  }
+  return () => worker.stop();
 }
 
 export function getSetting(db: PosDatabase, key: string): string | undefined {

@@ -26,8 +26,11 @@ export interface OfflineSalesDeps {
 }
 
 export interface OfflineSales {
-  /** Queues a keyed sale the gateway could not take (durably, before answering). */
-  take(args: SaleChargeArgs, session: Session): Result<SaleOutcome>;
+  /**
+   * Queues a keyed sale the gateway could not take (durably, before answering). Null when
+   * the store takes no keyed cards offline (its default): the sale path answers as it did.
+   */
+  take(args: SaleChargeArgs, session: Session): Result<SaleOutcome> | null;
   handlers: Pick<HandlerMap, 'queue:status' | 'queue:list' | 'queue:forward-now'>;
 }
 
@@ -46,6 +49,8 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
   const { queue, forwarder, users } = deps;
   return {
     take(args, session) {
+      const rules = offlineRulesOf(deps.settings());
+      if (!rules.offlineAllowKeyed) return null;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
       const r = queue.enqueue(
         {
@@ -60,7 +65,7 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
           collectsRestOf: args.collectsRestOf ?? null,
           keyed: true,
         },
-        offlineRulesOf(deps.settings()),
+        rules,
       );
       if (!r.ok) return fail('offline_refused', r.message);
       // On disk now: the status bar follows, and forwarding starts at once should the gateway already be back.

@@ -279,7 +279,8 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
           // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
-          if (deps.offline && err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable') return deps.offline.take(args, s.value);
+          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, s.value) : null;
+          if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
           let found: SaleOutcome | null;
           try {
@@ -287,10 +288,8 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           } catch (lookupErr) {
             // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
-            if (deps.offline && lookupErr instanceof GatewayError && lookupErr.status === 0) {
-              const taken = deps.offline.take(args, s.value);
-              if (taken.ok) return taken;
-            }
+            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, s.value) : null;
+            if (taken?.ok) return taken;
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
           if (!found) return fail('not_charged', SALE_ERRORS.notCharged);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
+import { GATEWAY_MESSAGES } from '../../electron/core/gateway-messages';
 import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
@@ -116,11 +117,13 @@ describe('selling through a gateway outage', () => {
 
     await gate.down();
     // The store's default: card-present only, so a keyed card is refused offline with a sentence.
-    // (The first request after the outage may meet a dead kept-alive connection: "did not answer", nothing queued.)
+    // The store's default takes no keyed card offline: the sale is refused as before, nothing queued.
+    // (The first request after the outage may meet a dead kept-alive connection: "did not answer".)
     const stale = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
-    expect(!stale.ok && ['offline_refused', 'outcome_unknown']).toContain(!stale.ok && stale.error.code);
+    expect(!stale.ok && ['gateway_unreachable', 'outcome_unknown']).toContain(!stale.ok && stale.error.code);
     const keyed = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
-    expect(keyed).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
+    expect(keyed).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 0 } });
 
     settings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true, offlineApprovalAboveCents: 8_000 };
     const refs = [ref(), ref(), ref()];

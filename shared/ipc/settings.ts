@@ -52,7 +52,7 @@ export const storeSettingsSchema = z
     /** A queued sale not forwarded within this many hours expires (is not sent; listed for the manager). */
     offlineExpiryHours: z.number().int().min(1, 'The expiry is at least 1 hour.').max(168, 'The expiry is at most 168 hours (7 days).'),
     /** The alert shows this many hours before a queued sale expires. */
-    offlineAlertHours: z.number().int().min(1, 'The alert is at least 1 hour ahead.').max(167, 'The alert is at most 167 hours ahead.'),
+    offlineAlertHours: z.number().int().min(1, 'The alert is at least 1 hour ahead.').max(168, 'The alert is at most 168 hours ahead.'),
   })
   .refine((s) => s.confirmAboveCents <= s.hardCapCents, {
     message: 'The confirmation threshold must not be above the hard cap.',
@@ -62,8 +62,9 @@ export const storeSettingsSchema = z
     message: 'The offline cap per sale must not be above the offline total cap.',
     path: ['offlinePaymentCapCents'],
   })
-  .refine((s) => s.offlineAlertHours < s.offlineExpiryHours, {
-    message: 'The alert must come before the expiry.',
+  // Equal means: alert as soon as a sale waits.
+  .refine((s) => s.offlineAlertHours <= s.offlineExpiryHours, {
+    message: 'The alert comes at most as early as the expiry window is long.',
     path: ['offlineAlertHours'],
   })
   .refine((s) => s.hardCapCents <= MAX_AMOUNT_CENTS, { message: 'The hard cap is too large.', path: ['hardCapCents'] });

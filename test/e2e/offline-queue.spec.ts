@@ -94,6 +94,9 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Store settings');
   await page.getByRole('switch', { name: 'Take keyed cards offline' }).check();
+  // A short expiry window with the alert as soon as a sale waits, so the alert shows in this test.
+  await page.getByLabel('Expire unsent sales after').fill('2');
+  await page.getByLabel('Alert before expiry').fill('2');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Saved. Every counter window uses the new settings now.')).toBeVisible();
   await page.getByRole('group', { name: 'Offline sales' }).scrollIntoViewIfNeeded();
@@ -114,7 +117,7 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   await expect(page.getByTestId('receipt').getByTestId('receipt-offline')).toBeVisible();
   await expect(page.getByTestId('receipt-merchant').getByTestId('receipt-offline')).toBeAttached(); // the printed merchant copy
   await expect(page.getByTestId('receipt').getByText('APPROVED OFFLINE', { exact: true })).toBeVisible();
-  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 1 sale, $24.50');
+  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 1 sale, $24.50 · 1 expiring soon');
   await shot(page, 'offline-sale-approved-offline');
   await expectAccessible(page, 'approved offline');
   await page.keyboard.press('n');
@@ -124,7 +127,7 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   await page.keyboard.press('n');
   await ringUpKeyedSale(page, { amountDigits: '15000' });
   await expect(page.getByText('a sale taken offline is at most $100.00')).toBeVisible();
-  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 2 sales, $30.51');
+  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 2 sales, $30.51 · 2 expiring soon');
   await shot(page, 'offline-sale-over-cap-refused');
 
   // The app is killed during the outage and started again on the same data.
@@ -133,10 +136,12 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   host = await startHostProcess([], env, dataDir);
   await page.goto(`${host.origin}#token=${host.token}`);
   await signIn(page, USERS.manager);
-  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 2 sales, $30.51');
+  await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: 2 sales, $30.51 · 2 expiring soon');
   await openManageTile(page, 'Offline queue');
   await expect(page.getByTestId('queue-row')).toHaveCount(2);
   await expect(page.getByTestId('queue-row').getByTestId('queue-state')).toHaveText(['Waiting', 'Waiting']);
+  await expect(page.getByTestId('queue-expiry-alert')).toContainText('2 offline sales expire within 2 hours');
+  await expect(page.getByTestId('status-queue-expiring')).toHaveText('· 2 expiring soon');
   await shot(page, 'offline-queue-waiting');
   await expectAccessible(page, 'queue screen,');
 
@@ -148,6 +153,7 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   await expect(page.getByTestId('queue-problem-row')).toContainText('$6.01');
   await expect(page.getByTestId('queue-problem-row')).toContainText('32606');
   await expect(page.getByTestId('gateway-banner')).toBeHidden();
+  await expect(page.getByTestId('queue-expiry-alert')).toBeHidden();
   await shot(page, 'offline-queue-drained');
   await expectAccessible(page, 'queue screen, drained');
   await page.getByRole('button', { name: 'Use the dark theme' }).click();

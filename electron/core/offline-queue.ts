@@ -162,7 +162,8 @@ export class OfflineQueue {
     this.now = opts.now ?? Date.now;
     this.stmts = {
       byRef: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE client_ref = ?`),
-      pendingSum: db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(amount_cents), 0) AS cents, MIN(expires_ts) AS next FROM offline_queue WHERE state = 'pending'`),
+      pendingTotals: db.prepare('SELECT pending_count AS n, pending_cents AS cents FROM offline_queue_totals WHERE id = 1'),
+      nextExpiry: db.prepare(`SELECT MIN(expires_ts) AS next FROM offline_queue WHERE state = 'pending'`),
       insert: db.prepare(
         `INSERT INTO offline_queue (client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, clerk_id, clerk_name, clerk_number,
            location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts)
@@ -211,7 +212,7 @@ export class OfflineQueue {
       .transaction((): EnqueueOutcome => {
         const existing = this.stmts.byRef.get(input.clientRef) as Row | undefined;
         if (existing) return { ok: true, item: itemOf(existing), fresh: false };
-        const waiting = this.stmts.pendingSum.get() as { cents: number };
+        const waiting = this.stmts.pendingTotals.get() as { cents: number };
         const refused = this.refusal(input, rules, waiting.cents);
         if (refused) return { ok: false, message: refused };
         const queuedTs = this.nowTs();
@@ -301,7 +302,8 @@ export class OfflineQueue {
   }
 
   status(rules: Pick<OfflineRules, 'offlineAlertHours'>, run: { forwarding: boolean; progress: QueueStatus['progress'] } = { forwarding: false, progress: null }): QueueStatus {
-    const p = this.stmts.pendingSum.get() as { n: number; cents: number; next: number | null };
+    const p = this.stmts.pendingTotals.get() as { n: number; cents: number };
+    const next = (this.stmts.nextExpiry.get() as { next: number | null }).next;
     const soon = this.stmts.soon.get(this.nowTs() + rules.offlineAlertHours * 3600) as { n: number };
     const problems = this.stmts.problems.get() as { n: number };
     return {
@@ -310,7 +312,7 @@ export class OfflineQueue {
       forwarding: run.forwarding,
       progress: run.progress,
       expiringSoonCount: soon.n,
-      nextExpiryTs: p.next,
+      nextExpiryTs: next,
       problemCount: problems.n,
     };
   }

@@ -107,7 +107,23 @@ const MIGRATIONS: readonly string[] = [
      transaction_id TEXT,
      forwarded_ts INTEGER
    );
-   CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);`,
+   CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);
+   -- What waits, kept by triggers in the same transaction as each change, so the total-cap check
+   -- of an enqueue reads one row instead of summing the queue.
+   CREATE TABLE offline_queue_totals (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     pending_count INTEGER NOT NULL,
+     pending_cents INTEGER NOT NULL
+   );
+   INSERT INTO offline_queue_totals VALUES (1, 0, 0);
+   CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
+   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -342,3 +342,11 @@ export class OfflineQueue {
     return JSON.parse(Buffer.concat([d.update(blob.subarray(28)), d.final()]).toString('utf8')) as KeyedCard;
   }
 }
+
+/** For the X and Z reports: sales taken offline in [from, to] (unix seconds), and how many of them the gateway declined or refused once forwarded. */
+export function offlineCountsBetween(db: PosDatabase, from: number, to: number): { offline: number; declinedAfterForward: number } {
+  const r = db
+    .prepare(`SELECT COUNT(*) AS offline, COALESCE(SUM(state IN ('declined', 'error')), 0) AS declined FROM offline_queue WHERE queued_ts BETWEEN ? AND ?`)
+    .get(from, to) as { offline: number; declined: number };
+  return { offline: r.offline, declinedAfterForward: r.declined };
+}

@@ -15,6 +15,7 @@ import { OfflineForwarder } from '../../electron/core/offline-forwarder';
 import { OFFLINE_ERRORS, OfflineQueue, type OfflineRules, type OfflineSaleInput } from '../../electron/core/offline-queue';
 import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
 import { startEngine, type RunningEngine } from '../../electron/gateway/engine';
+import type { QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 
 const CARD = '4111111111111111';
@@ -172,12 +173,14 @@ describe('forwarding to a real engine', () => {
     const sales = [sale(1_000, { locationId: loc }), sale(601, { locationId: loc }), sale(2_345, { locationId: loc, taxCents: 145, tipCents: 200 })];
     for (const s of sales) expect(q.enqueue(s, rules).ok).toBe(true);
     const forwarded: string[] = [];
-    const statuses: number[] = [];
-    const f = new OfflineForwarder({ queue: q, client, settings: () => rules, parallelism: 2, onForwarded: (s) => forwarded.push(s.clientRef), onStatus: (st) => statuses.push(st.pendingCount) });
+    const statuses: QueueStatus[] = [];
+    const f = new OfflineForwarder({ queue: q, client, settings: () => rules, parallelism: 2, onForwarded: (s) => forwarded.push(s.clientRef), onStatus: (st) => statuses.push(st) });
     await f.kick();
     expect(q.list().map((i) => i.state).reverse()).toEqual(['approved', 'declined', 'approved']);
     expect(forwarded.sort()).toEqual(sales.map((s) => s.clientRef).sort());
-    expect(statuses.at(-1)).toBe(0);
+    // Pushed while it runs: forwarding with its progress; and once done, nothing pending.
+    expect(statuses[0]).toMatchObject({ forwarding: true, pendingCount: 3, progress: { done: 0, total: 3 } });
+    expect(statuses.at(-1)).toMatchObject({ forwarding: false, pendingCount: 0, progress: null });
     for (const s of sales) {
       expect(await atEngine(s.clientRef)).toHaveLength(1);
       expect(q.cardOf(q.item(s.clientRef)!.seq)).toBeNull();

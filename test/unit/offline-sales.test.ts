@@ -170,6 +170,9 @@ describe('selling through a gateway outage', () => {
     const views = today.ok ? today.value.rows : [];
     expect(views.find((v) => v.apiId === refs[2])?.clerkName).toBe('Morgan');
     expect(views.find((v) => v.apiId === refs[0])?.clerkName).toBe('Casey');
+    // The day's report counts them: three taken offline, one declined once forwarded.
+    const x = await c.call('reports:x');
+    expect(x.ok && x.value).toMatchObject({ offlineCount: 3, declinedAfterForwardCount: 1 });
     await c.core.close();
     settings = { ...DEFAULT_STORE_SETTINGS };
   }, 45_000);

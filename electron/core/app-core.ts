@@ -21,7 +21,7 @@ import { createLevel3Handlers } from './level3-handlers';
 import { createLinksHandlers } from './links-handlers';
 import { createSettingsHandlers } from './settings-handlers';
 import { StoreSettingsStore } from './store-settings';
-import { openPosDatabase } from './pos-database';
+import { openPosDatabase, startPosCheckpointer } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
 import { UserDirectory } from './users';
@@ -39,6 +39,10 @@ import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway-c
 import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway-oauth';
 import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
 import { accountKey, enterAccount } from './account-records';
+import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './offline-queue';
+import { OfflineForwarder } from './offline-forwarder';
+import { createOfflineSales } from './offline-sales';
+import { ClerkRecords } from './clerk-records';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -127,6 +131,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let client: GatewayClient;
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
+  const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
   const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
   if (opts.skipFirstRun) skipFirstRun(db);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
@@ -192,6 +197,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
 
+  // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
+  // (or nobody): signing out or switching user never holds a queued sale back.
+  const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
+  const offlineClerks = new ClerkRecords(db);
+  const forwarder = new OfflineForwarder({
+    queue: offlineQueue,
+    client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+    settings,
+    onStatus: (q) => events.emit('queue:status', q),
+    onForwarded: (sale, transactionId) =>
+      offlineClerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) }),
+  });
+  const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
+
   let gateway: CoreStatus['gateway'] = {
     mode: remote ? 'remote' : 'embedded',
     baseUrl: client.baseUrl,
@@ -214,6 +233,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     const changed = report.health !== gateway.health;
     gateway = { ...gateway, health: report.health, latencyMs: report.latencyMs, checkedAt: report.checkedAt };
     if (changed) events.emit('core:status', status());
+    // The gateway answers (again): whatever waits in the offline queue goes now.
+    if (report.health === 'ok' && forwarder.status().pendingCount > 0) void forwarder.kick();
     return gateway;
   }
 
@@ -274,8 +295,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       productTransactionId,
       shell: opts.shell,
       settings,
+      offline,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
+    ...offline.handlers,
     ...deviceHandlers,
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
@@ -296,7 +319,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       leaveOAuth: async () => void (await revokeAll()),
     }),
     ...oauthHandlers,
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET], users, audit }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
   }, audit, () => users.peek());
 
@@ -310,11 +333,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      forwarder.stop();
+      await forwarder.idle();
       closeDevices();
       closeOAuth();
       users.close();
       await engine?.close();
       await supervisor?.stop();
+      await stopPosCheckpointer();
       db.close();
     },
   };

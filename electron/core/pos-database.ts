@@ -10,6 +10,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase } from './sqlite';
+import { WalCheckpointer } from '../gateway/payments/wal-checkpointer';
 
 export type PosDatabase = Database.Database;
 
@@ -79,6 +80,50 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX clerk_records_ref ON clerk_records (ref);
    CREATE INDEX clerk_records_linked ON clerk_records (linked_to) WHERE linked_to IS NOT NULL;`,
+  // The offline store-and-forward queue (issue 13, offline-queue.ts). `card_blob` is the card
+  // data, AES-256-GCM encrypted with a SecretStore key; it is set to NULL once forwarded.
+  `CREATE TABLE offline_queue (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     client_ref TEXT NOT NULL UNIQUE,
+     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+     tax_cents INTEGER NOT NULL DEFAULT 0,
+     tip_cents INTEGER NOT NULL DEFAULT 0,
+     card_brand TEXT NOT NULL,
+     last_four TEXT NOT NULL,
+     zip TEXT NOT NULL DEFAULT '',
+     clerk_id TEXT NOT NULL,
+     clerk_name TEXT NOT NULL,
+     clerk_number TEXT,
+     location_id TEXT,
+     product_transaction_id TEXT,
+     collects_rest_of TEXT,
+     card_blob BLOB,
+     queued_ts INTEGER NOT NULL,
+     expires_ts INTEGER NOT NULL,
+     state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'declined', 'error', 'expired')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_try_ts INTEGER NOT NULL DEFAULT 0,
+     message TEXT,
+     transaction_id TEXT,
+     forwarded_ts INTEGER
+   );
+   CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);
+   -- What waits, kept by triggers in the same transaction as each change, so the total-cap check
+   -- of an enqueue reads one row instead of summing the queue.
+   CREATE TABLE offline_queue_totals (
+     id INTEGER PRIMARY KEY CHECK (id = 1),
+     pending_count INTEGER NOT NULL,
+     pending_cents INTEGER NOT NULL
+   );
+   INSERT INTO offline_queue_totals VALUES (1, 0, 0);
+   CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
+   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
@@ -86,6 +131,9 @@ export function openPosDatabase(dataDir: string): PosDatabase {
   const db = openDatabase(join(dataDir, 'ringup.db'));
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
+  // Every commit reaches the disk before it returns (the WAL is fsynced): an offline sale is
+  // on disk before the cashier sees "approved offline" (issue 13), and so is every other write here.
+  db.pragma('synchronous = FULL');
   const version = db.pragma('user_version', { simple: true }) as number;
   for (let v = version; v < MIGRATIONS.length; v++) {
     db.transaction(() => {
@@ -94,6 +142,23 @@ export function openPosDatabase(dataDir: string): PosDatabase {
     })();
   }
   return db;
+}
+
+/**
+ * Moves the database's WAL checkpoints to a worker thread (the engine's WalCheckpointer):
+ * an automatic checkpoint inside a COMMIT would add the copy and an fsync of the database
+ * file to that commit — the offline queue's "approved offline" waits for its commit
+ * (issue 13). Falls back to SQLite's automatic checkpoints when no worker can start.
+ * Answers the function that stops it.
+ */
+export async function startPosCheckpointer(db: PosDatabase, dataDir: string): Promise<() => Promise<void>> {
+  db.pragma('wal_autocheckpoint = 0');
+  const worker = await WalCheckpointer.start(join(dataDir, 'ringup.db'));
+  if (!worker) {
+    db.pragma('wal_autocheckpoint = 1000');
+    return async () => {};
+  }
+  return () => worker.stop();
 }
 
 export function getSetting(db: PosDatabase, key: string): string | undefined {

@@ -6,8 +6,8 @@
  * the next day instead of in neither). Totals use approved-money.ts, the same rules as the batches.
  *
  * Simplifications: Z does not settle the batch (settling is its own step on the Batches
- * screen); offline and declined-after-forward counts are null until the app keeps an
- * offline queue to read them from.
+ * screen); the offline and declined-after-forward counts come from the offline queue
+ * (issue 13), by when the sale was taken.
  */
 import type { BreakdownRow, DayReport, HandlerMap, HourBucket, PaperSize } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
@@ -18,6 +18,7 @@ import { guardedCall } from './guarded-call';
 import type { PosDatabase } from './pos-database';
 import { clerkNumberOf } from './clerk-records';
 import type { UserDirectory } from './users';
+import { offlineCountsBetween } from './offline-queue';
 import { ZReportStore } from './z-report-store';
 
 export const REPORT_MESSAGES = {
@@ -82,6 +83,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     if (deps.locationId) filters.location_id = deps.locationId;
     const list = (await client.listAllTransactions(filters)).map(counted);
     // The gateway carries each user's clerk_number (clerkNumberOf their id); show their name.
+    const offline = offlineCountsBetween(deps.db, from, to);
     const names = new Map(users.list().flatMap((u) => [[u.id, u.name] as const, [clerkNumberOf(u.id), u.name] as const]));
     return {
       kind,
@@ -93,8 +95,8 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       totals: totalsOfCounted(list),
       byEmployee: byEmployee(list, names),
       byHour: byHour(list),
-      offlineCount: null,
-      declinedAfterForwardCount: null,
+      offlineCount: offline.offline,
+      declinedAfterForwardCount: offline.declinedAfterForward,
     };
   }
 

@@ -30,6 +30,7 @@ import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
+import type { OfflineSales } from './offline-sales';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -73,6 +74,8 @@ export interface SalesDeps {
   /** The store's settings (thresholds, tax, tips, receipt header), read fresh on every use. */
   settings: () => StoreSettings;
   now?: () => number;
+  /** Offline store-and-forward (issue 13, offline-sales.ts): takes a sale the gateway could not be reached for. */
+  offline?: Pick<OfflineSales, 'take'>;
 }
 
 type SalesHandlers = Pick<
@@ -275,11 +278,18 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         } catch (err) {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
+          // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
+          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, s.value) : null;
+          if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
           let found: SaleOutcome | null;
           try {
             found = await lookUpSale(args.clientRef);
-          } catch {
+          } catch (lookupErr) {
+            // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
+            // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
+            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, s.value) : null;
+            if (taken?.ok) return taken;
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
           if (!found) return fail('not_charged', SALE_ERRORS.notCharged);

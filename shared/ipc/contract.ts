@@ -33,6 +33,7 @@ import { gatewayHandlers, type GatewayResults } from './gateway';
 import { recurringHandlers, type RecurringResults } from './recurring';
 import { outboxHandlers, type OutboxResults } from './outbox';
 import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
+import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResults } from './queue';
 
 export * from './common';
 export * from './core';
@@ -54,10 +55,11 @@ export * from './gateway';
 export * from './recurring';
 export * from './outbox';
 export * from './billing-links';
+export * from './queue';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers, queueHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -95,6 +97,7 @@ export const handlerArgs = {
   ...recurringHandlers,
   ...outboxHandlers,
   ...billingLinksHandlers,
+  ...queueHandlers,
 } as const;
 
 export interface HandlerResults
@@ -116,7 +119,8 @@ export interface HandlerResults
     GatewayResults,
     RecurringResults,
     OutboxResults,
-    BillingLinksResults {}
+    BillingLinksResults,
+    QueueResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -131,7 +135,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -161,4 +165,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames];

@@ -40,10 +40,32 @@ export const storeSettingsSchema = z
     tipConfirmPercent: z.number().int().min(1, 'The tip check is at least 1 %.').max(1000, 'The tip check is at most 1000 %.'),
     /** Idle minutes before the counter locks back to the sign-in screen. */
     idleLockMinutes: z.number().int().min(1, 'The idle lock is at least 1 minute.').max(240, 'The idle lock is at most 4 hours.'),
+    /* Offline store-and-forward rules (issue 13; electron/core/offline-queue.ts). */
+    /** One sale taken offline is at most this. */
+    offlinePaymentCapCents: thresholdSchema,
+    /** All sales waiting in the offline queue together are at most this. */
+    offlineTotalCapCents: thresholdSchema,
+    /** Keyed (card-not-present) cards may be taken offline; off by default: card-present only. */
+    offlineAllowKeyed: z.boolean(),
+    /** Offline sales above this need a manager signed in at the counter; 0 means never. */
+    offlineApprovalAboveCents: z.number().int().min(0, 'Enter 0.00 or more.').max(MAX_AMOUNT_CENTS, 'An amount is at most $999,999.99.'),
+    /** A queued sale not forwarded within this many hours expires (is not sent; listed for the manager). */
+    offlineExpiryHours: z.number().int().min(1, 'The expiry is at least 1 hour.').max(168, 'The expiry is at most 168 hours (7 days).'),
+    /** The alert shows this many hours before a queued sale expires. */
+    offlineAlertHours: z.number().int().min(1, 'The alert is at least 1 hour ahead.').max(168, 'The alert is at most 168 hours ahead.'),
   })
   .refine((s) => s.confirmAboveCents <= s.hardCapCents, {
     message: 'The confirmation threshold must not be above the hard cap.',
     path: ['confirmAboveCents'],
+  })
+  .refine((s) => s.offlinePaymentCapCents <= s.offlineTotalCapCents, {
+    message: 'The offline cap per sale must not be above the offline total cap.',
+    path: ['offlinePaymentCapCents'],
+  })
+  // Equal means: alert as soon as a sale waits.
+  .refine((s) => s.offlineAlertHours <= s.offlineExpiryHours, {
+    message: 'The alert comes at most as early as the expiry window is long.',
+    path: ['offlineAlertHours'],
   })
   .refine((s) => s.hardCapCents <= MAX_AMOUNT_CENTS, { message: 'The hard cap is too large.', path: ['hardCapCents'] });
 
@@ -61,6 +83,12 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   hardCapCents: 1_000_000,
   tipConfirmPercent: 50,
   idleLockMinutes: 5,
+  offlinePaymentCapCents: 10_000,
+  offlineTotalCapCents: 100_000,
+  offlineAllowKeyed: false,
+  offlineApprovalAboveCents: 0,
+  offlineExpiryHours: 72,
+  offlineAlertHours: 24,
 };
 
 /* ---------- the `settings:*` channels ---------- */

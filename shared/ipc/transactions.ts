@@ -44,6 +44,8 @@ export interface TransactionView {
   ref: string;
   /** How the payment was presented (terminal entry modes and checks); absent means keyed. */
   entryMode?: EntryMode;
+  /** Taken while the gateway could not be reached: approved offline, waiting in the offline queue (issue 13). */
+  offline?: boolean;
   /** The receipt carries a signature line (credit, keyed or swiped, or a signature CVM). */
   signatureLine: boolean;
   /** The counter user who rang it up or refunded it (this app's own record); null for transactions made elsewhere. */

@@ -44,6 +44,12 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
         {t.clerkName && <span data-testid="receipt-cashier">Cashier: {t.clerkName}</span>}
       </header>
       <p className="receipt-type">{refund ? 'REFUND' : 'SALE'}</p>
+      {/* Issue 13: taken while the gateway could not be reached; forwarded later. */}
+      {t.offline && (
+        <p className="receipt-offline" data-testid="receipt-offline">
+          APPROVED OFFLINE — sent to the card issuer when the gateway answers again
+        </p>
+      )}
       <dl className="receipt-lines">
         {refund && t.previousTransactionId && <Fact label="Refund of sale">Ref {shortRefOf(t.previousTransactionId)}</Fact>}
         <div>
@@ -72,7 +78,7 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
           </div>
         )}
         {t.refundedCents > 0 && <Fact label="Refunded">-{money(t.refundedCents)}</Fact>}
-        <Fact label="Result">{STATE_TEXT[t.state]}</Fact>
+        <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]}</Fact>
         {t.authCode && <Fact label="Auth code">{t.authCode}</Fact>}
         <div>
           <dt>Ref</dt>

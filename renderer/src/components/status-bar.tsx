@@ -1,5 +1,6 @@
 import type { CoreStatus, Session } from '../../../shared/ipc/contract';
 import { ROLE_LABEL } from '../lib/role-label';
+import { StatusBarQueue } from './status-bar-queue';
 import { StatusBarTerminal } from './status-bar-terminal';
 
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
@@ -33,9 +34,7 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
         )}
       </span>
       <StatusBarTerminal session={session} />
-      <span className="status-item" data-testid="status-offline-queue">
-        Offline queue: empty
-      </span>
+      <StatusBarQueue session={session} />
       <span className="status-item status-right">Ringup {status?.version ?? ''}</span>
     </footer>
   );

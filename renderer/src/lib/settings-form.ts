@@ -22,6 +22,13 @@ export interface SettingsForm {
   hardCap: string;
   tipConfirmPercent: string;
   idleLockMinutes: string;
+  /* Offline sales (issue 13) */
+  offlinePaymentCap: string;
+  offlineTotalCap: string;
+  offlineAllowKeyed: boolean;
+  offlineApprovalAbove: string;
+  offlineExpiryHours: string;
+  offlineAlertHours: string;
 }
 
 export type SettingsFormErrors = Partial<Record<keyof SettingsForm, string>>;
@@ -61,6 +68,12 @@ export function toForm(s: StoreSettings): SettingsForm {
     hardCap: formatMoney(s.hardCapCents),
     tipConfirmPercent: String(s.tipConfirmPercent),
     idleLockMinutes: String(s.idleLockMinutes),
+    offlinePaymentCap: formatMoney(s.offlinePaymentCapCents),
+    offlineTotalCap: formatMoney(s.offlineTotalCapCents),
+    offlineAllowKeyed: s.offlineAllowKeyed,
+    offlineApprovalAbove: formatMoney(s.offlineApprovalAboveCents),
+    offlineExpiryHours: String(s.offlineExpiryHours),
+    offlineAlertHours: String(s.offlineAlertHours),
   };
 }
 
@@ -78,6 +91,11 @@ const FIELD_OF: Record<string, keyof SettingsForm> = {
   hardCapCents: 'hardCap',
   tipConfirmPercent: 'tipConfirmPercent',
   idleLockMinutes: 'idleLockMinutes',
+  offlinePaymentCapCents: 'offlinePaymentCap',
+  offlineTotalCapCents: 'offlineTotalCap',
+  offlineApprovalAboveCents: 'offlineApprovalAbove',
+  offlineExpiryHours: 'offlineExpiryHours',
+  offlineAlertHours: 'offlineAlertHours',
 };
 
 export function formFieldOf(path: string): keyof SettingsForm | undefined {
@@ -115,6 +133,12 @@ export function fromForm(f: SettingsForm): { settings: StoreSettings | null; err
     hardCapCents: cents('hardCap', f.hardCap),
     tipConfirmPercent: int('tipConfirmPercent', f.tipConfirmPercent),
     idleLockMinutes: int('idleLockMinutes', f.idleLockMinutes),
+    offlinePaymentCapCents: cents('offlinePaymentCap', f.offlinePaymentCap),
+    offlineTotalCapCents: cents('offlineTotalCap', f.offlineTotalCap),
+    offlineAllowKeyed: f.offlineAllowKeyed,
+    offlineApprovalAboveCents: cents('offlineApprovalAbove', f.offlineApprovalAbove),
+    offlineExpiryHours: int('offlineExpiryHours', f.offlineExpiryHours),
+    offlineAlertHours: int('offlineAlertHours', f.offlineAlertHours),
   };
   const parsed = storeSettingsSchema.safeParse(candidate);
   if (!parsed.success) {

@@ -72,7 +72,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
           </div>
           <h1 id="result-title" ref={headingRef} tabIndex={-1} data-testid="result-title">
             {/* A check's bank transfer is still on its way: accepted, not yet approved money. */}
-            {partial ? 'Partly approved' : !outcome.approved ? 'Declined' : t.state === 'pending' ? 'Check accepted' : 'Approved'}
+            {partial ? 'Partly approved' : !outcome.approved ? 'Declined' : t.state === 'pending' ? 'Check accepted' : t.offline ? 'Approved offline' : 'Approved'}
           </h1>
           <p className="result-amount">{money(outcome.approved ? t.amountCents : t.requestedCents)}</p>
         </div>
@@ -128,7 +128,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
             {printError ?? voidError}
           </p>
         )}
-        {outcome.approved && !partial && <EmailReceipt transactionId={t.id} />}
+        {/* An offline sale has no gateway record to e-mail from yet (issue 13). */}
+        {outcome.approved && !partial && !t.offline && <EmailReceipt transactionId={t.id} />}
       </section>
       <section className="receipt-column" aria-label="Receipt preview">
         <ReceiptSet t={t} header={receiptHeaderOf(config)} />

@@ -17,6 +17,7 @@ import { GatewayScreen } from './gateway-screen';
 import { AuditScreen } from './audit-screen';
 import { ManageScreen } from './manage-screen';
 import { OutboxScreen } from './outbox-screen';
+import { QueueScreen } from './queue-screen';
 import { ReportsScreen } from './reports-screen';
 import { VaultScreen } from './vault-screen';
 import { RecurringScreen } from './recurring-screen';
@@ -111,6 +112,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <CounterUsersScreen />,
+  },
+  {
+    id: 'queue',
+    label: 'Offline queue',
+    description: 'Sales taken while the gateway was away: sending, results, declines to collect.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <QueueScreen />,
   },
   {
     id: 'settings',

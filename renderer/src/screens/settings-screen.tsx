@@ -112,7 +112,7 @@ export function SettingsScreen() {
       </div>
     );
   };
-  const toggle = (k: 'taxOnByDefault' | 'tipsEnabled', label: string) => (
+  const toggle = (k: 'taxOnByDefault' | 'tipsEnabled' | 'offlineAllowKeyed', label: string) => (
     <label className="switch">
       <input type="checkbox" role="switch" checked={form[k]} onChange={(e) => change(k, e.target.checked)} />
       <span className="switch-track" aria-hidden="true" />
@@ -153,6 +153,17 @@ export function SettingsScreen() {
           {text('hardCap', 'Refuse sales above ($)', { inputMode: 'decimal' })}
           {text('tipConfirmPercent', 'Ask to confirm tips above', { inputMode: 'numeric', suffix: '%', hint: 'Share of the sale amount.' })}
           {text('idleLockMinutes', 'Lock the counter after', { inputMode: 'numeric', suffix: 'min', hint: 'Minutes without use before the sign-in screen returns.' })}
+        </div>
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend className="section-title">Offline sales</legend>
+        <div className="settings-grid">
+          <div className="field settings-switches">{toggle('offlineAllowKeyed', 'Take keyed cards offline')}</div>
+          {text('offlinePaymentCap', 'Largest sale taken offline ($)', { inputMode: 'decimal', hint: 'While the gateway cannot be reached.' })}
+          {text('offlineTotalCap', 'Most waiting in total ($)', { inputMode: 'decimal', hint: 'All offline sales not yet sent.' })}
+          {text('offlineApprovalAbove', 'Need a manager above ($)', { inputMode: 'decimal', hint: '0.00 for never.' })}
+          {text('offlineExpiryHours', 'Expire unsent sales after', { inputMode: 'numeric', suffix: 'h', hint: 'Hours; an expired sale is never charged.' })}
+          {text('offlineAlertHours', 'Alert before expiry', { inputMode: 'numeric', suffix: 'h', hint: 'Hours before a sale expires.' })}
         </div>
       </fieldset>
       {message && (

@@ -15,7 +15,7 @@
 import { create, type StateCreator, type StoreApi, type UseBoundStore } from 'zustand';
 
 /** Files in stores/ whose state belongs to the counter, not to the person signed in. */
-export const COUNTER_WIDE_STORES = ['theme-store.ts', 'status-store.ts', 'session-store.ts', 'settings-store.ts', 'user-store.ts'] as const;
+export const COUNTER_WIDE_STORES = ['theme-store.ts', 'status-store.ts', 'session-store.ts', 'settings-store.ts', 'user-store.ts', 'queue-store.ts'] as const;
 
 const resets: Array<() => void> = [];
 

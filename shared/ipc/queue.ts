@@ -1,0 +1,83 @@
+/**
+ * The `queue:*` channels (issue 13): the offline store-and-forward queue. Sales taken
+ * while the gateway could not be reached wait here (on disk, card data encrypted) and are
+ * forwarded by themselves when it answers again. The rules (caps, keyed, approval,
+ * expiry) are store settings (settings.ts).
+ */
+import { z } from 'zod';
+
+/**
+ * - `pending`: waiting to be forwarded (card data encrypted on disk).
+ * - `approved` / `declined`: the gateway's answer once forwarded (card data erased).
+ * - `error`: the gateway refused the request itself (not a decline; card data erased).
+ * - `expired`: not forwarded within the expiry window; never sent (card data erased).
+ */
+export type QueueItemState = 'pending' | 'approved' | 'declined' | 'error' | 'expired';
+
+export interface QueueItem {
+  /** Queue order (1, 2, 3 …): forwarding follows it. */
+  seq: number;
+  /** The sale's transaction_api_id, fixed before the first attempt. */
+  clientRef: string;
+  amountCents: number;
+  taxCents: number;
+  tipCents: number;
+  cardBrand: string;
+  lastFour: string;
+  /** The ZIP the customer gave (to find them again if the sale is declined later). */
+  zip: string;
+  clerkName: string;
+  /** Unix seconds. */
+  queuedTs: number;
+  /** Unix seconds: not forwarded by then, it expires. */
+  expiresTs: number;
+  state: QueueItemState;
+  attempts: number;
+  /** The last forwarding failure or the gateway's answer, in plain words. */
+  message: string | null;
+  /** The gateway's transaction id once forwarded. */
+  transactionId: string | null;
+  forwardedTs: number | null;
+}
+
+export interface QueueStatus {
+  pendingCount: number;
+  pendingCents: number;
+  /** Forwarding is running now. */
+  forwarding: boolean;
+  /** Of the sales pending when this forwarding run started, how many are done. */
+  progress: { done: number; total: number } | null;
+  /** Pending sales that expire within the store's alert window. */
+  expiringSoonCount: number;
+  /** Unix seconds of the earliest expiry among pending sales. */
+  nextExpiryTs: number | null;
+  /** Forwarded sales the gateway declined (or refused, or that expired): the manager collects another way. */
+  problemCount: number;
+}
+
+export interface QueueList {
+  status: QueueStatus;
+  /** Newest first, at most 500. */
+  items: QueueItem[];
+}
+
+export const queueHandlers = {
+  /** Any signed-in user (the status bar). */
+  'queue:status': z.void(),
+  /** Managers: every queued and forwarded sale with its state. */
+  'queue:list': z.void(),
+  /** Managers: try forwarding now instead of waiting for the backoff. */
+  'queue:forward-now': z.void(),
+} as const;
+
+export interface QueueResults {
+  'queue:status': QueueStatus;
+  'queue:list': QueueList;
+  'queue:forward-now': QueueStatus;
+}
+
+export interface QueueEventPayloads {
+  /** The queue changed (a sale queued, forwarded, expired; forwarding started or stopped). */
+  'queue:status': QueueStatus;
+}
+export const queueEventNames = ['queue:status'] as const;

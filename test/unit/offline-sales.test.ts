@@ -1,0 +1,179 @@
+/**
+ * The counter's offline path through the core and its IPC (issue 13): a core whose
+ * remote gateway sits behind a real TCP gate that stops listening (connection refused)
+ * and listens again on the same port. Sales taken during the outage are approved
+ * offline under the store's rules, survive a sign-out, a user switch and a restart, and
+ * are forwarded by themselves, exactly once, when the gateway answers again.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { GATEWAY_MESSAGES } from '../../electron/core/gateway-messages';
+import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
+import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { createDispatcher } from '../../electron/ipc/dispatcher';
+import type { HandlerResults, QueueStatus } from '../../shared/ipc/contract';
+import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
+import type { Result } from '../../shared/result';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+let settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS };
+
+/** A TCP gate in front of the engine: `down()` stops listening (refused), `up()` listens again on the same port. */
+class Gate {
+  private server: Server | null = null;
+  private readonly sockets = new Set<Socket>();
+  port = 0;
+  constructor(private readonly target: number) {}
+  async up(): Promise<void> {
+    this.server = createServer((c) => {
+      const u = connect(this.target, '127.0.0.1');
+      for (const s of [c, u]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => undefined);
+      }
+      c.pipe(u).pipe(c);
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+  }
+  async down(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.server = null;
+  }
+}
+
+let engineSide: Core;
+let creds: Record<string, string>;
+let gate: Gate;
+const dirs: string[] = [];
+let n = 0;
+const ref = () => `offline-core-${Date.now()}-${n++}`;
+
+async function counter(dir: string) {
+  const core = await startCore({
+    dataDir: dir,
+    shell: 'node-host',
+    healthIntervalMs: 0,
+    settings: () => settings,
+    gatewayTimeoutMs: 3_000,
+    remote: {
+      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
+      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+      locationId: creds.location_id!,
+    },
+  });
+  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) =>
+    (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+  const signIn = async (name: string, pin: string) => {
+    const users = (await call('auth:users')) as Result<HandlerResults['auth:users']>;
+    const user = users.ok ? users.value.users.find((u) => u.name === name) : undefined;
+    expect((await call('auth:sign-in', { userId: user!.id, pin })).ok).toBe(true);
+  };
+  const events: QueueStatus[] = [];
+  core.events.subscribe((e, payload) => {
+    if (e === 'queue:status') events.push(payload as QueueStatus);
+  });
+  return { core, call, signIn, events };
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-engine-'));
+  dirs.push(dir);
+  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
+  creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  gate = new Gate(Number(new URL(creds.base_url!).port));
+  await gate.up();
+});
+
+afterAll(async () => {
+  await gate?.down();
+  await engineSide?.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+async function atEngine(apiId: string): Promise<number> {
+  const res = await fetch(`${creds.base_url}/transactions?transaction_api_id=${apiId}`, {
+    headers: { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! },
+  });
+  return ((await res.json()) as { transactions: unknown[] }).transactions.length;
+}
+
+describe('selling through a gateway outage', () => {
+  it('approves offline under the rules, keeps the queue across sign-out and restart, and drains it exactly once', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-counter-'));
+    dirs.push(dir);
+    let c = await counter(dir);
+    await c.signIn('Casey', '0000');
+    const online = await c.call('sale:charge', { subtotalCents: 500, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(online.ok && online.value.transaction.offline).toBeFalsy();
+
+    await gate.down();
+    // The store's default: card-present only, so a keyed card is refused offline with a sentence.
+    // The store's default takes no keyed card offline: the sale is refused as before, nothing queued.
+    // (The first request after the outage may meet a dead kept-alive connection: "did not answer".)
+    const stale = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(!stale.ok && ['gateway_unreachable', 'outcome_unknown']).toContain(!stale.ok && stale.error.code);
+    const keyed = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(keyed).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 0 } });
+
+    settings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true, offlineApprovalAboveCents: 8_000 };
+    const refs = [ref(), ref(), ref()];
+    const first = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 83, tipCents: 150, card, clientRef: refs[0] });
+    expect(first.ok && first.value).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, amountCents: 1_233, lastFour: '1111', clerkName: 'Casey' } });
+    // The same sale sent again (a double Enter) is the same queued sale.
+    const twice = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 83, tipCents: 150, card, clientRef: refs[0] });
+    expect(twice.ok && twice.value.transaction.id).toBe(first.ok && first.value.transaction.id);
+    const over = await c.call('sale:charge', { subtotalCents: 10_001, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(over).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.overPayment(10_000) } });
+    const needsManager = await c.call('sale:charge', { subtotalCents: 9_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(needsManager).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.needsManager(8_000) } });
+    expect((await c.call('sale:charge', { subtotalCents: 601, taxCents: 0, tipCents: 0, card, clientRef: refs[1] })).ok).toBe(true);
+
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 2, pendingCents: 1_834 } });
+    expect(c.events.at(-1)).toMatchObject({ pendingCount: 2 });
+    expect((await c.call('queue:list')).ok).toBe(false); // managers only
+
+    // A manager rings up the large one; then signs out. Nothing is dropped.
+    await c.call('auth:sign-out');
+    await c.signIn('Morgan', '1234');
+    expect((await c.call('sale:charge', { subtotalCents: 9_000, taxCents: 0, tipCents: 0, card, clientRef: refs[2] })).ok).toBe(true);
+    await c.call('auth:sign-out');
+    expect(await c.call('gateway:check')).toMatchObject({ ok: true, value: { health: 'unreachable' } });
+
+    // Restart while the gateway is still away: the queue is on disk.
+    await c.core.close();
+    c = await counter(dir);
+    await c.signIn('Morgan', '1234');
+    const listed = await c.call('queue:list');
+    expect(listed.ok && listed.value.items.map((i) => i.state)).toEqual(['pending', 'pending', 'pending']);
+    for (const r of refs) expect(await atEngine(r)).toBe(0);
+
+    // The gateway answers again: the health probe starts forwarding by itself.
+    await gate.up();
+    await c.call('gateway:check');
+    for (let i = 0; i < 100 && !(c.events.at(-1)?.pendingCount === 0 && !c.events.at(-1)?.forwarding); i++) await new Promise((r) => setTimeout(r, 50));
+    const after = await c.call('queue:list');
+    expect(after.ok && after.value.status).toMatchObject({ pendingCount: 0, problemCount: 1 });
+    expect(after.ok && after.value.items.map((i) => i.state)).toEqual(['approved', 'declined', 'approved']);
+    for (const r of refs) expect(await atEngine(r)).toBe(1);
+    // Forwarded sales carry who rang them up, like any other.
+    const today = await c.call('transactions:today', { page: 1 });
+    const views = today.ok ? today.value.rows : [];
+    expect(views.find((v) => v.apiId === refs[2])?.clerkName).toBe('Morgan');
+    expect(views.find((v) => v.apiId === refs[0])?.clerkName).toBe('Casey');
+    // The day's report counts them: three taken offline, one declined once forwarded.
+    const x = await c.call('reports:x');
+    expect(x.ok && x.value).toMatchObject({ offlineCount: 3, declinedAfterForwardCount: 1 });
+    await c.core.close();
+    settings = { ...DEFAULT_STORE_SETTINGS };
+  }, 45_000);
+});

@@ -21,6 +21,9 @@ import { StoreSettingsStore } from './store-settings';
 import { openPosDatabase } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
+import { Catalogue } from './catalogue';
+import { createCatalogueHandlers } from './catalogue-handlers';
+import { createTenderHandlers } from './tenders';
 import { UserDirectory } from './users';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
@@ -220,6 +223,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, ...deviceHandlers } = devices;
 
+  const catalogue = new Catalogue(db);
   const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
@@ -252,6 +256,24 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }),
     ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
+    ...createCatalogueHandlers({ db, users, catalogue }),
+    ...createTenderHandlers({
+      db,
+      users,
+      catalogue,
+      // Level 3 from the cart is sent by the core on the sale's behalf (a cashier's engine user may only sell).
+      client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+      events,
+      taxRateBasisPoints: () => settings().taxRateBasisPoints,
+      // The cart's money steps go through the audited handlers below, resolved when called.
+      money: {
+        'sale:charge': (a) => handlers['sale:charge'](a),
+        'sale:outcome': (a) => handlers['sale:outcome'](a),
+        'sale:void-partial': (a) => handlers['sale:void-partial'](a),
+        'transactions:refund': (a) => handlers['transactions:refund'](a),
+        'transactions:void': (a) => handlers['transactions:void'](a),
+      },
+    }),
   }, audit, () => users.peek());
 
   return {

@@ -30,6 +30,8 @@ import { transactionsHandlers, type TransactionsResults } from './transactions';
 import { usersHandlers, type UsersResults } from './users';
 import { keysHandlers, type KeysResults } from './keys';
 import { gatewayHandlers, type GatewayResults } from './gateway';
+import { catalogueHandlers, type CatalogueResults } from './catalogue';
+import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 
 export * from './common';
 export * from './core';
@@ -48,10 +50,12 @@ export * from './audit';
 export * from './users';
 export * from './keys';
 export * from './gateway';
+export * from './catalogue';
+export * from './cart';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, catalogueHandlers, cartHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -86,6 +90,8 @@ export const handlerArgs = {
   ...usersHandlers,
   ...keysHandlers,
   ...gatewayHandlers,
+  ...catalogueHandlers,
+  ...cartHandlers,
 } as const;
 
 export interface HandlerResults
@@ -104,7 +110,9 @@ export interface HandlerResults
     AuditResults,
     UsersResults,
     KeysResults,
-    GatewayResults {}
+    GatewayResults,
+    CatalogueResults,
+    CartResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -119,7 +127,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads, CartEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -149,4 +157,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames, ...cartEventNames];

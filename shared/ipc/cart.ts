@@ -7,6 +7,9 @@
 import { z } from 'zod';
 import type { CartTotals, Discount } from '../cart/cart-math';
 import type { SaleStatus, Tender } from '../cart/tender-machine';
+
+export type { CartTotals, Discount } from '../cart/cart-math';
+export type { Tender } from '../cart/tender-machine';
 import { TAX_CATEGORIES } from './catalogue';
 import { centsSchema, idSchema, pinSchema } from './common';
 import { keyedCardSchema } from './sales';

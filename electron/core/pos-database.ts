@@ -138,7 +138,16 @@ const MIGRATIONS: readonly string[] = [
      created_ts INTEGER NOT NULL
    );
    CREATE INDEX cart_tenders_cart ON cart_tenders (cart_id, seq);
-   CREATE INDEX cart_tenders_ts ON cart_tenders (created_ts);`,
+   CREATE INDEX cart_tenders_ts ON cart_tenders (created_ts);
+   -- Every movement of cash in or out of the drawer (cash tenders in; line returns and cancelled sales out), for expected cash.
+   CREATE TABLE cash_movements (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     cart_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('sale', 'refund', 'return')),
+     cents INTEGER NOT NULL,
+     ts INTEGER NOT NULL
+   );
+   CREATE INDEX cash_movements_ts ON cash_movements (ts);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -19,6 +19,7 @@ import type { PosDatabase } from './pos-database';
 import { clerkNumberOf } from './clerk-records';
 import type { UserDirectory } from './users';
 import { ZReportStore } from './z-report-store';
+import { cashSummary } from './cash-drawer';
 
 export const REPORT_MESSAGES = {
   notRecorded: 'Not recorded',
@@ -95,6 +96,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       byHour: byHour(list),
       offlineCount: null,
       declinedAfterForwardCount: null,
+      cash: cashSummary(deps.db, from, to),
     };
   }
 

@@ -26,6 +26,7 @@ import { LEVEL3_MAX_LINE_ITEMS, validateLevel3 } from '../../shared/payments/lev
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
 import type { Catalogue } from './catalogue';
+import { recordCash } from './cash-drawer';
 import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
 import { level3ViewOf } from './level3-handlers';
@@ -243,7 +244,10 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const cartId = mine(s.value);
       const step = beginTender(store.tenderState(cartId), { id: randomUUID(), kind: 'cash', tenderedCents, ...(amountCents !== undefined ? { amountCents } : {}) });
       if (!step.ok) return fail('conflict', step.message, { tenderedCents: [step.message] });
-      store.saveTenderState(cartId, step.value.state);
+      db.transaction(() => {
+        store.saveTenderState(cartId, step.value.state);
+        recordCash(db, { cartId, kind: 'sale', cents: step.value.tender.approvedCents, ts: now() });
+      })();
       events.emit('drawer:open', { cartId, reason: 'cash-sale' });
       return ok(store.view(cartId));
     },
@@ -313,6 +317,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       for (const t of step.value.toReverse) {
         if (t.kind === 'cash') {
           cashBack = true;
+          recordCash(db, { cartId, kind: 'return', cents: t.approvedCents - t.refundedCents, ts: now() });
           st = markReversed(st, t.id);
           continue;
         }
@@ -375,7 +380,10 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       }
       if (problems.length > 0 && done.size === 0) return fail('gateway', problems[0]!);
       // Lines are marked returned only when every share went back; a partly failed return records what did.
-      store.markLinesRefunded(cartId, problems.length === 0 ? chosen.map((l) => l.id) : [], done);
+      db.transaction(() => {
+        store.markLinesRefunded(cartId, problems.length === 0 ? chosen.map((l) => l.id) : [], done);
+        recordCash(db, { cartId, kind: 'refund', cents: cashBack, ts: now() });
+      })();
       if (cashBack > 0) events.emit('drawer:open', { cartId, reason: 'cash-refund' });
       const message =
         problems.length === 0

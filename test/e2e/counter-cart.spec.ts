@@ -133,4 +133,10 @@ test('a manager returns one line: its share goes back to the card and to the cas
   await expect(ret).toContainText('(returned)');
   await shot(page, 'cart-08-line-returned');
   await expectAccessible(page, 'line return');
+
+  // The end-of-day report: cash taken $20.00 + $1.01, given back $10.92 → $10.09 expected in the drawer
+  await openManageTile(page, 'End of day');
+  await expect(page.getByTestId('report-cash-expected')).toHaveText('$10.09');
+  await expect(page.getByTestId('report-cash-sales')).toHaveText('$21.01');
+  await shot(page, 'cart-09-expected-cash');
 });

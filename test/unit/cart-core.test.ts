@@ -202,4 +202,10 @@ describe('cart and tenders', () => {
     expect(fresh.id).not.toBe(before.id);
     expect(fresh.lines).toEqual([]);
   });
+
+  it('the end-of-day report shows the expected cash: cash taken less cash given back', async () => {
+    // In: 20.00 (split sale) + 7.03 + 1.01 (after the partial) + 5.00 (the cancelled sale); out: 10.92 (returned beans) + 5.00 (cancelled)
+    const x = value(await h.call('reports:x'));
+    expect(x.cash).toEqual({ salesCents: 3_304, refundsCents: 1_592, expectedCents: 1_712 });
+  });
 });

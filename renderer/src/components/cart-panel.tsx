@@ -154,21 +154,16 @@ export function CartPanel() {
       {cart.balanceCents > 0 && (
         <>
           <CashTender balanceCents={cart.balanceCents} disabled={c.busy} onPay={(cents) => void c.payCash(cents)} />
-          <div role="group" aria-labelledby="card-title">
-            <h3 id="card-title" className="subsection-title">
-              Card
-            </h3>
-            <CardForm
-              ref={cardRef}
-              disabled={false}
-              blockedReason={null}
-              charging={c.busy}
-              chargeLabel={`Charge ${money(cart.balanceCents)} to the card`}
-              serverErrors={c.fieldErrors}
-              resetToken={c.cardResetToken}
-              onCharge={(card) => void c.payCard(card)}
-            />
-          </div>
+          <CardForm
+            ref={cardRef}
+            disabled={false}
+            blockedReason={null}
+            charging={c.busy}
+            chargeLabel={`Charge ${money(cart.balanceCents)} to the card`}
+            serverErrors={c.fieldErrors}
+            resetToken={c.cardResetToken}
+            onCharge={(card) => void c.payCard(card)}
+          />
         </>
       )}
 

@@ -32,7 +32,7 @@ export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: st
           ))}
         </tbody>
       </table>
-      <dl className="summary">
+      <dl className="receipt-lines">
         {t.cartDiscountCents > 0 && (
           <div>
             <dt>Sale discount</dt>

@@ -20,7 +20,7 @@ export function CashTender({ balanceCents, disabled, onPay }: { balanceCents: nu
         <button type="button" className="segment" disabled={disabled} onClick={() => onPay(balanceCents)} data-testid="cash-exact">
           Exact {money(balanceCents)}
         </button>
-        {NOTES.filter((n) => n > balanceCents - 1 || n >= 2_000).map((n) => (
+        {NOTES.map((n) => (
           <button key={n} type="button" className="segment" disabled={disabled} onClick={() => onPay(n)} data-testid={`cash-note-${n / 100}`}>
             {money(n)}
           </button>

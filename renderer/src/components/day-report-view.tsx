@@ -40,7 +40,7 @@ export function DayReportView({ report, paper }: { report: DayReport; paper: Pap
           <>
             <Line label="Cash taken (cart sales)" value={money(report.cash.salesCents)} testId="report-cash-sales" />
             <Line label="Cash given back" value={report.cash.refundsCents > 0 ? `-${money(report.cash.refundsCents)}` : money(0)} />
-            <Line label="Expected cash in the drawer (above the float): count and compare" value={money(report.cash.expectedCents)} testId="report-cash-expected" strong />
+            <Line label="Expected cash (count and compare)" value={money(report.cash.expectedCents)} testId="report-cash-expected" strong />
           </>
         )}
       </dl>

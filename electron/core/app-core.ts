@@ -272,6 +272,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'sale:void-partial': (a) => handlers['sale:void-partial'](a),
         'transactions:refund': (a) => handlers['transactions:refund'](a),
         'transactions:void': (a) => handlers['transactions:void'](a),
+        'transactions:view': (a) => handlers['transactions:view'](a),
       },
     }),
   }, audit, () => users.peek());

@@ -43,6 +43,9 @@ export const TENDER_COPY = {
   cancelNeedsManager: 'Cancelling a sale that took a card payment needs a manager (card payments are voided or refunded).',
   nothingToRefund: 'Those lines were already returned.',
   notPaid: 'Only a paid sale can have lines returned.',
+  notPartial: 'Only a partly approved card sale can be collected this way.',
+  cartBusy: 'Finish or clear the sale in the cart first.',
+  alreadyInCart: 'This card sale is already part of a cart.',
   noItem: 'That item is not in the catalogue (or it was archived).',
 } as const;
 
@@ -59,6 +62,7 @@ type CartHandlers = Pick<
   | 'cart:pay-cash'
   | 'cart:pay-card'
   | 'cart:cancel'
+  | 'cart:adopt-partial'
   | 'cart:view'
   | 'cart:of-transaction'
   | 'cart:refund-lines'
@@ -74,7 +78,7 @@ export interface TenderDeps {
   /** The store's sales tax rate (basis points) for the standard category. */
   taxRateBasisPoints: () => number;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
-  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void'>;
+  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view'>;
   now?: () => number;
 }
 
@@ -330,6 +334,29 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       store.saveTenderState(cartId, st);
       if (cashBack) events.emit('drawer:open', { cartId, reason: 'cash-return' });
       if (st.status !== 'cancelled') return fail('gateway', 'Some card payments could not be given back yet. The sale stays open for cancelling; try Cancel sale again.');
+      return ok(store.view(cartId));
+    },
+
+    'cart:adopt-partial': async ({ transactionId }) => {
+      const s = counter();
+      if (!s.ok) return s;
+      if (store.cartOfTransaction(transactionId)) return fail('conflict', TENDER_COPY.alreadyInCart);
+      const r = await deps.money['transactions:view']({ id: transactionId });
+      if (!r.ok) return r;
+      const t = r.value;
+      if (t.kind !== 'sale' || !t.partial || t.state !== 'approved') return fail('conflict', TENDER_COPY.notPartial);
+      const cartId = mine(s.value);
+      const cur = store.view(cartId);
+      if (cur.lines.length > 0 || cur.tenders.length > 0) return fail('conflict', TENDER_COPY.cartBusy);
+      db.transaction(() => {
+        // The amount asked already carries its tax (the keyed sale added it): one untaxed line for it.
+        store.addOpen(cartId, t.taxCents > 0 ? 'Sale (tax included)' : 'Sale', t.requestedCents, 'exempt');
+        const state = store.tenderState(cartId);
+        store.saveTenderState(cartId, {
+          ...state,
+          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0 }],
+        });
+      })();
       return ok(store.view(cartId));
     },
 

@@ -76,6 +76,8 @@ export const cartHandlers = {
   'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
   /** Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the cashier's yes. */
   'cart:cancel': z.strictObject({ confirmed: z.literal(true) }),
+  /** A keyed sale's partial approval becomes a cart: its amount as a line, the approved card as a tender, the rest as the balance (cash or another card). */
+  'cart:adopt-partial': z.strictObject({ transactionId: idSchema }),
   /** A paid cart (receipt, refunds). */
   'cart:view': z.strictObject({ cartId: idSchema }),
   /** The paid cart a card transaction belongs to, or null. */
@@ -96,6 +98,7 @@ export interface CartResults {
   'cart:pay-cash': CartView;
   'cart:pay-card': CartView & { message: string };
   'cart:cancel': CartView;
+  'cart:adopt-partial': CartView;
   'cart:view': CartView;
   'cart:of-transaction': CartView | null;
   'cart:refund-lines': { cart: CartView; refundedCents: number; cashBackCents: number; message: string };

@@ -96,6 +96,25 @@ test('a partial approval leaves the rest as the balance; cash collects it with c
   await shot(page, 'cart-06-change-due-dark');
 });
 
+test('a keyed sale partly approved: the result offers the rest in cash, and the cart collects it', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('201');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(CARDS.visa);
+  await page.getByLabel('Expiry').fill('12/30');
+  await page.getByLabel('Security code').fill('999');
+  await page.getByLabel('Billing ZIP').fill('32606');
+  await page.getByLabel('Billing ZIP').press('Enter');
+  await expect(page.getByText('Only $1.00 of $2.01 was approved.', { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Collect $1.01 in cash' }).click();
+  await expect(page.getByTestId('cart-balance')).toHaveText('$1.01');
+  await shot(page, 'cart-05b-keyed-partial-as-cart');
+  await page.getByTestId('cash-note-5').click();
+  await expect(page.getByTestId('change-due')).toContainText('$3.99');
+});
+
 test('a corporate card cart carries its items as Level 3 data, read back from the engine', async ({ page, app, request }) => {
   await openApp(page, app);
   await signIn(page, USERS.cashier);
@@ -134,9 +153,9 @@ test('a manager returns one line: its share goes back to the card and to the cas
   await shot(page, 'cart-08-line-returned');
   await expectAccessible(page, 'line return');
 
-  // The end-of-day report: cash taken $20.00 + $1.01, given back $10.92 → $10.09 expected in the drawer
+  // The end-of-day report: cash taken $20.00 + $1.01 + $1.01, given back $10.92 → $11.10 expected in the drawer
   await openManageTile(page, 'End of day');
-  await expect(page.getByTestId('report-cash-expected')).toHaveText('$10.09');
-  await expect(page.getByTestId('report-cash-sales')).toHaveText('$21.01');
+  await expect(page.getByTestId('report-cash-expected')).toHaveText('$11.10');
+  await expect(page.getByTestId('report-cash-sales')).toHaveText('$22.02');
   await shot(page, 'cart-09-expected-cash');
 });

@@ -53,7 +53,7 @@ export function CartPanel() {
             <span className="cart-line-name">
               {l.name}
               {l.discount && <span className="muted"> ({discountText(l.discount)})</span>}
-              {l.taxCategory === 'exempt' && <span className="muted"> · no tax</span>}
+              {l.taxCategory === 'exempt' && l.itemId !== null && <span className="muted"> · no tax</span>}
             </span>
             <span className="cart-qty" role="group" aria-label={`Quantity of ${l.name}`}>
               <button type="button" className="btn btn-secondary qty-btn" disabled={taken || c.busy || l.quantity <= 1} onClick={() => void c.setQuantity(l.id, l.quantity - 1)} aria-label={`One less ${l.name}`}>

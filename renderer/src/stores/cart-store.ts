@@ -36,6 +36,8 @@ interface CartState {
   payCash(tenderedCents: number, amountCents?: number): Promise<void>;
   payCard(card: KeyedCard, amountCents?: number): Promise<void>;
   cancel(): Promise<void>;
+  /** A keyed sale's partial approval: the rest becomes the cart's balance. */
+  adoptPartial(transactionId: string): Promise<boolean>;
   newSale(): Promise<void>;
 }
 
@@ -119,6 +121,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
         set({ cart: null, message: 'The sale was cancelled; payments taken were given back.' });
         void get().load();
       })),
+    adoptPartial: (transactionId) => run(() => ringup.cartAdoptPartial({ transactionId }), showCart),
     async newSale() {
       set({ receipt: null, message: null, error: null });
       await get().load();

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, type Tender } from '../../shared/cart/tender-machine';
-import type { CartView, HandlerMap, Session } from '../../shared/ipc/contract';
+import type { CartView, HandlerMap, HandlerResults, Session } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { LEVEL3_MAX_LINE_ITEMS, validateLevel3 } from '../../shared/payments/level3-schema';
@@ -99,6 +99,17 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
   const store = new CartStore(db, taxRate, now);
   /** Tenders whose gateway call is running in this process (the others that are pending were cut off by a restart). */
   const inFlight = new Set<string>();
+  /** Money given back from one cart runs one step at a time: two quick returns of the same line must not both see it unreturned. */
+  const queues = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(cartId: string, fn: () => Promise<T>): Promise<T> {
+    const next = (queues.get(cartId) ?? Promise.resolve()).then(fn, fn);
+    const tail = next.catch(() => undefined);
+    queues.set(cartId, tail);
+    void tail.then(() => {
+      if (queues.get(cartId) === tail) queues.delete(cartId);
+    });
+    return next;
+  }
 
   const counter = (): Result<Session> => users.requireCounter();
   const mine = (s: Session) => store.openCartOf(s.user.id);
@@ -183,6 +194,80 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     } catch (err) {
       store.setLevel3Note(tender.id, false, `Level 3 not sent: ${err instanceof Error ? err.message : 'the gateway did not take it'}.`);
     }
+  }
+
+  async function cancelCart(session: Session, cartId: string): Promise<Result<CartView>> {
+    const state = store.tenderState(cartId);
+    const taken = state.tenders.filter((t) => t.status === 'approved' && t.kind !== 'cash');
+    if (taken.length > 0 && session.user.role !== 'manager') {
+      // A partial approval alone may be voided by the cashier (the sale path allows it); other card payments need a manager.
+      if (!taken.every((t) => t.approvedCents < t.requestedCents)) return fail('forbidden', TENDER_COPY.cancelNeedsManager);
+    }
+    const step = beginCancel(state);
+    if (!step.ok) return fail('conflict', step.message);
+    let st = step.value.state;
+    store.saveTenderState(cartId, st);
+    let cashBack = false;
+    for (const t of step.value.toReverse) {
+      if (t.kind === 'cash') {
+        cashBack = true;
+        recordCash(db, { cartId, kind: 'return', cents: t.approvedCents - t.refundedCents, ts: now() });
+        st = markReversed(st, t.id);
+        continue;
+      }
+      const partial = t.approvedCents < t.requestedCents;
+      let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id: t.transactionId! }) : await deps.money['transactions:void']({ id: t.transactionId! });
+      // Settled already: refund what it collected instead.
+      if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: t.approvedCents - t.refundedCents });
+      if (r.ok) st = markReversed(st, t.id);
+    }
+    store.saveTenderState(cartId, st);
+    if (cashBack) events.emit('drawer:open', { cartId, reason: 'cash-return' });
+    if (st.status !== 'cancelled') return fail('gateway', 'Some card payments could not be given back yet. The sale stays open for cancelling; try Cancel sale again.');
+    return ok(store.view(cartId));
+  }
+
+  async function refundLines(cartId: string, lineIds: readonly string[]): Promise<Result<HandlerResults['cart:refund-lines']>> {
+    const view = store.view(cartId);
+    if (view.status !== 'paid') return fail('conflict', TENDER_COPY.notPaid);
+    const chosen = view.totals.lines.filter((l) => lineIds.includes(l.id) && !view.lines.find((x) => x.id === l.id)?.refunded);
+    if (chosen.length === 0) return fail('conflict', TENDER_COPY.nothingToRefund);
+    const lineTotal = chosen.reduce((a, l) => a + l.totalCents, 0);
+    const tenders = view.tenders.filter((t) => t.status === 'approved');
+    const shares = allocateLineRefund(lineTotal, tenders.map((t) => t.approvedCents - t.refundedCents));
+    const done = new Map<string, number>();
+    let refunded = 0;
+    let cashBack = 0;
+    const problems: string[] = [];
+    for (let i = 0; i < tenders.length; i++) {
+      const t = tenders[i]!;
+      const cents = shares[i]!;
+      if (cents <= 0) continue;
+      if (t.kind === 'cash') {
+        done.set(t.id, cents);
+        cashBack += cents;
+        refunded += cents;
+        continue;
+      }
+      const r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: cents });
+      if (r.ok && r.value.approved) {
+        done.set(t.id, cents);
+        refunded += cents;
+      } else problems.push(r.ok ? r.value.message : r.error.message);
+    }
+    if (problems.length > 0 && done.size === 0) return fail('gateway', problems[0]!);
+    // The lines are marked returned once anything went back, so a retry can never give the same line twice;
+    // a share that failed is said in the message, for a manager to refund from that card's sale by amount.
+    db.transaction(() => {
+      store.markLinesRefunded(cartId, chosen.map((l) => l.id), done);
+      recordCash(db, { cartId, kind: 'refund', cents: cashBack, ts: now() });
+    })();
+    if (cashBack > 0) events.emit('drawer:open', { cartId, reason: 'cash-refund' });
+    const message =
+      problems.length === 0
+        ? `Returned ${chosen.length} line${chosen.length === 1 ? '' : 's'}: $${centsToDecimal(refunded)}${cashBack > 0 ? `, of which $${centsToDecimal(cashBack)} in cash from the drawer` : ''}.`
+        : `Only $${centsToDecimal(refunded)} of $${centsToDecimal(lineTotal)} went back: ${problems[0]} Refund the rest from that card's sale by amount.`;
+    return ok({ cart: store.view(cartId), refundedCents: refunded, cashBackCents: cashBack, message });
   }
 
   return {
@@ -307,36 +392,15 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const s = counter();
       if (!s.ok) return s;
       const cartId = mine(s.value);
-      const state = store.tenderState(cartId);
-      const taken = state.tenders.filter((t) => t.status === 'approved' && t.kind !== 'cash');
-      if (taken.length > 0 && s.value.user.role !== 'manager') {
-        // A partial approval alone may be voided by the cashier (the sale path allows it); other card payments need a manager.
-        if (!taken.every((t) => t.approvedCents < t.requestedCents)) return fail('forbidden', TENDER_COPY.cancelNeedsManager);
-      }
-      const step = beginCancel(state);
-      if (!step.ok) return fail('conflict', step.message);
-      let st = step.value.state;
-      store.saveTenderState(cartId, st);
-      let cashBack = false;
-      for (const t of step.value.toReverse) {
-        if (t.kind === 'cash') {
-          cashBack = true;
-          recordCash(db, { cartId, kind: 'return', cents: t.approvedCents - t.refundedCents, ts: now() });
-          st = markReversed(st, t.id);
-          continue;
-        }
-        const partial = t.approvedCents < t.requestedCents;
-        let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id: t.transactionId! }) : await deps.money['transactions:void']({ id: t.transactionId! });
-        // Settled already: refund what it collected instead.
-        if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: t.approvedCents - t.refundedCents });
-        if (r.ok) st = markReversed(st, t.id);
-      }
-      store.saveTenderState(cartId, st);
-      if (cashBack) events.emit('drawer:open', { cartId, reason: 'cash-return' });
-      if (st.status !== 'cancelled') return fail('gateway', 'Some card payments could not be given back yet. The sale stays open for cancelling; try Cancel sale again.');
-      return ok(store.view(cartId));
+      return oneAtATime(cartId, () => cancelCart(s.value, cartId));
     },
 
+    'cart:refund-lines': async ({ cartId, lineIds }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      if (!store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
+      return oneAtATime(cartId, () => refundLines(cartId, lineIds));
+    },
     'cart:adopt-partial': async ({ transactionId }) => {
       const s = counter();
       if (!s.ok) return s;
@@ -374,50 +438,6 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       return ok(id ? store.view(id) : null);
     },
 
-    'cart:refund-lines': async ({ cartId, lineIds }) => {
-      const s = users.require('manager');
-      if (!s.ok) return s;
-      if (!store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
-      const view = store.view(cartId);
-      if (view.status !== 'paid') return fail('conflict', TENDER_COPY.notPaid);
-      const chosen = view.totals.lines.filter((l) => lineIds.includes(l.id) && !view.lines.find((x) => x.id === l.id)?.refunded);
-      if (chosen.length === 0) return fail('conflict', TENDER_COPY.nothingToRefund);
-      const lineTotal = chosen.reduce((a, l) => a + l.totalCents, 0);
-      const tenders = view.tenders.filter((t) => t.status === 'approved');
-      const shares = allocateLineRefund(lineTotal, tenders.map((t) => t.approvedCents - t.refundedCents));
-      const done = new Map<string, number>();
-      let refunded = 0;
-      let cashBack = 0;
-      const problems: string[] = [];
-      for (let i = 0; i < tenders.length; i++) {
-        const t = tenders[i]!;
-        const cents = shares[i]!;
-        if (cents <= 0) continue;
-        if (t.kind === 'cash') {
-          done.set(t.id, cents);
-          cashBack += cents;
-          refunded += cents;
-          continue;
-        }
-        const r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: cents });
-        if (r.ok && r.value.approved) {
-          done.set(t.id, cents);
-          refunded += cents;
-        } else problems.push(r.ok ? r.value.message : r.error.message);
-      }
-      if (problems.length > 0 && done.size === 0) return fail('gateway', problems[0]!);
-      // Lines are marked returned only when every share went back; a partly failed return records what did.
-      db.transaction(() => {
-        store.markLinesRefunded(cartId, problems.length === 0 ? chosen.map((l) => l.id) : [], done);
-        recordCash(db, { cartId, kind: 'refund', cents: cashBack, ts: now() });
-      })();
-      if (cashBack > 0) events.emit('drawer:open', { cartId, reason: 'cash-refund' });
-      const message =
-        problems.length === 0
-          ? `Returned ${chosen.length} line${chosen.length === 1 ? '' : 's'}: $${centsToDecimal(refunded)}${cashBack > 0 ? `, of which $${centsToDecimal(cashBack)} in cash from the drawer` : ''}.`
-          : `Only $${centsToDecimal(refunded)} of $${centsToDecimal(lineTotal)} went back: ${problems[0]}`;
-      return ok({ cart: store.view(cartId), refundedCents: refunded, cashBackCents: cashBack, message });
-    },
   };
 }
 

@@ -117,6 +117,19 @@ describe('cart and tenders', () => {
     expect((await h.call('cart:refund-lines', { cartId: paid.id, lineIds: [beans.id] })).ok).toBe(false); // not twice
   });
 
+  it('two returns of the same line at once give it back once', async () => {
+    await newCart('COF', 'MUF');
+    const paid = value(await h.call('cart:pay-card', { card: card(), clientRef: ref() }));
+    expect(paid.status).toBe('paid');
+    const coffee = paid.lines.find((l) => l.name === 'Coffee')!;
+    const [a, b] = await Promise.all([h.call('cart:refund-lines', { cartId: paid.id, lineIds: [coffee.id] }), h.call('cart:refund-lines', { cartId: paid.id, lineIds: [coffee.id] })]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = a.ok ? b : a;
+    expect(!refused.ok && refused.error.message).toBe(TENDER_COPY.nothingToRefund);
+    const refunds = await engine.listTransactions({ previous_transaction_id: paid.tenders[0]!.transactionId! }, 1, 10);
+    expect(refunds.items.map((t) => t.transaction_amount)).toEqual(['3.79']); // 3.50 + 0.29 tax share
+  });
+
   it('$20 cash on a smaller total gives the change', async () => {
     await newCart('COF', 'MUF');
     const v = value(await h.call('cart:pay-cash', { tenderedCents: 2_000 }));

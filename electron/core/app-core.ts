@@ -273,6 +273,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'transactions:refund': (a) => handlers['transactions:refund'](a),
         'transactions:void': (a) => handlers['transactions:void'](a),
         'transactions:view': (a) => handlers['transactions:view'](a),
+        'vault:charge': (a) => handlers['vault:charge'](a),
       },
     }),
   }, audit, () => users.peek());

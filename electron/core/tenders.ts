@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, type Tender } from '../../shared/cart/tender-machine';
-import type { CartView, HandlerMap, HandlerResults, Session } from '../../shared/ipc/contract';
+import type { CartView, HandlerMap, HandlerResults, SaleOutcome, Session } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { LEVEL3_MAX_LINE_ITEMS, validateLevel3 } from '../../shared/payments/level3-schema';
@@ -61,6 +61,7 @@ type CartHandlers = Pick<
   | 'cart:clear'
   | 'cart:pay-cash'
   | 'cart:pay-card'
+  | 'cart:pay-saved'
   | 'cart:cancel'
   | 'cart:adopt-partial'
   | 'cart:view'
@@ -78,7 +79,7 @@ export interface TenderDeps {
   /** The store's sales tax rate (basis points) for the standard category. */
   taxRateBasisPoints: () => number;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
-  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view'>;
+  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge'>;
   now?: () => number;
 }
 
@@ -193,6 +194,50 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       store.setLevel3Note(tender.id, true, `Level 3 sent: ${data.line_items.length} line item${data.line_items.length === 1 ? '' : 's'} (${l3.cardLabel}).`);
     } catch (err) {
       store.setLevel3Note(tender.id, false, `Level 3 not sent: ${err instanceof Error ? err.message : 'the gateway did not take it'}.`);
+    }
+  }
+
+  /** A card tender (keyed or saved): pending first, then the gateway's answer, then Level 3 for a commercial card. */
+  async function payByCard(
+    cartId: string,
+    kind: 'card' | 'saved-card',
+    clientRef: string,
+    amountCents: number | undefined,
+    charge: (subtotalCents: number, taxCents: number, clientRef: string, confirmedCents: number) => Promise<Result<SaleOutcome>>,
+  ): Promise<Result<HandlerResults['cart:pay-card']>> {
+    // The same clientRef again (a double click, a retry): answer what that tender became, charge nothing.
+    const seen = store.tenders(cartId).find((t) => t.id === clientRef);
+    if (seen) return ok({ ...store.view(cartId), message: seen.status === 'pending' ? 'This card payment is still in progress.' : 'This card payment was already sent.' });
+    const before = store.tenderState(cartId);
+    const step = beginTender(before, { id: clientRef, kind, ...(amountCents !== undefined ? { amountCents } : {}) });
+    if (!step.ok) return fail('conflict', step.message, { amountCents: [step.message] });
+    const tender = step.value.tender;
+    store.saveTenderState(cartId, step.value.state);
+    inFlight.add(tender.id);
+    try {
+      const totals = store.view(cartId).totals;
+      // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
+      const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
+      // The amount comes from the cart's items, not a typed figure: it is the confirmed amount.
+      const r = await charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents);
+      if (!r.ok && r.error.code === 'outcome_unknown') {
+        // Stays pending: `cart:current` asks the gateway again; nothing else may be tendered meanwhile.
+        return r;
+      }
+      const answer = r.ok && r.value.approved ? { approvedCents: r.value.transaction.amountCents, transactionId: r.value.transaction.id } : { approvedCents: 0, transactionId: r.ok ? r.value.transaction.id : null };
+      const done = finishTender(store.tenderState(cartId), tender.id, answer);
+      if (done.ok) store.saveTenderState(cartId, done.value);
+      if (!r.ok) return r;
+      const finished = store.tenders(cartId).find((t) => t.id === tender.id)!;
+      if (finished.status === 'approved') await sendLevel3(cartId, finished);
+      const view = store.view(cartId);
+      let message = r.value.message;
+      if (r.value.approved && r.value.transaction.partial) {
+        message = `Only $${centsToDecimal(r.value.transaction.amountCents)} of $${centsToDecimal(tender.requestedCents)} was approved. $${centsToDecimal(view.balanceCents)} remains to collect: another card or cash.`;
+      }
+      return ok({ ...view, message });
+    } finally {
+      inFlight.delete(tender.id);
     }
   }
 
@@ -344,48 +389,17 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     'cart:pay-card': async ({ card, amountCents, clientRef }) => {
       const s = counter();
       if (!s.ok) return s;
-      const cartId = mine(s.value);
-      // The same clientRef again (a double click, a retry): answer what that tender became, charge nothing.
-      const seen = store.tenders(cartId).find((t) => t.id === clientRef);
-      if (seen) return ok({ ...store.view(cartId), message: seen.status === 'pending' ? 'This card payment is still in progress.' : 'This card payment was already sent.' });
-      const before = store.tenderState(cartId);
-      const step = beginTender(before, { id: clientRef, kind: 'card', ...(amountCents !== undefined ? { amountCents } : {}) });
-      if (!step.ok) return fail('conflict', step.message, { amountCents: [step.message] });
-      const tender = step.value.tender;
-      store.saveTenderState(cartId, step.value.state);
-      inFlight.add(tender.id);
-      try {
-        const totals = store.view(cartId).totals;
-        // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
-        const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
-        const r = await deps.money['sale:charge']({
-          subtotalCents: tender.requestedCents - taxCents,
-          taxCents,
-          tipCents: 0,
-          card,
-          clientRef: tender.id,
-          // The amount comes from the cart's items, not a typed figure: it is the confirmed amount.
-          confirmedCents: tender.requestedCents,
-        });
-        if (!r.ok && r.error.code === 'outcome_unknown') {
-          // Stays pending: `cart:current` asks the gateway again; nothing else may be tendered meanwhile.
-          return r;
-        }
-        const answer = r.ok && r.value.approved ? { approvedCents: r.value.transaction.amountCents, transactionId: r.value.transaction.id } : { approvedCents: 0, transactionId: r.ok ? r.value.transaction.id : null };
-        const done = finishTender(store.tenderState(cartId), tender.id, answer);
-        if (done.ok) store.saveTenderState(cartId, done.value);
-        if (!r.ok) return r;
-        const finished = store.tenders(cartId).find((t) => t.id === tender.id)!;
-        if (finished.status === 'approved') await sendLevel3(cartId, finished);
-        const view = store.view(cartId);
-        let message = r.value.message;
-        if (r.value.approved && r.value.transaction.partial) {
-          message = `Only $${centsToDecimal(r.value.transaction.amountCents)} of $${centsToDecimal(tender.requestedCents)} was approved. $${centsToDecimal(view.balanceCents)} remains to collect: another card or cash.`;
-        }
-        return ok({ ...view, message });
-      } finally {
-        inFlight.delete(tender.id);
-      }
+      return payByCard(mine(s.value), 'card', clientRef, amountCents, (subtotalCents, taxCents, ref, confirmedCents) =>
+        deps.money['sale:charge']({ subtotalCents, taxCents, tipCents: 0, card, clientRef: ref, confirmedCents }),
+      );
+    },
+
+    'cart:pay-saved': async ({ methodId, amountCents, clientRef }) => {
+      const s = counter();
+      if (!s.ok) return s;
+      return payByCard(mine(s.value), 'saved-card', clientRef, amountCents, (subtotalCents, taxCents, ref) =>
+        deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref }),
+      );
     },
 
     'cart:cancel': async () => {

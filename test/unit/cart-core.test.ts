@@ -130,6 +130,17 @@ describe('cart and tenders', () => {
     expect(refunds.items.map((t) => t.transaction_amount)).toEqual(['3.79']); // 3.50 + 0.29 tax share
   });
 
+  it('a saved card pays part of a cart and cash the rest', async () => {
+    const pat = value(await h.call('vault:add-contact', { firstName: 'Pat', lastName: 'Doe', email: 'pat@example.com' }));
+    const saved = value(await h.call('vault:add-card', { contactId: pat.id, holderName: 'Pat Doe', number: '4111111111111111', expiry: '1230' }));
+    await newCart('BEA'); // 12.99, exempt
+    const part = value(await h.call('cart:pay-saved', { methodId: saved.id, amountCents: 999, clientRef: ref() }));
+    expect(part).toMatchObject({ status: 'open', balanceCents: 300 });
+    expect(part.tenders[0]).toMatchObject({ kind: 'saved-card', approvedCents: 999 });
+    expect((await engine.getTransaction(part.tenders[0]!.transactionId!)).transaction_amount).toBe('9.99');
+    expect(value(await h.call('cart:pay-cash', { tenderedCents: 300 }))).toMatchObject({ status: 'paid', changeCents: 0 });
+  });
+
   it('$20 cash on a smaller total gives the change', async () => {
     await newCart('COF', 'MUF');
     const v = value(await h.call('cart:pay-cash', { tenderedCents: 2_000 }));
@@ -227,8 +238,9 @@ describe('cart and tenders', () => {
   });
 
   it('the end-of-day report shows the expected cash: cash taken less cash given back', async () => {
-    // In: 20.00 (split sale) + 7.03 + 1.01 + 1.01 (after the two partials) + 5.00 (the cancelled sale); out: 10.92 (returned beans) + 5.00 (cancelled)
+    // In: 20.00 (split sale) + 3.00 (after the saved card) + 7.03 + 1.01 + 1.01 (after the two partials) + 5.00 (the cancelled sale);
+    // out: 10.92 (returned beans) + 5.00 (cancelled)
     const x = value(await h.call('reports:x'));
-    expect(x.cash).toEqual({ salesCents: 3_405, refundsCents: 1_592, expectedCents: 1_813 });
+    expect(x.cash).toEqual({ salesCents: 3_705, refundsCents: 1_592, expectedCents: 2_113 });
   });
 });

@@ -49,7 +49,12 @@ test('a manager imports the catalogue: a CSV with two bad rows imports nothing a
   await importCsv(page, CSV_GOOD);
   await expect(result).toContainText('Imported 4 items.');
   await expect(page.getByTestId('catalogue-table')).toContainText('Beans, 1 lb');
+  await expect(page.getByLabel("A cashier's discount above this percent needs a manager's PIN")).toHaveValue('20');
+  await page.getByLabel("A cashier's discount above this percent needs a manager's PIN").fill('25');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText('Saved: discounts above 25 % need a manager.')).toBeVisible();
   await shot(page, 'cart-02-catalogue');
+  await expectAccessible(page, 'catalogue');
 });
 
 test('three items with a discount: $20 cash and the rest on a card; the receipt shows it all', async ({ page, app }) => {

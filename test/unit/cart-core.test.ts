@@ -141,9 +141,13 @@ describe('cart and tenders', () => {
     expect(value(await h.call('cart:pay-cash', { tenderedCents: 300 }))).toMatchObject({ status: 'paid', changeCents: 0 });
   });
 
-  it('$20 cash on a smaller total gives the change', async () => {
+  it('$20 cash on a smaller total gives the change and opens the drawer', async () => {
     await newCart('COF', 'MUF');
+    const drawer: unknown[] = [];
+    const off = h.core.events.subscribe((event, payload) => event === 'drawer:open' && drawer.push(payload));
     const v = value(await h.call('cart:pay-cash', { tenderedCents: 2_000 }));
+    off();
+    expect(drawer).toEqual([{ cartId: v.id, reason: 'cash-sale' }]);
     // 649 + tax 53.5 → 54 = 703; change 1297
     expect(v).toMatchObject({ status: 'paid', changeCents: 1_297 });
     expect(v.tenders[0]).toMatchObject({ approvedCents: 703, tenderedCents: 2_000 });
@@ -197,7 +201,10 @@ describe('cart and tenders', () => {
   });
 
   it('a discount above the limit needs a manager PIN when a cashier gives it', async () => {
+    expect(value(await h.call('catalogue:set-rules', { discountApprovalPercent: 25 }))).toEqual({ discountApprovalPercent: 25 });
+    value(await h.call('catalogue:set-rules', { discountApprovalPercent: 20 }));
     await h.signInAs('Casey', '0000');
+    expect((await h.call('catalogue:set-rules', { discountApprovalPercent: 90 })).ok).toBe(false);
     const cart = await newCart('COF');
     const big = { kind: 'percent' as const, basisPoints: 3_000 };
     const r = await h.call('cart:set-line-discount', { lineId: cart.lines[0]!.id, discount: big });

@@ -31,6 +31,8 @@ export function CatalogueScreen() {
   const [error, setError] = useState<string | null>(null);
   const [imported, setImported] = useState<CsvImportResult | null>(null);
   const [busy, setBusy] = useState(false);
+  const [limit, setLimit] = useState('');
+  const [limitSaved, setLimitSaved] = useState<string | null>(null);
 
   const reload = useCallback(async () => {
     const r = await ringup.catalogueList({ includeArchived: true, search: '' });
@@ -39,7 +41,15 @@ export function CatalogueScreen() {
   }, []);
   useEffect(() => {
     void reload();
+    void ringup.catalogueRules().then((r) => r.ok && setLimit(String(r.value.discountApprovalPercent)));
   }, [reload]);
+  const limitValue = /^\d{1,3}$/.test(limit.trim()) && Number(limit) <= 100 ? Number(limit) : null;
+  const saveLimit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (limitValue === null) return;
+    const r = await ringup.catalogueSetRules({ discountApprovalPercent: limitValue });
+    setLimitSaved(r.ok ? `Saved: discounts above ${r.value.discountApprovalPercent} % need a manager.` : r.error.message);
+  };
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -163,6 +173,30 @@ export function CatalogueScreen() {
               ))}
             </ul>
           </div>
+        )}
+      </section>
+      <section className="panel" aria-labelledby="rules-title">
+        <h2 id="rules-title" className="section-title">
+          Discounts
+        </h2>
+        <form className="input-row discount-row" onSubmit={(e) => void saveLimit(e)}>
+          <div className="field">
+            <label htmlFor="discount-limit">A cashier's discount above this percent needs a manager's PIN</label>
+            <input id="discount-limit" className="input" inputMode="numeric" value={limit} onChange={(e) => setLimit(e.target.value)} aria-invalid={limit !== '' && limitValue === null} aria-describedby={limit !== '' && limitValue === null ? 'discount-limit-error' : undefined} />
+            {limit !== '' && limitValue === null && (
+              <p id="discount-limit-error" className="field-error">
+                A whole percent from 0 to 100.
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-secondary btn-lg" disabled={limitValue === null}>
+            Save
+          </button>
+        </form>
+        {limitSaved && (
+          <p className="notice notice-ok" role="status">
+            {limitSaved}
+          </p>
         )}
       </section>
       <section className="panel" aria-labelledby="items-title">

@@ -24,6 +24,9 @@ import { StoreSettingsStore } from './store-settings';
 import { openPosDatabase, startPosCheckpointer } from './pos-database';
 import { createDevicesHandlers } from './devices';
 import { createSalesHandlers } from './sales';
+import { Catalogue } from './catalogue';
+import { createCatalogueHandlers } from './catalogue-handlers';
+import { createTenderHandlers } from './tenders';
 import { UserDirectory } from './users';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
@@ -282,6 +285,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
 
+  const catalogue = new Catalogue(db);
   const handlers: HandlerMap = withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
@@ -321,6 +325,26 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...oauthHandlers,
     ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
+    ...createCatalogueHandlers({ db, users, catalogue }),
+    ...createTenderHandlers({
+      db,
+      users,
+      catalogue,
+      // Level 3 from the cart is sent by the core on the sale's behalf (a cashier's engine user may only sell).
+      client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+      events,
+      taxRateBasisPoints: () => settings().taxRateBasisPoints,
+      // The cart's money steps go through the audited handlers below, resolved when called.
+      money: {
+        'sale:charge': (a) => handlers['sale:charge'](a),
+        'sale:outcome': (a) => handlers['sale:outcome'](a),
+        'sale:void-partial': (a) => handlers['sale:void-partial'](a),
+        'transactions:refund': (a) => handlers['transactions:refund'](a),
+        'transactions:void': (a) => handlers['transactions:void'](a),
+        'transactions:view': (a) => handlers['transactions:view'](a),
+        'vault:charge': (a) => handlers['vault:charge'](a),
+      },
+    }),
   }, audit, () => users.peek());
 
   return {

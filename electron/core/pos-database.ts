@@ -124,6 +124,75 @@ const MIGRATIONS: readonly string[] = [
      BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
    CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
      BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
+  // The catalogue and carts (issue 15, catalogue.ts and cart-store.ts). A cart's lines copy
+  // the item's name, price and codes, so editing the catalogue never rewrites a past sale.
+  `CREATE TABLE catalogue_items (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     price_cents INTEGER NOT NULL CHECK (price_cents > 0),
+     sku TEXT NOT NULL DEFAULT '',
+     product_code TEXT NOT NULL DEFAULT '',
+     unit_code TEXT NOT NULL DEFAULT 'EA',
+     commodity_code TEXT NOT NULL DEFAULT '',
+     tax_category TEXT NOT NULL DEFAULT 'standard',
+     quick_key INTEGER NOT NULL DEFAULT 0,
+     archived INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL
+   );
+   CREATE TABLE carts (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('open', 'paid', 'cancelling', 'cancelled')),
+     cart_discount TEXT,
+     discount_approved_by TEXT,
+     total_cents INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL,
+     closed_ts INTEGER
+   );
+   CREATE UNIQUE INDEX carts_one_open ON carts (user_id) WHERE status IN ('open', 'cancelling');
+   CREATE TABLE cart_lines (
+     id TEXT PRIMARY KEY,
+     cart_id TEXT NOT NULL REFERENCES carts (id),
+     seq INTEGER NOT NULL,
+     item_id TEXT,
+     name TEXT NOT NULL,
+     unit_cents INTEGER NOT NULL CHECK (unit_cents > 0),
+     quantity INTEGER NOT NULL CHECK (quantity > 0),
+     tax_category TEXT NOT NULL,
+     product_code TEXT NOT NULL DEFAULT '',
+     unit_code TEXT NOT NULL DEFAULT 'EA',
+     commodity_code TEXT NOT NULL DEFAULT '',
+     discount TEXT,
+     refunded INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX cart_lines_cart ON cart_lines (cart_id, seq);
+   CREATE TABLE cart_tenders (
+     id TEXT PRIMARY KEY,
+     cart_id TEXT NOT NULL REFERENCES carts (id),
+     seq INTEGER NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('cash', 'card', 'saved-card', 'terminal')),
+     status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'declined', 'reversed')),
+     requested_cents INTEGER NOT NULL,
+     approved_cents INTEGER NOT NULL,
+     tendered_cents INTEGER NOT NULL,
+     change_cents INTEGER NOT NULL,
+     transaction_id TEXT,
+     refunded_cents INTEGER NOT NULL DEFAULT 0 CHECK (refunded_cents <= approved_cents),
+     level3_sent INTEGER,
+     level3_note TEXT,
+     created_ts INTEGER NOT NULL
+   );
+   CREATE INDEX cart_tenders_cart ON cart_tenders (cart_id, seq);
+   CREATE INDEX cart_tenders_ts ON cart_tenders (created_ts);
+   -- Every movement of cash in or out of the drawer (cash tenders in; line returns and cancelled sales out), for expected cash.
+   CREATE TABLE cash_movements (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     cart_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('sale', 'refund', 'return')),
+     cents INTEGER NOT NULL,
+     ts INTEGER NOT NULL
+   );
+   CREATE INDEX cash_movements_ts ON cash_movements (ts);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -20,6 +20,7 @@ import { clerkNumberOf } from './clerk-records';
 import type { UserDirectory } from './users';
 import { offlineCountsBetween } from './offline-queue';
 import { ZReportStore } from './z-report-store';
+import { cashSummary } from './cash-drawer';
 
 export const REPORT_MESSAGES = {
   notRecorded: 'Not recorded',
@@ -97,6 +98,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       byHour: byHour(list),
       offlineCount: offline.offline,
       declinedAfterForwardCount: offline.declinedAfterForward,
+      cash: cashSummary(deps.db, from, to),
     };
   }
 

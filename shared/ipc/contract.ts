@@ -34,6 +34,8 @@ import { recurringHandlers, type RecurringResults } from './recurring';
 import { outboxHandlers, type OutboxResults } from './outbox';
 import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
 import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResults } from './queue';
+import { catalogueHandlers, type CatalogueResults } from './catalogue';
+import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 
 export * from './common';
 export * from './core';
@@ -56,10 +58,12 @@ export * from './recurring';
 export * from './outbox';
 export * from './billing-links';
 export * from './queue';
+export * from './catalogue';
+export * from './cart';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers, queueHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -98,6 +102,8 @@ export const handlerArgs = {
   ...outboxHandlers,
   ...billingLinksHandlers,
   ...queueHandlers,
+  ...catalogueHandlers,
+  ...cartHandlers,
 } as const;
 
 export interface HandlerResults
@@ -120,7 +126,9 @@ export interface HandlerResults
     RecurringResults,
     OutboxResults,
     BillingLinksResults,
-    QueueResults {}
+    QueueResults,
+    CatalogueResults,
+    CartResults {}
 
 export type Channel = keyof typeof handlerArgs;
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
@@ -135,7 +143,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -165,4 +173,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames];

@@ -33,6 +33,17 @@ export interface DayReport {
   offlineCount: number | null;
   /** Forwarded offline sales the gateway then declined (null: nothing to report). */
   declinedAfterForwardCount: number | null;
+  /** Cash through the drawer in the period (cart sales): the expected cash to compare with the counted cash. Absent in reports closed before it existed. */
+  cash?: CashSummary;
+}
+
+export interface CashSummary {
+  /** Cash collected by sales (tendered less change). */
+  salesCents: number;
+  /** Cash given back: returned lines and cancelled sales. */
+  refundsCents: number;
+  /** salesCents − refundsCents: what the drawer should hold above its opening float. */
+  expectedCents: number;
 }
 
 export interface ZReportEntry {

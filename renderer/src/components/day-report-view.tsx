@@ -35,6 +35,14 @@ export function DayReportView({ report, paper }: { report: DayReport; paper: Pap
         <Line label="Declined" value={t.declinedCount.toLocaleString()} />
         {report.offlineCount !== null && <Line label="Taken offline" value={report.offlineCount.toLocaleString()} />}
         {report.declinedAfterForwardCount !== null && <Line label="Declined after forwarding" value={report.declinedAfterForwardCount.toLocaleString()} />}
+        {/* cart hook-in (issue 15): cash is not card money, so it is listed apart from the totals above */}
+        {report.cash && (
+          <>
+            <Line label="Cash taken (cart sales)" value={money(report.cash.salesCents)} testId="report-cash-sales" />
+            <Line label="Cash given back" value={report.cash.refundsCents > 0 ? `-${money(report.cash.refundsCents)}` : money(0)} />
+            <Line label="Expected cash (count and compare)" value={money(report.cash.expectedCents)} testId="report-cash-expected" strong />
+          </>
+        )}
       </dl>
       <div className="report-tables">
         <BreakdownTable caption="Tips by employee" keyLabel="Employee" rows={report.byEmployee} showTips testId="report-by-employee" />

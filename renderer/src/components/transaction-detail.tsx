@@ -1,3 +1,4 @@
+import { CartLineReturn } from './cart-line-return';
 import { useEffect, useRef, useState } from 'react';
 import { shortRefOf } from '../../../shared/short-ref';
 import { isTypingTarget } from '../lib/shortcuts';
@@ -114,6 +115,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
       </p>
       {t.message !== 'Approved.' && <p className="detail-message">{t.message}</p>}
 
+      {/* cart hook-in (issue 15): a sale that paid part of a cart returns chosen lines */}
+      {t.kind === 'sale' && <CartLineReturn transactionId={t.id} isManager={isManager} onChanged={() => void ringup.transactionsView({ id: t.id }).then((r) => r.ok && onChanged(r.value))} />}
       {done && (
         <p className="notice notice-ok" role="status" data-testid="detail-done">
           {done}

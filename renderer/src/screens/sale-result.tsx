@@ -1,3 +1,4 @@
+import { useCartStore } from '../stores/cart-store';
 import { useEffect, useRef, useState } from 'react';
 import type { SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
 import { EmailReceipt } from '../components/email-receipt';
@@ -98,6 +99,10 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
             <>
               <button type="button" className="btn btn-primary btn-xl" onClick={onCollectRest}>
                 Collect {money(restCents)} with another card
+              </button>
+              {/* cart hook-in (issue 15): the rest as a cart balance, payable in cash (or cards, or a mix) */}
+              <button type="button" className="btn btn-secondary btn-lg" onClick={() => void useCartStore.getState().adoptPartial(t.id).then((ok) => ok && onNewSale())}>
+                Collect {money(restCents)} in cash
               </button>
               <button type="button" className="btn btn-danger btn-lg" onClick={() => void voidPartial()} disabled={voiding}>
                 {voiding ? 'Voiding…' : `Void the ${money(t.amountCents)} and start over`}

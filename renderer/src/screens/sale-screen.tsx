@@ -13,6 +13,11 @@ import { useNavStore } from '../stores/nav-store';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { aboveHardCap, hardCapSentence } from '../../../shared/amount-guards';
 import { SaleResult } from './sale-result';
+// --- cart hook-in (issue 15)
+import { CartPanel } from '../components/cart-panel';
+import { CartReceipt } from '../components/cart-receipt';
+import { QuickKeys } from '../components/quick-keys';
+import { useCartStore } from '../stores/cart-store';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -68,6 +73,43 @@ export function SaleScreen() {
     return () => window.removeEventListener('keydown', onKey);
   }, [phase, press]);
 
+  // --- cart hook-in (issue 15): with a catalogue, items go to a cart (the keypad adds open amounts); without one the screen is as before.
+  const cart = useCartStore();
+  const loadCart = cart.load;
+  useEffect(() => {
+    void loadCart();
+  }, [loadCart]);
+  const cartActive = cart.cart !== null && (cart.cart.lines.length > 0 || cart.cart.status !== 'open');
+  const catalogueOn = cart.items.length > 0 || cartActive;
+  // --- end cart hook-in
+
+  if (cart.receipt) {
+    return (
+      <div className="result-layout">
+        <section className="panel" aria-labelledby="paid-title">
+          <h1 id="paid-title" className="section-title">
+            Paid
+          </h1>
+          {cart.receipt.changeCents > 0 && (
+            <p className="change-due" data-testid="change-due">
+              Change due <strong>{money(cart.receipt.changeCents)}</strong>
+            </p>
+          )}
+          {cart.message && <p className="notice notice-info">{cart.message}</p>}
+          <div className="form-actions">
+            <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
+              New sale
+            </button>
+            <button type="button" className="btn btn-secondary btn-lg" onClick={() => window.print()}>
+              Print receipt
+            </button>
+          </div>
+        </section>
+        <CartReceipt cart={cart.receipt} storeName={config?.merchantName ?? ''} />
+      </div>
+    );
+  }
+
   if (phase === 'result' && s.outcome) {
     return <SaleResult outcome={s.outcome} config={config} firstCard={s.firstCard} onNewSale={s.newSale} onRetry={s.retry} onCollectRest={s.collectRest} onVoidPartial={s.voidPartial} />;
   }
@@ -96,10 +138,24 @@ export function SaleScreen() {
             {s.firstCard.transaction.lastFour}. Charge the remaining {money(s.firstCard.restCents)} to another card.
           </p>
         )}
+        {catalogueOn && <QuickKeys disabled={cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
+        {catalogueOn && (
+          <button
+            type="button"
+            className="btn btn-secondary btn-lg btn-block"
+            disabled={s.subtotalCents === 0 || cart.busy}
+            onClick={() => void cart.addOpen(s.subtotalCents).then((added) => added && s.newSale())}
+          >
+            Add {money(s.subtotalCents)} to the cart
+          </button>
+        )}
         {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
         <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
       </section>
+      {cartActive ? (
+        <CartPanel />
+      ) : (
       <section className="panel order-panel" aria-label="Order and card">
         {s.configError && (
           <p className="notice notice-error" role="alert">
@@ -169,6 +225,7 @@ export function SaleScreen() {
           }
         />
       </section>
+      )}
       {q && (
         <ConfirmDialog
           title={q.kind === 'amount' ? 'Charge this large amount?' : 'Add this large tip?'}

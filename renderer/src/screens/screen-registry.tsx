@@ -15,6 +15,7 @@ import { BatchesScreen } from './batches-screen';
 import { CounterUsersScreen } from './counter-users-screen';
 import { GatewayScreen } from './gateway-screen';
 import { AuditScreen } from './audit-screen';
+import { CatalogueScreen } from './catalogue-screen';
 import { ManageScreen } from './manage-screen';
 import { OutboxScreen } from './outbox-screen';
 import { QueueScreen } from './queue-screen';
@@ -148,6 +149,15 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <OutboxScreen />,
+  },
+  {
+    id: 'catalogue',
+    label: 'Catalogue',
+    description: 'Items, prices, codes and quick keys; import a CSV file.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+    render: () => <CatalogueScreen />,
   },
 ];
 

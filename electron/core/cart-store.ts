@@ -1,0 +1,252 @@
+/**
+ * Carts in the app database (`carts`, `cart_lines`, `cart_tenders`): each counter user has
+ * at most one open cart, which survives a restart until it is paid, cleared or cancelled.
+ * A line copies its item's name, price and codes when added. Every figure is recomputed
+ * from the rows with cart-math.ts; the stored total is only a convenience for reports.
+ *
+ * Lines and discounts change only before the first tender: once money was taken, the
+ * total it was taken against stays (cancel the sale to start over).
+ */
+import { randomUUID } from 'node:crypto';
+import { computeCart, type Discount } from '../../shared/cart/cart-math';
+import { balanceCents, type SaleStatus, type Tender, type TenderState } from '../../shared/cart/tender-machine';
+import type { CatalogueItem } from '../../shared/ipc/catalogue';
+import type { CartLineView, CartView } from '../../shared/ipc/cart';
+import type { PosDatabase } from './pos-database';
+
+interface CartRow {
+  id: string;
+  user_id: string;
+  status: SaleStatus;
+  cart_discount: string | null;
+  discount_approved_by: string | null;
+  total_cents: number;
+  created_ts: number;
+}
+interface LineRow {
+  id: string;
+  item_id: string | null;
+  name: string;
+  unit_cents: number;
+  quantity: number;
+  tax_category: string;
+  product_code: string;
+  unit_code: string;
+  commodity_code: string;
+  discount: string | null;
+  refunded: number;
+}
+interface TenderRow {
+  id: string;
+  kind: Tender['kind'];
+  status: Tender['status'];
+  requested_cents: number;
+  approved_cents: number;
+  tendered_cents: number;
+  change_cents: number;
+  transaction_id: string | null;
+  refunded_cents: number;
+}
+
+export const CART_MESSAGES = {
+  noLine: 'That line is not in the cart.',
+  locked: 'A payment was already taken for this sale, so its items cannot change. Cancel the sale to start over.',
+  notOpen: 'This sale is closed.',
+  noCart: 'That sale is not on this register.',
+} as const;
+
+const parseDiscount = (s: string | null): Discount | null => (s ? (JSON.parse(s) as Discount) : null);
+
+export class CartStore {
+  constructor(
+    private readonly db: PosDatabase,
+    private readonly taxRate: (category: string) => number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The user's open (or cancelling) cart id; a new cart when none. */
+  openCartOf(userId: string): string {
+    const row = this.db.prepare(`SELECT id FROM carts WHERE user_id = ? AND status IN ('open', 'cancelling')`).get(userId) as { id: string } | undefined;
+    if (row) return row.id;
+    const id = randomUUID();
+    this.db.prepare(`INSERT INTO carts (id, user_id, status, created_ts) VALUES (?, ?, 'open', ?)`).run(id, userId, this.now());
+    return id;
+  }
+
+  exists(cartId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM carts WHERE id = ?').get(cartId) !== undefined;
+  }
+
+  cartOfTransaction(transactionId: string): string | null {
+    const r = this.db.prepare('SELECT cart_id FROM cart_tenders WHERE transaction_id = ?').get(transactionId) as { cart_id: string } | undefined;
+    return r?.cart_id ?? null;
+  }
+
+  private cartRow(cartId: string): CartRow {
+    return this.db.prepare('SELECT * FROM carts WHERE id = ?').get(cartId) as CartRow;
+  }
+
+  private lineRows(cartId: string): LineRow[] {
+    return this.db.prepare('SELECT * FROM cart_lines WHERE cart_id = ? ORDER BY seq').all(cartId) as LineRow[];
+  }
+
+  tenders(cartId: string): Tender[] {
+    const rows = this.db.prepare('SELECT * FROM cart_tenders WHERE cart_id = ? ORDER BY seq').all(cartId) as TenderRow[];
+    return rows.map((r) => ({
+      id: r.id,
+      kind: r.kind,
+      status: r.status,
+      requestedCents: r.requested_cents,
+      approvedCents: r.approved_cents,
+      tenderedCents: r.tendered_cents,
+      changeCents: r.change_cents,
+      transactionId: r.transaction_id,
+      refundedCents: r.refunded_cents,
+    }));
+  }
+
+  /** Whether lines and discounts may still change (open, and no tender taken or in progress). */
+  editable(cartId: string): boolean {
+    const c = this.cartRow(cartId);
+    return c.status === 'open' && !this.tenders(cartId).some((t) => t.status === 'approved' || t.status === 'pending');
+  }
+
+  addItem(cartId: string, item: CatalogueItem, quantity: number): void {
+    // The same item again adds to its line (when that line has no discount of its own).
+    const same = this.db
+      .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ?')
+      .get(cartId, item.id, item.priceCents) as { id: string; quantity: number } | undefined;
+    if (same) {
+      this.db.prepare('UPDATE cart_lines SET quantity = ? WHERE id = ?').run(Math.min(9_999, same.quantity + quantity), same.id);
+      return;
+    }
+    this.insertLine(cartId, {
+      itemId: item.id,
+      name: item.name,
+      unitCents: item.priceCents,
+      quantity,
+      taxCategory: item.taxCategory,
+      productCode: item.productCode || item.sku,
+      unitCode: item.unitCode,
+      commodityCode: item.commodityCode,
+    });
+  }
+
+  addOpen(cartId: string, name: string, amountCents: number, taxCategory: string): void {
+    this.insertLine(cartId, { itemId: null, name, unitCents: amountCents, quantity: 1, taxCategory, productCode: '', unitCode: 'EA', commodityCode: '' });
+  }
+
+  private insertLine(cartId: string, l: Omit<CartLineView, 'id' | 'discount' | 'refunded'>): void {
+    const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM cart_lines WHERE cart_id = ?').get(cartId) as { n: number }).n;
+    this.db
+      .prepare(
+        `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode);
+  }
+
+  hasLine(cartId: string, lineId: string): boolean {
+    return this.db.prepare('SELECT 1 FROM cart_lines WHERE cart_id = ? AND id = ?').get(cartId, lineId) !== undefined;
+  }
+
+  setQuantity(lineId: string, quantity: number): void {
+    this.db.prepare('UPDATE cart_lines SET quantity = ? WHERE id = ?').run(quantity, lineId);
+  }
+
+  removeLine(lineId: string): void {
+    this.db.prepare('DELETE FROM cart_lines WHERE id = ?').run(lineId);
+  }
+
+  setLineDiscount(lineId: string, d: Discount | null): void {
+    this.db.prepare('UPDATE cart_lines SET discount = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, lineId);
+  }
+
+  setCartDiscount(cartId: string, d: Discount | null): void {
+    this.db.prepare('UPDATE carts SET cart_discount = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, cartId);
+  }
+
+  setApprovedBy(cartId: string, name: string | null): void {
+    this.db.prepare('UPDATE carts SET discount_approved_by = ? WHERE id = ?').run(name, cartId);
+  }
+
+  clear(cartId: string): void {
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM cart_tenders WHERE cart_id = ?').run(cartId);
+      this.db.prepare('DELETE FROM cart_lines WHERE cart_id = ?').run(cartId);
+      this.db.prepare('UPDATE carts SET cart_discount = NULL, discount_approved_by = NULL, total_cents = 0 WHERE id = ?').run(cartId);
+    })();
+  }
+
+  /** The tender state to run a step of the machine on. */
+  tenderState(cartId: string): TenderState {
+    const c = this.cartRow(cartId);
+    return { status: c.status, totalCents: this.view(cartId).totals.totalCents, tenders: this.tenders(cartId) };
+  }
+
+  /** Writes a step's result: the tenders (insert or update) and the sale's status, in one transaction. */
+  saveTenderState(cartId: string, s: TenderState): void {
+    const upsert = this.db.prepare(
+      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, created_ts)
+       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @ts)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents`,
+    );
+    this.db.transaction(() => {
+      s.tenders.forEach((t, i) => upsert.run({ ...t, cartId, seq: i + 1, ts: this.now() }));
+      const closed = s.status === 'paid' || s.status === 'cancelled';
+      this.db.prepare('UPDATE carts SET status = ?, total_cents = ?, closed_ts = ? WHERE id = ?').run(s.status, s.totalCents, closed ? this.now() : null, cartId);
+    })();
+  }
+
+  markLinesRefunded(cartId: string, lineIds: readonly string[], tenderRefunds: ReadonlyMap<string, number>): void {
+    this.db.transaction(() => {
+      for (const id of lineIds) this.db.prepare('UPDATE cart_lines SET refunded = 1 WHERE id = ? AND cart_id = ?').run(id, cartId);
+      for (const [tenderId, cents] of tenderRefunds) this.db.prepare('UPDATE cart_tenders SET refunded_cents = refunded_cents + ? WHERE id = ?').run(cents, tenderId);
+    })();
+  }
+
+  setLevel3Note(tenderId: string, sent: boolean, note: string): void {
+    this.db.prepare('UPDATE cart_tenders SET level3_sent = ?, level3_note = ? WHERE id = ?').run(sent ? 1 : 0, note, tenderId);
+  }
+
+  view(cartId: string): CartView {
+    const c = this.cartRow(cartId);
+    const level3 = (
+      this.db.prepare('SELECT transaction_id, level3_sent, level3_note FROM cart_tenders WHERE cart_id = ? AND level3_note IS NOT NULL ORDER BY seq').all(cartId) as Array<{
+        transaction_id: string;
+        level3_sent: number;
+        level3_note: string;
+      }>
+    ).map((r) => ({ transactionId: r.transaction_id, sent: r.level3_sent === 1, note: r.level3_note }));
+    const lines: CartLineView[] = this.lineRows(cartId).map((r) => ({
+      id: r.id,
+      itemId: r.item_id,
+      name: r.name,
+      unitCents: r.unit_cents,
+      quantity: r.quantity,
+      taxCategory: r.tax_category,
+      productCode: r.product_code,
+      unitCode: r.unit_code,
+      commodityCode: r.commodity_code,
+      discount: parseDiscount(r.discount),
+      refunded: r.refunded === 1,
+    }));
+    const cartDiscount = parseDiscount(c.cart_discount);
+    const totals = computeCart(lines, cartDiscount, this.taxRate);
+    const tenders = this.tenders(cartId);
+    const state: TenderState = { status: c.status, totalCents: totals.totalCents, tenders };
+    return {
+      id: c.id,
+      status: c.status,
+      lines,
+      cartDiscount,
+      totals,
+      tenders,
+      balanceCents: c.status === 'open' ? balanceCents(state) : 0,
+      changeCents: tenders.filter((t) => t.kind === 'cash' && t.status === 'approved').reduce((a, t) => a + t.changeCents, 0),
+      discountApprovedBy: c.discount_approved_by,
+      level3,
+      createdTs: c.created_ts,
+    };
+  }
+}

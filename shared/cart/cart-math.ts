@@ -1,0 +1,170 @@
+/**
+ * Cart arithmetic, in integer cents, shared by the core (which is the authority) and the
+ * sale screen (which shows the same figures as the cashier types).
+ *
+ * The rounding rule, once:
+ * 1. A line's gross is unit price × quantity (exact, integers).
+ * 2. A line discount in percent is rounded half-up to the cent on that line's gross; an
+ *    amount discount is capped at the gross.
+ * 3. A whole-cart discount in percent is rounded half-up on the sum of the lines after
+ *    their own discounts; an amount is capped at that sum. It is then shared across the
+ *    lines in proportion to their net by largest remainder, so the shares add up exactly.
+ * 4. Tax is computed once per tax category on the sum of that category's lines after all
+ *    discounts, rounded half-up (not per line, so ten 5¢ lines do not lose tax to rounding),
+ *    then shared back to the category's lines by largest remainder (for Level 3 and refunds).
+ * 5. Total = Σ line nets + Σ category taxes. Every figure is a non-negative integer.
+ *
+ * Percents are basis points (1 250 = 12.5 %), as the store's tax rate is.
+ */
+
+export type Discount = { kind: 'amount'; cents: number } | { kind: 'percent'; basisPoints: number };
+
+export interface CartLineInput {
+  id: string;
+  name: string;
+  unitCents: number;
+  quantity: number;
+  taxCategory: string;
+  discount: Discount | null;
+}
+
+export interface CartLineTotals {
+  id: string;
+  grossCents: number;
+  lineDiscountCents: number;
+  /** This line's share of the whole-cart discount. */
+  cartDiscountShareCents: number;
+  /** Gross less both discounts: what the line sells for before tax. */
+  netCents: number;
+  /** This line's share of its category's tax. */
+  taxCents: number;
+  /** netCents + taxCents: what returning this line gives back. */
+  totalCents: number;
+}
+
+export interface CartTotals {
+  lines: CartLineTotals[];
+  grossCents: number;
+  lineDiscountCents: number;
+  cartDiscountCents: number;
+  subtotalCents: number;
+  taxByCategory: Array<{ category: string; rateBasisPoints: number; taxableCents: number; taxCents: number }>;
+  taxCents: number;
+  totalCents: number;
+  /** The largest discount in the cart as a share of what it discounts, in basis points (manager approval check). */
+  largestDiscountBasisPoints: number;
+}
+
+/** a × bp / 10 000, rounded half-up; a and bp are non-negative integers. */
+export function percentOf(cents: number, basisPoints: number): number {
+  return Math.floor((cents * basisPoints + 5_000) / 10_000);
+}
+
+/**
+ * Splits `total` across `weights` in proportion, by largest remainder: the parts are
+ * integers that add up to `total` exactly; ties go to the earlier index. Zero weights get 0
+ * unless every weight is zero (then the first part takes it all).
+ */
+export function allocate(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  if (weights.length === 0) return [];
+  if (sum === 0) return weights.map((_w, i) => (i === 0 ? total : 0));
+  const parts = weights.map((w) => Math.floor((total * w) / sum));
+  const rest = total - parts.reduce((a, b) => a + b, 0);
+  const order = weights
+    .map((w, i) => ({ i, rem: (total * w) % sum }))
+    .sort((a, b) => b.rem - a.rem || a.i - b.i);
+  for (let k = 0; k < rest; k++) parts[order[k % order.length]!.i]! += 1;
+  return parts;
+}
+
+function discountCents(base: number, d: Discount | null): number {
+  if (!d) return 0;
+  if (d.kind === 'amount') return Math.min(Math.max(0, d.cents), base);
+  return Math.min(percentOf(base, Math.max(0, d.basisPoints)), base);
+}
+
+/** The share of `base` a discount takes, in basis points (for the manager-approval rule): a percent is itself, an amount is rounded up. */
+function discountShare(base: number, cents: number, d: Discount | null): number {
+  if (cents <= 0 || !d) return 0;
+  if (d.kind === 'percent') return Math.min(10_000, d.basisPoints);
+  if (base <= 0) return 10_000;
+  return Math.ceil((cents * 10_000) / base);
+}
+
+export function computeCart(lines: readonly CartLineInput[], cartDiscount: Discount | null, taxRates: (category: string) => number): CartTotals {
+  const gross = lines.map((l) => l.unitCents * l.quantity);
+  const lineDisc = lines.map((l, i) => discountCents(gross[i]!, l.discount));
+  const afterLine = gross.map((g, i) => g - lineDisc[i]!);
+  const afterLineSum = afterLine.reduce((a, b) => a + b, 0);
+  const cartDisc = discountCents(afterLineSum, cartDiscount);
+  const shares = allocate(cartDisc, afterLine);
+  const net = afterLine.map((n, i) => n - shares[i]!);
+
+  const categories = [...new Set(lines.map((l) => l.taxCategory))];
+  const taxByCategory = categories.map((category) => {
+    const idx = lines.map((l, i) => (l.taxCategory === category ? i : -1)).filter((i) => i >= 0);
+    const taxableCents = idx.reduce((a, i) => a + net[i]!, 0);
+    const rateBasisPoints = taxRates(category);
+    return { category, rateBasisPoints, taxableCents, taxCents: percentOf(taxableCents, rateBasisPoints), idx };
+  });
+  const lineTax = lines.map(() => 0);
+  for (const c of taxByCategory) {
+    const parts = allocate(c.taxCents, c.idx.map((i) => net[i]!));
+    c.idx.forEach((i, k) => (lineTax[i] = parts[k]!));
+  }
+
+  let largest = discountShare(afterLineSum, cartDisc, cartDiscount);
+  lines.forEach((_l, i) => (largest = Math.max(largest, discountShare(gross[i]!, lineDisc[i]!, lines[i]!.discount))));
+
+  const subtotalCents = net.reduce((a, b) => a + b, 0);
+  const taxCents = taxByCategory.reduce((a, c) => a + c.taxCents, 0);
+  return {
+    lines: lines.map((l, i) => ({
+      id: l.id,
+      grossCents: gross[i]!,
+      lineDiscountCents: lineDisc[i]!,
+      cartDiscountShareCents: shares[i]!,
+      netCents: net[i]!,
+      taxCents: lineTax[i]!,
+      totalCents: net[i]! + lineTax[i]!,
+    })),
+    grossCents: gross.reduce((a, b) => a + b, 0),
+    lineDiscountCents: lineDisc.reduce((a, b) => a + b, 0),
+    cartDiscountCents: cartDisc,
+    subtotalCents,
+    taxByCategory: taxByCategory.map(({ idx: _idx, ...c }) => c),
+    taxCents,
+    totalCents: subtotalCents + taxCents,
+    largestDiscountBasisPoints: largest,
+  };
+}
+
+/**
+ * A returned line's share of each tender: the line's total split across the tenders in
+ * proportion to what each collected (largest remainder), never more than a tender has left
+ * to give back. `tenders` are what each tender collected less what was already refunded
+ * from it; change given on cash is not collected money. Returns cents per tender, same order.
+ */
+export function allocateLineRefund(lineTotalCents: number, tenderRemainingCents: readonly number[]): number[] {
+  const available = tenderRemainingCents.reduce((a, b) => a + Math.max(0, b), 0);
+  const amount = Math.min(lineTotalCents, available);
+  const parts = allocate(amount, tenderRemainingCents.map((c) => Math.max(0, c)));
+  // Largest remainder cannot push a part over its weight when amount ≤ Σ weights, but keep it certain.
+  let spill = 0;
+  const capped = parts.map((p, i) => {
+    const cap = Math.max(0, tenderRemainingCents[i]!);
+    if (p > cap) {
+      spill += p - cap;
+      return cap;
+    }
+    return p;
+  });
+  for (let i = 0; spill > 0 && i < capped.length; i++) {
+    const room = Math.max(0, tenderRemainingCents[i]!) - capped[i]!;
+    const take = Math.min(room, spill);
+    capped[i]! += take;
+    spill -= take;
+  }
+  return capped;
+}

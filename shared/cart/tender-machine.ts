@@ -1,0 +1,128 @@
+/**
+ * The tenders of one cart sale as a state machine (pure: the core loads it from SQLite,
+ * applies one step and writes it back; the screen runs the same rules to grey buttons out).
+ *
+ *   open ──begin──▶ (one tender pending) ──approve/decline──▶ open … ──balance 0──▶ paid
+ *     └──────────────────────────────cancel──▶ cancelling ──every card reversed──▶ cancelled
+ *
+ * Rules: one tender at a time (a second submit while one is pending is refused, so a
+ * double click cannot charge twice); a card tender is at most the balance (over-tender is
+ * refused); cash may be more than the balance and the difference is change, never
+ * collected money; a partial approval counts only what was approved and leaves the rest as
+ * the balance; the sale is paid only when the balance is zero; a paid or cancelled sale
+ * takes no tender.
+ */
+
+export type TenderKind = 'cash' | 'card' | 'saved-card' | 'terminal';
+export type TenderStatus = 'pending' | 'approved' | 'declined' | 'reversed';
+export type SaleStatus = 'open' | 'paid' | 'cancelling' | 'cancelled';
+
+export interface Tender {
+  id: string;
+  kind: TenderKind;
+  status: TenderStatus;
+  /** What this tender was asked to collect (cash: at most the balance). */
+  requestedCents: number;
+  /** What it collected: the card's approved amount; cash: requested. */
+  approvedCents: number;
+  /** Cash handed over (≥ requested); 0 for cards. */
+  tenderedCents: number;
+  changeCents: number;
+  /** The gateway transaction (cards); null for cash. */
+  transactionId: string | null;
+  /** Already given back by line or amount refunds. */
+  refundedCents: number;
+}
+
+export interface TenderState {
+  status: SaleStatus;
+  totalCents: number;
+  tenders: Tender[];
+}
+
+export type Step<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export const TENDER_MESSAGES = {
+  notOpen: (s: SaleStatus) => (s === 'paid' ? 'This sale is already paid.' : 'This sale was cancelled.'),
+  pending: 'A payment for this sale is still in progress. Wait for its answer.',
+  nothingDue: 'Nothing is left to pay on this sale.',
+  zero: 'Enter an amount above $0.00.',
+  overCard: (balance: string) => `A card can pay at most the balance, ${balance}.`,
+  shortCash: 'The cash handed over is less than the amount to pay with it.',
+  emptyCart: 'Add an item before taking payment.',
+  unknown: 'That payment is not part of this sale.',
+} as const;
+
+const dollars = (c: number) => `$${Math.floor(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
+
+export function collectedCents(s: TenderState): number {
+  return s.tenders.filter((t) => t.status === 'approved').reduce((a, t) => a + t.approvedCents, 0);
+}
+
+export function balanceCents(s: TenderState): number {
+  return Math.max(0, s.totalCents - collectedCents(s));
+}
+
+export function pendingTender(s: TenderState): Tender | undefined {
+  return s.tenders.find((t) => t.status === 'pending');
+}
+
+/**
+ * Starts a tender. Cash: `tenderedCents` is what the customer handed over; it pays
+ * min(tendered, balance) and the rest is change. Card: `amountCents` (default: the balance).
+ */
+export function beginTender(s: TenderState, t: { id: string; kind: TenderKind; amountCents?: number; tenderedCents?: number }): Step<{ state: TenderState; tender: Tender }> {
+  if (s.status !== 'open') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
+  if (s.totalCents <= 0) return { ok: false, message: TENDER_MESSAGES.emptyCart };
+  if (pendingTender(s)) return { ok: false, message: TENDER_MESSAGES.pending };
+  const balance = balanceCents(s);
+  if (balance === 0) return { ok: false, message: TENDER_MESSAGES.nothingDue };
+  let tender: Tender;
+  if (t.kind === 'cash') {
+    const tendered = t.tenderedCents ?? t.amountCents ?? balance;
+    const amount = Math.min(t.amountCents ?? balance, balance);
+    if (!Number.isInteger(tendered) || tendered <= 0 || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
+    const requested = Math.min(amount, tendered);
+    // Cash is final the moment it is in the drawer: it is approved at once.
+    tender = { id: t.id, kind: 'cash', status: 'approved', requestedCents: requested, approvedCents: requested, tenderedCents: tendered, changeCents: tendered - requested, transactionId: null, refundedCents: 0 };
+  } else {
+    const amount = t.amountCents ?? balance;
+    if (!Number.isInteger(amount) || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
+    if (amount > balance) return { ok: false, message: TENDER_MESSAGES.overCard(dollars(balance)) };
+    tender = { id: t.id, kind: t.kind, status: 'pending', requestedCents: amount, approvedCents: 0, tenderedCents: 0, changeCents: 0, transactionId: null, refundedCents: 0 };
+  }
+  return { ok: true, value: { state: settle({ ...s, tenders: [...s.tenders, tender] }), tender } };
+}
+
+/** The gateway's answer to a pending card tender: approved cents (less than asked = partial approval), or declined. */
+export function finishTender(s: TenderState, id: string, answer: { approvedCents: number; transactionId: string | null }): Step<TenderState> {
+  const t = s.tenders.find((x) => x.id === id);
+  if (!t || t.status !== 'pending') return { ok: false, message: TENDER_MESSAGES.unknown };
+  const approved = Math.max(0, Math.min(answer.approvedCents, t.requestedCents));
+  const next: Tender = { ...t, status: approved > 0 ? 'approved' : 'declined', approvedCents: approved, transactionId: answer.transactionId };
+  return { ok: true, value: settle({ ...s, tenders: s.tenders.map((x) => (x.id === id ? next : x)) }) };
+}
+
+function settle(s: TenderState): TenderState {
+  if (s.status === 'open' && s.totalCents > 0 && balanceCents(s) === 0 && !pendingTender(s)) return { ...s, status: 'paid' };
+  return s;
+}
+
+/**
+ * Cancelling: refused while a tender is pending (its outcome is not known yet). Returns the
+ * approved tenders to give back — cards to void or refund, cash to hand back — and the sale
+ * goes to `cancelling` until each is marked reversed.
+ */
+export function beginCancel(s: TenderState): Step<{ state: TenderState; toReverse: Tender[] }> {
+  if (s.status === 'paid' || s.status === 'cancelled') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
+  if (pendingTender(s)) return { ok: false, message: TENDER_MESSAGES.pending };
+  const toReverse = s.tenders.filter((t) => t.status === 'approved');
+  const state: TenderState = { ...s, status: toReverse.length === 0 ? 'cancelled' : 'cancelling' };
+  return { ok: true, value: { state, toReverse } };
+}
+
+export function markReversed(s: TenderState, id: string): TenderState {
+  const tenders = s.tenders.map((t) => (t.id === id && t.status === 'approved' ? { ...t, status: 'reversed' as const } : t));
+  const done = s.status === 'cancelling' && !tenders.some((t) => t.status === 'approved');
+  return { ...s, tenders, status: done ? 'cancelled' : s.status };
+}

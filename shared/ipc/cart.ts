@@ -1,0 +1,114 @@
+/**
+ * The `cart:*` channels: the sale in progress as a cart of lines, its discounts and tax,
+ * and its tenders (cash, keyed card, split). The core keeps the cart in SQLite (it survives
+ * a restart until paid or cleared) and is the authority for every figure; the screen shows
+ * the CartView it answers.
+ */
+import { z } from 'zod';
+import type { CartTotals, Discount } from '../cart/cart-math';
+import type { SaleStatus, Tender } from '../cart/tender-machine';
+
+export type { CartTotals, Discount } from '../cart/cart-math';
+export type { Tender } from '../cart/tender-machine';
+import { TAX_CATEGORIES } from './catalogue';
+import { centsSchema, idSchema, pinSchema } from './common';
+import { keyedCardSchema } from './sales';
+
+export const discountSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('amount'), cents: centsSchema.min(1, 'Enter a discount above $0.00.') }),
+  z.strictObject({ kind: z.literal('percent'), basisPoints: z.number().int().min(1, 'Enter a percent above 0.').max(10_000, 'A discount is at most 100 %.') }),
+]);
+
+/** A manager's PIN typed at the counter to approve a large discount. */
+export const approvalSchema = z.strictObject({ managerId: idSchema, pin: pinSchema });
+
+export interface CartLineView {
+  id: string;
+  itemId: string | null;
+  name: string;
+  unitCents: number;
+  quantity: number;
+  taxCategory: string;
+  productCode: string;
+  unitCode: string;
+  commodityCode: string;
+  discount: Discount | null;
+  refunded: boolean;
+}
+
+export interface CartView {
+  id: string;
+  status: SaleStatus;
+  lines: CartLineView[];
+  cartDiscount: Discount | null;
+  totals: CartTotals;
+  tenders: Tender[];
+  balanceCents: number;
+  /** Change due on the cash tenders. */
+  changeCents: number;
+  /** Who approved the discounts above the store's limit (null: none needed, or given by a signed-in manager). */
+  discountApprovedBy: string | null;
+  /** Level 3 sent from the cart, per card transaction: a sentence for the receipt and the result screen. */
+  level3: Array<{ transactionId: string; sent: boolean; note: string }>;
+  createdTs: number;
+}
+
+export interface CashDrawerEvent {
+  cartId: string;
+  reason: 'cash-sale' | 'cash-refund' | 'cash-return';
+}
+
+export const cartHandlers = {
+  /** The signed-in user's open cart (a new, empty one when none). */
+  'cart:current': z.void(),
+  'cart:add-item': z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }),
+  /** An open amount from the keypad (no catalogue item). */
+  'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard') }),
+  'cart:set-quantity': z.strictObject({ lineId: idSchema, quantity: z.number().int('A quantity is a whole number.').min(1, 'A quantity is at least 1.').max(9_999, 'A quantity is at most 9,999.') }),
+  'cart:remove-line': z.strictObject({ lineId: idSchema }),
+  'cart:set-line-discount': z.strictObject({ lineId: idSchema, discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
+  'cart:set-cart-discount': z.strictObject({ discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
+  /** Empties the cart; refused once a tender was taken (cancel the sale instead). */
+  'cart:clear': z.void(),
+  /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
+  'cart:pay-cash': z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }),
+  /** A keyed card for the balance or `amountCents` of it; clientRef becomes its transaction_api_id. */
+  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
+  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  /** Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the cashier's yes. */
+  'cart:cancel': z.strictObject({ confirmed: z.literal(true) }),
+  /** A keyed sale's partial approval becomes a cart: its amount as a line, the approved card as a tender, the rest as the balance (cash or another card). */
+  'cart:adopt-partial': z.strictObject({ transactionId: idSchema }),
+  /** A paid cart (receipt, refunds). */
+  'cart:view': z.strictObject({ cartId: idSchema }),
+  /** The paid cart a card transaction belongs to, or null. */
+  'cart:of-transaction': z.strictObject({ transactionId: idSchema }),
+  /** Managers: returns the chosen lines, refunding each line's share of each tender. */
+  'cart:refund-lines': z.strictObject({ cartId: idSchema, lineIds: z.array(idSchema).min(1, 'Choose at least one line.').max(500) }),
+} as const;
+
+export interface CartResults {
+  'cart:current': CartView;
+  'cart:add-item': CartView;
+  'cart:add-open': CartView;
+  'cart:set-quantity': CartView;
+  'cart:remove-line': CartView;
+  'cart:set-line-discount': CartView;
+  'cart:set-cart-discount': CartView;
+  'cart:clear': CartView;
+  'cart:pay-cash': CartView;
+  'cart:pay-card': CartView & { message: string };
+  'cart:pay-saved': CartView & { message: string };
+  'cart:cancel': CartView;
+  'cart:adopt-partial': CartView;
+  'cart:view': CartView;
+  'cart:of-transaction': CartView | null;
+  'cart:refund-lines': { cart: CartView; refundedCents: number; cashBackCents: number; message: string };
+}
+
+export interface CartEventPayloads {
+  /** Open the cash drawer: the devices work wires this to a drawer kick. */
+  'drawer:open': CashDrawerEvent;
+}
+export const cartEventNames = ['drawer:open'] as const;

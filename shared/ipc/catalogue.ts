@@ -1,0 +1,79 @@
+/**
+ * The `catalogue:*` channels: the items a counter sells (name, price, codes for Level 3,
+ * tax category) and their CSV import. Declared once: the item schema checks the manager's
+ * form, the IPC argument, every CSV row and what the core stores.
+ */
+import { z } from 'zod';
+import { isUnitCode } from '../payments/level3-schema';
+import { centsSchema, idSchema } from './common';
+
+/** Tax categories: the store's sales tax rate, or none (groceries, services, resale). */
+export const TAX_CATEGORIES = ['standard', 'exempt'] as const;
+export type TaxCategory = (typeof TAX_CATEGORIES)[number];
+
+const code = (label: string, max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} is at most ${max} characters.`)
+    .regex(/^[A-Za-z0-9 ._/-]*$/, `${label} has letters, digits, spaces and . _ / - only.`);
+
+export const itemFieldsSchema = z.strictObject({
+  name: z.string().trim().min(1, 'Enter the item name.').max(26, 'An item name is at most 26 characters (the Level 3 description).'),
+  priceCents: centsSchema.min(1, 'Enter a price above $0.00.'),
+  sku: code('The SKU', 32).default(''),
+  /** Level 3 product code; the SKU is used when empty. */
+  productCode: code('The product code', 12).default(''),
+  unitCode: z
+    .string()
+    .trim()
+    .default('EA')
+    .refine((s) => isUnitCode(s), 'Use a unit of measure code such as EA, KGM, LTR or HUR.')
+    .transform((s) => s.toUpperCase()),
+  commodityCode: code('The commodity code', 12).default(''),
+  taxCategory: z.enum(TAX_CATEGORIES, { error: 'The tax category is standard or exempt.' }).default('standard'),
+  /** Shown on the sale screen's quick-key grid. */
+  quickKey: z.boolean().default(false),
+});
+export type ItemFields = z.output<typeof itemFieldsSchema>;
+
+export interface CatalogueItem extends ItemFields {
+  id: string;
+  archived: boolean;
+}
+
+export interface CsvImportResult {
+  imported: number;
+  /** Line numbers count the header as line 1, as a spreadsheet shows them. */
+  errors: Array<{ line: number; message: string }>;
+}
+
+/** The whole-cart rules a manager sets. */
+export const cartRulesSchema = z.strictObject({
+  /** Discounts above this percent of what they discount need a manager's PIN. */
+  discountApprovalPercent: z.number().int().min(0, 'At least 0 %.').max(100, 'At most 100 %.'),
+});
+export type CartRules = z.infer<typeof cartRulesSchema>;
+export const DEFAULT_CART_RULES: CartRules = { discountApprovalPercent: 20 };
+
+export const catalogueHandlers = {
+  /** Any signed-in user: active items (managers may ask for archived ones too). */
+  'catalogue:list': z.strictObject({ includeArchived: z.boolean().default(false), search: z.string().max(60).default('') }),
+  'catalogue:add': itemFieldsSchema,
+  'catalogue:update': z.strictObject({ id: idSchema, fields: itemFieldsSchema }),
+  'catalogue:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
+  /** The CSV text (UTF-8); at most 2 MB. */
+  'catalogue:import-csv': z.strictObject({ csv: z.string().max(2_000_000, 'The file is larger than 2 MB.') }),
+  'catalogue:rules': z.void(),
+  'catalogue:set-rules': cartRulesSchema,
+} as const;
+
+export interface CatalogueResults {
+  'catalogue:list': CatalogueItem[];
+  'catalogue:add': CatalogueItem;
+  'catalogue:update': CatalogueItem;
+  'catalogue:archive': CatalogueItem;
+  'catalogue:import-csv': CsvImportResult;
+  'catalogue:rules': CartRules;
+  'catalogue:set-rules': CartRules;
+}

@@ -12,47 +12,22 @@
 // Target: at least 1,000 deliveries per second. Prints the figures and PASS/FAIL when run
 // alone; `measurePostbacks()` returns them to the combined billing bench.
 // Options: --deliveries N (default 5000), --duration S (baseline seconds, default 5), --no-build.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startEngine, stop, headersOf } from './standalone-engine.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const POSTBACK_TARGET_PER_SEC = 1000;
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
-function startEngine(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      try {
-        resolve({ child, creds: JSON.parse(out) });
-      } catch {
-        /* not complete yet */
-      }
-    });
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`engine exited ${code}: ${err}`)));
-  });
-}
 
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
-const headersOf = (c) => ({ 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key, 'content-type': 'application/json' });
 const saleBody = (c, i) => JSON.stringify({ transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '10.00', location_id: c.location_id, description: `bench ${i}` } });
 
 async function receiver() {

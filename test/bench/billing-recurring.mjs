@@ -13,44 +13,20 @@
 // Target: ≥ 1,000 recurring charges/s. Exports `benchRecurring(opts)` (returns the
 // figures) for the combined billing bench; run alone it prints a table and PASS/FAIL.
 // Options: --count N (default 10000), --duration S (baseline seconds, default 5), --keep.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { startEngine, stop } from './standalone-engine.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const RECURRING_TARGET_PER_SEC = 1000;
 const log = (m) => process.stderr.write(`${m}\n`);
 
-function startEngine(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      try {
-        resolve({ child, creds: JSON.parse(out) });
-      } catch {
-        /* not complete yet */
-      }
-    });
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`engine exited ${code}: ${err}`)));
-  });
-}
 
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 const nyTomorrow = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(Date.now() + 86_400_000));
 

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { startEngine, stop } from './standalone-engine.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
@@ -30,33 +31,7 @@ const TARGETS = { salesPerSec: 4000, p99Ms: 20, page5000Ms: 150, filteredMs: 10 
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
-function startEngine(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      try {
-        const creds = JSON.parse(out);
-        resolve({ child, creds });
-      } catch {
-        /* not complete yet */
-      }
-    });
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`engine exited ${code}: ${err}`)));
-  });
-}
 
-function stop(child) {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.removeAllListeners('exit');
-    child.on('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 function runCannon(opts) {
   return new Promise((resolve, reject) => {

@@ -6,33 +6,16 @@
 // page, consent, /o/token). Bearer tokens are looked up by hash in SQLite on every request
 // (so expiry and revocation apply at once), where the key path is a Map hit.
 // Target: Bearer throughput at least 60% of the key baseline. Prints PASS/FAIL.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { startEngine } from './standalone-engine.mjs';
 
-const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
 const DURATION = Number(argv.includes('--duration') ? argv[argv.indexOf('--duration') + 1] : '8');
 const TARGET_RATIO = 0.6;
 
-function startEngine(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      try {
-        resolve({ child, creds: JSON.parse(out) });
-      } catch {
-        /* not complete yet */
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`engine exited ${code}`)));
-  });
-}
 
 const field = (html, name) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)[1];
 

@@ -9,13 +9,14 @@
 //      same engine (each with its transaction_api_id; results group-committed, card data erased).
 // Targets: enqueue p99 ≤ 5 ms; forwarding ≥ half the direct rate. Prints PASS/FAIL.
 // Options: --sales N (default 10000), --parallel P (default 4, the app's), --keep.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import Database from 'better-sqlite3';
+import { startEngine } from './standalone-engine.mjs';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
@@ -26,23 +27,6 @@ const KEEP = argv.includes('--keep');
 const TARGETS = { enqueueP99Ms: 5, forwardShare: 0.5 };
 const log = (m) => process.stderr.write(`${m}\n`);
 
-function startEngine(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      try {
-        resolve({ child, creds: JSON.parse(out) });
-      } catch {
-        /* not complete yet */
-      }
-    });
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => reject(new Error(`engine exited ${code}: ${err}`)));
-  });
-}
 
 const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };

@@ -8,18 +8,19 @@
  * - every queued sale is at the engine exactly once (no loss, no double charge);
  * - the engine has no sale the queue does not know.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEngineBundle, startStandaloneEngine, type StandaloneCreds } from '../helpers/standalone-engine';
 import { openPosDatabase } from '../../electron/core/pos-database';
 
 const root = new URL('../../', import.meta.url).pathname;
 const ITERATIONS = 20;
-interface Creds { base_url: string; developer_id: string; user_id: string; user_api_key: string; location_id: string }
+type Creds = StandaloneCreds;
 
 let dir: string;
 let childEntry: string;
@@ -27,23 +28,6 @@ let engine: ChildProcess | undefined;
 let creds: Creds;
 const key = randomBytes(32).toString('hex');
 
-function startStandaloneEngine(dataDir: string): Promise<{ child: ChildProcess; creds: Creds }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, creds: JSON.parse(out) as Creds });
-      } catch {
-        /* incomplete JSON so far */
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`engine exited (${code}) before it was ready: ${err}`)));
-  });
-}
 
 /** Runs the queue child; kills it with SIGKILL after `killAfterMs` (counted from its first queued sale), or lets it end. */
 function runChild(queueDir: string, prefix: string, killAfterMs: number | null): Promise<{ queued: string[]; signal: string | null; code: number | null; stderr: string }> {
@@ -73,7 +57,7 @@ function runChild(queueDir: string, prefix: string, killAfterMs: number | null):
 }
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--only', 'node', '--quiet'], { stdio: 'inherit' });
+  buildEngineBundle();
   dir = mkdtempSync(join(tmpdir(), 'ringup-queue-kill-'));
   // Under build/ so the bundle's external packages resolve from the repo's node_modules.
   childEntry = join(root, 'build/test/queue-kill-child.mjs');

@@ -6,38 +6,20 @@
  * there, and every stored one was a request actually sent (the only stored-but-not-
  * acknowledged ones are requests that were in flight at the kill).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEngineBundle, startStandaloneEngine } from '../../helpers/standalone-engine';
 
-const root = new URL('../../../', import.meta.url).pathname;
-interface Creds { base_url: string; developer_id: string; user_id: string; user_api_key: string; location_id: string }
 
-function startEngine(dataDir: string): Promise<{ child: ChildProcess; creds: Creds }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, creds: JSON.parse(out) as Creds });
-      } catch {
-        /* incomplete JSON so far */
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`engine exited (${code}) before it was ready: ${err}`)));
-  });
-}
 
 let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--only', 'node', '--quiet'], { stdio: 'inherit' });
+  buildEngineBundle();
   dir = mkdtempSync(join(tmpdir(), 'ringup-kill9-'));
 }, 120_000);
 
@@ -49,7 +31,7 @@ afterAll(() => {
 describe('durability under kill -9', () => {
   it('keeps every acknowledged transaction and invents none', async () => {
     const dataDir = join(dir, 'engine');
-    const first = await startEngine(dataDir);
+    const first = await startStandaloneEngine(dataDir);
     children.push(first.child);
     const c = first.creds;
     const headers = { 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key, 'content-type': 'application/json' };
@@ -83,7 +65,7 @@ describe('durability under kill -9', () => {
     await Promise.all(running);
     expect(first.child.signalCode ?? 'SIGKILL').toBe('SIGKILL');
 
-    const second = await startEngine(dataDir);
+    const second = await startStandaloneEngine(dataDir);
     children.push(second.child);
     const c2 = second.creds;
     const h2 = { 'developer-id': c2.developer_id, 'user-id': c2.user_id, 'user-api-key': c2.user_api_key };

@@ -5,40 +5,23 @@
  * then every acknowledged contact's CREATE reaches the (now accepting) receiver, and no
  * postback names a contact that does not exist.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEngineBundle, startStandaloneEngine, type StandaloneCreds } from '../../helpers/standalone-engine';
 import { Receiver } from './receiver';
 
-const root = new URL('../../../', import.meta.url).pathname;
-interface Creds { base_url: string; developer_id: string; user_id: string; user_api_key: string; location_id: string }
+type Creds = StandaloneCreds;
 
-function startEngine(dataDir: string): Promise<{ child: ChildProcess; creds: Creds }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, creds: JSON.parse(out) as Creds });
-      } catch {
-        /* incomplete JSON so far */
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`engine exited (${code}) before it was ready: ${err}`)));
-  });
-}
 
 let dir: string;
 let rx: Receiver;
 const children: ChildProcess[] = [];
 
 beforeAll(async () => {
-  execFileSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--only', 'node', '--quiet'], { stdio: 'inherit' });
+  buildEngineBundle();
   dir = mkdtempSync(join(tmpdir(), 'ringup-pb-kill9-'));
   rx = await Receiver.start(Number.MAX_SAFE_INTEGER);
 }, 120_000);
@@ -54,7 +37,7 @@ const headersOf = (c: Creds) => ({ 'developer-id': c.developer_id, 'user-id': c.
 describe('postbacks under kill -9', () => {
   it('delivers every acknowledged event after a kill -9 and a restart, and invents none', async () => {
     const dataDir = join(dir, 'engine');
-    const first = await startEngine(dataDir);
+    const first = await startStandaloneEngine(dataDir);
     children.push(first.child);
     const c = first.creds;
     const cfg = await fetch(`${c.base_url}/postbackconfigs`, {
@@ -85,7 +68,7 @@ describe('postbacks under kill -9', () => {
     expect(rx.accepted).toHaveLength(0); // nothing was acknowledged before the kill
 
     rx.failures = 0;
-    const second = await startEngine(dataDir);
+    const second = await startStandaloneEngine(dataDir);
     children.push(second.child);
     const deliveredIds = () => new Set(rx.accepted.map((r) => (JSON.parse(r.form.data as string) as { id: string }).id));
     const deadline = Date.now() + 30_000;

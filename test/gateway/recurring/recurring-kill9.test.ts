@@ -7,34 +7,16 @@
  * charge for its run date, every charge has its claim (recurring_runs) and every claim its
  * charge, and next_run_date moved exactly one month.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildEngineBundle, startStandaloneEngine } from '../../helpers/standalone-engine';
 
-const root = new URL('../../../', import.meta.url).pathname;
-interface Creds { base_url: string; developer_id: string; user_id: string; user_api_key: string; location_id: string; cc_product_transaction_id: string }
 const COUNT = 1500;
 
-function startEngine(dataDir: string): Promise<{ child: ChildProcess; creds: Creds }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, creds: JSON.parse(out) as Creds });
-      } catch {
-        /* incomplete JSON so far */
-      }
-    });
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code) => reject(new Error(`engine exited (${code}) before it was ready: ${err}`)));
-  });
-}
 
 const nyToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
 
@@ -42,7 +24,7 @@ let dir: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--only', 'node', '--quiet'], { stdio: 'inherit' });
+  buildEngineBundle();
   dir = mkdtempSync(join(tmpdir(), 'ringup-recurring-kill9-'));
 }, 120_000);
 
@@ -54,7 +36,7 @@ afterAll(() => {
 describe('recurring runs under kill -9', () => {
   it('charges each due run exactly once across a kill and a restart', async () => {
     const dataDir = join(dir, 'engine');
-    const first = await startEngine(dataDir);
+    const first = await startStandaloneEngine(dataDir);
     children.push(first.child);
     const c = first.creds;
     const origin = c.base_url.replace(/\/v2$/, '');
@@ -85,7 +67,7 @@ describe('recurring runs under kill -9', () => {
     expect(atKill).toBeLessThan(COUNT); // killed mid-way, so the restart has work to catch up
 
     // Restart: the scheduler's start-up pass charges what is left.
-    const second = await startEngine(dataDir);
+    const second = await startStandaloneEngine(dataDir);
     children.push(second.child);
     const db = new Database(dbFile, { readonly: true, fileMustExist: true });
     const runs = () => (db.prepare('SELECT COUNT(*) AS n FROM recurring_runs').get() as { n: number }).n;

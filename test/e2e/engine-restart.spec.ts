@@ -5,7 +5,7 @@
  * it back on the same data and the cashier sells again.
  */
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 
@@ -14,14 +14,31 @@ function childrenOf(pid: number): number[] {
   return text ? text.split(/\s+/).map(Number) : [];
 }
 
-async function holdPort(port: number): Promise<Server> {
+/**
+ * Holds the engine's port so it cannot come back. Whoever connects meanwhile (the core's health
+ * check, the offline forwarder's probe) is hung up on when the port is released: a server's
+ * close() waits for its open connections, and a client's keep-alive socket would hold it forever.
+ */
+async function holdPort(port: number): Promise<{ release(): Promise<void> }> {
   for (let i = 0; i < 200; i++) {
-    const server = createServer();
+    const server: Server = createServer();
+    const sockets = new Set<Socket>();
+    server.on('connection', (s) => {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+    });
     const ok = await new Promise<boolean>((resolve) => {
       server.once('error', () => resolve(false));
       server.listen(port, '127.0.0.1', () => resolve(true));
     });
-    if (ok) return server;
+    if (ok)
+      return {
+        release: () =>
+          new Promise<void>((r) => {
+            server.close(() => r());
+            for (const socket of sockets) socket.destroy();
+          }),
+      };
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`port ${port} never came free`);
@@ -49,7 +66,7 @@ test('kill -9 of the engine: the status bar says restarting, then the counter se
     await expect(gateway).toContainText('restarting…');
     await shot(page, 'engine-restarting-status-bar');
   } finally {
-    await new Promise<void>((r) => blocker.close(() => r()));
+    await blocker.release();
   }
   await expect(gateway).toContainText('reachable', { timeout: 30_000 });
   expect(childrenOf(host.process.pid!)).toHaveLength(1);

@@ -191,6 +191,11 @@ test('cart: part of the balance on the terminal, a partial approval there, and t
   await expect(page.getByTestId('cart-balance')).toHaveText('$1.01');
   await expect(page.getByTestId('cart-pay-terminal')).toHaveText('Pay $1.01 on the terminal');
   await shot(page, 'cart-terminal-partial');
+  await page.keyboard.press('F9');
+  await page.getByTestId('cart-pay-terminal').scrollIntoViewIfNeeded();
+  await expectAccessible(page, 'cart terminal tender (dark)');
+  await shot(page, 'cart-terminal-partial-dark');
+  await page.keyboard.press('F9');
   await page.getByTestId('cart-saved-open').click();
   await expect(page.getByRole('heading', { name: 'Charge $1.01 to a saved card' })).toBeVisible();
   await page.getByLabel('Customer').fill('Robin');

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
 import { DEVICE_ERRORS } from '../../electron/core/devices';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
@@ -148,6 +149,15 @@ describe('counter', () => {
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.tenders[0]).toMatchObject({ kind: 'terminal', status: 'reversed' });
     expect(doc(partial.tenders[0]!.transactionId!).status_id).toBe(201); // voided
+
+    // Two presses at once (two refs): one terminal sale runs, the other is refused before reaching the terminal.
+    value(await call('cart:add-open', { name: 'Gift', amountCents: 700, taxCategory: 'exempt' }));
+    const [a, b] = await Promise.all([call('cart:pay-terminal', { clientRef: 'cart-terminal-3' }), call('cart:pay-terminal', { clientRef: 'cart-terminal-4' })]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = a.ok ? b : a;
+    expect(!refused.ok && refused.error.message).toBe(TENDER_MESSAGES.pending);
+    const charged = db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE json_extract(doc, '$.transaction_api_id') IN ('cart-terminal-3', 'cart-terminal-4')`).get() as { n: number };
+    expect(charged.n).toBe(1);
     db.close();
   });
 

@@ -343,6 +343,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'transactions:void': (a) => handlers['transactions:void'](a),
         'transactions:view': (a) => handlers['transactions:view'](a),
         'vault:charge': (a) => handlers['vault:charge'](a),
+        'devices:terminal-sale': (a) => handlers['devices:terminal-sale'](a),
       },
     }),
   }, audit, () => users.peek());

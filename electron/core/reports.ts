@@ -21,6 +21,7 @@ import type { UserDirectory } from './users';
 import { offlineCountsBetween } from './offline-queue';
 import { ZReportStore } from './z-report-store';
 import { cashSummary } from './cash-drawer';
+import { cartSalesSummary } from './cart-report';
 
 export const REPORT_MESSAGES = {
   notRecorded: 'Not recorded',
@@ -99,6 +100,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       offlineCount: offline.offline,
       declinedAfterForwardCount: offline.declinedAfterForward,
       cash: cashSummary(deps.db, from, to),
+      cartSales: cartSalesSummary(deps.db, from, to),
     };
   }
 

@@ -62,6 +62,7 @@ type CartHandlers = Pick<
   | 'cart:pay-cash'
   | 'cart:pay-card'
   | 'cart:pay-saved'
+  | 'cart:pay-terminal'
   | 'cart:cancel'
   | 'cart:adopt-partial'
   | 'cart:view'
@@ -79,7 +80,7 @@ export interface TenderDeps {
   /** The store's sales tax rate (basis points) for the standard category. */
   taxRateBasisPoints: () => number;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
-  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge'>;
+  money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge' | 'devices:terminal-sale'>;
   now?: () => number;
 }
 
@@ -200,7 +201,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
   /** A card tender (keyed or saved): pending first, then the gateway's answer, then Level 3 for a commercial card. */
   async function payByCard(
     cartId: string,
-    kind: 'card' | 'saved-card',
+    kind: 'card' | 'saved-card' | 'terminal',
     clientRef: string,
     amountCents: number | undefined,
     charge: (subtotalCents: number, taxCents: number, clientRef: string, confirmedCents: number) => Promise<Result<SaleOutcome>>,
@@ -399,6 +400,16 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       if (!s.ok) return s;
       return payByCard(mine(s.value), 'saved-card', clientRef, amountCents, (subtotalCents, taxCents, ref) =>
         deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref }),
+      );
+    },
+
+    'cart:pay-terminal': async ({ amountCents, clientRef }) => {
+      const s = counter();
+      if (!s.ok) return s;
+      // Through the core's terminal path (POST /v2/routertransactions, the tender id as its
+      // transaction_api_id); a fixed tip of 0 so the terminal asks for none: the cart's total is set.
+      return payByCard(mine(s.value), 'terminal', clientRef, amountCents, (subtotalCents, taxCents, ref) =>
+        deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref }),
       );
     },
 

@@ -76,6 +76,8 @@ export const cartHandlers = {
   'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
   'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef becomes its transaction_api_id. */
+  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
   /** Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the cashier's yes. */
   'cart:cancel': z.strictObject({ confirmed: z.literal(true) }),
   /** A keyed sale's partial approval becomes a cart: its amount as a line, the approved card as a tender, the rest as the balance (cash or another card). */
@@ -100,6 +102,7 @@ export interface CartResults {
   'cart:pay-cash': CartView;
   'cart:pay-card': CartView & { message: string };
   'cart:pay-saved': CartView & { message: string };
+  'cart:pay-terminal': CartView & { message: string };
   'cart:cancel': CartView;
   'cart:adopt-partial': CartView;
   'cart:view': CartView;

@@ -35,6 +35,17 @@ export interface DayReport {
   declinedAfterForwardCount: number | null;
   /** Cash through the drawer in the period (cart sales): the expected cash to compare with the counted cash. Absent in reports closed before it existed. */
   cash?: CashSummary;
+  /** Items sold and discounts given in the cart sales paid in the period. Absent in reports closed before it existed. */
+  cartSales?: CartSalesSummary;
+}
+
+export interface CartSalesSummary {
+  /** Paid cart sales in the period. */
+  carts: number;
+  /** Per catalogue item (open amounts by name): quantity and amount after discounts, before tax; largest amount first. */
+  items: Array<{ name: string; quantity: number; cents: number }>;
+  /** Line and whole-sale discounts given. */
+  discountsCents: number;
 }
 
 export interface CashSummary {

@@ -163,4 +163,20 @@ test('a manager returns one line: its share goes back to the card and to the cas
   await expect(page.getByTestId('report-cash-expected')).toHaveText('$11.10');
   await expect(page.getByTestId('report-cash-sales')).toHaveText('$22.02');
   await shot(page, 'cart-09-expected-cash');
+
+  // Items sold and discounts given, from this spec's paid carts: Coffee 2 + 1, Muffin 1 + 1, the 10 % (2.30) off the three-item sale.
+  const items = page.getByTestId('report-items');
+  const qty = (name: string) => items.getByRole('row', { name: new RegExp(`^${name}`) }).getByRole('cell').first();
+  await expect(qty('Coffee')).toHaveText('3');
+  await expect(qty('Muffin')).toHaveText('2');
+  await expect(qty('Beans, 1 lb')).toHaveText('1');
+  await expect(page.getByTestId('report-discounts')).toHaveText('-$2.30');
+  await page.getByTestId('report-items').scrollIntoViewIfNeeded();
+  await shot(page, 'cart-10-report-items');
+  await expectAccessible(page, 'report with items sold');
+  await page.getByRole('radio', { name: '80 mm roll' }).click();
+  await page.emulateMedia({ media: 'print' });
+  await expect(items).toBeVisible();
+  await shot(page, 'cart-11-report-items-print-80mm');
+  await page.emulateMedia({ media: 'screen' });
 });

@@ -154,3 +154,57 @@ test("manager: a customer's card is saved by reading it on the terminal, masked,
   await expectAccessible(page, 'saved cards (card read on the terminal)');
   await shot(page, 'manager-vault-terminal-saved');
 });
+
+test('cart: part of the balance on the terminal, a partial approval there, and the rest on a saved card', async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Catalogue');
+  await page.getByTestId('csv-file').setInputFiles({
+    name: 'items.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from('name,price,sku,unit_code,tax_category,quick_key\nLamp,10.00,LMP,EA,exempt,yes\nSleeve,2.01,SLV,EA,exempt,yes\n'),
+  });
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 2 items.');
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  sim.script = { ...sim.script, card: 'present', stepMs: 400 };
+
+  // A chosen part of the balance on the terminal; the rest in cash.
+  await page.getByTestId('quick-key-LMP').click();
+  await expect(page.getByTestId('cart-total')).toHaveText('$10.00');
+  await page.getByLabel('Amount on the terminal (blank: all of it)').fill('4');
+  await page.getByTestId('cart-pay-terminal').click();
+  await expect(page.getByTestId('cart-terminal-prompt')).toHaveText('Insert, tap or swipe card');
+  await expectAccessible(page, 'cart on the terminal');
+  await shot(page, 'cart-terminal-running');
+  await expect(page.getByTestId('cart-balance')).toHaveText('$6.00', { timeout: 15_000 });
+  await page.getByTestId('cash-exact').click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
+  await expect(page.getByTestId('cart-receipt')).toContainText('Card (terminal)');
+  await page.getByRole('button', { name: /New sale/ }).click();
+
+  // 2.01 on the terminal: the engine approves 1.00, the rest stays as the balance; a saved card pays it.
+  sim.script.stepMs = 50;
+  await page.getByTestId('quick-key-SLV').click();
+  await page.getByTestId('cart-pay-terminal').click();
+  await expect(page.getByTestId('cart-message')).toContainText('Only $1.00 of $2.01 was approved. $1.01 remains to collect', { timeout: 15_000 });
+  await expect(page.getByTestId('cart-balance')).toHaveText('$1.01');
+  await expect(page.getByTestId('cart-pay-terminal')).toHaveText('Pay $1.01 on the terminal');
+  await shot(page, 'cart-terminal-partial');
+  await page.keyboard.press('F9');
+  await page.getByTestId('cart-pay-terminal').scrollIntoViewIfNeeded();
+  await expectAccessible(page, 'cart terminal tender (dark)');
+  await shot(page, 'cart-terminal-partial-dark');
+  await page.keyboard.press('F9');
+  await page.getByTestId('cart-saved-open').click();
+  await expect(page.getByRole('heading', { name: 'Charge $1.01 to a saved card' })).toBeVisible();
+  await page.getByLabel('Customer').fill('Robin');
+  await expect(page.getByRole('button', { name: /Robin Counter/ })).toBeVisible();
+  await expectAccessible(page, 'cart saved card dialog');
+  await shot(page, 'cart-saved-card-dialog');
+  await page.getByRole('button', { name: /Robin Counter/ }).click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
+  const receipt = page.getByTestId('cart-receipt');
+  for (const text of ['Sleeve', 'Card (terminal)', 'Saved card', '$2.01']) await expect(receipt).toContainText(text);
+  await shot(page, 'cart-terminal-saved-receipt');
+});

@@ -5,6 +5,7 @@
  * engine), a line refund split across tenders, double submit, cancel, discount approval,
  * and the cart surviving a restart.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -249,5 +250,36 @@ describe('cart and tenders', () => {
     // out: 10.92 (returned beans) + 5.00 (cancelled)
     const x = value(await h.call('reports:x'));
     expect(x.cash).toEqual({ salesCents: 3_705, refundsCents: 1_592, expectedCents: 2_113 });
+  });
+  it('the X and Z reports list items sold and discounts given, summed from the paid carts', async () => {
+    // A Z ends the second before it is taken: let the last sale's second pass so X and Z cover the same carts.
+    await new Promise((r) => setTimeout(r, 1_100));
+    const x = value(await h.call('reports:x'));
+    const db = new Database(join(dir, 'ringup.db'), { readonly: true });
+    const paid = (db.prepare(`SELECT id FROM carts WHERE status = 'paid'`).all() as Array<{ id: string }>).map((r) => r.id);
+    const cancelled = (db.prepare(`SELECT COUNT(*) AS n FROM carts WHERE status = 'cancelled'`).get() as { n: number }).n;
+    db.close();
+    expect(cancelled).toBeGreaterThan(0); // the cancelled sale's lines are not sold
+    const want = new Map<string, { quantity: number; cents: number }>();
+    let discounts = 0;
+    for (const id of paid) {
+      const v = value(await h.call('cart:view', { cartId: id }));
+      discounts += v.totals.lineDiscountCents + v.totals.cartDiscountCents;
+      v.lines.forEach((l, i) => {
+        const w = want.get(l.name) ?? { quantity: 0, cents: 0 };
+        want.set(l.name, { quantity: w.quantity + l.quantity, cents: w.cents + v.totals.lines[i]!.netCents });
+      });
+    }
+    expect(x.cartSales!.carts).toBe(paid.length);
+    expect(new Map(x.cartSales!.items.map((r) => [r.name, { quantity: r.quantity, cents: r.cents }]))).toEqual(want);
+    expect(x.cartSales!.discountsCents).toBe(discounts);
+    // The three-item sale gave 10 % off (2.30): the day's discounts include it, and Coffee sold in several sales is one row.
+    expect(discounts).toBeGreaterThanOrEqual(230);
+    expect(x.cartSales!.items.filter((r) => r.name === 'Coffee')).toHaveLength(1);
+    // A Z closes the period with the same figures (stored with it); the next period starts empty.
+    const z = value(await h.call('reports:z'));
+    expect(z.cartSales).toEqual(x.cartSales);
+    expect(value(await h.call('reports:z-view', { number: z.number! })).cartSales).toEqual(x.cartSales);
+    expect(value(await h.call('reports:x')).cartSales).toEqual({ carts: 0, items: [], discountsCents: 0 });
   });
 });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
 import { DEVICE_ERRORS } from '../../electron/core/devices';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
@@ -116,6 +117,48 @@ describe('counter', () => {
   it('a customer abort on the terminal is one plain sentence', async () => {
     const r = await call('devices:terminal-sale', { subtotalCents: 599, taxCents: 0, tipCents: 0, clientRef: 'counter-terminal-2' });
     expect(r).toMatchObject({ ok: false, error: { code: 'terminal', message: DEVICE_MSG.ABORTED } });
+  });
+
+  it('a cart pays part on the terminal, a partial approval leaves the rest, cancel voids the terminal tenders', async () => {
+    await signInAs('Casey', '0000');
+    const cur = value(await call('cart:current'));
+    if (cur.lines.length > 0) value(await call('cart:clear'));
+    value(await call('cart:add-open', { name: 'Gift', amountCents: 500, taxCategory: 'exempt' }));
+    // A chosen part of the balance on the terminal; its tender id is the router transaction's transaction_api_id.
+    const part = value(await call('cart:pay-terminal', { amountCents: 300, clientRef: 'cart-terminal-1' }));
+    expect(part).toMatchObject({ status: 'open', balanceCents: 200 });
+    expect(part.tenders[0]).toMatchObject({ id: 'cart-terminal-1', kind: 'terminal', status: 'approved', approvedCents: 300 });
+    const db = new Database(join(dir, 'gateway', 'gateway.sqlite'), { readonly: true });
+    const doc = (id: string) => JSON.parse((db.prepare('SELECT doc FROM transactions WHERE id = ?').get(id) as { doc: string }).doc) as Record<string, unknown>;
+    const first = part.tenders[0]!.transactionId!;
+    expect(doc(first)).toMatchObject({ transaction_api_id: 'cart-terminal-1', transaction_amount: '3.00', status_id: 101 });
+    // More than the balance is refused before the terminal is woken; the same ref again charges nothing.
+    expect(await call('cart:pay-terminal', { amountCents: 201, clientRef: 'cart-terminal-over' })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(value(await call('cart:pay-terminal', { clientRef: 'cart-terminal-1' })).tenders).toHaveLength(1);
+    // A cashier may not cancel a sale with a fully approved card tender; the rest is paid in cash.
+    expect(await call('cart:cancel', { confirmed: true })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(value(await call('cart:pay-cash', { tenderedCents: 200 }))).toMatchObject({ status: 'paid', changeCents: 0 });
+    expect(doc(first).status_id).toBe(101);
+
+    // 2.01 on the terminal: the engine approves 1.00; the rest stays as the balance.
+    value(await call('cart:add-open', { name: 'Gift', amountCents: 201, taxCategory: 'exempt' }));
+    const partial = value(await call('cart:pay-terminal', { clientRef: 'cart-terminal-2' }));
+    expect(partial.message).toMatch(/Only \$1\.00 of \$2\.01 was approved\. \$1\.01 remains/);
+    expect(partial).toMatchObject({ status: 'open', balanceCents: 101 });
+    const cancelled = value(await call('cart:cancel', { confirmed: true }));
+    expect(cancelled.status).toBe('cancelled');
+    expect(cancelled.tenders[0]).toMatchObject({ kind: 'terminal', status: 'reversed' });
+    expect(doc(partial.tenders[0]!.transactionId!).status_id).toBe(201); // voided
+
+    // Two presses at once (two refs): one terminal sale runs, the other is refused before reaching the terminal.
+    value(await call('cart:add-open', { name: 'Gift', amountCents: 700, taxCategory: 'exempt' }));
+    const [a, b] = await Promise.all([call('cart:pay-terminal', { clientRef: 'cart-terminal-3' }), call('cart:pay-terminal', { clientRef: 'cart-terminal-4' })]);
+    expect([a.ok, b.ok].sort()).toEqual([false, true]);
+    const refused = a.ok ? b : a;
+    expect(!refused.ok && refused.error.message).toBe(TENDER_MESSAGES.pending);
+    const charged = db.prepare(`SELECT COUNT(*) AS n FROM transactions WHERE json_extract(doc, '$.transaction_api_id') IN ('cart-terminal-3', 'cart-terminal-4')`).get() as { n: number };
+    expect(charged.n).toBe(1);
+    db.close();
   });
 
   it("a manager saves a customer's card read on the terminal (no number typed or seen), then charges it; a cashier may not", async () => {

@@ -1,11 +1,14 @@
 import { useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
 import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
+import { tenderLabel } from '../lib/tender-label';
 import { useCartStore } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { CardForm, type CardFormHandle } from './card-form';
 import { CashTender } from './cash-tender';
+import { CartTerminalTender } from './cart-terminal-tender';
 import { ConfirmDialog } from './confirm-dialog';
+import { SavedMethodDialog } from './saved-method-charge';
 
 const discountText = (d: Discount) => (d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
 
@@ -35,6 +38,7 @@ export function CartPanel() {
   const [discountText_, setDiscountText] = useState('');
   const [discountTarget, setDiscountTarget] = useState<'cart' | string>('cart');
   const [confirmCancel, setConfirmCancel] = useState(false);
+  const [savedOpen, setSavedOpen] = useState(false);
   const [approver, setApprover] = useState('');
   const [pin, setPin] = useState('');
   const taken = cart.tenders.some((t) => t.status === 'approved' || t.status === 'pending');
@@ -128,7 +132,7 @@ export function CartPanel() {
           .filter((x) => x.status === 'approved')
           .map((x) => (
             <div key={x.id}>
-              <dt>{x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : 'Card'}</dt>
+              <dt>{x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : tenderLabel(x.kind)}</dt>
               <dd>−{money(x.approvedCents)}</dd>
             </div>
           ))}
@@ -154,6 +158,7 @@ export function CartPanel() {
       {cart.balanceCents > 0 && (
         <>
           <CashTender balanceCents={cart.balanceCents} disabled={c.busy} onPay={(cents) => void c.payCash(cents)} />
+          <CartTerminalTender balanceCents={cart.balanceCents} />
           <CardForm
             ref={cardRef}
             disabled={false}
@@ -164,6 +169,9 @@ export function CartPanel() {
             resetToken={c.cardResetToken}
             onCharge={(card) => void c.payCard(card)}
           />
+          <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy} onClick={() => setSavedOpen(true)} data-testid="cart-saved-open">
+            Charge {money(cart.balanceCents)} to a saved card…
+          </button>
         </>
       )}
 
@@ -179,6 +187,13 @@ export function CartPanel() {
         )}
       </div>
 
+      {savedOpen && (
+        <SavedMethodDialog
+          amountCents={cart.balanceCents}
+          onCharge={async (methodId) => ((await c.paySaved(methodId)) ? null : (useCartStore.getState().error ?? 'The saved card was not charged.'))}
+          onClose={() => setSavedOpen(false)}
+        />
+      )}
       {confirmCancel && (
         <ConfirmDialog
           title="Cancel this sale?"

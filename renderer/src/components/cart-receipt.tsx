@@ -1,5 +1,6 @@
 import type { CartView } from '../../../shared/ipc/contract';
 import { formatPercentBp, money } from '../lib/money-format';
+import { tenderLabel } from '../lib/tender-label';
 
 /** A paid cart as the customer's receipt: items, discounts, tax, each tender and the change. */
 export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: string }) {
@@ -57,7 +58,7 @@ export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: st
         </div>
         {approved.map((x) => (
           <div key={x.id}>
-            <dt>{x.kind === 'cash' ? `Cash tendered ${money(x.tenderedCents)}` : `Card${x.transactionId ? ` · Ref ${x.transactionId.replace(/-/g, '').slice(-8).toUpperCase()}` : ''}`}</dt>
+            <dt>{x.kind === 'cash' ? `Cash tendered ${money(x.tenderedCents)}` : `${tenderLabel(x.kind)}${x.transactionId ? ` · Ref ${x.transactionId.replace(/-/g, '').slice(-8).toUpperCase()}` : ''}`}</dt>
             <dd>{money(x.approvedCents)}</dd>
           </div>
         ))}

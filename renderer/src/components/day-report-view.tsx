@@ -3,6 +3,7 @@ import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { BreakdownTable } from './breakdown-table';
 import { HourChart } from './hour-chart';
+import { ItemsSoldTable } from './items-sold-table';
 
 function Line({ label, value, testId, strong }: { label: string; value: string; testId?: string; strong?: boolean }) {
   return (
@@ -45,6 +46,7 @@ export function DayReportView({ report, paper }: { report: DayReport; paper: Pap
         )}
       </dl>
       <div className="report-tables">
+        {report.cartSales && <ItemsSoldTable sales={report.cartSales} />}
         <BreakdownTable caption="Tips by employee" keyLabel="Employee" rows={report.byEmployee} showTips testId="report-by-employee" />
         <BreakdownTable caption="Card brands" keyLabel="Card" rows={t.byBrand} testId="report-by-brand" />
         <BreakdownTable caption="Entry modes" keyLabel="Entry" rows={t.byEntryMode} />

@@ -18,20 +18,39 @@ export function SavedMethodCharge({ blockedReason }: { blockedReason: string | n
       <button type="button" className="btn btn-secondary btn-lg saved-charge-open" disabled={blockedReason !== null} onClick={() => setOpen(true)}>
         Charge a saved card…
       </button>
-      {open && <SavedMethodDialog onClose={() => setOpen(false)} />}
+      {open && <SaleSavedMethodDialog onClose={() => setOpen(false)} />}
     </>
   );
 }
 
-function SavedMethodDialog({ onClose }: { onClose(): void }) {
+function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
+  // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
+  const [totals] = useState(() => useSaleStore.getState().totals());
+  async function charge(id: string): Promise<string | null> {
+    useSaleStore.setState({ phase: 'charging' });
+    const r = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef: crypto.randomUUID() });
+    if (!r.ok) {
+      useSaleStore.setState({ phase: 'entry' });
+      return r.error.message;
+    }
+    useSaleStore.setState((st) => ({ phase: 'result', outcome: r.value, cardResetToken: st.cardResetToken + 1 }));
+    return null;
+  }
+  return <SavedMethodDialog amountCents={totals.totalCents} onCharge={charge} onClose={onClose} />;
+}
+
+/**
+ * Finds a customer and charges one of their saved methods `amountCents` through `onCharge`
+ * (which answers an error sentence, or null when done: the dialog closes). Shared by the
+ * keypad sale and the cart's saved-card tender.
+ */
+export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCents: number; onCharge(methodId: string): Promise<string | null>; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   useFocusTrap(ref);
   const [text, setText] = useState('');
   const [contacts, setContacts] = useState<ContactView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
-  const [totals] = useState(() => useSaleStore.getState().totals());
 
   useEffect(() => {
     let live = true;
@@ -59,14 +78,9 @@ function SavedMethodDialog({ onClose }: { onClose(): void }) {
   async function charge(id: string) {
     setBusy(true);
     setError(null);
-    useSaleStore.setState({ phase: 'charging' });
-    const r = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef: crypto.randomUUID() });
+    const problem = await onCharge(id);
     setBusy(false);
-    if (!r.ok) {
-      useSaleStore.setState({ phase: 'entry' });
-      return setError(r.error.message);
-    }
-    useSaleStore.setState((st) => ({ phase: 'result', outcome: r.value, cardResetToken: st.cardResetToken + 1 }));
+    if (problem) return setError(problem);
     onClose();
   }
 
@@ -74,7 +88,7 @@ function SavedMethodDialog({ onClose }: { onClose(): void }) {
     <div className="overlay">
       <div ref={ref} className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="saved-charge-title">
         <div className="dialog-head">
-          <h2 id="saved-charge-title">Charge {money(totals.totalCents)} to a saved card</h2>
+          <h2 id="saved-charge-title">Charge {money(amountCents)} to a saved card</h2>
           <button type="button" className="btn btn-quiet" onClick={onClose}>
             Close
           </button>
@@ -93,7 +107,7 @@ function SavedMethodDialog({ onClose }: { onClose(): void }) {
                 <button type="button" className="batch-pick" disabled={busy} onClick={() => void charge(m.id)}>
                   <strong>{c.name}</strong>
                   <span>{m.label}</span>
-                  <span className="muted">{m.kind === 'card' ? `Expires ${m.expiry ?? '—'}` : 'Bank account'} · Charge {money(totals.totalCents)}</span>
+                  <span className="muted">{m.kind === 'card' ? `Expires ${m.expiry ?? '—'}` : 'Bank account'} · Charge {money(amountCents)}</span>
                 </button>
               </li>
             )),

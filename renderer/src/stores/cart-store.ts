@@ -35,6 +35,10 @@ interface CartState {
   clear(): Promise<void>;
   payCash(tenderedCents: number, amountCents?: number): Promise<void>;
   payCard(card: KeyedCard, amountCents?: number): Promise<void>;
+  /** The counter's terminal for the balance or `amountCents` of it. */
+  payTerminal(amountCents?: number): Promise<void>;
+  /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
+  paySaved(methodId: string, amountCents?: number): Promise<boolean>;
   cancel(): Promise<void>;
   /** A keyed sale's partial approval: the rest becomes the cart's balance. */
   adoptPartial(transactionId: string): Promise<boolean>;
@@ -115,6 +119,29 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       );
       // The gateway answered (or refused before charging): the next card is a new tender. An unknown outcome keeps the ref.
       set((s) => ({ cardResetToken: s.cardResetToken + 1, clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+    },
+    async payTerminal(amountCents) {
+      const clientRef = get().clientRef;
+      await run(
+        () => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        (v) => {
+          set({ message: v.message });
+          showCart(v);
+        },
+      );
+      set((s) => ({ clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+    },
+    async paySaved(methodId, amountCents) {
+      const clientRef = get().clientRef;
+      const done = await run(
+        () => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        (v) => {
+          set({ message: v.message });
+          showCart(v);
+        },
+      );
+      set((s) => ({ clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+      return done;
     },
     cancel: async () =>
       void (await run(() => ringup.cartCancel({ confirmed: true }), () => {

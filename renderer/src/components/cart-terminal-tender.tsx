@@ -1,0 +1,71 @@
+/**
+ * The cart's terminal tender: shown when the counter has a reachable terminal. It pays the
+ * balance, or a typed part of it, on the terminal (the core's router path); while the
+ * terminal works its prompt is followed live (pushed `terminal:state`) with Cancel.
+ * No tip is asked on the terminal: the cart's total is already set.
+ */
+import { useState } from 'react';
+import { money, parseTypedAmount } from '../lib/money-format';
+import { useCartStore } from '../stores/cart-store';
+import { useTerminalStore } from '../stores/terminal-store';
+
+export function CartTerminalTender({ balanceCents }: { balanceCents: number }) {
+  const busy = useCartStore((s) => s.busy);
+  const payTerminal = useCartStore((s) => s.payTerminal);
+  const status = useTerminalStore((s) => s.status);
+  const prompt = useTerminalStore((s) => s.prompt);
+  const cancel = useTerminalStore((s) => s.cancel);
+  const [text, setText] = useState('');
+  const [running, setRunning] = useState(false);
+  if (!status || (status.connection !== 'connected' && status.connection !== 'busy')) return null;
+  const typed = parseTypedAmount(text);
+  const blank = text.trim() === '';
+  const bad = !blank && (typed === null || typed === 0 || typed > balanceCents);
+  const amount = blank ? balanceCents : (typed ?? 0);
+
+  async function pay() {
+    setRunning(true);
+    await payTerminal(blank ? undefined : amount);
+    setRunning(false);
+    setText('');
+  }
+
+  return (
+    <div className="cash-tender" role="group" aria-labelledby="cart-terminal-title">
+      <h3 id="cart-terminal-title" className="subsection-title">
+        Terminal: {status.title}
+      </h3>
+      {running ? (
+        <div className="terminal-live" role="status" aria-live="polite" data-testid="cart-terminal-live">
+          <p className="terminal-prompt" data-testid="cart-terminal-prompt">
+            {prompt || 'Waiting for the terminal…'}
+          </p>
+          <button type="button" className="btn btn-secondary btn-lg" onClick={() => void cancel()} data-testid="cart-terminal-cancel">
+            Cancel
+          </button>
+        </div>
+      ) : (
+        <form
+          className="input-row"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!bad) void pay();
+          }}
+        >
+          <div className="field">
+            <label htmlFor="cart-terminal-amount">Amount on the terminal (blank: all of it)</label>
+            <input id="cart-terminal-amount" className="input" inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={bad} aria-describedby={bad ? 'cart-terminal-error' : undefined} />
+            {bad && (
+              <p id="cart-terminal-error" className="field-error">
+                Type an amount up to the balance, {money(balanceCents)}.
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-primary btn-lg" disabled={busy || bad} data-testid="cart-pay-terminal">
+            Pay {money(amount)} on the terminal
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}

@@ -13,6 +13,7 @@ import type { EngineContext, EngineModule, EngineOptions, SeedInfo } from './fra
 import { registerCrudRoutes } from './framework/crud-routes';
 import { openDatabase, type Db } from './framework/database';
 import { createContext } from './framework/engine-context';
+import type { RecordEvent } from './framework/record-events';
 import { referenceOpenApi, registerReferenceRoutes } from './framework/api-reference';
 import { MSG } from './framework/errors';
 import { BODY_LIMIT, installPlumbing, isLoopback, rawEnvelope } from './framework/http-plumbing';
@@ -104,6 +105,16 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     if (bearerModule) auth.bearer = (token, developerId) => bearerModule.resolveBearer?.(token, developerId);
     ctx = createContext(db, clock, opts, modules.flatMap((m) => m.resources ?? []), () => auth.invalidate());
     for (const m of modules) await m.init?.(ctx);
+    // Modules that follow record events (an invoice's balance follows its payments' refunds
+    // and voids) run after whatever init installed (postbacks), in the same write.
+    const followers = modules.filter((m) => m.onRecordEvent);
+    if (followers.length > 0) {
+      const installed = ctx.recordEvent;
+      ctx.recordEvent = function (this: EngineContext, e: RecordEvent) {
+        installed.call(this, e);
+        for (const m of followers) m.onRecordEvent?.(this, e);
+      };
+    }
 
     let seed = loadSeedInfo(ctx);
     if (!seed) {

@@ -15,7 +15,7 @@ import { BILLING_MSG } from './billing-messages';
 import { BILLING_LINKS_MIGRATIONS } from './billing-links-migrations';
 import { billingLinksOpenApi } from './billing-links-openapi';
 import { locationToday } from './billing-shared';
-import { COUNTED_STATUSES, PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
+import { COUNTED_STATUSES, followTransactionEvent, PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
 import { reminderWork, sendInvoice, sendThankYou } from './invoice-notices';
 import { registerPaymentPages } from './payment-pages';
 import { paylinkResource, sendPaylink } from './paylinks';
@@ -41,6 +41,8 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
     migrations: BILLING_LINKS_MIGRATIONS,
     resources: [paylinkResource, { ...quickInvoiceResource, methods: ['list', 'view', 'update', 'delete'] }],
     dueWork: (ctx) => [reminderWork(ctx)],
+    // Refunds and voids of an invoice's payments move its balance in their own write.
+    onRecordEvent: followTransactionEvent,
     openapi: (ctx) => billingLinksOpenApi(ctx),
     routes(app, ctx) {
       const qi = ctx.resource('quickinvoice');

@@ -62,9 +62,10 @@ type ReminderKind = 'before' | 'on' | 'after';
 export function reminderDue(row: Row, today: string): { kind: ReminderKind; date: string } | undefined {
   const due = String(row.due_date);
   const cands: { kind: ReminderKind; date: string }[] = [];
-  if (typeof row.notification_days_before_due_date === 'number') cands.push({ kind: 'before', date: addDays(due, -row.notification_days_before_due_date) });
+  // 0 days (or none) before or after: no reminder of that kind (the due date's own is notification_on_due_date).
+  if (typeof row.notification_days_before_due_date === 'number' && row.notification_days_before_due_date > 0) cands.push({ kind: 'before', date: addDays(due, -row.notification_days_before_due_date) });
   if (row.notification_on_due_date === 1) cands.push({ kind: 'on', date: due });
-  if (typeof row.notification_days_after_due_date === 'number') cands.push({ kind: 'after', date: addDays(due, row.notification_days_after_due_date) });
+  if (typeof row.notification_days_after_due_date === 'number' && row.notification_days_after_due_date > 0) cands.push({ kind: 'after', date: addDays(due, row.notification_days_after_due_date) });
   return cands.filter((c) => c.date <= today).sort((a, b) => (a.date < b.date ? 1 : -1))[0];
 }
 

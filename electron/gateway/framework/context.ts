@@ -173,6 +173,13 @@ export interface EngineModule {
   credentials?(ctx: EngineContext, seed: SeedInfo): Record<string, unknown>;
   /** Work that falls due with time, run by the engine's scheduler and the sandbox clock. */
   dueWork?(ctx: EngineContext): DueWork[];
+  /**
+   * Reacts to a record event (record-events.ts) inside the write that makes it, after the
+   * installed `ctx.recordEvent` (postbacks): `ctx` is the writing connection's view, so what
+   * it writes commits or rolls back with the change. Keep it to an indexed lookup when the
+   * event is not the module's concern: it runs on every write of every record.
+   */
+  onRecordEvent?(ctx: EngineContext, e: RecordEvent): void;
   close?(): void | Promise<void>;
 }
 

@@ -8,6 +8,9 @@
  * The postbacks module replaces the no-op default with one that queues a delivery per
  * matching postback config. The record is serialised lazily (`snapshot`), only when a
  * config listens, so a write nobody listens to costs one indexed lookup.
+ *
+ * Other modules follow events with `EngineModule.onRecordEvent` (the engine runs it after
+ * the installed recordEvent, on the writing connection), never by replacing recordEvent.
  */
 export type RecordEventType = 'CREATE' | 'UPDATE' | 'DELETE';
 

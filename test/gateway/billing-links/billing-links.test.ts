@@ -390,6 +390,18 @@ describe('quick invoices', () => {
     await e.engine.ctx.runDueWork();
     expect(reminders()).toHaveLength(3);
   });
+
+  test('0 days before or after the due date sends no reminder of that kind (the family bounds them by length: 0 to 99)', async () => {
+    const today = new Date(e.engine.ctx.locationNow(e.locationId) * 1000).toISOString().slice(0, 10);
+    const due = new Date(Date.parse(today) + 3 * 86_400_000).toISOString().slice(0, 10);
+    const a = await e.post('/quickinvoices', { quickinvoice: { ...base(), due_date: due, notification_days_before_due_date: '0', notification_on_due_date: '0', notification_days_after_due_date: 0 } });
+    const inv = conform('POST', '/v2/quickinvoices', a).body.quickinvoice;
+    expect(inv).toMatchObject({ notification_days_before_due_date: 0, notification_on_due_date: 0, notification_days_after_due_date: 0 });
+    expect(errorsOf(await e.post('/quickinvoices', { quickinvoice: { ...base(), notification_days_before_due_date: -1 } }), 'notification_days_before_due_date')).toHaveLength(1);
+    const advance = (days: number) => e.post(api('/sandbox/clock/advance'), { clock: { location_id: e.locationId, seconds: days * 86_400 } });
+    for (let d = 0; d < 6; d++) await advance(1);
+    expect(outbox(inv.id).filter((m) => m.kind === 'invoice_reminder')).toEqual([]);
+  });
 });
 
 test('every answer above matches the OpenAPI document', () => {

@@ -247,7 +247,9 @@ export function list(ctx: EngineContext, def: ResourceDef, req: FastifyRequest, 
     if (!spec) continue; // unknown parameters are ignored
     const value = lastString(rawValue);
     if (value === undefined || value === '') continue;
-    filterCondition(ctx.clock, key, `"${spec[0]}"`, spec[1], value, query, where, params);
+    // Declared money fields are stored as decimal strings ("10.00"): compared as integer cents.
+    const col = spec[1] === 'money' ? `CAST(ROUND("${spec[0]}" * 100) AS INTEGER)` : `"${spec[0]}"`;
+    filterCondition(ctx.clock, key, col, spec[1], value, query, where, params);
   }
   const whereSql = where.join(' AND ');
   const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM "${def.table}" WHERE ${whereSql}`).get(...params) as { n: number }).n;

@@ -60,6 +60,14 @@ describe('invoice balance after refunds and voids', () => {
     // Same write: the next read shows it, with no invoice action in between.
     expect(await invoice(inv.id)).toMatchObject({ remaining_balance: '10.00', payment_status_id: 3, status_id: 0 });
     expect((await e.get(`/quickinvoices?location_id=${e.locationId}&payment_status_id=3&page_size=200`)).body.quickinvoices.map((q: { id: string }) => q.id)).toContain(inv.id);
+    // The money filters compare amounts (the columns hold decimal strings): exact, a list, a range.
+    const ids = async (q: string) => ((await e.get(`/quickinvoices?location_id=${e.locationId}&page_size=200&${q}`)).body.quickinvoices as { id: string }[]).map((x) => x.id);
+    expect(await ids('remaining_balance=10.00')).toContain(inv.id);
+    expect(await ids('remaining_balance=10')).toContain(inv.id);
+    expect(await ids('remaining_balance=9.99,10.00')).toContain(inv.id);
+    expect(await ids('remaining_balance=5.00|10.00&amount_due=30.00')).toContain(inv.id);
+    expect(await ids('remaining_balance=10.01|')).not.toContain(inv.id);
+    expect(await ids('remaining_balance=0.00')).not.toContain(inv.id);
     // Closed, so its page takes no money and no reminder goes out; the merchant may reopen (payment_status_id 3).
     expect((await pay(inv.id, { ...CARD, amount: '10.00' })).text).toContain(BILLING_MSG.PAGE_CLOSED);
     expect((await e.post(`/quickinvoices/${inv.id}/reopen`)).body.quickinvoice).toMatchObject({ status_id: 1, remaining_balance: '10.00' });

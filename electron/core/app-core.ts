@@ -37,6 +37,7 @@ import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
 import { createKeysHandlers } from './keys-handlers';
+import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
 import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
 import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
 import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway-oauth';
@@ -147,6 +148,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   let productTransactionId: string | undefined = remote?.productTransactionId;
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
+  let awaitingKeys = false;
   let gatewayAuth: GatewayAuth;
   let cashierAuth: GatewayAuth | undefined;
   // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
@@ -156,7 +158,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     gatewayAuth = remote.auth;
     client = new GatewayClient({ baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
   } else {
-    const engineOpts = { dataDir: join(opts.dataDir, 'gateway'), port: opts.enginePort ?? 0, vaultKey: await getOrCreateKey(secretStore, VAULT_KEY_SECRET) };
+    const vaultKey = await getOrCreateKey(secretStore, VAULT_KEY_SECRET);
+    // A replacement register's copied engine folder, sealed under the old register's key, waits aside for the key backup.
+    awaitingKeys = prepareGatewayFolder(opts.dataDir, vaultKey).awaitingKeys;
+    const engineOpts = { dataDir: join(opts.dataDir, GATEWAY_DIR), port: opts.enginePort ?? 0, vaultKey };
     let c: EngineCredentials;
     if (opts.engineProcess) {
       supervisor = new EngineSupervisor({
@@ -323,7 +328,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       leaveOAuth: async () => void (await revokeAll()),
     }),
     ...oauthHandlers,
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, users, catalogue }),
     ...createTenderHandlers({

@@ -9,6 +9,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { AuditLog } from './audit-log';
 import { backupsDir, exportKeys, KeyBackupError, listBackups, restoreKeys } from './key-backup';
 import type { UserDirectory } from './users';
+import { AWAITING_KEYS_MESSAGE } from './sealed-gateway';
 
 export const KEYS_MESSAGES = {
   restored: 'The keys are restored. Close Ringup and start it again to use them.',
@@ -16,7 +17,15 @@ export const KEYS_MESSAGES = {
 
 type KeysHandlers = Pick<HandlerMap, 'keys:backups' | 'keys:export' | 'keys:restore'>;
 
-export function createKeysHandlers(deps: { dataDir: string; secrets: SecretStore | undefined; names: readonly string[]; users: UserDirectory; audit: AuditLog }): KeysHandlers {
+export function createKeysHandlers(deps: {
+  dataDir: string;
+  secrets: SecretStore | undefined;
+  names: readonly string[];
+  users: UserDirectory;
+  audit: AuditLog;
+  /** A copied engine folder waits for its keys (electron/core/sealed-gateway.ts). */
+  awaitingKeys?: boolean;
+}): KeysHandlers {
   const { dataDir, users, audit } = deps;
   const noStore = fail('not_configured', 'This counter keeps no keys of its own (it uses a remote gateway).');
   const asFailure = (err: unknown) => {
@@ -27,7 +36,7 @@ export function createKeysHandlers(deps: { dataDir: string; secrets: SecretStore
     'keys:backups': async () => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      return ok({ folder: backupsDir(dataDir), backups: listBackups(dataDir) });
+      return ok({ folder: backupsDir(dataDir), backups: listBackups(dataDir), awaitingKeys: deps.awaitingKeys ? AWAITING_KEYS_MESSAGE : null });
     },
     'keys:export': async ({ passphrase }) => {
       const s = users.require('manager');

@@ -3,7 +3,7 @@
  * SQLite. This is the engine's public face for the rest of the core (app-core and the
  * standalone CLI); everything else in electron/gateway/ is behind it. See README.md.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyReply, type RouteOptions } from 'fastify';
 import { Authenticator } from './framework/auth';
@@ -66,6 +66,16 @@ export const OPENAPI_VERSION = '2.0.0+ringup.1';
 
 export const DATABASE_FILE = 'gateway.sqlite';
 export const CREDENTIALS_FILE = 'credentials.json';
+/** The embedded engine's credentials without their secrets (see withoutSecrets). */
+export const PUBLIC_INFO_FILE = 'engine.json';
+
+/** Fields named like a secret (…_key, …secret, …password) at any depth. */
+const SECRET_FIELD = /(_key|secret|password)$/;
+
+export function withoutSecrets(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => !SECRET_FIELD.test(k)).map(([k, v]) => [k, withoutSecrets(v)]));
+}
 
 function runSeed(ctx: EngineContext, modules: EngineModule[], info: SeedInfo): void {
   ctx.db.transaction(() => {
@@ -174,8 +184,16 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
     };
     for (const m of modules) Object.assign(credentials, m.credentials?.(ctx, seed) ?? {});
     const credPath = join(opts.dataDir, CREDENTIALS_FILE);
-    writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
-    chmodSync(credPath, 0o600);
+    if (opts.vaultKey) {
+      // Embedded in the app: the credentials go to the core over the process channel only;
+      // a file would put the admin key in the data folder (one left by an older version
+      // goes). engine.json keeps what is not secret: where the engine listens and its ids.
+      rmSync(credPath, { force: true });
+      writeFileSync(join(opts.dataDir, PUBLIC_INFO_FILE), JSON.stringify(withoutSecrets(credentials), null, 2) + '\n', { mode: 0o600 });
+    } else {
+      writeFileSync(credPath, JSON.stringify(credentials, null, 2) + '\n', { mode: 0o600 });
+      chmodSync(credPath, 0o600);
+    }
 
     const scheduler = createScheduler(ctx, modules);
     ctx.runDueWork = (locationId) => scheduler.runDue(locationId);

@@ -19,6 +19,8 @@ export interface KeyBackupState {
   /** Where backups are written and looked for (`<data>/backups`). */
   folder: string;
   backups: KeyBackupInfo[];
+  /** Set when gateway data copied from another register waits for that register's keys: what to do, in a sentence. */
+  awaitingKeys: string | null;
 }
 
 export const keysHandlers = {

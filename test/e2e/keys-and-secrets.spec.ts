@@ -4,13 +4,15 @@
  * recorded and searched for every secret of the data folder (the vault key, the engine's
  * admin and cashier keys, the OAuth client secret, the SSO key, the seeded password).
  * Then the Key backup section as a manager uses it: a mismatch, a backup, a wrong
- * passphrase on restore, and the restore.
+ * passphrase on restore, and the restore; and a replacement register, whose copied engine
+ * data (sealed under the old register's keys) waits aside until the backup is restored.
  */
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, shot, test } from './fixtures';
+import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
-import { engineCredentials } from './helpers/engine-api';
+import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
 
 function secretsOf(dataDir: string): Record<string, string> {
   const creds = engineCredentials(dataDir) as unknown as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
@@ -92,4 +94,58 @@ test('a manager backs up the keys and restores them; a wrong passphrase restores
   await shot(page, 'keys-02-restored-dark');
   await expectAccessible(page, 'key backup, dark');
   await page.keyboard.press('F9');
+});
+
+test('a replacement register: the copied engine data waits for its keys, and the restore brings its saved card back', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 1100 });
+  // The old register: a customer's saved card, and a key backup made on its System screen.
+  const old = await startHostProcess();
+  const oldCreds = engineCredentials(old.dataDir);
+  const post = async (c: EngineCreds, path: string, body: unknown) =>
+    (await fetch(`${c.base_url}${path}`, { method: 'POST', headers: engineHeaders(c), body: JSON.stringify(body) })).json() as Promise<Record<string, Record<string, unknown>>>;
+  const contact = await post(oldCreds, '/contacts', { contact: { location_id: oldCreds.location_id, first_name: 'Pat', last_name: 'Moved' } });
+  const vault = await post(oldCreds, '/accountvaults', { accountvault: { location_id: oldCreds.location_id, contact_id: contact.contact!.id, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1239' } });
+  await openApp(page, old);
+  await signIn(page, USERS.manager);
+  await page.keyboard.press('F4');
+  const oldPanel = page.getByRole('region', { name: 'Key backup' });
+  await oldPanel.getByLabel('Passphrase', { exact: true }).fill('moving registers 2026');
+  await oldPanel.getByLabel('Passphrase again').fill('moving registers 2026');
+  await oldPanel.getByRole('button', { name: 'Back up the keys' }).click();
+  await expect(oldPanel.getByRole('status').filter({ hasText: 'Saved as ringup-keys-' })).toBeVisible();
+  await stopHostProcess(old, { keepData: true });
+
+  // The new register: the old engine folder and the backup file copied into a new data folder.
+  const fresh = mkdtempSync(join(tmpdir(), 'ringup-e2e-new-'));
+  cpSync(join(old.dataDir, 'gateway'), join(fresh, 'gateway'), { recursive: true });
+  cpSync(join(old.dataDir, 'backups'), join(fresh, 'backups'), { recursive: true });
+  rmSync(old.dataDir, { recursive: true, force: true });
+  const first = await startHostProcess([], {}, fresh);
+  await openApp(page, first);
+  await signIn(page, USERS.manager);
+  await page.keyboard.press('F4');
+  const panel = page.getByRole('region', { name: 'Key backup' });
+  await expect(panel.getByRole('status').filter({ hasText: 'waiting for its keys' })).toBeVisible();
+  await panel.getByLabel('Passphrase of the backup').scrollIntoViewIfNeeded();
+  await shot(page, 'keys-03-copied-data-waits-for-keys');
+  await expectAccessible(page, 'key backup, copied data waiting');
+  await panel.getByLabel('Passphrase of the backup').fill('moving registers 2026');
+  await panel.getByRole('button', { name: 'Restore the keys' }).click();
+  await expect(panel.getByRole('status').filter({ hasText: 'The keys are restored.' })).toBeVisible();
+  await stopHostProcess(first, { keepData: true });
+
+  // Started again: the old engine data is in place and its saved card charges with the restored key.
+  const after = await startHostProcess([], {}, fresh);
+  try {
+    const creds = engineCredentials(after.dataDir);
+    expect(creds.user_id).toBe(oldCreds.user_id);
+    const sale = await post(creds, '/transactions', { transaction: { action: 'sale', payment_method: 'cc', account_vault_id: vault.accountvault!.id, transaction_amount: '7.00', location_id: creds.location_id } });
+    expect(sale.transaction).toMatchObject({ status_id: 101, account_vault_id: vault.accountvault!.id });
+    await openApp(page, after);
+    await signIn(page, USERS.manager);
+    await page.keyboard.press('F4');
+    await expect(page.getByRole('region', { name: 'Key backup' }).getByText('waiting for its keys')).toHaveCount(0);
+  } finally {
+    await stopHostProcess(after);
+  }
 });

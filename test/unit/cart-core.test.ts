@@ -16,6 +16,7 @@ import { TENDER_COPY } from '../../electron/core/tenders';
 import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { openCore, value, type OpenCore } from '../helpers/core-harness';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const card = (number = '4111111111111111') => ({ number, expiry: '1230', cvv: '999', zip: '32606' });
 let n = 0;
@@ -35,7 +36,7 @@ Small thing,1.86,SMA,SMA-1,EA,4410,standard,no
 
 /** The engine's admin, to check what the gateway itself recorded (its port changes on restart). */
 function engineClient(): GatewayClient {
-  const c = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  const c = embeddedCredentials(dir) as Record<string, string>;
   return new GatewayClient({ baseUrl: c.base_url!, auth: { developerId: c.developer_id!, userId: c.user_id!, userApiKey: c.user_api_key! } });
 }
 

@@ -14,6 +14,7 @@ import { AUTH_ERRORS } from '../../electron/core/users';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
 import type { HandlerResults, PosUser, SaleOutcome } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const PAN = '4111111111111111';
 const ORIGIN = 'http://127.0.0.1:5999';
@@ -160,7 +161,7 @@ describe('counter core', () => {
   it('refuses to void a settled sale (refund it instead), after the batch settles at the gateway', async () => {
     await signInAs('Morgan', '1234');
     const sale = await sell(1500);
-    const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+    const creds = embeddedCredentials(dir) as Record<string, string>;
     const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
     const t = (await (await fetch(`${creds.base_url}/transactions/${sale.transaction.id}`, { headers })).json()) as { transaction: { transaction_batch_id: string } };
     const settled = await fetch(`${creds.base_url}/transactionbatches/${t.transaction.transaction_batch_id}/settle`, { method: 'POST', headers });
@@ -218,7 +219,7 @@ describe('counter core', () => {
   });
 
   it("offers the tip percents the merchant configured on the location's terminal", async () => {
-    const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+    const creds = embeddedCredentials(dir) as Record<string, string>;
     const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key!, 'content-type': 'application/json' };
     const list = (await (await fetch(`${creds.base_url}/terminals?location_id=${creds.location_id}`, { headers })).json()) as { terminals: Array<{ id: string }> };
     const terminalId = list.terminals[0]!.id;

@@ -15,6 +15,7 @@ import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
@@ -52,7 +53,7 @@ let creds: Record<string, string>;
 
 beforeAll(async () => {
   main = await startCounter();
-  creds = JSON.parse(readFileSync(join(main.dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  creds = embeddedCredentials(main.dir) as Record<string, string>;
 });
 
 afterAll(async () => {

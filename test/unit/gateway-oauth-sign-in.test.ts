@@ -22,6 +22,7 @@ import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { Browser, field } from '../gateway/oauth/browser';
 import { TestEngine } from '../gateway/helpers/engine-fixture';
 import { openCore, value, type OpenCore } from '../helpers/core-harness';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 interface Creds {
   base_url: string;
@@ -250,7 +251,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
 
   it('signs in on the engine’s login page, sells with the Bearer token after a restart, and sign-out revokes it', async () => {
     open = await openCore(dir);
-    const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Creds;
+    const creds = embeddedCredentials(dir) as unknown as Creds;
     expect(value(await open.call('gateway:first-run'))).toEqual({ needed: true, pendingRemote: null });
     // Before anyone signs in: a remote gateway picked at first run, for a manager to finish.
     const bad = await open.call('gateway:first-run-choose', { kind: 'remote', environment: 'sandbox', baseUrl: 'not a url', developerId: '' });
@@ -288,7 +289,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect(sale.approved).toBe(true);
 
     // Sign-out revokes: the stored pair is dead at the engine and gone from the store.
-    const base = (JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Creds).base_url;
+    const base = (embeddedCredentials(dir) as unknown as Creds).base_url;
     const token = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
     const me = () => fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${token.accessToken}`, 'developer-id': creds.developer_id } });
     expect((await me()).status).toBe(200);
@@ -337,7 +338,7 @@ describe('switching accounts', () => {
     const dir = mkdtempSync(join(tmpdir(), 'ringup-oauth-switch-'));
     const open = await openCore(dir);
     try {
-      const creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Creds;
+      const creds = embeddedCredentials(dir) as unknown as Creds;
       expect(value(await open.call('gateway:first-run-choose', { kind: 'embedded' }))).toEqual({ needed: false, pendingRemote: null });
       const again = await open.call('gateway:first-run-choose', { kind: 'embedded' });
       expect(again.ok).toBe(false);

@@ -4,13 +4,14 @@
  * charges the saved cards of the old one; a wrong passphrase or a changed file is
  * refused with a sentence and restores nothing; the file holds no key in the clear.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
 import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
+import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/sealed-gateway';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { openCore, value } from '../helpers/core-harness';
 
@@ -73,7 +74,10 @@ describe('a replacement register', () => {
     const newDirPath = newDir('ringup-new-');
     cpSync(join(oldDir, 'gateway'), join(newDirPath, 'gateway'), { recursive: true });
     cpSync(join(oldDir, 'backups'), join(newDirPath, 'backups'), { recursive: true });
+    // The copied engine folder is sealed under the old register's key: it waits aside, the counter starts on a fresh engine and says why.
     const before = await open(newDirPath);
+    expect(existsSync(join(newDirPath, AWAITING_KEYS_DIR))).toBe(true);
+    expect(value(await before.call('keys:backups')).awaitingKeys).toBe(AWAITING_KEYS_MESSAGE);
     const refused = await before.call('vault:charge', { id: card.id, subtotalCents: 700, taxCents: 0, tipCents: 0, clientRef: 'new-1' });
     expect(refused.ok).toBe(false);
     const wrong = await before.call('keys:restore', { fileName: backup.fileName, passphrase: 'not the passphrase' });
@@ -83,7 +87,11 @@ describe('a replacement register', () => {
     expect(restored.message).toBe(KEYS_MESSAGES.restored);
     await before.core.close();
 
+    // Started again with the old register's keys: its engine folder is back in place (the fresh one kept aside), its saved card charges.
     const after = await open(newDirPath);
+    expect(existsSync(join(newDirPath, AWAITING_KEYS_DIR))).toBe(false);
+    expect(readdirSync(newDirPath).some((n) => n.startsWith('gateway-replaced-'))).toBe(true);
+    expect(value(await after.call('keys:backups')).awaitingKeys).toBeNull();
     const sale = value(await after.call('vault:charge', { id: card.id, subtotalCents: 700, taxCents: 0, tipCents: 0, clientRef: 'new-2' }));
     expect(sale.approved).toBe(true);
     expect(await new FileSecretStore(newDirPath).get(VAULT_KEY_SECRET)).toEqual(await new FileSecretStore(oldDir).get(VAULT_KEY_SECRET));

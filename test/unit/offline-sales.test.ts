@@ -18,6 +18,7 @@ import { createDispatcher } from '../../electron/ipc/dispatcher';
 import type { HandlerResults, QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
@@ -88,7 +89,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-engine-'));
   dirs.push(dir);
   engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  creds = JSON.parse(readFileSync(join(dir, 'gateway', 'credentials.json'), 'utf8')) as Record<string, string>;
+  creds = embeddedCredentials(dir) as Record<string, string>;
   gate = new Gate(Number(new URL(creds.base_url!).port));
   await gate.up();
 });

@@ -3,10 +3,12 @@
  * "Demo Store" with a cc and an ach product transaction (its default_cc/default_ach;
  * Level 3 allowed on the cc one), one terminal (PAX, BroadPOS) and an admin user
  * (user_type_id 250) who is a member of both locations. The ids and the API key are
- * kept in engine_meta so later starts (and reset()) reuse the same credentials.
+ * kept in engine_meta (sealed when embedded in the app: framework/engine-meta.ts) so later
+ * starts (and reset()) reuse the same credentials.
  */
 import { randomUUID } from 'node:crypto';
 import type { EngineContext, SeedInfo } from '../framework/context';
+import { readMeta, writeMeta } from '../framework/engine-meta';
 import { newSecret } from '../framework/ids';
 import { REF } from './schema-migrations';
 import { defaultTimeouts } from './terminal-settings';
@@ -16,8 +18,7 @@ export const SEED_META_KEY = 'seed';
 export const DEMO_STORE_NAME = 'Demo Store';
 
 export function loadSeedInfo(ctx: EngineContext): SeedInfo | undefined {
-  const row = ctx.stmt('SELECT value FROM engine_meta WHERE key = ?').get(SEED_META_KEY) as { value: string } | undefined;
-  return row ? (JSON.parse(row.value) as SeedInfo) : undefined;
+  return readMeta<SeedInfo>(ctx, SEED_META_KEY);
 }
 
 export function newSeedInfo(): SeedInfo {
@@ -78,5 +79,5 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
   );
   run('INSERT INTO user_locations (user_id, location_id) VALUES (?, ?), (?, ?)', s.userId, s.parentLocationId, s.userId, s.locationId);
   setUserApiKey(ctx, s.userId, s.userApiKey);
-  run('INSERT OR REPLACE INTO engine_meta (key, value) VALUES (?, ?)', SEED_META_KEY, JSON.stringify(s));
+  writeMeta(ctx, SEED_META_KEY, s);
 }

@@ -7,13 +7,16 @@
  * Seed (first start, reset(), and once for a data folder made before this module): a
  * sandbox client "Ringup Sandbox" (redirect http://127.0.0.1:8765/oauth/callback), a
  * login password for the seeded admin, and the developer encryption key (32 random
- * bytes). Like the seed user's api key, their plaintext stays in engine_meta so
- * credentials.json can be written again; the tables only hold hashes.
+ * bytes). Like the seed user's api key, they stay in engine_meta (sealed under the
+ * app's key when embedded: framework/engine-meta.ts) so the standalone engine can write
+ * credentials.json again; the tables only hold hashes.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext, EngineModule, SeedInfo } from '../framework/context';
+import { readMeta, writeMeta } from '../framework/engine-meta';
 import { ApiError, general, notFound } from '../framework/errors';
+import { loadSeedInfo } from '../merchant/seed';
 import { hashPassword } from '../merchant/passwords';
 import { ADMIN_USER_TYPE } from '../merchant/users';
 import { registerAuthorizeRoutes } from './authorize-routes';
@@ -52,8 +55,7 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
   const api = new InternalApi(developerId);
 
   const loadSeed = (c: EngineContext): OAuthSeed | undefined => {
-    const row = c.stmt('SELECT value FROM engine_meta WHERE key = ?').get(OAUTH_META_KEY) as { value: string } | undefined;
-    return row ? (JSON.parse(row.value) as OAuthSeed) : undefined;
+    return readMeta<OAuthSeed>(c, OAUTH_META_KEY);
   };
 
   /** Creates (or re-creates after reset) the sandbox client, the admin's password and the encryption key. */
@@ -67,7 +69,7 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
       developer_encryption_key: randomBytes(32).toString('hex'),
     };
     c.db.transaction(() => {
-      if (!known) c.stmt('INSERT OR REPLACE INTO engine_meta (key, value) VALUES (?, ?)').run(OAUTH_META_KEY, JSON.stringify(s));
+      if (!known) writeMeta(c, OAUTH_META_KEY, s);
       if (!c.stmt('SELECT 1 FROM oauth_clients WHERE id = ?').get(s.client.client_id)) {
         new OAuthClients(c).register(seed.developerId, { name: SANDBOX_CLIENT_NAME, description: 'The standalone engine’s sandbox client.', homepage_url: null, redirect_uris: [s.redirect_uri] }, s.client);
       }
@@ -91,8 +93,8 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
       ctx = c;
       clients = new OAuthClients(c);
       store = new OAuthStore(c);
-      const meta = c.stmt("SELECT value FROM engine_meta WHERE key = 'seed'").get() as { value: string } | undefined;
-      if (meta) devId = (JSON.parse(meta.value) as SeedInfo).developerId;
+      const seed = loadSeedInfo(c);
+      if (seed) devId = seed.developerId;
     },
 
     seed(c, seed) {

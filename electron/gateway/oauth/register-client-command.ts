@@ -31,9 +31,11 @@ export function registerClientCommand(argv: readonly string[], dataDir: string):
   const db = openDatabase(join(dataDir, DATABASE_FILE));
   try {
     migrate(db, defaultModules().flatMap((m) => m.migrations ?? []));
-    const seed = db.prepare("SELECT value FROM engine_meta WHERE key = 'seed'").get() as { value: string } | undefined;
-    if (!seed) throw new Error(NOT_STARTED);
-    const developerId = (JSON.parse(seed.value) as { developerId: string }).developerId;
+    // The seed's developer company (the only one; read from its table, as the seed in
+    // engine_meta is sealed when the folder belongs to the app).
+    const company = db.prepare('SELECT id FROM developer_companies ORDER BY created_ts LIMIT 1').get() as { id: string } | undefined;
+    if (!company) throw new Error(NOT_STARTED);
+    const developerId = company.id;
     let input;
     try {
       input = readClientInput({

@@ -79,6 +79,11 @@ export function KeyBackupPanel() {
       </form>
       <form onSubmit={restore} aria-label="Restore keys" className="key-restore">
         <h3 className="section-title">Restore on this register</h3>
+        {state?.awaitingKeys && (
+          <p className="notice notice-info" role="status">
+            {state.awaitingKeys}
+          </p>
+        )}
         {state && state.backups.length === 0 ? (
           <p className="muted">{KEY_BACKUP_UI.noBackups}</p>
         ) : (

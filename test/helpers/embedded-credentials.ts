@@ -1,0 +1,50 @@
+/**
+ * The credentials of the engine embedded in an app (node host or core) with this data
+ * folder, as tests need them to seed or check records through the v2 API.
+ *
+ * The embedded engine writes no credentials.json: its secrets stay sealed in engine_meta
+ * under the app's vault key (electron/gateway/framework/engine-meta.ts). The node host
+ * keeps that key in <data>/secrets (FileSecretStore), so a test can open them the way only
+ * someone holding the key can; engine.json gives the rest (base_url, ids).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
+import { DATABASE_FILE, PUBLIC_INFO_FILE } from '../../electron/gateway/engine';
+import { unsealMetaValue } from '../../electron/gateway/framework/engine-meta';
+import { SEED_META_KEY } from '../../electron/gateway/merchant/seed';
+import { OAUTH_META_KEY, type OAuthSeed } from '../../electron/gateway/oauth/oauth-module';
+import type { SeedInfo } from '../../electron/gateway/framework/context';
+
+/** What the standalone engine's credentials.json holds. */
+export type EngineCreds = Record<string, string> & {
+  base_url: string;
+  developer_id: string;
+  user_id: string;
+  user_api_key: string;
+  location_id: string;
+  cc_product_transaction_id: string;
+};
+
+/** `keychainDir`: where the app's FileSecretStore keeps its secrets (the data folder in the node host). */
+export function embeddedCredentials(appDataDir: string, keychainDir = appDataDir): EngineCreds {
+  const gatewayDir = join(appDataDir, 'gateway');
+  const pub = JSON.parse(readFileSync(join(gatewayDir, PUBLIC_INFO_FILE), 'utf8')) as Record<string, Record<string, unknown>>;
+  const key = Buffer.from(readFileSync(join(keychainDir, 'secrets', VAULT_KEY_SECRET), 'utf8').trim(), 'base64');
+  const db = new Database(join(gatewayDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
+  try {
+    const meta = <T>(name: string): T => unsealMetaValue(key, (db.prepare('SELECT value FROM engine_meta WHERE key = ?').get(name) as { value: string }).value) as T;
+    const seed = meta<SeedInfo>(SEED_META_KEY);
+    const oauth = meta<OAuthSeed>(OAUTH_META_KEY);
+    return {
+      ...pub,
+      user_api_key: seed.userApiKey,
+      oauth: { ...pub.oauth, client_secret: oauth.client.client_secret },
+      login: { ...pub.login, password: oauth.password },
+      developer_encryption_key: oauth.developer_encryption_key,
+    } as unknown as EngineCreds;
+  } finally {
+    db.close();
+  }
+}

@@ -3,7 +3,7 @@
  * settings, clerk records, Find by auth code and Ref, and a sale whose answer is lost
  * (a real TCP proxy in front of the real engine swallows it) charged exactly once.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

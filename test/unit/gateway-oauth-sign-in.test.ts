@@ -5,7 +5,7 @@
  * the core's IPC against the embedded engine's own login page, then a start that sells with
  * the Bearer token, and sign-out revoking it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -5,7 +5,7 @@
  * offline under the store's rules, survive a sign-out, a user switch and a restart, and
  * are forwarded by themselves, exactly once, when the gateway answers again.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

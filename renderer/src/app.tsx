@@ -13,6 +13,7 @@ import { useSettingsStore } from './stores/settings-store';
 import { useResetEpoch } from './stores/user-store';
 import { useStatusStore } from './stores/status-store';
 import { useThemeStore } from './stores/theme-store';
+import { BareShell } from './components/bare-shell';
 
 export function App() {
   const status = useStatusStore((s) => s.status);
@@ -74,21 +75,14 @@ export function App() {
   const fatal = connectionError ?? (!session && statusError && !status ? statusError : null);
   if (fatal) {
     return (
-      <div className="app">
-        <header className="top-bar">
-          <span className="brand">
-            <img src="./icon.svg" alt="" width={32} height={32} /> Ringup
-          </span>
-        </header>
-        <main className="content content-center">
-          <section className="panel panel-narrow" aria-labelledby="fatal-title">
-            <h1 id="fatal-title">Ringup is not connected</h1>
-            <p role="alert" className="notice notice-error">
-              {fatal}
-            </p>
-          </section>
-        </main>
-      </div>
+      <BareShell>
+        <section className="panel panel-narrow" aria-labelledby="fatal-title">
+          <h1 id="fatal-title">Ringup is not connected</h1>
+          <p role="alert" className="notice notice-error">
+            {fatal}
+          </p>
+        </section>
+      </BareShell>
     );
   }
 

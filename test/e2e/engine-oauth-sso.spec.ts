@@ -5,15 +5,15 @@
  * on every page, in light and dark.
  */
 import { test, expect, type Page } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { ROOT, shot } from './fixtures';
+import { shot } from './fixtures';
 import { expectAccessible } from './helpers/counter';
 import { RedirectListener } from '../gateway/oauth/browser';
+import { startStandaloneEngine } from '../helpers/standalone-engine';
 
 interface Creds {
   base_url: string;
@@ -33,21 +33,7 @@ let dataDir: string;
 
 test.beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ringup-e2e-oauth-'));
-  child = spawn(process.execPath, [join(ROOT, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  creds = await new Promise<Creds>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engine did not start: ${text}`)), 30_000);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      text += line;
-      try {
-        const c = JSON.parse(text) as Creds;
-        clearTimeout(timer);
-        resolve(c);
-      } catch {
-        // not complete yet
-      }
-    });
-  });
+  ({ child: child, creds } = await startStandaloneEngine<Creds>(dataDir));
 });
 
 test.afterAll(async () => {

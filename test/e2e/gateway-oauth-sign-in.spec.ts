@@ -6,16 +6,16 @@
  * restart a sale goes through with the Bearer token (the app holds no API key of that
  * gateway); sign-out revokes the token (it then answers 401).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Page } from '@playwright/test';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
-import { expect, ROOT, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
+import { startStandaloneEngine } from '../helpers/standalone-engine';
 
 interface Creds {
   base_url: string;
@@ -34,21 +34,7 @@ let host: HostInfo | undefined;
 
 test.beforeAll(async () => {
   remoteDir = mkdtempSync(join(tmpdir(), 'ringup-oauth-gw-'));
-  remote = spawn(process.execPath, [join(ROOT, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', remoteDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let text = '';
-  creds = await new Promise<Creds>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`engine did not start: ${text}`)), 30_000);
-    createInterface({ input: remote.stdout! }).on('line', (line) => {
-      text += line;
-      try {
-        const c = JSON.parse(text) as Creds;
-        clearTimeout(timer);
-        resolve(c);
-      } catch {
-        // not complete yet
-      }
-    });
-  });
+  ({ child: remote, creds } = await startStandaloneEngine<Creds>(remoteDir));
 });
 test.afterAll(async () => {
   if (host) await stopHostProcess(host);

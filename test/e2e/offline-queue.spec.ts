@@ -7,57 +7,17 @@
  * the gate listens again the queue drains by itself, exactly once per sale, and the one the
  * issuer declines is listed for the manager. Screenshots light and dark; axe on each screen.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, ROOT, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineHeaders, type EngineCreds } from './helpers/engine-api';
 import { openManageTile } from './helpers/manager';
+import { startStandaloneEngine } from '../helpers/standalone-engine';
+import { Gate } from '../helpers/tcp-gate';
 
-/** A TCP gate in front of the engine: `down()` stops listening (refused), `up()` listens again on the same port. */
-class Gate {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-  async up(): Promise<void> {
-    this.server = createServer((c) => {
-      const u = connect(this.target, '127.0.0.1');
-      for (const s of [c, u]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      c.pipe(u).pipe(c);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-  async down(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = null;
-  }
-}
-
-function startEngine(dataDir: string): Promise<{ child: ChildProcess; creds: EngineCreds }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve({ child, creds: JSON.parse(out) as EngineCreds });
-      } catch {
-        /* incomplete JSON so far */
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`engine exited (${code})`)));
-  });
-}
 
 let engine: ChildProcess | undefined;
 let engineDir = '';
@@ -74,7 +34,7 @@ test.afterEach(async () => {
 test('a gateway outage mid-day: sales approved offline, the app killed and restarted, the queue drains by itself exactly once', async ({ page }) => {
   test.setTimeout(120_000);
   engineDir = mkdtempSync(join(tmpdir(), 'ringup-e2e-offline-engine-'));
-  const e = await startEngine(engineDir);
+  const e = await startStandaloneEngine<EngineCreds>(engineDir);
   engine = e.child;
   const creds = e.creds;
   gate = new Gate(Number(new URL(creds.base_url).port));

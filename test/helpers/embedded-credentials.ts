@@ -16,16 +16,10 @@ import { unsealMetaValue } from '../../electron/gateway/framework/engine-meta';
 import { SEED_META_KEY } from '../../electron/gateway/merchant/seed';
 import { OAUTH_META_KEY, type OAuthSeed } from '../../electron/gateway/oauth/oauth-module';
 import type { SeedInfo } from '../../electron/gateway/framework/context';
+import type { StandaloneCreds } from './standalone-engine';
 
 /** What the standalone engine's credentials.json holds. */
-export type EngineCreds = Record<string, string> & {
-  base_url: string;
-  developer_id: string;
-  user_id: string;
-  user_api_key: string;
-  location_id: string;
-  cc_product_transaction_id: string;
-};
+export type EngineCreds = Record<string, string> & StandaloneCreds;
 
 /** `keychainDir`: where the app's FileSecretStore keeps its secrets (the data folder in the node host). */
 export function embeddedCredentials(appDataDir: string, keychainDir = appDataDir): EngineCreds {

@@ -6,24 +6,19 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import type { EngineCredentials } from '../../electron/gateway/engine';
 
 const root = new URL('../../', import.meta.url).pathname;
 
-export interface StandaloneCreds {
-  base_url: string;
-  developer_id: string;
-  user_id: string;
-  user_api_key: string;
-  location_id: string;
-  cc_product_transaction_id: string;
-}
+export type StandaloneCreds = Pick<EngineCredentials, 'base_url' | 'developer_id' | 'user_id' | 'user_api_key' | 'location_id' | 'cc_product_transaction_id'>;
 
 /** Builds the node bundles the engine process runs from (quiet; a second call is cheap). */
 export function buildEngineBundle(): void {
   execFileSync(process.execPath, [join(root, 'electron/tools/build.mjs'), '--only', 'node', '--quiet'], { stdio: 'inherit' });
 }
 
-export function startStandaloneEngine(dataDir: string): Promise<{ child: ChildProcess; creds: StandaloneCreds }> {
+/** `C`: the shape the caller reads of its credentials.json (OAuth and SSO tests read more). */
+export function startStandaloneEngine<C = StandaloneCreds>(dataDir: string): Promise<{ child: ChildProcess; creds: C }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(root, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', dataDir], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -31,7 +26,7 @@ export function startStandaloneEngine(dataDir: string): Promise<{ child: ChildPr
     child.stdout?.on('data', (d: Buffer) => {
       out += d.toString();
       try {
-        resolve({ child, creds: JSON.parse(out) as StandaloneCreds });
+        resolve({ child, creds: JSON.parse(out) as C });
       } catch {
         /* incomplete JSON so far */
       }

@@ -6,7 +6,6 @@
  * are forwarded by themselves, exactly once, when the gateway answers again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,36 +18,12 @@ import type { HandlerResults, QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { Gate } from '../helpers/tcp-gate';
 
 const ORIGIN = 'http://127.0.0.1:5999';
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 let settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS };
 
-/** A TCP gate in front of the engine: `down()` stops listening (refused), `up()` listens again on the same port. */
-class Gate {
-  private server: Server | null = null;
-  private readonly sockets = new Set<Socket>();
-  port = 0;
-  constructor(private readonly target: number) {}
-  async up(): Promise<void> {
-    this.server = createServer((c) => {
-      const u = connect(this.target, '127.0.0.1');
-      for (const s of [c, u]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => undefined);
-      }
-      c.pipe(u).pipe(c);
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-    this.port = (this.server.address() as { port: number }).port;
-  }
-  async down(): Promise<void> {
-    for (const s of this.sockets) s.destroy();
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = null;
-  }
-}
 
 let engineSide: Core;
 let creds: Record<string, string>;

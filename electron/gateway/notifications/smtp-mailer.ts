@@ -12,6 +12,7 @@
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { EngineContext, SmtpOptions } from '../framework/context';
 import { DEFAULT_FROM } from './smtp-settings';
+import { CoalescedRun } from '../framework/coalesced-run';
 
 export const MAX_SEND_ATTEMPTS = 5;
 const ROUND = 100;
@@ -44,8 +45,7 @@ export type AttachmentSource = (row: OutboxRow, ctx: EngineContext) => MailAttac
 export class SmtpMailer {
   private readonly transport: Transporter;
   private readonly sources: AttachmentSource[] = [];
-  private running: Promise<void> | null = null;
-  private rerun = false;
+  private readonly rounds = new CoalescedRun(() => this.round());
 
   constructor(
     private readonly ctx: EngineContext,
@@ -68,21 +68,7 @@ export class SmtpMailer {
 
   /** Sends what is unsent; concurrent calls share one run. */
   deliver(): Promise<void> {
-    if (this.running) {
-      this.rerun = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.rerun = false;
-          await this.round();
-        } while (this.rerun);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.rounds.run();
   }
 
   private async round(): Promise<void> {

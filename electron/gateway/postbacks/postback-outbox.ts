@@ -16,6 +16,7 @@
 import type { EngineContext } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import { postForm, type AttemptResult } from './postback-sender';
+import { CoalescedRun } from '../framework/coalesced-run';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -91,8 +92,16 @@ const CONCURRENCY = 128;
 const ROUND = 1000;
 
 export class PostbackDispatcher {
-  private running: Promise<void> | null = null;
-  private rerun = false;
+  private readonly rounds = new CoalescedRun(
+    async () => {
+      try {
+        await this.drain();
+      } catch (err) {
+        this.ctx.log(`postback delivery failed: ${(err as Error).message}`);
+      }
+    },
+    () => !this.closed,
+  );
   private closed = false;
 
   constructor(
@@ -103,29 +112,13 @@ export class PostbackDispatcher {
   /** Sends everything due now (all locations); resolves when the round trips are recorded. */
   pump(): Promise<void> {
     if (this.closed) return Promise.resolve();
-    if (this.running) {
-      this.rerun = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.rerun = false;
-          await this.drain();
-        } while (this.rerun && !this.closed);
-      } catch (err) {
-        this.ctx.log(`postback delivery failed: ${(err as Error).message}`);
-      } finally {
-        this.running = null;
-      }
-    })();
-    return this.running;
+    return this.rounds.run();
   }
 
   /** Waits for the round in progress and sends nothing more. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.running;
+    await this.rounds.settled();
   }
 
   private dueRows(): DueRow[] {

@@ -10,6 +10,7 @@ import { digitsOnly, expiryMMYY, formatExpiryInput } from '../lib/card-entry';
 import { schemaError } from '../lib/schema-check';
 import { TextField } from './text-field';
 import { useTerminalStore } from '../stores/terminal-store';
+import { ErrorNote } from './outcome-note';
 
 type Kind = 'card' | 'bank';
 
@@ -120,11 +121,7 @@ export function AddMethodForm({ contactId, onAdded }: { contactId: string; onAdd
           </>
         )}
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy || reading}>
           {busy ? 'Saving…' : kind === 'card' ? 'Save card' : 'Save bank account'}

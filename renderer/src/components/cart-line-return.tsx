@@ -3,6 +3,7 @@ import type { CartView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { money } from '../lib/money-format';
 import { ConfirmDialog } from './confirm-dialog';
+import { ErrorNote } from './outcome-note';
 
 /**
  * In a card sale's detail, when it was one tender of a cart: the cart's lines, and (for
@@ -72,11 +73,7 @@ export function CartLineReturn({ transactionId, isManager, onChanged }: { transa
           {done}
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       {isManager && (
         <button type="button" className="btn btn-secondary btn-lg" disabled={chosen.size === 0 || busy} onClick={() => setAsking(true)}>
           Return chosen items {chosen.size > 0 ? money(lineTotal) : ''}

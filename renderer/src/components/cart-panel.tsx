@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
 import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
 import { tenderLabel } from '../lib/tender-label';
+import { CartTaxAndTotal } from './cart-tax-total';
 import { useCartStore } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { CardForm, type CardFormHandle } from './card-form';
@@ -116,18 +117,7 @@ export function CartPanel() {
             <dd data-testid="cart-discounts">−{money(t.lineDiscountCents + t.cartDiscountCents)}</dd>
           </div>
         )}
-        {t.taxByCategory
-          .filter((x) => x.rateBasisPoints > 0)
-          .map((x) => (
-            <div key={x.category}>
-              <dt>Sales tax ({formatPercentBp(x.rateBasisPoints)})</dt>
-              <dd>{money(x.taxCents)}</dd>
-            </div>
-          ))}
-        <div className="summary-total">
-          <dt>Total</dt>
-          <dd data-testid="cart-total">{money(t.totalCents)}</dd>
-        </div>
+        <CartTaxAndTotal totals={t} totalTestId="cart-total" />
         {cart.tenders
           .filter((x) => x.status === 'approved')
           .map((x) => (

@@ -1,6 +1,7 @@
 import type { CartView } from '../../../shared/ipc/contract';
-import { formatPercentBp, money } from '../lib/money-format';
+import { money } from '../lib/money-format';
 import { tenderLabel } from '../lib/tender-label';
+import { CartTaxAndTotal } from './cart-tax-total';
 
 /** A paid cart as the customer's receipt: items, discounts, tax, each tender and the change. */
 export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: string }) {
@@ -44,18 +45,7 @@ export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: st
           <dt>Subtotal</dt>
           <dd>{money(t.subtotalCents)}</dd>
         </div>
-        {t.taxByCategory
-          .filter((x) => x.rateBasisPoints > 0)
-          .map((x) => (
-            <div key={x.category}>
-              <dt>Sales tax ({formatPercentBp(x.rateBasisPoints)})</dt>
-              <dd>{money(x.taxCents)}</dd>
-            </div>
-          ))}
-        <div className="summary-total">
-          <dt>Total</dt>
-          <dd data-testid="receipt-total">{money(t.totalCents)}</dd>
-        </div>
+        <CartTaxAndTotal totals={t} totalTestId="receipt-total" />
         {approved.map((x) => (
           <div key={x.id}>
             <dt>{x.kind === 'cash' ? `Cash tendered ${money(x.tenderedCents)}` : `${tenderLabel(x.kind)}${x.transactionId ? ` · Ref ${x.transactionId.replace(/-/g, '').slice(-8).toUpperCase()}` : ''}`}</dt>

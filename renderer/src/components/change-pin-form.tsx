@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ringup } from '../bridge/bridge';
 import { useSessionStore } from '../stores/session-store';
+import { ErrorNote } from './outcome-note';
 
 export const PIN_MESSAGES = {
   format: 'A PIN is 4 to 8 digits.',
@@ -55,11 +56,7 @@ export function ChangePinForm({ name }: { name: string }) {
           <input id="pin-again" className="input input-mono input-secret" inputMode="numeric" autoComplete="off" value={again} onChange={(e) => setAgain(digits(e.target.value))} />
         </div>
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <p role="status" className="ok-text">
         {done ? PIN_MESSAGES.done : ''}
       </p>

@@ -1,5 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useFocusTrap } from '../lib/use-focus-trap';
+import { ErrorNote } from './outcome-note';
 
 interface ConfirmDialogProps {
   title: string;
@@ -39,11 +40,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, err
         <div id="confirm-body" className="dialog-body">
           {children}
         </div>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNote text={error} />
         <div className="dialog-actions">
           <button ref={cancelRef} type="button" className="btn btn-secondary btn-lg" onClick={onCancel} disabled={busy}>
             Cancel

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { ringup } from '../bridge/bridge';
 import type { TermsResult } from '../../../shared/ipc/contract';
+import { ErrorNote } from './outcome-note';
 
 export function DeviceTerms({ terminalId }: { terminalId: string }) {
   const [text, setText] = useState('I agree to the terms of this rental.');
@@ -37,11 +38,7 @@ export function DeviceTerms({ terminalId }: { terminalId: string }) {
           {busy ? 'Waiting for the customer…' : 'Show on the terminal'}
         </button>
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       {result && (
         <div className="terms-result" role="status" data-testid="terms-result">
           <p className={`notice ${result.accepted ? 'notice-ok' : 'notice-error'}`}>{result.accepted ? 'The customer accepted the terms.' : 'The customer declined the terms.'}</p>

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { TransactionSearchArgs } from '../../../shared/ipc/contract';
 import { parseTypedAmount } from '../lib/money-format';
 import { dateInputToUnix } from '../lib/time-format';
+import { ErrorNote } from './outcome-note';
 
 /** Find any transaction (not only today's) by last four, amount, date range, the receipt's Ref or auth code, or transaction ID. */
 export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchArgs): Promise<string | null>; onCancel(): void }) {
@@ -78,11 +79,7 @@ export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchA
           <input id="find-apiid" className="input input-mono" value={apiId} spellCheck={false} onChange={(e) => setApiId(e.target.value)} />
         </div>
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="button" className="btn btn-secondary btn-lg" onClick={onCancel}>
           Cancel

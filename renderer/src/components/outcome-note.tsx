@@ -12,3 +12,8 @@ export function OutcomeNote({ note }: { note: Outcome | null }) {
     </p>
   );
 }
+
+/** A form's error sentence, read out as an alert; nothing when there is none. */
+export function ErrorNote({ text }: { text: string | null | undefined }) {
+  return text ? <OutcomeNote note={{ ok: false, text }} /> : null;
+}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { ErrorNote } from './outcome-note';
 
 interface PinPadProps {
   label: string;
@@ -57,11 +58,7 @@ export function PinPad({ label, busy, error, onSubmit, onCancel }: PinPadProps) 
           <span key={i} className={`pin-dot${i < pin.length ? ' pin-dot-on' : ''}`} />
         ))}
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="keypad keypad-pin">
         {KEYS.map((k) => (
           <button

@@ -10,6 +10,7 @@ import { money } from '../lib/money-format';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { useSaleStore } from '../stores/sale-store';
 import { TextField } from './text-field';
+import { ErrorNote } from './outcome-note';
 
 export function SavedMethodCharge({ blockedReason }: { blockedReason: string | null }) {
   const [open, setOpen] = useState(false);
@@ -94,11 +95,7 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
           </button>
         </div>
         <TextField id="saved-find" label="Customer" type="search" placeholder="Name, e-mail or last 4" value={text} onChange={setText} autoFocus />
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNote text={error} />
         {contacts && contacts.length === 0 && <p className="muted">No saved cards match. Managers save cards on Manage → Saved cards.</p>}
         <ul className="saved-charge-list" aria-label="Saved payment methods">
           {contacts?.flatMap((c) =>

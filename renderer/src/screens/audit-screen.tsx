@@ -9,6 +9,7 @@ import { money } from '../lib/money-format';
 import { dateInputToUnix } from '../lib/time-format';
 import { NO_AUDIT_FILTERS, useAuditStore, type AuditFilters } from '../stores/audit-store';
 import { useSessionStore } from '../stores/session-store';
+import { NewerOlderPager } from '../components/newer-older-pager';
 
 export const AUDIT_MESSAGES = {
   badRange: 'The start date must be before the end date.',
@@ -132,14 +133,7 @@ export function AuditScreen() {
         </table>
         {page && page.rows.length === 0 && <p className="empty-list muted">{AUDIT_MESSAGES.empty}</p>}
       </div>
-      <div className="form-actions audit-pager">
-        <button type="button" className="btn btn-secondary btn-lg" disabled={!page || page.page <= 1} onClick={() => setPageNo(Math.max(1, (page?.page ?? 1) - 1))}>
-          ← Newer
-        </button>
-        <button type="button" className="btn btn-secondary btn-lg" disabled={!page || page.page >= page.pageCount} onClick={() => setPageNo((page?.page ?? 1) + 1)}>
-          Older →
-        </button>
-      </div>
+      <NewerOlderPager page={page} onPage={setPageNo} />
     </section>
   );
 }

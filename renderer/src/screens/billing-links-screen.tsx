@@ -10,6 +10,7 @@ import { TextField } from '../components/text-field';
 import { ringup } from '../bridge/bridge';
 import { money, parseTypedAmount } from '../lib/money-format';
 import { useBillingLinksStore } from '../stores/billing-links-store';
+import { ErrorNote } from '../components/outcome-note';
 
 type Kind = 'paylink' | 'invoice';
 
@@ -49,11 +50,7 @@ function PaylinkForm({ onDone }: { onDone(msg: string): void }) {
       <TextField id="pl-description" label="What it is for" value={description} maxLength={255} onChange={setDescription} />
       <TextField id="pl-email" label="Customer e-mail" type="email" value={email} maxLength={128} error={errors.email} onChange={setEmail} />
       <TextField id="pl-phone" label="Customer cell phone (SMS)" inputMode="tel" value={phone} maxLength={14} error={errors.cellPhone} onChange={setPhone} />
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
           Send pay link
@@ -128,11 +125,7 @@ function InvoiceForm({ onDone }: { onDone(msg: string): void }) {
         <span className="switch-track" aria-hidden="true" />
         The customer may pay part of it
       </label>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
           Send invoice

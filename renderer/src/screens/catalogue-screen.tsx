@@ -8,6 +8,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { itemFieldsSchema, type CatalogueItem, type CsvImportResult, type TaxCategory } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { money, parseTypedAmount } from '../lib/money-format';
+import { ErrorNote } from '../components/outcome-note';
 
 interface Draft {
   id: string | null;
@@ -152,11 +153,7 @@ export function CatalogueScreen() {
             {message}
           </p>
         )}
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNote text={error} />
         {imported && imported.errors.length === 0 && (
           <p className="notice notice-ok" role="status" data-testid="csv-result">
             Imported {imported.imported} items.

@@ -13,6 +13,7 @@ import { TextField } from '../components/text-field';
 import { ROLE_LABEL } from '../lib/role-label';
 import { useCounterUsersStore, type ChangeError } from '../stores/counter-users-store';
 import { useSessionStore } from '../stores/session-store';
+import { ErrorNote } from '../components/outcome-note';
 
 const ROLES: readonly Role[] = ['cashier', 'manager', 'installer'];
 const ROLE_HINT: Record<Role, string> = {
@@ -213,11 +214,7 @@ export function CounterUsersScreen() {
             </span>
           )}
         </div>
-        {error && (
-          <p className="notice notice-error" role="alert">
-            {error}
-          </p>
-        )}
+        <ErrorNote text={error} />
         {list === null && !error ? (
           <p role="status">Loading the users…</p>
         ) : (

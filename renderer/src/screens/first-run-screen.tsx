@@ -10,6 +10,7 @@ import type { FirstRunState } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { OutcomeNote, type Outcome } from '../components/outcome-note';
 import { TextField } from '../components/text-field';
+import { BareShell } from '../components/bare-shell';
 
 type Environment = 'sandbox' | 'production';
 
@@ -57,57 +58,50 @@ function FirstRunScreen({ onDone }: { onDone(state: FirstRunState): void }) {
   const err = (f: string) => fields[f]?.[0] ?? null;
 
   return (
-    <div className="app">
-      <header className="top-bar">
-        <span className="brand">
-          <img src="./icon.svg" alt="" width={32} height={32} /> Ringup
-        </span>
-      </header>
-      <main className="content content-center">
-        <section className="panel panel-narrow first-run-choice" aria-labelledby="first-run-title">
-          <h1 id="first-run-title">{FIRST_RUN_UI.title}</h1>
-          <p className="muted">Which payment gateway will this counter use? You can change it later on the Gateway screen.</p>
-          {!remote ? (
-            <div className="first-run-options">
-              {/* The default: Enter takes it. */}
-              <button type="button" className="btn btn-primary btn-lg first-run-option" autoFocus disabled={busy} onClick={() => void choose({ kind: 'embedded' })}>
-                {FIRST_RUN_UI.embedded}
-                <span className="segment-sub">Recommended. Works now, no account or setup; a sandbox, so no real money moves.</span>
+    <BareShell>
+      <section className="panel panel-narrow first-run-choice" aria-labelledby="first-run-title">
+        <h1 id="first-run-title">{FIRST_RUN_UI.title}</h1>
+        <p className="muted">Which payment gateway will this counter use? You can change it later on the Gateway screen.</p>
+        {!remote ? (
+          <div className="first-run-options">
+            {/* The default: Enter takes it. */}
+            <button type="button" className="btn btn-primary btn-lg first-run-option" autoFocus disabled={busy} onClick={() => void choose({ kind: 'embedded' })}>
+              {FIRST_RUN_UI.embedded}
+              <span className="segment-sub">Recommended. Works now, no account or setup; a sandbox, so no real money moves.</span>
+            </button>
+            <button type="button" className="btn btn-secondary btn-lg first-run-option" disabled={busy} onClick={() => setRemote(true)}>
+              {FIRST_RUN_UI.remote}
+              <span className="segment-sub">A sandbox or production gateway you have an account with.</span>
+            </button>
+          </div>
+        ) : (
+          <form onSubmit={submitRemote} aria-label="Remote gateway">
+            <div className="segmented" role="radiogroup" aria-label="Environment">
+              {(['sandbox', 'production'] as const).map((k) => (
+                <button key={k} type="button" role="radio" aria-checked={environment === k} className="segment" onClick={() => setEnvironment(k)}>
+                  {k === 'sandbox' ? 'Sandbox' : 'Production'}
+                  <span className="segment-sub">{k === 'sandbox' ? 'test cards, no real money' : 'real cards and money'}</span>
+                </button>
+              ))}
+            </div>
+            <div className="first-run-fields">
+              <TextField id="fr-url" label="Base URL" value={baseUrl} placeholder="https://api.sandbox.example.com/v2" error={err('baseUrl')} onChange={setBaseUrl} />
+              <TextField id="fr-dev" label="Developer id" value={developerId} error={err('developerId')} onChange={setDeveloperId} />
+            </div>
+            <p className="muted">Next, a manager signs in and finishes on the Gateway screen with an API key or with OAuth.</p>
+            <OutcomeNote note={note} />
+            <div className="form-actions">
+              <button type="button" className="btn btn-secondary btn-lg" onClick={() => setRemote(false)} disabled={busy}>
+                Back
               </button>
-              <button type="button" className="btn btn-secondary btn-lg first-run-option" disabled={busy} onClick={() => setRemote(true)}>
-                {FIRST_RUN_UI.remote}
-                <span className="segment-sub">A sandbox or production gateway you have an account with.</span>
+              <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
+                Continue
               </button>
             </div>
-          ) : (
-            <form onSubmit={submitRemote} aria-label="Remote gateway">
-              <div className="segmented" role="radiogroup" aria-label="Environment">
-                {(['sandbox', 'production'] as const).map((k) => (
-                  <button key={k} type="button" role="radio" aria-checked={environment === k} className="segment" onClick={() => setEnvironment(k)}>
-                    {k === 'sandbox' ? 'Sandbox' : 'Production'}
-                    <span className="segment-sub">{k === 'sandbox' ? 'test cards, no real money' : 'real cards and money'}</span>
-                  </button>
-                ))}
-              </div>
-              <div className="first-run-fields">
-                <TextField id="fr-url" label="Base URL" value={baseUrl} placeholder="https://api.sandbox.example.com/v2" error={err('baseUrl')} onChange={setBaseUrl} />
-                <TextField id="fr-dev" label="Developer id" value={developerId} error={err('developerId')} onChange={setDeveloperId} />
-              </div>
-              <p className="muted">Next, a manager signs in and finishes on the Gateway screen with an API key or with OAuth.</p>
-              <OutcomeNote note={note} />
-              <div className="form-actions">
-                <button type="button" className="btn btn-secondary btn-lg" onClick={() => setRemote(false)} disabled={busy}>
-                  Back
-                </button>
-                <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
-                  Continue
-                </button>
-              </div>
-            </form>
-          )}
-          {!remote && <OutcomeNote note={note} />}
-        </section>
-      </main>
-    </div>
+          </form>
+        )}
+        {!remote && <OutcomeNote note={note} />}
+      </section>
+    </BareShell>
   );
 }

@@ -6,6 +6,8 @@
 import { useEffect, useState } from 'react';
 import { OUTBOX_KIND_LABELS, OUTBOX_TEXT, type OutboxChannel, type OutboxMessage } from '../../../shared/ipc/contract';
 import { useOutboxStore } from '../stores/outbox-store';
+import { NewerOlderPager } from '../components/newer-older-pager';
+import { ErrorNote } from '../components/outcome-note';
 
 const WHEN = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const CHANNEL_LABEL: Record<OutboxChannel, string> = { email: 'E-mail', sms: 'SMS' };
@@ -57,11 +59,7 @@ export function OutboxScreen() {
           </button>
         ))}
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="audit-table-wrap">
         <table className="audit-table outbox-table" aria-busy={loading}>
           <thead>
@@ -101,14 +99,7 @@ export function OutboxScreen() {
         </table>
         {page && page.rows.length === 0 && <p className="empty-list muted">{channel ? OUTBOX_TEXT.emptyFiltered : OUTBOX_TEXT.empty}</p>}
       </div>
-      <div className="form-actions audit-pager">
-        <button type="button" className="btn btn-secondary btn-lg" disabled={!page || page.page <= 1} onClick={() => setPageNo(Math.max(1, (page?.page ?? 1) - 1))}>
-          ← Newer
-        </button>
-        <button type="button" className="btn btn-secondary btn-lg" disabled={!page || page.page >= page.pageCount} onClick={() => setPageNo((page?.page ?? 1) + 1)}>
-          Older →
-        </button>
-      </div>
+      <NewerOlderPager page={page} onPage={setPageNo} />
     </section>
   );
 }

@@ -12,6 +12,7 @@ import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { useQueueStore } from '../stores/queue-store';
 import { useSettingsStore } from '../stores/settings-store';
+import { ErrorNote } from '../components/outcome-note';
 
 const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approved: 'Approved', declined: 'Declined', error: 'Refused', expired: 'Expired' };
 const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other' };
@@ -73,11 +74,7 @@ export function QueueScreen() {
           {status!.nextExpiryTs ? ` (the first at ${dateAndTime(status!.nextExpiryTs)})` : ''}. Get the gateway back, or collect the money another way before then.
         </p>
       )}
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="queue-actions">
         <button type="button" className="btn btn-secondary btn-lg" onClick={() => void forwardNow()} disabled={!status || status.pendingCount === 0}>
           Send now

@@ -12,6 +12,7 @@ import { TextField } from '../components/text-field';
 import { ringup } from '../bridge/bridge';
 import { money, parseTypedAmount } from '../lib/money-format';
 import { useRecurringStore } from '../stores/recurring-store';
+import { ErrorNote } from '../components/outcome-note';
 
 const STATUS_BADGE: Record<RecurringView['status'], string> = { active: 'badge badge-ok', 'on hold': 'badge badge-starting', ended: 'badge badge-state-other' };
 const ACTION_LABEL: Record<RecurringAction, string> = { hold: 'Put on hold', activate: 'Activate', skip: 'Skip payments', defer: 'Defer payments' };
@@ -123,11 +124,7 @@ function NewRecurringForm({ onCreated, onCancel }: { onCreated(r: RecurringView)
         <TextField id="recurring-notice" label="Notify the customer (days before)" inputMode="numeric" maxLength={2} value={notice} error={errors.notificationDays} onChange={edit('notificationDays', setNotice)} />
         <TextField id="recurring-description" label="Description (optional)" maxLength={36} value={description} error={errors.description} onChange={edit('description', setDescription)} />
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg" disabled={busy}>
           Start recurring payment

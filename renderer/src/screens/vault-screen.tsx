@@ -12,6 +12,7 @@ import { ringup } from '../bridge/bridge';
 import { expiryMMYY, formatExpiryInput } from '../lib/card-entry';
 import { schemaError } from '../lib/schema-check';
 import { useVaultStore } from '../stores/vault-store';
+import { ErrorNote } from '../components/outcome-note';
 
 function ExpiryEditor({ method, onDone }: { method: SavedMethod; onDone(msg: string | null): void }) {
   const [text, setText] = useState(method.expiry ?? '');
@@ -67,11 +68,7 @@ function AddCustomerForm({ onAdded, onCancel }: { onAdded(id: string): void; onC
         <TextField id="customer-last" label="Last name" value={last} maxLength={64} error={errors.lastName} onChange={setLast} />
         <TextField id="customer-email" label="E-mail (optional)" type="email" value={email} maxLength={64} error={errors.email} onChange={setEmail} />
       </div>
-      {error && (
-        <p className="notice notice-error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNote text={error} />
       <div className="form-actions">
         <button type="submit" className="btn btn-primary btn-lg">
           Add customer

@@ -50,7 +50,7 @@ const summary = (xs) => {
 const ms = (x) => `${x.toFixed(1)} ms`;
 
 async function startHost(dataDir) {
-  const child = spawn(process.execPath, [join(root, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(root, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', '--skip-first-run'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const line = await new Promise((resolve, reject) => {

@@ -103,6 +103,9 @@ test('a gateway outage mid-day: sales approved offline, the app killed and resta
   await expect(page.getByTestId('queue-expiry-alert')).toContainText('2 offline sales expire within 2 hours');
   await expect(page.getByTestId('status-queue-expiring')).toHaveText('· 2 expiring soon');
   await shot(page, 'offline-queue-waiting');
+  // The status bar keeps to one line at 1280 px even with its longest queue text (it wrapped the version onto a second line).
+  const bar = await page.getByRole('contentinfo', { name: 'Status' }).boundingBox();
+  expect(bar!.height).toBeLessThan(48);
   await expectAccessible(page, 'queue screen,');
 
   // The gateway answers again: the queue drains by itself.

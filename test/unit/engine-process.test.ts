@@ -3,11 +3,14 @@
  * host forks the built engine child; kill -9 of that child turns the status to
  * "restarting", the supervisor brings the engine back on the same data and port, the
  * status returns to "ok", and the counter sells again with the earlier sale still there.
+ * While the engine is down (restarting), a keyed sale is approved offline and forwarded
+ * exactly once when it is back (issue 13: "the embedded engine when it is stopped").
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { CoreStatus, SaleOutcome } from '../../shared/ipc/contract';
+import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import type { CoreStatus, QueueStatus, SaleOutcome, StoreSettings } from '../../shared/ipc/contract';
 import { buildNodeBundle, removeBundle, startHostProcess, type HostProcess } from '../helpers/host-process';
 
 let bundle: string;
@@ -126,6 +129,43 @@ describe('engine process supervision (node host)', () => {
       process.kill(enginePid!, 'SIGCONT');
     }
     expect((await sell(1700, `proc-${Date.now()}-3`)).approved).toBe(true);
+  });
+
+  it('the embedded engine down (restarting): a keyed sale is approved offline and forwarded exactly once when it is back (issue 13)', { timeout: 120_000 }, async () => {
+    const users = (await call<{ users: { id: string; name: string }[] }>('auth:users')) as { value: { users: { id: string; name: string }[] } };
+    const signIn = async (name: string, pin: string) => expect((await call('auth:sign-in', { userId: users.value.users.find((u) => u.name === name)!.id, pin })).ok).toBe(true);
+    await signIn('Morgan', '1234');
+    const settings = (await call<StoreSettings>('settings:get')) as { value: StoreSettings };
+    expect((await call('settings:update', { ...settings.value, offlineAllowKeyed: true })).ok).toBe(true);
+    await signIn('Casey', '0000');
+
+    // Each crash soon after a start doubles the supervisor's wait (250 ms → … → 4 s): killed four
+    // times, the engine stays down long enough for a sale to meet a closed port.
+    for (let i = 0; i < 3; i++) {
+      const back = statusBecomes('ok');
+      process.kill(childrenOf(host.child.pid!)[0]!, 'SIGKILL');
+      await back;
+    }
+    const down = statusBecomes('restarting');
+    const back = statusBecomes('ok');
+    process.kill(childrenOf(host.child.pid!)[0]!, 'SIGKILL');
+    await down;
+    const ref = `proc-${Date.now()}-offline`;
+    const offline = await sell(1_111, ref);
+    expect(offline).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, amountCents: 1_111 } });
+    expect(await call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_111 } });
+
+    // Back: the queue drains by itself, and the engine holds the sale once, under the sale's own id.
+    await back;
+    let status: QueueStatus | undefined;
+    for (let i = 0; i < 200; i++) {
+      status = ((await call<QueueStatus>('queue:status')) as { value: QueueStatus }).value;
+      if (status.pendingCount === 0 && !status.forwarding) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(status).toMatchObject({ pendingCount: 0, problemCount: 0 });
+    const found = await call<{ amountCents: number }[]>('transactions:search', { transactionApiId: ref });
+    expect(found.ok && found.value.map((r) => r.amountCents)).toEqual([1_111]);
   });
 
   it('stops the engine child with the host (no orphan)', { timeout: 60_000 }, async () => {

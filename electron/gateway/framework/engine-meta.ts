@@ -37,9 +37,6 @@ function unseal(key: Buffer, stored: string): string {
   return Buffer.concat([d.update(raw.subarray(28)), d.final()]).toString('utf8');
 }
 
-/** Whether this engine seals its secrets (it runs inside the app with the app's key). */
-export const sealsSecrets = (ctx: EngineContext): boolean => ctx.options.vaultKey !== undefined;
-
 /** Reads a JSON value of engine_meta, unsealing it (and sealing a plaintext one in place). */
 export function readMeta<T>(ctx: EngineContext, name: string): T | undefined {
   const row = ctx.stmt('SELECT value FROM engine_meta WHERE key = ?').get(name) as { value: string } | undefined;
@@ -47,7 +44,7 @@ export function readMeta<T>(ctx: EngineContext, name: string): T | undefined {
   const vaultKey = ctx.options.vaultKey;
   if (row.value.startsWith(SEALED)) {
     if (!vaultKey) throw new Error(`engine_meta '${name}' is sealed by the app's key; start the engine with that key.`);
-    return JSON.parse(unseal(metaKey(vaultKey), row.value)) as T;
+    return unsealMetaValue(vaultKey, row.value) as T;
   }
   const value = JSON.parse(row.value) as T;
   if (vaultKey) {

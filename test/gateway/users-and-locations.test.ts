@@ -184,6 +184,20 @@ describe('locations', () => {
     expect(errorsOf(parent, 'parent_id')).toEqual([fmt(MSG.NOT_CHANGEABLE, { attribute: 'Parent Id' })]);
   });
 
+  it('tz must be a time zone the engine can use (an unknown one would silently move schedules and the batch close to UTC)', async () => {
+    for (const tz of ['tz1', 'America/Nowhere', 'EST5EDT; DROP']) {
+      const bad = await t.put(`/locations/${t.locationId}`, { location: { tz } });
+      expect(bad.status, tz).toBe(422);
+      expect(errorsOf(bad, 'tz')).toEqual([fmt(MSG.BAD_TIME_ZONE, { attribute: 'Tz' })]);
+      const user = await t.post('/users', { user: { username: uniq('tz'), email: 'tz@example.com', last_name: 'T', user_type_id: 100, primary_location_id: t.locationId, tz } });
+      expect(errorsOf(user, 'tz')).toEqual([fmt(MSG.BAD_TIME_ZONE, { attribute: 'Tz' })]);
+    }
+    const ok = await t.put(`/locations/${t.locationId}`, { location: { tz: 'America/Chicago' } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.location.tz).toBe('America/Chicago');
+    expect((await t.put(`/locations/${t.locationId}`, { location: { tz: 'America/New_York' } })).status).toBe(200);
+  });
+
   it('PUT /credentials sets location_api_id and the keys; api_id addressing works with the parent id', async () => {
     const loc = await newLocation();
     const apiId = uniq('store-');

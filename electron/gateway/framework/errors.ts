@@ -56,6 +56,7 @@ export const MSG = {
   BAD_DATE: 'The format of {attribute} is invalid; use yyyy-mm-dd.',
   BAD_EMAIL: '{attribute} is not a valid email address.',
   BAD_URL: '{attribute} is not a valid URL.',
+  BAD_TIME_ZONE: '{attribute} is not a known time zone; use an IANA name such as America/New_York.',
   HAS_SPACES: '{attribute} must not contain spaces.',
   TAKEN: '{attribute} "{value}" has already been taken.',
   UNKNOWN_KEY: '{attribute} has an unknown key "{key}".',

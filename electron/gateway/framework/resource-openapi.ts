@@ -74,6 +74,7 @@ function sampleOf(name: string, f: FieldDef): unknown {
       if (f.pattern || f.ref) return undefined;
       if (f.format === 'email') return 'pat@example.com';
       if (f.format === 'url') return 'https://example.com';
+      if (f.format === 'time-zone') return 'America/Chicago';
       const min = f.min ?? 0;
       const max = f.max ?? 64;
       if (f.format === 'digits') return '5'.repeat(Math.max(min, Math.min(max, 10)));
@@ -117,6 +118,7 @@ function inputSchema(name: string, f: FieldDef): JsonSchema {
   if (f.ref) notes.push(`Id of a ${f.ref.replace(/_/g, ' ')} the caller can see.`);
   if (f.update === false) notes.push('Cannot be changed after create.');
   if (f.writeOnly) notes.push('Never returned.');
+  if (f.format === 'time-zone') notes.push('An IANA time zone name, such as America/New_York.');
   if (notes.length) out.description = notes.join(' ');
   const withSample = withExample(out, sampleOf(name, f));
   return f.required ? withSample : nullable(withSample);

@@ -51,7 +51,7 @@ export interface FieldDef {
   /** Extra check: return a message template (with {attribute}) or undefined. */
   check?: (value: unknown) => string | undefined;
   /** Built-in string formats. */
-  format?: 'email' | 'url' | 'no-spaces' | 'digits';
+  format?: 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone';
   /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
   json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
   /** Must name a visible record of this resource (checked generically: 422 "X is invalid."). */

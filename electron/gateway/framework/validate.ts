@@ -51,6 +51,16 @@ export function parseNumber(v: unknown): number | undefined {
   return undefined;
 }
 
+/** An IANA time zone this engine's Intl can compute with (aliases such as US/Eastern included). */
+export function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function isHttpUrl(value: string): boolean {
   try {
     const u = new URL(value);
@@ -88,6 +98,7 @@ export function checkField(name: string, f: FieldDef, value: unknown, errs: Erro
       if (f.format === 'email' && !EMAIL_RE.test(value)) return add(MSG.BAD_EMAIL);
       if (f.format === 'no-spaces' && /\s/.test(value)) return add(MSG.HAS_SPACES);
       if (f.format === 'digits' && !/^\d+$/.test(value)) return add(MSG.BAD_FORMAT);
+      if (f.format === 'time-zone' && !isTimeZone(value)) return add(MSG.BAD_TIME_ZONE);
       if (f.format === 'url') {
         if (!isHttpUrl(value)) return add(MSG.BAD_URL);
       }

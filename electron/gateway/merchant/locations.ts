@@ -50,7 +50,7 @@ export const locationResource: ResourceDef = {
     id: idField,
     name: str(1, 64, { required: true }),
     parent_id: { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' },
-    tz: str(0, 24, { default: 'America/New_York' }),
+    tz: str(0, 24, { default: 'America/New_York', format: 'time-zone' }),
     branding_domain_url: str(1, 64, { required: true }),
     branding_domain_id: str(24, 36),
     branding_domain_title: str(1, 64, { virtual: true }),

@@ -67,7 +67,7 @@ export const userResource: ResourceDef = {
     user_type_id: { type: 'integer', required: true, minValue: 1, maxValue: 999 },
     locale: str(0, 8, { default: 'en-US' }),
     status_id: { type: 'integer', enum: [0, 1], default: 1 },
-    tz: str(0, 30, { default: 'America/New_York' }),
+    tz: str(0, 30, { default: 'America/New_York', format: 'time-zone' }),
     login_attempts: { type: 'integer', readOnly: true },
     current_login_ip: { type: 'string', readOnly: true },
     current_login: { type: 'string', readOnly: true },

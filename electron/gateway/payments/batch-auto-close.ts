@@ -7,9 +7,13 @@
  * For each open batch the latest close moment at or before the location's now is
  * computed; a batch opened before that moment and not yet tried at it is settled (the
  * same BatchService.settle as the manual action, user null, changelog action
- * `auto_close`). `auto_close_ts` records the moment tried, so a batch whose settle fails
- * (the sandbox's 6.30) is tried again at the next day's close, not in a loop, and a run
- * repeated after a crash does nothing twice.
+ * `auto_close`). `auto_close_ts` starts as the moment the batch opened (location time)
+ * and then records the close moment tried, so a batch whose settle fails (the sandbox's
+ * 6.30) is tried again at the next day's close, not in a loop, and a run repeated after a
+ * crash does nothing twice. Both are absolute instants, so a later change of the
+ * location's tz or of the close time never settles a batch that opened after the new
+ * zone's last close (storing "the last close before opening" instead did: a fresh batch
+ * settled at once when the zone moved west).
  *
  * Simplification: on a daylight-saving change day the close moment is computed with the
  * UTC offset at the location's current moment (it may be an hour off that one day).
@@ -43,16 +47,11 @@ export function lastCloseMoment(now: number, hhmm: string, tz: string | null): n
 }
 
 /**
- * The close moment already passed when a batch opens (location time), stored as its
- * auto_close_ts: a batch only closes at a later moment. (created_ts is engine time, which
- * the sandbox clock's per-location offset does not move, so it cannot be compared.)
+ * A new batch's auto_close_ts: the moment it opens in location time (created_ts is engine
+ * time, which the sandbox clock's per-location offset does not move, so it cannot be
+ * compared with close moments). The batch closes at the first close moment after it.
  */
-export function closeMomentAtOpen(ctx: EngineContext, productTransactionId: string, locationId: string): number {
-  const r = ctx
-    .stmt('SELECT pt.batch_close_time, l.tz FROM product_transactions pt JOIN locations l ON l.id = ? WHERE pt.id = ?')
-    .get(locationId, productTransactionId) as { batch_close_time: string | null; tz: string | null } | undefined;
-  return lastCloseMoment(ctx.locationNow(locationId), r?.batch_close_time ?? DEFAULT_BATCH_CLOSE_TIME, r?.tz ?? null);
-}
+export const openMomentOf = (ctx: EngineContext, locationId: string): number => ctx.locationNow(locationId);
 
 interface OpenBatchRow {
   id: string;

@@ -12,7 +12,7 @@
 import type { EngineContext } from '../framework/context';
 import type { RecordEventType } from '../framework/record-events';
 import { ApiError } from '../framework/errors';
-import { closeMomentAtOpen } from './batch-auto-close';
+import { openMomentOf } from './batch-auto-close';
 import { PAY_MSG } from './payment-messages';
 
 export const BATCH_STATUS = { toSettle: 1, settled: 2, error: 3, reprocess: 4, processing: 5 } as const;
@@ -80,7 +80,7 @@ export class BatchService {
       batch = { id: this.ctx.newId(), batchNum: (max.m ?? 0) + 1 };
       this.ctx
         .stmt('INSERT INTO transaction_batches (id, location_id, product_transaction_id, batch_num, created_ts, modified_ts, auto_close_ts) VALUES (?, ?, ?, ?, ?, ?, ?)')
-        .run(batch.id, locationId, productTransactionId, batch.batchNum, now, now, closeMomentAtOpen(this.ctx, productTransactionId, locationId));
+        .run(batch.id, locationId, productTransactionId, batch.batchNum, now, now, openMomentOf(this.ctx, locationId));
       this.announce('CREATE', batch.id);
     }
     this.open.set(productTransactionId, batch);

@@ -9,6 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BILLING_MSG } from '../../../electron/gateway/billing-links/billing-messages';
+import { locationToday } from '../../../electron/gateway/billing-links/billing-shared';
 import { errorsOf, TestEngine, type ApiAnswer } from '../helpers/engine-fixture';
 
 let e: TestEngine;
@@ -365,7 +366,7 @@ describe('quick invoices', () => {
   });
 
   test('reminders before, on and after the due date run as due work on the sandbox clock, once each', async () => {
-    const today = new Date(e.engine.ctx.locationNow(e.locationId) * 1000).toISOString().slice(0, 10);
+    const today = locationToday(e.engine.ctx, e.locationId); // the location's date (New York), not UTC's
     const due = new Date(Date.parse(today) + 10 * 86_400_000).toISOString().slice(0, 10);
     const inv = (await e.post('/quickinvoices', { quickinvoice: { ...base(), due_date: due, notification_days_before_due_date: 2, notification_days_after_due_date: 3 } })).body.quickinvoice;
     const reminders = () => outbox(inv.id).filter((m) => m.kind === 'invoice_reminder').map((m) => m.subject);
@@ -392,7 +393,7 @@ describe('quick invoices', () => {
   });
 
   test('0 days before or after the due date sends no reminder of that kind (the family bounds them by length: 0 to 99)', async () => {
-    const today = new Date(e.engine.ctx.locationNow(e.locationId) * 1000).toISOString().slice(0, 10);
+    const today = locationToday(e.engine.ctx, e.locationId); // the location's date (New York), not UTC's
     const due = new Date(Date.parse(today) + 3 * 86_400_000).toISOString().slice(0, 10);
     const a = await e.post('/quickinvoices', { quickinvoice: { ...base(), due_date: due, notification_days_before_due_date: '0', notification_on_due_date: '0', notification_days_after_due_date: 0 } });
     const inv = conform('POST', '/v2/quickinvoices', a).body.quickinvoice;

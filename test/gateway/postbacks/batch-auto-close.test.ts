@@ -110,6 +110,20 @@ describe('batch auto-close', () => {
     expect(await batch(id)).toMatchObject({ is_open: 0, processing_status_id: 2 });
   });
 
+  it('a batch opened after the last close of a newly set time zone waits for that zone\'s next close', async () => {
+    // The batch opens at 07:00 New York (12:00 UTC). In Los Angeles the last 23:59 was at 07:59 UTC,
+    // before the batch opened: moving the location there must not settle the fresh batch.
+    const { te, loc, advance, sale, batch } = await setup();
+    const id = await sale();
+    expect((await te.put(`/locations/${loc}`, { location: { tz: 'America/Los_Angeles' } })).status).toBe(200);
+    await advance(60);
+    expect(await batch(id)).toMatchObject({ is_open: 1, batch_close_ts: null });
+    await advance(19 * 3600 + 57 * 60); // 07:58 UTC next day = 23:58 Los Angeles
+    expect((await batch(id)).is_open).toBe(1);
+    await advance(60); // 23:59 Los Angeles
+    expect((await batch(id)).is_open).toBe(0);
+  });
+
   it('a manual settle before the close leaves nothing for the close to do', async () => {
     const { te, advance, sale, batch } = await setup();
     const id = await sale();

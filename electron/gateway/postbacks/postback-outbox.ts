@@ -14,6 +14,7 @@
  * the record id and type, as with Stripe's events).
  */
 import type { EngineContext } from '../framework/context';
+import { isSealed, openColumnSecret, sealColumnSecret } from '../framework/engine-meta';
 import type { RecordEvent } from '../framework/record-events';
 import { postForm, type AttemptResult } from './postback-sender';
 import { CoalescedRun } from '../framework/coalesced-run';
@@ -155,7 +156,7 @@ export class PostbackDispatcher {
           const result = await postForm(
             row.url,
             { type: row.type, resource: row.resource, number_of_attempts: String(row.number_of_attempts + 1), data: row.data },
-            { username: row.basic_auth_username, password: row.basic_auth_password },
+            { username: row.basic_auth_username, password: openColumnSecret(this.ctx, row.basic_auth_password) },
             this.timeoutMs,
           );
           outcomes.push({ row, attemptTs, result });
@@ -186,5 +187,28 @@ export class PostbackDispatcher {
         upd.run(attempts, status, status === 'pending' ? attemptTs + interval : null, result.statusCode, result.error, JSON.stringify(log), result.ok ? attemptTs : null, now, row.id);
       }
     })();
+  }
+}
+
+/**
+ * Seals the receiver passwords an older data folder kept in plaintext (the engine now runs
+ * with the app's key). secure_delete zeroes the old bytes instead of leaving them in a
+ * free page of the file.
+ */
+export function sealStoredPasswords(ctx: EngineContext): void {
+  if (!ctx.options.vaultKey) return;
+  const rows = (ctx.stmt("SELECT id, basic_auth_password FROM postback_configs WHERE basic_auth_password IS NOT NULL AND basic_auth_password <> ''").all() as {
+    id: string;
+    basic_auth_password: string;
+  }[]).filter((r) => !isSealed(r.basic_auth_password));
+  if (rows.length === 0) return;
+  const was = ctx.db.pragma('secure_delete', { simple: true }) as number;
+  ctx.db.pragma('secure_delete = ON');
+  try {
+    ctx.db.transaction(() => {
+      for (const r of rows) ctx.stmt('UPDATE postback_configs SET basic_auth_password = ? WHERE id = ?').run(sealColumnSecret(ctx, r.basic_auth_password), r.id);
+    })();
+  } finally {
+    ctx.db.pragma(`secure_delete = ${was ? 'ON' : 'OFF'}`);
   }
 }

@@ -20,7 +20,7 @@
 import type { EngineContext, EngineModule } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import { postbackDeliveryResource } from './postback-delivery-resource';
-import { PostbackDispatcher, queueFor } from './postback-outbox';
+import { PostbackDispatcher, queueFor, sealStoredPasswords } from './postback-outbox';
 import { POSTBACK_TIMEOUT_MS } from './postback-sender';
 import { POSTBACKS_MIGRATIONS } from './postbacks-migrations';
 import { postbacksOpenApi } from './postbacks-openapi';
@@ -53,6 +53,7 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
     dispatcher: get,
 
     init(ctx) {
+      sealStoredPasswords(ctx);
       const d = new PostbackDispatcher(ctx, ctx.options.postbackTimeoutMs ?? POSTBACK_TIMEOUT_MS);
       dispatcher = d;
       // A method: a module with its own connection (payments) queues on that connection, inside its write.

@@ -5,11 +5,14 @@
  * expands) already serialised into `data`. So a delivery exists exactly when its change
  * does, and survives a restart or a kill -9 like the change itself.
  *
- * The dispatcher sends what is due: right after a write (a kick), on its own poll tick,
- * and as due work (the scheduler, the sandbox clock's advance, which waits for the
- * attempts to finish). An attempt's outcome is recorded after the receiver answered:
- * delivered; or, while attempts remain, the next try at attempt time + attempt_interval
- * (location time, so the sandbox clock drives it); or failed. Delivery is at least once:
+ * The dispatcher sends what is due: right after a write (a kick), when a timer armed for
+ * the earliest pending retry fires, on its own poll tick (a safety net), and as due work
+ * (the scheduler, the sandbox clock's advance, which waits for the attempts to finish).
+ * An attempt's outcome is recorded after the receiver answered: delivered; or, while
+ * attempts remain, the next try exactly attempt_interval seconds after the failed attempt
+ * began (kept in milliseconds of location time, so the sandbox clock drives it and the
+ * wall clock keeps the spacing: whole seconds made a retry up to a second early); or
+ * failed. A receiver slower than attempt_interval is tried again as soon as it answered. Delivery is at least once:
  * an attempt in flight at a crash is made again after the restart (receivers dedupe by
  * the record id and type, as with Stripe's events).
  */
@@ -35,6 +38,19 @@ const DATA_SHAPE: Record<string, (d: Record<string, unknown>) => Record<string, 
   contact: ({ header_message_type, ...rest }) => ({ ...rest, header_message_type_id: header_message_type ?? 0 }),
 };
 
+/**
+ * Location time in milliseconds: the engine clock's milliseconds plus the location's
+ * sandbox offset (locationNow − now, read so that both reads fall in the same second).
+ */
+export function locationNowMs(ctx: EngineContext, locationId: string): number {
+  for (;;) {
+    const before = ctx.clock.now();
+    const local = ctx.locationNow(locationId);
+    const ms = ctx.clock.nowMs?.() ?? before * 1000;
+    if (ctx.clock.now() === before) return ms + (local - before) * 1000;
+  }
+}
+
 interface ListeningConfig {
   id: string;
   expands: string | null;
@@ -50,8 +66,9 @@ export function queueFor(ctx: EngineContext, e: RecordEvent): number {
   const byExpands = new Map<string, string>();
   const now = ctx.clock.now();
   const due = ctx.locationNow(e.locationId);
-  const insert = ctx.stmt(`INSERT INTO postback_deliveries (id, postback_config_id, location_id, type, resource, record_id, data, next_attempt_ts, created_ts, modified_ts)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const dueMs = locationNowMs(ctx, e.locationId);
+  const insert = ctx.stmt(`INSERT INTO postback_deliveries (id, postback_config_id, location_id, type, resource, record_id, data, next_attempt_ts, next_attempt_ms, created_ts, modified_ts)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   for (const c of configs) {
     const names = (c.expands ?? '').split(',').map((s) => s.trim()).filter(Boolean);
     const key = names.join(',');
@@ -61,7 +78,7 @@ export function queueFor(ctx: EngineContext, e: RecordEvent): number {
       data = JSON.stringify(DATA_SHAPE[e.resource]?.(record) ?? record);
       byExpands.set(key, data);
     }
-    insert.run(ctx.newId(), c.id, e.locationId, e.type, e.resource, e.recordId, data, due, now, now);
+    insert.run(ctx.newId(), c.id, e.locationId, e.type, e.resource, e.recordId, data, due, dueMs, now, now);
   }
   return configs.length;
 }
@@ -85,6 +102,7 @@ interface DueRow {
 interface Outcome {
   row: DueRow;
   attemptTs: number;
+  attemptMs: number;
   result: AttemptResult | null;
 }
 
@@ -104,6 +122,7 @@ export class PostbackDispatcher {
     () => !this.closed,
   );
   private closed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -119,6 +138,7 @@ export class PostbackDispatcher {
   /** Waits for the round in progress and sends nothing more. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.retryTimer);
     await this.rounds.settled();
   }
 
@@ -131,8 +151,8 @@ export class PostbackDispatcher {
         .stmt(`SELECT d.id, d.postback_config_id, d.location_id, d.type, d.resource, d.data, d.number_of_attempts, d.attempts_log,
             c.url, c.basic_auth_username, c.basic_auth_password, c.number_of_attempts AS max_attempts, c.attempt_interval
           FROM postback_deliveries d LEFT JOIN postback_configs c ON c.id = d.postback_config_id
-          WHERE d.status = 'pending' AND d.location_id = ? AND d.next_attempt_ts <= ? ORDER BY d.next_attempt_ts, d.rowid LIMIT ?`)
-        .all(location_id, this.ctx.locationNow(location_id), ROUND - out.length) as DueRow[];
+          WHERE d.status = 'pending' AND d.location_id = ? AND d.next_attempt_ms <= ? ORDER BY d.next_attempt_ms, d.rowid LIMIT ?`)
+        .all(location_id, locationNowMs(this.ctx, location_id), ROUND - out.length) as DueRow[];
       out.push(...rows);
     }
     return out;
@@ -142,15 +162,16 @@ export class PostbackDispatcher {
     for (;;) {
       if (this.closed) return;
       const rows = this.dueRows();
-      if (rows.length === 0) return;
+      if (rows.length === 0) return this.armRetryTimer();
       const outcomes: Outcome[] = [];
       let next = 0;
       const worker = async () => {
         while (next < rows.length) {
           const row = rows[next++] as DueRow;
           const attemptTs = this.ctx.locationNow(row.location_id);
+          const attemptMs = locationNowMs(this.ctx, row.location_id);
           if (row.url === null) {
-            outcomes.push({ row, attemptTs, result: null });
+            outcomes.push({ row, attemptTs, attemptMs, result: null });
             continue;
           }
           const result = await postForm(
@@ -159,7 +180,7 @@ export class PostbackDispatcher {
             { username: row.basic_auth_username, password: openColumnSecret(this.ctx, row.basic_auth_password) },
             this.timeoutMs,
           );
-          outcomes.push({ row, attemptTs, result });
+          outcomes.push({ row, attemptTs, attemptMs, result });
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENCY, rows.length) }, worker));
@@ -167,15 +188,33 @@ export class PostbackDispatcher {
     }
   }
 
+  /**
+   * Arms one timer for the earliest pending retry of any location (its due moment in that
+   * location's time, turned into a delay from now); the poll tick stays as a safety net.
+   */
+  private armRetryTimer(): void {
+    clearTimeout(this.retryTimer);
+    if (this.closed) return;
+    const firsts = this.ctx
+      .stmt("SELECT location_id, MIN(next_attempt_ms) AS due FROM postback_deliveries WHERE status = 'pending' GROUP BY location_id")
+      .all() as { location_id: string; due: number | null }[];
+    let delay = Infinity;
+    for (const f of firsts) if (f.due !== null) delay = Math.min(delay, f.due - locationNowMs(this.ctx, f.location_id));
+    if (delay === Infinity) return;
+    // Capped so a far retry (or a moved sandbox clock) is looked at again within a minute.
+    this.retryTimer = setTimeout(() => void this.pump(), Math.min(Math.max(0, delay), 60_000));
+    this.retryTimer.unref();
+  }
+
   /** Records a round's outcomes in one write. */
   private record(outcomes: Outcome[]): void {
-    const upd = this.ctx.stmt(`UPDATE postback_deliveries SET number_of_attempts = ?, status = ?, next_attempt_ts = ?, last_status_code = ?, last_error = ?,
+    const upd = this.ctx.stmt(`UPDATE postback_deliveries SET number_of_attempts = ?, status = ?, next_attempt_ts = ?, next_attempt_ms = ?, last_status_code = ?, last_error = ?,
         attempts_log = ?, delivered_ts = ?, modified_ts = ? WHERE id = ? AND status = 'pending'`);
     const now = this.ctx.clock.now();
     this.ctx.db.transaction(() => {
-      for (const { row, attemptTs, result } of outcomes) {
+      for (const { row, attemptTs, attemptMs, result } of outcomes) {
         if (!result) {
-          upd.run(row.number_of_attempts, 'failed', null, null, OUTBOX_MSG.CONFIG_DELETED, row.attempts_log, null, now, row.id);
+          upd.run(row.number_of_attempts, 'failed', null, null, null, OUTBOX_MSG.CONFIG_DELETED, row.attempts_log, null, now, row.id);
           continue;
         }
         const attempts = row.number_of_attempts + 1;
@@ -184,7 +223,9 @@ export class PostbackDispatcher {
         const max = Math.max(1, row.max_attempts ?? 1);
         const interval = Math.max(1, row.attempt_interval ?? 1);
         const status: DeliveryStatus = result.ok ? 'delivered' : attempts >= max ? 'failed' : 'pending';
-        upd.run(attempts, status, status === 'pending' ? attemptTs + interval : null, result.statusCode, result.error, JSON.stringify(log), result.ok ? attemptTs : null, now, row.id);
+        const nextMs = status === 'pending' ? attemptMs + interval * 1000 : null;
+        // next_attempt_ts (the API's whole seconds) never reads earlier than the real due moment.
+        upd.run(attempts, status, nextMs === null ? null : Math.ceil(nextMs / 1000), nextMs, result.statusCode, result.error, JSON.stringify(log), result.ok ? attemptTs : null, now, row.id);
       }
     })();
   }

@@ -121,6 +121,31 @@ describe('postbacks', () => {
     expect(rx.received.map((r) => r.headers.authorization)).toEqual([`Basic ${Buffer.from(`hook:${password}`).toString('base64')}`]);
   });
 
+  it('on the wall clock, retries come attempt_interval seconds after the failed attempt began: never early, not a poll tick late', async () => {
+    // The real clock (no sandbox advance) and the engine's own timers, as in production.
+    const te = await TestEngine.start({ schedulerIntervalMs: 0 });
+    engines.push(te);
+    const rx = await Receiver.start(99);
+    receivers.push(rx);
+    const loc = te.locationId;
+    const made = await te.post('/postbackconfigs', { postbackconfig: { location_id: loc, url: rx.url, resource: 'contact', on_update: 0, on_delete: 0, attempt_interval: 1, number_of_attempts: 3 } });
+    expect(made.status).toBe(201);
+    // Late in a second: whole-second bookkeeping would make the next try due ~0.05 s later.
+    while (Date.now() % 1000 < 930) await new Promise((r) => setTimeout(r, 5));
+    expect((await te.post('/contacts', { contact: { location_id: loc, last_name: 'Clock' } })).status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    while (rx.received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(rx.received).toHaveLength(3);
+    const gaps = rx.received.slice(1).map((r, i) => r.at - rx.received[i]!.at);
+    for (const gap of gaps) {
+      // Measured at the receiver: the first request may spend tens of ms more on its way (a new connection).
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(950);
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeLessThan(2500); // a poll tick late would be up to 2 s on a busy machine
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(rx.received).toHaveLength(3); // number_of_attempts, exactly
+  });
+
   it('sends only the events a config listens to, only while active, and no Authorization header without credentials', async () => {
     const { te, rx, loc, settle, config } = await setup();
     const cfg = await config({ resource: 'contact', on_update: 0, on_delete: 0 });

@@ -63,9 +63,6 @@ interface SaleState {
   voidPartial(): Promise<string | null>;
 }
 
-let pendingCard: KeyedCard | null = null;
-let pollTimer: ReturnType<typeof setTimeout> | undefined;
-
 const newRef = () => crypto.randomUUID();
 
 /** A fresh sale: what the store starts with and what "New sale" (and F2) return to. */
@@ -85,6 +82,10 @@ const NEW_SALE = {
 };
 
 export const useSaleStore = createUserStore<SaleState>((set, get) => {
+  // Per person: a reset (user-store.ts) runs this again, so a waiting card or a scheduled check is dropped with the sale.
+  let pendingCard: KeyedCard | null = null;
+  let pollTimer: ReturnType<typeof setTimeout> | undefined;
+
   async function send(card: KeyedCard): Promise<void> {
     const s = get();
     const t = s.totals();

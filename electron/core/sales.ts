@@ -19,18 +19,18 @@ import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/set
 import { amountGuard } from '../../shared/amount-guards';
 import { fail, ok } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
+import type { V2Transaction, V2TransactionCreate, V2TransactionFilters } from '../client/v2-types';
 import { isExpDateCurrent } from '../../shared/payments/exp-date';
 import { luhnValid } from '../../shared/payments/luhn';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../shared/refund-limit';
-import { gatewayFailure } from './gateway-messages';
 import { withGatewayFailure } from './guarded-call';
 import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
 import type { OfflineSales } from './offline-sales';
+import { LostSales } from './lost-sales';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -44,7 +44,7 @@ export const SALE_ERRORS = {
   notPartial: 'Only a partly approved sale can be voided from the sale screen. Ask a manager to void other sales.',
   /** The gateway's answer was lost and it could not be asked what happened: the screen keeps asking. */
   outcomeUnknown: 'The payment gateway did not answer. Checking whether the card was charged — do not charge again.',
-  /** The answer was lost, and the gateway has no record of the sale: nothing was charged. */
+  /** The answer was lost, and the gateway still has no record of the sale well past its processing time: nothing was charged. */
   notCharged: 'The payment gateway did not answer and has no record of this sale, so the card was not charged. Charge again when ready.',
   printInBrowser: 'Printing goes through the browser here.',
 } as const;
@@ -103,6 +103,8 @@ export function startOfLocalDay(ms: number): number {
 export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   const { client, users, db } = deps;
   const now = deps.now ?? Date.now;
+  /** Sales whose answer was lost, until their outcome is really known (lost-sales.ts). */
+  const lost = new LostSales<{ session: Session; collectsRestOf: string | null }>({ client, locationId: deps.locationId, now });
   let configCache: { at: number; value: { locationName: string | null; terminalPercents: number[] | null } } | null = null;
 
   const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
@@ -259,22 +261,24 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       if (guard) return fail(guard.code, guard.message, { [guard.field]: [guard.message] });
       if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
       if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
+      const request: V2TransactionCreate = {
+        action: 'sale',
+        ...base(),
+        transaction_amount: centsToDecimal(total),
+        ...(args.taxCents > 0 ? { tax: centsToDecimal(args.taxCents) } : {}),
+        ...(args.tipCents > 0 ? { tip_amount: centsToDecimal(args.tipCents) } : {}),
+        account_number: args.card.number,
+        exp_date: args.card.expiry,
+        cvv: args.card.cvv,
+        billing_zip: args.card.zip,
+        transaction_api_id: args.clientRef,
+        clerk_number: clerkNumberOf(s.value.user.id),
+      };
       return guarded(async () => {
         let t: V2Transaction;
+        const sentAt = now();
         try {
-          t = await client.createTransaction({
-            action: 'sale',
-            ...base(),
-            transaction_amount: centsToDecimal(total),
-            ...(args.taxCents > 0 ? { tax: centsToDecimal(args.taxCents) } : {}),
-            ...(args.tipCents > 0 ? { tip_amount: centsToDecimal(args.tipCents) } : {}),
-            account_number: args.card.number,
-            exp_date: args.card.expiry,
-            cvv: args.card.cvv,
-            billing_zip: args.card.zip,
-            transaction_api_id: args.clientRef,
-            clerk_number: clerkNumberOf(s.value.user.id),
-          });
+          t = await client.createTransaction(request);
         } catch (err) {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
@@ -282,6 +286,8 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, s.value) : null;
           if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
+          // Unknown until known: `sale:outcome` looks it up and re-sends it (lost-sales.ts).
+          lost.hold(args.clientRef, request, { session: s.value, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
           let found: SaleOutcome | null;
           try {
             found = await lookUpSale(args.clientRef);
@@ -289,10 +295,15 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
             // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
             const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, s.value) : null;
-            if (taken?.ok) return taken;
+            if (taken?.ok) {
+              lost.forget(args.clientRef);
+              return taken;
+            }
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
-          if (!found) return fail('not_charged', SALE_ERRORS.notCharged);
+          // No record yet proves nothing: the POST may still land. The screen keeps asking.
+          if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+          lost.forget(args.clientRef);
           remember(found.transaction.id, 'sale', s.value, args.collectsRestOf ?? null);
           return ok({ ...found, transaction: withClerk(found.transaction) });
         }
@@ -304,14 +315,12 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     'sale:outcome': async ({ clientRef }) => {
       const s = users.require();
       if (!s.ok) return s;
-      try {
-        const found = await lookUpSale(clientRef);
-        if (found) remember(found.transaction.id, 'sale', s.value);
-        return ok({ outcome: found ? { ...found, transaction: withClerk(found.transaction) } : null });
-      } catch (err) {
-        if (err instanceof GatewayError && err.status === 0) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
-        return gatewayFailure(err);
-      }
+      const answer = await lost.resolve(clientRef);
+      if (answer.kind === 'unknown') return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+      if (answer.kind === 'not_charged') return ok({ outcome: null });
+      const who = answer.context ?? { session: s.value, collectsRestOf: null };
+      remember(answer.transaction.id, 'sale', who.session, who.collectsRestOf);
+      return ok({ outcome: outcomeOf(withClerk(toView(answer.transaction))) });
     },
 
     'sale:void-partial': async ({ id }) => {

@@ -116,6 +116,8 @@ export function SaleScreen() {
 
   const totals = s.totals();
   const charging = phase === 'charging' || phase === 'checking';
+  // While a keyed charge runs or its outcome is unknown, no other way to take money is open (never charged twice).
+  const lockedReason = phase === 'checking' ? 'Checking with the gateway whether the card was charged…' : charging ? 'Charging…' : null;
   const taxBp = config?.taxRateBasisPoints ?? 0;
   const blocked = !config
     ? 'Loading the store settings…'
@@ -138,22 +140,23 @@ export function SaleScreen() {
             {s.firstCard.transaction.lastFour}. Charge the remaining {money(s.firstCard.restCents)} to another card.
           </p>
         )}
-        {catalogueOn && <QuickKeys disabled={cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
+        {catalogueOn && <QuickKeys disabled={charging || cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {catalogueOn && (
           <button
             type="button"
             className="btn btn-secondary btn-lg btn-block"
-            disabled={s.subtotalCents === 0 || cart.busy}
+            disabled={s.subtotalCents === 0 || cart.busy || charging}
             onClick={() => void cart.addOpen(s.subtotalCents).then((added) => added && s.newSale())}
           >
             Add {money(s.subtotalCents)} to the cart
           </button>
         )}
         {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
-        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
+        <SavedMethodCharge blockedReason={lockedReason ?? blocked} />
       </section>
-      {cartActive ? (
+      {/* A cart (and its tenders) never replaces a keyed sale whose outcome is not known yet. */}
+      {cartActive && !charging ? (
         <CartPanel />
       ) : (
       <section className="panel order-panel" aria-label="Order and card">
@@ -209,11 +212,12 @@ export function SaleScreen() {
           taxCents={totals.taxCents}
           tipCents={totals.tipCents}
           blockedReason={blocked}
+          lockedReason={lockedReason}
           onOutcome={(outcome) => useSaleStore.setState({ phase: 'result', outcome })}
           keyedForm={
             <CardForm
               ref={cardRef}
-              disabled={false}
+              disabled={charging}
               blockedReason={blocked}
               charging={charging}
               chargeLabel={`Charge ${money(totals.totalCents)}`}

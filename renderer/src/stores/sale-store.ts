@@ -18,6 +18,12 @@ import { money } from '../lib/money-format';
 /** `checking`: the gateway's answer was lost; asking it (by clientRef) what happened before anything else. */
 export type SalePhase = 'entry' | 'charging' | 'checking' | 'result';
 
+/** F2, the Sale tab or New sale while a sale's outcome is not known yet: it is kept, and this says why. */
+export const SALE_NOT_LEFT = {
+  charging: 'This sale is being charged. A new sale can start once its outcome is known.',
+  checking: 'This sale is still being checked with the payment gateway. A new sale can start once its outcome is known.',
+} as const;
+
 /** How often the screen asks again while the outcome of a sale is unknown. */
 export const OUTCOME_POLL_MS = 2_000;
 
@@ -176,7 +182,8 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     },
     newSale() {
       const phase = get().phase;
-      if (phase === 'charging' || phase === 'checking') return; // never drop a sale whose outcome is not known yet
+      // Never drop a sale whose outcome is not known yet: a new one could charge the card again.
+      if (phase === 'charging' || phase === 'checking') return set({ error: SALE_NOT_LEFT[phase] });
       pendingCard = null;
       set((st) => ({ ...NEW_SALE, taxOn: st.config?.taxOnByDefault ?? false, clientRef: newRef(), cardResetToken: st.cardResetToken + 1 }));
     },

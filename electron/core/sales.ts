@@ -17,7 +17,7 @@
 import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import { amountGuard } from '../../shared/amount-guards';
-import { fail, ok } from '../../shared/result';
+import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionCreate, V2TransactionFilters } from '../client/v2-types';
 import { isExpDateCurrent } from '../../shared/payments/exp-date';
@@ -47,7 +47,13 @@ export const SALE_ERRORS = {
   /** The answer was lost, and the gateway still has no record of the sale well past its processing time: nothing was charged. */
   notCharged: 'The payment gateway did not answer and has no record of this sale, so the card was not charged. Charge again when ready.',
   printInBrowser: 'Printing goes through the browser here.',
+  /** A sale collecting the rest of a partial approval is that rest exactly: its tax is in it already, and a tip was asked on the first. */
+  restNotExact: (restCents: number) => `The rest of this sale is ${dollars(restCents)}: charge exactly that, with no tip or tax added.`,
+  restCollected: 'The rest of this sale has already been collected.',
+  restOfPartialOnly: 'Only the rest of a partly approved sale can be collected this way.',
 } as const;
+
+const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
 
 const CONFIG_TTL_MS = 60_000;
 
@@ -245,6 +251,29 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
 
   const guarded = withGatewayFailure;
 
+  /**
+   * Why a sale may not collect the rest of `firstId` (null: it may): the first must be a partly
+   * approved sale still standing, and this one exactly what is left of it — asked minus approved,
+   * minus what sales linked to it have collected — with no tip or tax added.
+   */
+  async function restRefusal(firstId: string, args: { subtotalCents: number; taxCents: number; tipCents: number }): Promise<Result<never> | null> {
+    const first = await viewOne(firstId);
+    if (first.kind !== 'sale' || !first.partial || first.state !== 'approved') return fail('bad_request', SALE_ERRORS.restOfPartialOnly);
+    let collected = 0;
+    for (const r of clerks.linkedTo(firstId)) {
+      if (r.action !== 'sale') continue;
+      const linked = await viewOne(r.transactionId);
+      if (linked.state !== 'declined' && linked.state !== 'voided') collected += linked.amountCents;
+    }
+    const restCents = first.requestedCents - first.amountCents - collected;
+    if (restCents <= 0) return fail('conflict', SALE_ERRORS.restCollected);
+    if (args.taxCents !== 0 || args.tipCents !== 0 || args.subtotalCents !== restCents) {
+      const msg = SALE_ERRORS.restNotExact(restCents);
+      return fail('bad_request', msg, { amount: [msg] });
+    }
+    return null;
+  }
+
   return {
     'sale:config': async () => {
       const s = users.require();
@@ -255,6 +284,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     'sale:charge': async (args) => {
       const s = users.requireCounter();
       if (!s.ok) return s;
+      const session = s.value;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
       // The same guards as the screen's, enforced here whatever the screen did.
       const guard = amountGuard(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
@@ -272,9 +302,14 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         cvv: args.card.cvv,
         billing_zip: args.card.zip,
         transaction_api_id: args.clientRef,
-        clerk_number: clerkNumberOf(s.value.user.id),
+        clerk_number: clerkNumberOf(session.user.id),
       };
-      return guarded(async () => {
+      // The rest of a partial approval: one at a time per first sale, so two quick charges cannot both collect it.
+      const firstId = args.collectsRestOf;
+      if (firstId) return oneAtATime(firstId, () => guarded(async () => (await restRefusal(firstId, args)) ?? send()));
+      return guarded(send);
+
+      async function send(): Promise<Result<SaleOutcome>> {
         let t: V2Transaction;
         const sentAt = now();
         try {
@@ -283,18 +318,18 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
           // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
-          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, s.value) : null;
+          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, session) : null;
           if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
           // Unknown until known: `sale:outcome` looks it up and re-sends it (lost-sales.ts).
-          lost.hold(args.clientRef, request, { session: s.value, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
+          lost.hold(args.clientRef, request, { session: session, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
           let found: SaleOutcome | null;
           try {
             found = await lookUpSale(args.clientRef);
           } catch (lookupErr) {
             // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
-            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, s.value) : null;
+            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, session) : null;
             if (taken?.ok) {
               lost.forget(args.clientRef);
               return taken;
@@ -304,12 +339,12 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           // No record yet proves nothing: the POST may still land. The screen keeps asking.
           if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           lost.forget(args.clientRef);
-          remember(found.transaction.id, 'sale', s.value, args.collectsRestOf ?? null);
+          remember(found.transaction.id, 'sale', session, args.collectsRestOf ?? null);
           return ok({ ...found, transaction: withClerk(found.transaction) });
         }
-        remember(t.id, 'sale', s.value, args.collectsRestOf ?? null);
+        remember(t.id, 'sale', session, args.collectsRestOf ?? null);
         return ok(outcomeOf(withClerk(toView(t))));
-      });
+      }
     },
 
     'sale:outcome': async ({ clientRef }) => {

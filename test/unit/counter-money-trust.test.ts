@@ -139,6 +139,33 @@ describe('clerk records and Find', () => {
   });
 });
 
+describe('collecting the rest of a partial approval', () => {
+  it('charges exactly the rest — no more, no less, no tip or tax on top — only once, and only of a partly approved sale', async () => {
+    await signIn(main, 'Casey', '0000');
+    const partial = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!partial.ok) throw new Error(partial.error.message);
+    const first = partial.value.transaction.id;
+    const rest = (extra: { subtotalCents: number; taxCents?: number; tipCents?: number }, of = first) =>
+      call(main, 'sale:charge', { taxCents: 0, tipCents: 0, ...extra, card: { ...card, number: '5454545454545454' }, clientRef: ref(), collectsRestOf: of });
+    const refusal = { ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restNotExact(101), fields: { amount: [SALE_ERRORS.restNotExact(101)] } } };
+    expect(await rest({ subtotalCents: 102 })).toEqual(refusal);
+    expect(await rest({ subtotalCents: 100 })).toEqual(refusal);
+    expect(await rest({ subtotalCents: 93, taxCents: 8 })).toEqual(refusal); // tax again on a rest that already holds the first sale's tax
+    expect(await rest({ subtotalCents: 100, tipCents: 1 })).toEqual(refusal);
+    const collected = await rest({ subtotalCents: 101 });
+    expect(collected.ok && collected.value.transaction).toMatchObject({ collectsRestOf: first, amountCents: 101, state: 'approved' });
+    const twice = await rest({ subtotalCents: 101 });
+    expect(twice).toEqual({ ok: false, error: { code: 'conflict', message: SALE_ERRORS.restCollected } });
+
+    const full = await call(main, 'sale:charge', { subtotalCents: 300, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(await rest({ subtotalCents: 101 }, full.ok ? full.value.transaction.id : '')).toEqual({ ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restOfPartialOnly } });
+    const voided = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    const voidedId = voided.ok ? voided.value.transaction.id : '';
+    expect((await call(main, 'sale:void-partial', { id: voidedId })).ok).toBe(true);
+    expect(await rest({ subtotalCents: 101 }, voidedId)).toEqual({ ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restOfPartialOnly } });
+  });
+});
+
 describe('never charged twice', () => {
   let proxy: TcpProxy;
   let remote: Counter;

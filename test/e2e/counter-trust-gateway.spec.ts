@@ -114,7 +114,7 @@ test('a sale whose POST lands after the timeout is never called "not charged": F
     // A new sale cannot start while this one's outcome is unknown: F2 and the Sale tab keep it, and say why.
     await page.keyboard.press('F2');
     await expect(page.getByTestId('sale-amount')).toContainText('$35.67');
-    await expect(page.getByTestId('sale-error')).toHaveText('This sale is still being checked with the payment gateway. A new sale can start once its outcome is known.');
+    await expect(page.getByTestId('sale-error')).toHaveText('This sale is still being checked with the payment gateway. Nothing else can start until its outcome is known.');
     await page.getByRole('button', { name: /^Sale/ }).click();
     await expect(page.getByTestId('sale-amount')).toContainText('$35.67');
     await shot(page, 'trust-25-late-post-checking');

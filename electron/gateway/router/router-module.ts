@@ -26,7 +26,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney } from '../../../shared/payments/money';
-import { DeviceError } from '../../devices/device-messages';
+import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
@@ -81,18 +81,27 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
   const running = new Map<string, TerminalDriver>();
   const inFlight = new Map<string, Promise<{ doc: string; id: string }>>();
 
-  /** Runs one driver operation with the terminal's live state kept for the counter. */
+  /**
+   * Runs one driver operation with the terminal's live state kept for the counter. A terminal
+   * this engine is already driving is refused here (409 busy) before its driver is asked: the
+   * second request must not replace the first one's live state or the driver its Cancel reaches.
+   */
   async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>): Promise<T> {
     const id = String(t.id);
+    if (running.has(id)) throw new DeviceError('busy', DEVICE_MSG.BUSY);
     live.set(id, { state: 'idle', prompt: '', busy: true });
     running.set(id, driver);
-    const off = driver.onState((state, prompt) => live.set(id, { state, prompt, busy: state !== 'idle' || running.has(id) }));
+    const off = driver.onState((state, prompt) => {
+      if (running.get(id) === driver) live.set(id, { state, prompt, busy: true });
+    });
     try {
       return await op();
     } finally {
       off();
-      running.delete(id);
-      live.set(id, { state: 'idle', prompt: '', busy: false });
+      if (running.get(id) === driver) {
+        running.delete(id);
+        live.set(id, { state: 'idle', prompt: '', busy: false });
+      }
     }
   }
 

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
 import { openTcpLink } from '../../electron/devices/device-link';
 import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
-import { MOCK_AMOUNTS } from '../../electron/devices/sim/mock-amounts';
+import { MOCK_AMOUNTS, SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
@@ -91,6 +91,15 @@ describe('terminal driver over TCP', () => {
     if (o.brand) expect(r.brand).toBe(o.brand);
     if (o.cvm === 'signature') expect(r.signature).toMatch(/^iVBOR/);
     expect(r.emv === null).toBe(o.entryMode === 'K' || o.entryMode === 'S');
+  });
+
+  it('a terminal that sends the full card number: the driver gives out only the first six, last four and receipt EMV data', async () => {
+    sim.faults.fullPan = true;
+    const r = await driver().sale({ amountCents: 714, ecrRef: 'pan' });
+    expect(sim.faults.fullPan).toBe(false);
+    expect(r).toMatchObject({ firstSix: '411111', lastFour: '1111' });
+    expect(Object.keys(r.emv ?? {}).sort()).toEqual(['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR']);
+    expect(JSON.stringify(r)).not.toContain(SIM_CARDS.visa.pan);
   });
 
   it('5.01 is a connect error, 5.31 a time-out, 5.99 aborted by the customer', async () => {

@@ -37,6 +37,11 @@ export interface SimFaults {
   garbleResponse?: boolean;
   /** Drop the connection when the operation reaches this state. */
   vanishAt?: TerminalState;
+  /**
+   * Answer the next card read with the full card number where the first six go and in the
+   * EMV data (PAN, track 2), as a misconfigured terminal might: the receivers must mask it.
+   */
+  fullPan?: boolean;
 }
 
 export const DEFAULT_SCRIPT: CustomerScript = { card: 'present', tip: 0, pin: 'enter', signature: 'draw', terms: 'accept', stepMs: 40 };
@@ -324,9 +329,14 @@ export class TerminalSimulator {
     const total = req.amountCents + tip;
     if (req.type !== 'return') this.sales.set(refNum, { cents: total, tip });
     const cvmText = read.cvm === 'pin' ? 'PIN VERIFIED' : read.cvm === 'signature' ? 'SIGNATURE' : 'NO CVM';
-    const emv = read.entryMode === 'C' || read.entryMode === 'P'
+    const emv: Record<string, string> | null = read.entryMode === 'C' || read.entryMode === 'P'
       ? { AID: card.aid, APPLAB: card.label, APPN: card.label, CVM: cvmText, TSI: 'E800', TVR: '0000008000' }
       : null;
+    const leak = this.faults.fullPan === true;
+    if (leak) {
+      this.faults.fullPan = false;
+      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000` });
+    }
     await state('done');
     return {
       ...base,
@@ -336,8 +346,8 @@ export class TerminalSimulator {
       entryMode: read.entryMode,
       brand,
       debit: read.debit || debitCmd,
-      firstSix: card.firstSix,
-      lastFour: card.lastFour,
+      firstSix: leak ? card.pan : card.firstSix,
+      lastFour: leak ? card.pan : card.lastFour,
       expDate: '1230',
       cvm: read.cvm,
       emv,

@@ -84,6 +84,8 @@ export interface TerminalTestResult {
   serialNumber: string;
   model: string;
   application: string;
+  /** When the engine recorded this contact (a saved terminal tested at its saved address); null otherwise. */
+  lastRegistrationTs: number | null;
 }
 
 export const termsArgsSchema = z.strictObject({
@@ -145,7 +147,8 @@ export const devicesHandlers = {
   'devices:terminal-cancel': z.void(),
   'devices:installer-data': z.void(),
   'devices:terminal-save': terminalSaveSchema,
-  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema }),
+  /** terminalId: the saved terminal being tested; at its saved address the engine records the contact. */
+  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }),
   'devices:terminal-terms': termsArgsSchema,
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),

@@ -124,6 +124,37 @@ describe('POST /v2/routertransactions', () => {
     expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: false, state: 'idle' });
   });
 
+  it('a Cancel that arrives before its sale (named by transaction_api_id) ends that sale before the terminal is asked', async () => {
+    const before = sim.received.length;
+    const c = await t.post(`/terminals/${terminalId}/cancel`, { terminalcancel: { transaction_api_id: 'early-1' } });
+    expect(c.status).toBe(200);
+    const a = await sale('6.00', { transaction_api_id: 'early-1', tip_amount: '0.00' });
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
+    expect(sim.received.length).toBe(before);
+    // Another sale is not touched by it, and the cancel is used up: the same id may run again.
+    expect((await sale('6.00', { transaction_api_id: 'other-1', tip_amount: '0.00' })).status).toBe(201);
+    expect((await sale('6.00', { transaction_api_id: 'early-1', tip_amount: '0.00' })).status).toBe(201);
+  });
+
+  it('initializes a terminal (Ringup extension): answers what it is and records last_registration_ts', async () => {
+    const fresh = await addTerminal({ local_ip_address: '127.0.0.1', port: await portOf() });
+    expect((await t.get(`/terminals/${fresh}`)).body.terminal.last_registration_ts).toBeNull();
+    const a = await t.post(`/terminals/${fresh}/initialize`);
+    expect(a.status).toBe(200);
+    expect(a.body.terminalinfo).toMatchObject({ terminal_id: fresh, serial_number: 'SIM-ROUTER', model: 'A920 (simulated)', application: 'BroadPOS' });
+    expect(a.body.terminalinfo.last_registration_ts).toBeGreaterThan(0);
+    expect((await t.get(`/terminals/${fresh}`)).body.terminal.last_registration_ts).toBe(a.body.terminalinfo.last_registration_ts);
+    expect(sim.received.at(-1)?.command).toBe('A00');
+    const bare = await addTerminal({});
+    expect(errorsOf(await t.post(`/terminals/${bare}/initialize`), 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+    const gone = await addTerminal({ local_ip_address: '127.0.0.1', port: 1 });
+    const u = await t.post(`/terminals/${gone}/initialize`);
+    expect(u.status).toBe(503);
+    expect((await t.get(`/terminals/${gone}`)).body.terminal.last_registration_ts).toBeNull();
+    expect((await t.post('/terminals/nope/initialize')).status).toBe(404);
+  });
+
   it('validates before the terminal is asked', async () => {
     const before = sim.received.length;
     expect(errorsOf(await sale('abc'), 'transaction_amount').length).toBe(1);

@@ -2,7 +2,8 @@
  * Router endpoints over real sockets: the engine on port 0 drives the terminal simulator on
  * 127.0.0.1 through the same driver as the app. A terminal second is 4 ms (deviceSecondMs).
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
@@ -10,7 +11,10 @@ import { SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-terms';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
+import { DATABASE_FILE } from '../../electron/gateway/engine';
+import { openDatabase } from '../../electron/gateway/framework/database';
 import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
+import { DEMO_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
 import { socatPair } from '../devices/helpers/socat-pair';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
@@ -276,5 +280,39 @@ describe('a second request on a busy terminal', () => {
     expect(a.status).toBe(422);
     expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
     expect(await stateNow()).toMatchObject({ state: 'idle', busy: false });
+  });
+});
+
+describe('the seeded demo terminal', () => {
+  it('has no address until an installer gives it one: a counter without a terminal has none', async () => {
+    const demo = ((await t.get('/terminals?page_size=100')).body.terminals as Record<string, unknown>[]).find((x) => x.title === 'Demo Terminal')!;
+    expect(demo).toMatchObject({ serial_number: 'SIM0000001', local_ip_address: null, port: 10009, communication_type: 'tcp' });
+    const a = await sale('1.00', { terminal_id: demo.id });
+    expect(errorsOf(a, 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+  });
+
+  it('an older database loses the address of its untouched demo terminal (127.0.0.1:10009), an edited one keeps it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ringup-demo-term-'));
+    try {
+      const olden = (registered: number | null) => {
+        const db = openDatabase(join(dataDir, DATABASE_FILE));
+        db.prepare("UPDATE terminals SET local_ip_address = '127.0.0.1', port = 10009, last_registration_ts = ? WHERE serial_number = 'SIM0000001'").run(registered);
+        db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(DEMO_TERMINAL_MIGRATION);
+        db.close();
+      };
+      const demoOf = async (e: TestEngine) => ((await e.get('/terminals')).body.terminals as Record<string, unknown>[]).find((x) => x.serial_number === 'SIM0000001')!;
+      await (await TestEngine.start({ dataDir })).close(false);
+      olden(null);
+      let e = await TestEngine.start({ dataDir });
+      expect((await demoOf(e)).local_ip_address).toBeNull();
+      await e.close(false);
+      // Once it has talked to a terminal there, the address is the merchant's: it stays.
+      olden(1_700_000_000);
+      e = await TestEngine.start({ dataDir });
+      expect((await demoOf(e)).local_ip_address).toBe('127.0.0.1');
+      await e.close(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -63,6 +63,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('a fresh install', () => {
+  it('has no terminal set up: the status is none, and the demo terminal waits for an address', async () => {
+    await signInAs('Casey', '0000');
+    expect(value(await call('devices:terminal-status'))).toEqual({ connection: 'none', terminalId: null, title: null, tipPercents: null });
+    expect(await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'fresh-1' })).toMatchObject({ ok: false, error: { code: 'no_terminal', message: DEVICE_ERRORS.noTerminal } });
+    await signInAs('Jordan', '2468');
+    const demo = value(await call('devices:installer-data')).terminals[0]!;
+    expect(demo).toMatchObject({ title: 'Demo Terminal', address: { kind: 'tcp', host: '' }, lastRegistrationTs: null });
+  });
+});
+
 describe('installer', () => {
   it('only installers and managers set devices up; installers take no payments', async () => {
     await signInAs('Casey', '0000');

@@ -27,7 +27,8 @@
  * is and records last_registration_ts.
  * One operation per terminal: a request for a terminal the engine is driving is refused 409
  * before the terminal is asked.
- * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices).
+ * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
+ * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney } from '../../../shared/payments/money';
@@ -79,6 +80,9 @@ interface LiveState {
   prompt: string;
   busy: boolean;
 }
+
+/** Migration that takes the old seed's address off the untouched demo terminal. */
+export const DEMO_TERMINAL_MIGRATION = 1201;
 
 export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
   let secondMs: number | undefined;
@@ -160,6 +164,19 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         name: 'serial paths of terminals and scanners',
         up(db) {
           db.exec('ALTER TABLE terminals ADD COLUMN serial_path TEXT; ALTER TABLE scanners ADD COLUMN serial_path TEXT;');
+        },
+      },
+      {
+        version: DEMO_TERMINAL_MIGRATION,
+        module: 'router',
+        name: 'the seeded demo terminal waits for an address',
+        // Earlier seeds pointed it at 127.0.0.1:10009, so every counter without a terminal
+        // showed it offline. Only the untouched record (never edited, never reached) changes.
+        up(db) {
+          db.prepare(
+            `UPDATE terminals SET local_ip_address = NULL WHERE serial_number = 'SIM0000001' AND title = 'Demo Terminal'
+               AND local_ip_address = '127.0.0.1' AND port = 10009 AND last_registration_ts IS NULL AND modified_ts = created_ts`,
+          ).run();
         },
       },
     ],

@@ -5,7 +5,7 @@
  * terminal under test directly. Pushed event `terminal:state`: what the terminal shows.
  */
 import { z } from 'zod';
-import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, type TimeoutKey } from '../payments/terminal-timeouts';
+import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { centsSchema, idSchema } from './common';
 import type { SaleOutcome } from './sales';
 
@@ -46,7 +46,8 @@ export const timeoutsSchema = z.strictObject(
   ) as Record<TimeoutKey, z.ZodNumber>,
 );
 
-const percent = z.number().int('A tip percent is a whole number from 0 to 99.').min(0, 'A tip percent is 0 to 99.').max(99, 'A tip percent is 0 to 99.');
+const percentMsg = tipPercentRangeMessage('A tip percent');
+const percent = z.number().int(percentMsg).min(0, percentMsg).max(99, percentMsg);
 export const tipPercentsSchema = z.tuple([percent, percent, percent]).nullable();
 
 export const terminalSaveSchema = z.strictObject({

@@ -132,6 +132,17 @@ describe('terminal driver over TCP', () => {
     expect((await failure(driver().deviceTerms('Agree?', false))).message).toBe('Timeout waiting for Customer');
   });
 
+  it('a scripted customer can wait with the card until the test presents it', async () => {
+    sim.script.card = 'on-cue';
+    const d = driver();
+    d.onState((s) => {
+      if (s === 'card') setTimeout(() => sim.presentCard(), 20);
+    });
+    expect((await d.sale({ amountCents: 1000, ecrRef: 'cue' })).resultCode).toBe('000000');
+    // Never presented: the card entry timeout, as for a customer without a card.
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'cue2' }))).message).toBe('Card Entry Timeout');
+  });
+
   it('each timeout follows the terminal settings sent (a shorter card entry expires first)', async () => {
     sim.script.card = 'none';
     const short = { ...defaultTimeouts(), card_entry_timeout: 20, overall_timeout: 30 };

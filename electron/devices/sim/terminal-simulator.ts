@@ -18,7 +18,8 @@ import { SIM_CARDS, mockOutcome } from './mock-amounts';
 import { signaturePng } from './signature-image';
 
 export interface CustomerScript {
-  card: 'present' | 'none';
+  /** 'on-cue': the customer waits with the card until the test calls presentCard() (within the card entry timeout). */
+  card: 'present' | 'none' | 'on-cue';
   /** 0 = no tip, 1..3 = percent_1..3, 'no-answer' lets the tip screen time out. */
   tip: 0 | 1 | 2 | 3 | 'no-answer';
   pin: 'enter' | 'none';
@@ -84,6 +85,7 @@ export class TerminalSimulator {
   private running = false;
   private readonly sales = new Map<string, { cents: number; tip: number }>();
   private refSeq = 1000;
+  private cue: (() => void) | undefined;
 
   constructor(opts: SimulatorOptions = {}) {
     this.secondMs = opts.secondMs ?? 1000;
@@ -106,6 +108,18 @@ export class TerminalSimulator {
   /** Serves one end of a serial line (e.g. a socat pty). */
   async attachSerial(path: string): Promise<void> {
     this.attach(await openSerialLink(path));
+  }
+
+  /** The terminal waits for the card a script.card 'on-cue' customer holds. */
+  get waitingForCard(): boolean {
+    return this.cue !== undefined;
+  }
+
+  /** The customer presents the card the terminal is waiting for (script.card 'on-cue'). */
+  presentCard(): void {
+    const go = this.cue;
+    this.cue = undefined;
+    go?.();
   }
 
   /** Drops every open connection now (a terminal unplugged). */
@@ -199,6 +213,22 @@ export class TerminalSimulator {
       await wait(settings.timeouts[key] * this.secondMs);
       throw new Timeout(key);
     };
+    const cardOnCue = (settings: OperationSettings) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => {
+          this.cue = undefined;
+          reject(new Timeout('card_entry_timeout'));
+        }, settings.timeouts.card_entry_timeout * this.secondMs);
+        this.cue = () => {
+          clearTimeout(t);
+          resolve();
+        };
+        signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          this.cue = undefined;
+          reject(new Aborted());
+        }, { once: true });
+      });
     try {
       switch (f.command) {
         case CMD.init:
@@ -225,7 +255,7 @@ export class TerminalSimulator {
         case CMD.debit: {
           const t = decodeTransaction(f.fields);
           if (!t) return [RESULT.notSupported, 'BAD REQUEST'];
-          return encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire));
+          return encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire, cardOnCue));
         }
         default:
           return [RESULT.notSupported, 'NOT SUPPORTED'];
@@ -259,6 +289,7 @@ export class TerminalSimulator {
     state: (s: TerminalState) => Promise<void>,
     wait: (ms: number) => Promise<void>,
     expire: (s: OperationSettings, k: TimeoutKey) => Promise<never>,
+    cardOnCue: (s: OperationSettings) => Promise<void>,
   ): Promise<TerminalResult> {
     const refNum = String(++this.refSeq);
     const base: TerminalResult = {
@@ -287,6 +318,7 @@ export class TerminalSimulator {
     if (outcome.kind === 'timeout-of' && outcome.key === 'overall_timeout') await wait(Number.MAX_SAFE_INTEGER >>> 1);
     if (outcome.kind === 'timeout-of' && outcome.key === 'card_entry_timeout') await expire(s, 'card_entry_timeout');
     if (this.script.card === 'none') await expire(s, 'card_entry_timeout');
+    if (this.script.card === 'on-cue') await cardOnCue(s);
     await wait(this.script.stepMs);
     if (outcome.kind === 'timeout') return fail(RESULT.timeout, 'TIMEOUT');
     if (outcome.kind === 'aborted') return fail(RESULT.aborted, 'ABORTED');

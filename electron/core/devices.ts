@@ -4,9 +4,13 @@
  * - A card-present sale goes to the gateway's POST /v2/routertransactions, which drives the
  *   terminal through the same driver (electron/devices) and stores the sale; while the
  *   request is open the core polls the terminal's live state (Ringup extension GET
- *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel.
- * - The core talks to devices directly where no transaction is stored: the installer's
- *   connection test (A00 initialize) and the check scanner (serial MICR reader).
+ *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel naming
+ *   the sale (its transaction_api_id), so it also ends a sale that has not reached the
+ *   terminal yet.
+ * - The installer's connection test of a saved terminal at its saved address goes through
+ *   the gateway (POST /v2/terminals/{id}/initialize, which records last_registration_ts).
+ * - The core talks to devices directly where no transaction is stored: the connection test
+ *   of an address not saved yet (A00 initialize) and the check scanner (serial MICR reader).
  * - A scanned check pays by ACH (debit, SEC code POP, check_number and micr_data) through
  *   the normal transaction path.
  * - Terminal status (none / connected / busy / offline) is re-checked every 10 s with a

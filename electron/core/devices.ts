@@ -4,9 +4,13 @@
  * - A card-present sale goes to the gateway's POST /v2/routertransactions, which drives the
  *   terminal through the same driver (electron/devices) and stores the sale; while the
  *   request is open the core polls the terminal's live state (Ringup extension GET
- *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel.
- * - The core talks to devices directly where no transaction is stored: the installer's
- *   connection test (A00 initialize) and the check scanner (serial MICR reader).
+ *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel naming
+ *   the sale (its transaction_api_id), so it also ends a sale that has not reached the
+ *   terminal yet.
+ * - The installer's connection test of a saved terminal at its saved address goes through
+ *   the gateway (POST /v2/terminals/{id}/initialize, which records last_registration_ts).
+ * - The core talks to devices directly where no transaction is stored: the connection test
+ *   of an address not saved yet (A00 initialize) and the check scanner (serial MICR reader).
  * - A scanned check pays by ACH (debit, SEC code POP, check_number and micr_data) through
  *   the normal transaction path.
  * - Terminal status (none / connected / busy / offline) is re-checked every 10 s with a
@@ -18,7 +22,7 @@
  */
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
+import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, TerminalTestResult, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
@@ -26,7 +30,7 @@ import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Transaction } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
-import { DeviceError } from '../devices/device-messages';
+import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { CoreEvents } from './events';
 import { gatewayFailure } from './gateway-messages';
@@ -107,6 +111,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
   const { client, routerClient, users, events } = deps;
   let status: TerminalStatus = { connection: 'none', terminalId: null, title: null, tipPercents: null };
   let saleRunning = false;
+  /** The counter's terminal sale under way, so Cancel reaches it even before it reached the terminal. */
+  let sale: { ref: string; terminalId: string | null; cancelled: boolean } | null = null;
   let scanRunning = false;
 
   const requireInstaller = (): Result<null> => {
@@ -251,11 +257,16 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-sale': async (args) => {
       const s = requireCounter();
       if (!s.ok) return s;
-      if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
+      if (saleRunning || sale) return fail('busy', DEVICE_ERRORS.terminalBusy);
+      const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
+      sale = mine;
       return guarded(async () => {
         const t = await counterTerminal();
         if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
         const terminalId = String(t.id);
+        mine.terminalId = terminalId;
+        // Cancel pressed before the request left: the terminal is never asked.
+        if (mine.cancelled) return fail('terminal', DEVICE_MSG.CANCELLED);
         saleRunning = true;
         void refreshStatus();
         let last = '';
@@ -291,6 +302,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
           void refreshStatus();
         }
+      }).finally(() => {
+        if (sale === mine) sale = null;
       });
     },
 
@@ -298,7 +311,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const s = requireCounter();
       if (!s.ok) return s;
       return guarded(async () => {
-        if (status.terminalId) await client.request('POST', `/terminals/${status.terminalId}/cancel`);
+        const current = sale;
+        if (current) current.cancelled = true;
+        const terminalId = current?.terminalId ?? status.terminalId;
+        // Naming the sale lets the gateway end it even if the request has not reached the terminal yet.
+        if (terminalId) await client.request('POST', `/terminals/${terminalId}/cancel`, current ? { terminalcancel: { transaction_api_id: current.ref } } : undefined);
         return ok(null);
       });
     },
@@ -355,12 +372,22 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       });
     },
 
-    'devices:terminal-test': async ({ address }) => {
+    'devices:terminal-test': async ({ address, terminalId }) => {
       const g = requireInstaller();
       if (!g.ok) return g;
-      return guarded(async () => {
+      return guarded<TerminalTestResult>(async () => {
+        // A saved terminal at its saved address: the gateway initializes it and records the
+        // contact (last_registration_ts). An address not saved yet is tested directly.
+        const saved = terminalId ? (await terminalRows()).find((t) => String(t.id) === terminalId) : undefined;
+        const at = saved ? addressOf(saved) : null;
+        const same = at !== null && (at.kind === 'tcp' ? address.kind === 'tcp' && address.host === at.host && address.port === at.port : address.kind === 'serial' && address.path === at.path);
+        if (same) {
+          const r = await routerClient.request<{ terminalinfo: { serial_number: string; model: string; application: string; last_registration_ts: number } }>('POST', `/terminals/${terminalId}/initialize`);
+          const i = r.terminalinfo;
+          return ok({ serialNumber: i.serial_number, model: i.model, application: i.application, lastRegistrationTs: i.last_registration_ts });
+        }
         const d = new TerminalDriver({ connect: () => openLink(address), settings: { timeouts: effectiveTimeouts(null), tipPercents: null } });
-        return ok(await d.initialize());
+        return ok({ ...(await d.initialize()), lastRegistrationTs: null });
       });
     },
 

@@ -5,7 +5,7 @@
  * terminal under test directly. Pushed event `terminal:state`: what the terminal shows.
  */
 import { z } from 'zod';
-import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, type TimeoutKey } from '../payments/terminal-timeouts';
+import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { centsSchema, idSchema } from './common';
 import type { SaleOutcome } from './sales';
 
@@ -46,7 +46,8 @@ export const timeoutsSchema = z.strictObject(
   ) as Record<TimeoutKey, z.ZodNumber>,
 );
 
-const percent = z.number().int('A tip percent is a whole number from 0 to 99.').min(0, 'A tip percent is 0 to 99.').max(99, 'A tip percent is 0 to 99.');
+const percentMsg = tipPercentRangeMessage('A tip percent');
+const percent = z.number().int(percentMsg).min(0, percentMsg).max(99, percentMsg);
 export const tipPercentsSchema = z.tuple([percent, percent, percent]).nullable();
 
 export const terminalSaveSchema = z.strictObject({
@@ -84,6 +85,8 @@ export interface TerminalTestResult {
   serialNumber: string;
   model: string;
   application: string;
+  /** When the engine recorded this contact (a saved terminal tested at its saved address); null otherwise. */
+  lastRegistrationTs: number | null;
 }
 
 export const termsArgsSchema = z.strictObject({
@@ -145,7 +148,8 @@ export const devicesHandlers = {
   'devices:terminal-cancel': z.void(),
   'devices:installer-data': z.void(),
   'devices:terminal-save': terminalSaveSchema,
-  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema }),
+  /** terminalId: the saved terminal being tested; at its saved address the engine records the contact. */
+  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }),
   'devices:terminal-terms': termsArgsSchema,
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),

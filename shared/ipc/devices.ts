@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, type TimeoutKey } from '../payments/terminal-timeouts';
 import { centsSchema, idSchema } from './common';
-import type { SaleOutcome } from './sales';
+import { guardConfirmationFields, type SaleOutcome } from './sales';
 
 export type TerminalConnection = 'none' | 'connected' | 'busy' | 'offline';
 export type TerminalScreenState = 'idle' | 'card' | 'tip' | 'pin' | 'signature' | 'processing' | 'terms' | 'done';
@@ -124,6 +124,7 @@ export const terminalSaleSchema = z.strictObject({
   /** null: the customer chooses the tip on the terminal (its tip percents). */
   tipCents: centsSchema.nullable(),
   clientRef: idSchema,
+  ...guardConfirmationFields,
 });
 
 export const checkPaySchema = z.strictObject({
@@ -137,6 +138,7 @@ export const checkPaySchema = z.strictObject({
   }),
   holderName: z.string().trim().min(1, 'Type the name printed on the check.').max(32, 'A name is at most 32 characters.'),
   clientRef: idSchema,
+  confirmedCents: guardConfirmationFields.confirmedCents,
 });
 
 export const devicesHandlers = {

@@ -247,7 +247,7 @@ test('the receipt carries the store header, cashier, entry mode, Ref, and both c
   await page.getByLabel('Billing ZIP').press('Enter');
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   const customer = page.getByTestId('receipt');
-  await expect(customer.locator('.receipt-merchant')).toHaveText('Demo Store'); // the location's name until a manager sets the store name
+  await expect(customer.locator('.receipt-merchant')).toHaveText('Ringup Store'); // the store name on the settings screen (never the gateway location's)
   await expect(customer).toContainText('Cashier: Casey');
   await expect(customer).toContainText(/Entry\s*Keyed/);
   await expect(customer).toContainText(/Subtotal\s*\$42\.00/);

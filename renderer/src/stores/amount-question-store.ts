@@ -69,6 +69,7 @@ export async function sendConfirmed<T>(a: GuardAmounts, send: (c: GuardConfirmat
     const kind = r.error.code === 'confirm_amount' ? 'amount' : r.error.code === 'confirm_tip' ? 'tip' : null;
     // Asked already and still refused (the amounts differ): the core's sentence is the answer.
     if (!kind || (kind === 'amount' ? c.confirmedCents !== undefined : c.confirmedTipCents !== undefined)) return r;
+    void useSaleStore.getState().loadConfig(); // this window missed a settings change: catch up while the cashier reads
     if (!(await confirm(kind))) return declined;
   }
 }

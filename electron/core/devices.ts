@@ -22,7 +22,7 @@
  */
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, TerminalTestResult, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
+import type { HandlerMap, Role, ScannedCheck, SaleOutcome, Session, TerminalRecord, TerminalStatus, TerminalScreenState, TerminalTestResult, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
@@ -32,6 +32,9 @@ import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
+import type { GuardSettings } from '../../shared/amount-guards';
+import { refuseAmount } from './amount-refusal';
+import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
 import { gatewayFailure } from './gateway-messages';
 import { toView } from './transaction-view';
@@ -56,6 +59,10 @@ export interface DevicesDeps {
   users: UserDirectory;
   events: CoreEvents;
   locationId: string | undefined;
+  /** The store's amount guards (hard cap, confirmation threshold, tip share), read on every payment. */
+  guards: () => GuardSettings;
+  /** Who took which payment (the app's clerk records, shared with sales.ts). */
+  clerks: ClerkRecords;
   statusIntervalMs?: number;
   statePollMs?: number;
 }
@@ -172,6 +179,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     return { approved: view.state === 'approved' || view.state === 'pending', message: view.message, transaction: view };
   };
 
+  /** The outcome with the clerk record written: the receipt and the list name the cashier. */
+  const madeBy = (o: SaleOutcome, session: Session): SaleOutcome => ({ ...o, transaction: deps.clerks.saleBy(o.transaction, session) });
+
   function toRecord(t: Row): TerminalRecord {
     const addr = addressOf(t) ?? { kind: 'tcp' as const, host: '', port: Number(t.port ?? 10009) };
     return {
@@ -257,6 +267,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-sale': async (args) => {
       const s = requireCounter();
       if (!s.ok) return s;
+      // The store's guards before the terminal is woken. A tip the customer picks on the terminal
+      // (tipCents null) is not known yet: the guards see the amount before it.
+      const tipCents = args.tipCents ?? 0;
+      const refused = refuseAmount(deps.guards(), { subtotalCents: args.subtotalCents, tipCents, totalCents: args.subtotalCents + args.taxCents + tipCents }, args);
+      if (refused) return refused;
       if (saleRunning || sale) return fail('busy', DEVICE_ERRORS.terminalBusy);
       const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
       sale = mine;
@@ -293,9 +308,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
               ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
               transaction_api_id: args.clientRef,
+              clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
-          return ok(outcomeOf(r.routertransaction));
+          return ok(madeBy(outcomeOf(r.routertransaction), s.value));
         } finally {
           clearInterval(poll);
           saleRunning = false;
@@ -450,13 +466,16 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:check-pay': async (a) => {
       const s = requireCounter();
       if (!s.ok) return s;
+      const total = a.subtotalCents + a.taxCents;
+      const refused = refuseAmount(deps.guards(), { subtotalCents: a.subtotalCents, tipCents: 0, totalCents: total }, a);
+      if (refused) return refused;
       return guarded(async () => {
         const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
           transaction: {
             action: 'debit',
             payment_method: 'ach',
             ...locQuery(),
-            transaction_amount: formatMoney(a.subtotalCents + a.taxCents),
+            transaction_amount: formatMoney(total),
             ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
             // The engine reads routing, account and check number from the MICR line itself
             // (the interface's micr_data), so the account number is never sent twice.
@@ -465,9 +484,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             ach_sec_code: 'POP',
             micr_data: a.check.micr,
             transaction_api_id: a.clientRef,
+            clerk_number: clerkNumberOf(s.value.user.id),
           },
         });
-        const o = outcomeOf(r.transaction);
+        const o = madeBy(outcomeOf(r.transaction), s.value);
         return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       });
     },

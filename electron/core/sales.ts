@@ -15,8 +15,7 @@
  * renderer falls back to the browser's print.
  */
 import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
-import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
-import { amountGuard } from '../../shared/amount-guards';
+import type { StoreSettings } from '../../shared/ipc/settings';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionCreate, V2TransactionFilters } from '../client/v2-types';
@@ -25,7 +24,8 @@ import { luhnValid } from '../../shared/payments/luhn';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../shared/refund-limit';
 import { withGatewayFailure } from './guarded-call';
-import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
+import { refuseAmount } from './amount-refusal';
+import { ClerkRecords, clerkNumberOf, shortRefOf, type ClerkAction } from './clerk-records';
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
@@ -55,7 +55,10 @@ export const SALE_ERRORS = {
 
 const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
 
-const CONFIG_TTL_MS = 60_000;
+/** Find by Ref on a gateway without the `id_suffix` filter: how far back and how many rows it scans, and its page size. */
+const REF_SCAN_DAYS = 90;
+const REF_SCAN_ROWS = 20_000;
+const REF_PAGE_SIZE = 1_000;
 
 export interface SalesDeps {
   client: GatewayClient;
@@ -111,7 +114,6 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   const now = deps.now ?? Date.now;
   /** Sales whose answer was lost, until their outcome is really known (lost-sales.ts). */
   const lost = new LostSales<{ session: Session; collectsRestOf: string | null }>({ client, locationId: deps.locationId, now });
-  let configCache: { at: number; value: { locationName: string | null; terminalPercents: number[] | null } } | null = null;
 
   const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
   const ledgerAll = db.prepare('SELECT original_id, SUM(cents) AS cents FROM refund_ledger GROUP BY original_id');
@@ -176,51 +178,57 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     return outcomeOf(withClerk(toView(t)));
   }
 
-  const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
-
-  /** The gateway's part of the configuration (location name, terminal tip percents), cached for a minute. */
-  async function loadGatewayConfig(): Promise<{ locationName: string | null; terminalPercents: number[] | null }> {
-    if (configCache && now() - configCache.at < CONFIG_TTL_MS) return configCache.value;
-    let locationName: string | null = null;
-    let terminalPercents: number[] | null = null;
-    if (deps.locationId) {
-      // Both lookups are optional: a gateway without these resources still sells.
+  /**
+   * Transactions whose receipt Ref (shortRefOf: the id's last 8 characters) is `ref`, whichever
+   * register or tender made them: this register's clerk records first (one GET each), then the
+   * gateway — the embedded engine's `id_suffix` filter answers in one request; a gateway that
+   * ignores that filter (its rows do not all end so) is scanned newest first instead.
+   * Simplification: the scan reads at most REF_SCAN_ROWS rows of the searched period (by default
+   * the last REF_SCAN_DAYS days), so an older sale on such a gateway needs its date range.
+   */
+  async function findByRef(ref: string, from: number | undefined, to: number | undefined): Promise<V2Transaction[]> {
+    const wanted = ref.toUpperCase();
+    const found = new Map<string, V2Transaction>();
+    for (const id of clerks.idsByRef(wanted)) {
       try {
-        const loc = await client.getLocation(deps.locationId);
-        if (loc.name) locationName = loc.name;
-      } catch {
-        /* keep the default name */
-      }
-      try {
-        const terminals = await client.listTerminals(deps.locationId);
-        for (const term of terminals) {
-          const p = term.tip_percents;
-          if (p && p.percent_1 != null && p.percent_2 != null && p.percent_3 != null) {
-            terminalPercents = [p.percent_1, p.percent_2, p.percent_3];
-            break;
-          }
-        }
-      } catch {
-        /* keep the default percents */
+        found.set(id, await client.getTransaction(id));
+      } catch (err) {
+        if (!(err instanceof GatewayError && err.status === 404)) throw err;
       }
     }
-    const value = { locationName, terminalPercents };
-    configCache = { at: now(), value };
-    return value;
+    const location: V2TransactionFilters = deps.locationId ? { location_id: deps.locationId } : {};
+    const asked: V2TransactionFilters = from !== undefined || to !== undefined ? { created_ts: `${from ?? 0}|${to ?? 4_102_444_800}` } : {};
+    const keep = (rows: readonly V2Transaction[]) => rows.filter((t) => shortRefOf(t.id) === wanted).forEach((t) => found.set(t.id, t));
+    const bySuffix = await client.listTransactions({ ...location, ...asked, id_suffix: wanted.toLowerCase() }, 1, REF_PAGE_SIZE);
+    keep(bySuffix.items);
+    if (bySuffix.items.some((t) => shortRefOf(t.id) !== wanted)) {
+      // The gateway ignored the filter: page through the period instead, newest first.
+      const nowS = Math.floor(now() / 1000);
+      const period = { ...location, created_ts: `${from ?? nowS - REF_SCAN_DAYS * 86_400}|${to ?? nowS + 86_400}` };
+      for (let page = 1; page * REF_PAGE_SIZE <= REF_SCAN_ROWS; page++) {
+        const { items } = await client.listTransactions(period, page, REF_PAGE_SIZE);
+        keep(items);
+        if (items.length < REF_PAGE_SIZE) break;
+      }
+    }
+    return [...found.values()];
   }
 
-  /** The sale screen's configuration: the store settings, with the terminal's tip percents winning when configured. */
-  async function loadConfig(): Promise<SaleConfig> {
+  const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
+
+  /**
+   * The sale screen's configuration: the store settings as saved now (a manager's save reaches a
+   * signed-in counter through `settings:changed`, which makes the screen ask again). The name on
+   * the receipt is the store name on the settings screen; the tip percents offered on screen are
+   * the store's — a payment terminal asks with its own percents, on the terminal only.
+   */
+  function loadConfig(): SaleConfig {
     const st = deps.settings();
-    const gw = await loadGatewayConfig();
-    // Simplification: the store name from settings wins once a manager changed it from the default; until then the location's name.
-    const merchantName = st.storeName !== DEFAULT_STORE_SETTINGS.storeName ? st.storeName : (gw.locationName ?? st.storeName);
     return {
-      merchantName,
-      tipPercents: gw.terminalPercents ?? [...st.tipPercents],
+      merchantName: st.storeName,
+      tipPercents: [...st.tipPercents],
       tipEnabled: st.tipsEnabled,
       taxRateBasisPoints: st.taxRateBasisPoints,
-      tipSource: gw.terminalPercents ? 'terminal' : 'default',
       taxOnByDefault: st.taxOnByDefault,
       confirmAboveCents: st.confirmAboveCents,
       hardCapCents: st.hardCapCents,
@@ -278,7 +286,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     'sale:config': async () => {
       const s = users.require();
       if (!s.ok) return s;
-      return ok(await loadConfig());
+      return ok(loadConfig());
     },
 
     'sale:charge': async (args) => {
@@ -287,8 +295,8 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       const session = s.value;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
       // The same guards as the screen's, enforced here whatever the screen did.
-      const guard = amountGuard(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
-      if (guard) return fail(guard.code, guard.message, { [guard.field]: [guard.message] });
+      const refused = refuseAmount(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
+      if (refused) return refused;
       if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
       if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
       const request: V2TransactionCreate = {
@@ -396,15 +404,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       return guarded(async () => {
         let items: V2Transaction[];
         if (args.ref) {
-          // The receipt's Ref is this app's own: its clerk records know which transactions end so.
-          items = [];
-          for (const id of clerks.idsByRef(args.ref)) {
-            try {
-              items.push(await client.getTransaction(id));
-            } catch (err) {
-              if (!(err instanceof GatewayError && err.status === 404)) throw err;
-            }
-          }
+          items = await findByRef(args.ref, args.from, args.to);
         } else {
           const filters: V2TransactionFilters = {};
           if (deps.locationId) filters.location_id = deps.locationId;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { GatewayBanner } from './components/gateway-banner';
 import { HelpOverlay } from './components/help-overlay';
+import { AmountQuestionDialog } from './components/large-amount-dialog';
 import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
 import { startActivityReporter } from './lib/activity-reporter';
@@ -109,6 +110,7 @@ export function App() {
       <GatewayBanner status={status} />
       <main className="content" id="main" key={epoch}>
         {main}
+        {session && <AmountQuestionDialog />}
       </main>
       <StatusBar status={status} session={session} />
       {helpOpen && <HelpOverlay />}

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { centsSchema, idSchema } from './common';
-import type { SaleOutcome } from './sales';
+import { guardConfirmationFields, type SaleOutcome } from './sales';
 
 export type TerminalConnection = 'none' | 'connected' | 'busy' | 'offline';
 export type TerminalScreenState = 'idle' | 'card' | 'tip' | 'pin' | 'signature' | 'processing' | 'terms' | 'done';
@@ -127,6 +127,7 @@ export const terminalSaleSchema = z.strictObject({
   /** null: the customer chooses the tip on the terminal (its tip percents). */
   tipCents: centsSchema.nullable(),
   clientRef: idSchema,
+  ...guardConfirmationFields,
 });
 
 export const checkPaySchema = z.strictObject({
@@ -140,6 +141,7 @@ export const checkPaySchema = z.strictObject({
   }),
   holderName: z.string().trim().min(1, 'Type the name printed on the check.').max(32, 'A name is at most 32 characters.'),
   clientRef: idSchema,
+  confirmedCents: guardConfirmationFields.confirmedCents,
 });
 
 export const devicesHandlers = {

@@ -127,6 +127,34 @@ test('a custom tip above half the amount needs its own confirmation; tip choices
   await expect(page.getByTestId('receipt')).toContainText('$16.00');
 });
 
+test('the tip buttons show only keys that do what they say: T goes to the tips, a digit there picks, a digit at the amount types', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('1000');
+  const tips = page.getByRole('radiogroup', { name: 'Tip' });
+  const eighteen = tips.getByRole('radio', { name: /^18%/ });
+  // The amount has the keyboard: "2" would type into it ($10.00 → $100.02), so no button shows "2".
+  await expect(eighteen.locator('kbd')).toBeHidden();
+  await expect(page.getByTestId('tip-key-hint')).toHaveText('T');
+  await page.keyboard.press('t');
+  await expect(tips.getByRole('radio', { name: 'No tip' })).toBeFocused();
+  await expect(eighteen.locator('kbd')).toHaveText('2');
+  await expect(eighteen.locator('kbd')).toBeVisible();
+  await page.keyboard.press('2');
+  await expect(eighteen).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('sale-amount')).toContainText('$10.00');
+  await expect(page.getByTestId('sale-total')).toHaveText('$11.80');
+  await shot(page, 'trust-04b-tip-key-hints');
+  await expectAccessible(page, 'tip keys shown');
+  // Esc gives the keyboard back to the amount; the hints go away with it.
+  await page.keyboard.press('Escape');
+  await expect(eighteen.locator('kbd')).toBeHidden();
+  await page.keyboard.press('5');
+  await expect(page.getByTestId('sale-amount')).toContainText('$100.05');
+  await expect(eighteen).toHaveAttribute('aria-checked', 'true');
+});
+
 test('a partial approval says what is left, is collected with a second card, and only approved money counts', async ({ page, app }) => {
   await openApp(page, app);
   await signIn(page, USERS.cashier);
@@ -303,7 +331,7 @@ test('the receipt carries the store header, cashier, entry mode, Ref, and both c
   await page.getByLabel('Billing ZIP').press('Enter');
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   const customer = page.getByTestId('receipt');
-  await expect(customer.locator('.receipt-merchant')).toHaveText('Demo Store'); // the location's name until a manager sets the store name
+  await expect(customer.locator('.receipt-merchant')).toHaveText('Ringup Store'); // the store name on the settings screen (never the gateway location's)
   await expect(customer).toContainText('Cashier: Casey');
   await expect(customer).toContainText(/Entry\s*Keyed/);
   await expect(customer).toContainText(/Subtotal\s*\$42\.00/);

@@ -180,7 +180,7 @@ export function CartPanel() {
       {savedOpen && (
         <SavedMethodDialog
           amountCents={cart.balanceCents}
-          onCharge={async (methodId) => ((await c.paySaved(methodId)) ? null : (useCartStore.getState().error ?? 'The saved card was not charged.'))}
+          onCharge={async (methodId) => ((await c.paySaved(methodId)) ? null : (useCartStore.getState().error ?? ''))}
           onClose={() => setSavedOpen(false)}
         />
       )}

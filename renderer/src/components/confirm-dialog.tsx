@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { isTopmostModal } from '../lib/topmost-modal';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { ErrorNote } from './outcome-note';
 
@@ -22,7 +23,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, err
     const previous = document.activeElement as HTMLElement | null;
     cancelRef.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
+      if (e.key === 'Escape' && isTopmostModal(dialogRef.current)) {
         e.stopPropagation();
         onCancel();
       }

@@ -10,7 +10,7 @@ import { isTypingTarget } from '../lib/shortcuts';
 import { useSaleStore } from '../stores/sale-store';
 import { useTerminalStore } from '../stores/terminal-store';
 import { useNavStore } from '../stores/nav-store';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { LargeAmountDialog } from '../components/large-amount-dialog';
 import { aboveHardCap, hardCapSentence } from '../../../shared/amount-guards';
 import { SaleResult } from './sale-result';
 // --- cart hook-in (issue 15)
@@ -57,7 +57,7 @@ export function SaleScreen() {
     if (phase === 'result') return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      if (document.querySelector('[aria-modal="true"]')) return; // a question or a picker is open: digits are not the amount's
       let key: KeypadKey | null = null;
       if (/^\d$/.test(e.key)) key = e.key as KeypadKey;
       else if (e.key === 'Backspace') key = 'back';
@@ -244,23 +244,7 @@ export function SaleScreen() {
         />
       </section>
       )}
-      {q && (
-        <ConfirmDialog
-          title={q.kind === 'amount' ? 'Charge this large amount?' : 'Add this large tip?'}
-          confirmLabel={q.kind === 'amount' ? `Yes, charge ${money(q.totalCents)}` : `Yes, tip ${money(q.tipCents)}`}
-          onCancel={() => s.answer(false)}
-          onConfirm={() => s.answer(true)}
-        >
-          <p className="confirm-amount" data-testid="confirm-amount">
-            {money(q.kind === 'amount' ? q.totalCents : q.tipCents)}
-          </p>
-          <p>
-            {q.kind === 'amount'
-              ? `Check the amount with the customer: it is above ${money(config?.confirmAboveCents ?? 0)}.`
-              : `The tip is more than ${config?.tipConfirmPercent ?? 0}% of the ${money(q.subtotalCents)} amount. Check it with the customer.`}
-          </p>
-        </ConfirmDialog>
-      )}
+      {q && <LargeAmountDialog question={q} config={config} onAnswer={s.answer} />}
     </div>
   );
 }

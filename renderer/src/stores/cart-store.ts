@@ -7,6 +7,7 @@
 import type { CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
 import type { Result } from '../../../shared/result';
 import { ringup } from '../bridge/bridge';
+import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
 import { createUserStore, userEpoch } from './user-store';
 
 interface CartState {
@@ -53,7 +54,9 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     const r = await call();
     if (epoch !== userEpoch()) return false;
     if (!r.ok) {
-      set({ busy: false, error: r.error.message, fieldErrors: r.error.fields ?? {} });
+      // The cashier said no to the large-amount question: nothing was sent, nothing to say.
+      const declined = r.error.code === DECLINED_BY_CASHIER;
+      set({ busy: false, error: declined ? null : r.error.message, fieldErrors: declined ? {} : (r.error.fields ?? {}) });
       return false;
     }
     onOk(r.value);
@@ -61,6 +64,11 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     return true;
   }
   const showCart = (cart: CartView) => set(cart.status === 'paid' ? { cart: null, receipt: cart } : { cart });
+  /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
+  const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge') =>
+    sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose);
+  /** What a card tender asks for: the typed part, or the whole balance. */
+  const tenderCents = (amountCents: number | undefined) => amountCents ?? get().cart?.balanceCents ?? 0;
 
   return {
     items: [],
@@ -82,7 +90,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     },
     setSearch: (search) => set({ search }),
     addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), showCart)),
-    addOpen: (amountCents) => run(() => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard' }), showCart),
+    addOpen: (amountCents) => run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), showCart),
     setQuantity: async (lineId, quantity) => void (await run(() => ringup.cartSetQuantity({ lineId, quantity }), showCart)),
     removeLine: async (lineId) => void (await run(() => ringup.cartRemoveLine({ lineId }), showCart)),
     async setDiscount(target, discount, approval) {
@@ -111,7 +119,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async payCard(card, amountCents) {
       const clientRef = get().clientRef;
       await run(
-        () => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);
@@ -123,7 +131,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async payTerminal(amountCents) {
       const clientRef = get().clientRef;
       await run(
-        () => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);
@@ -134,7 +142,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async paySaved(methodId, amountCents) {
       const clientRef = get().clientRef;
       const done = await run(
-        () => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);

@@ -137,6 +137,12 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
       set((st) => ({ phase: 'checking', error: r.error.message, cardResetToken: st.cardResetToken + 1 }));
       return scheduleCheck();
     }
+    if (r.error.code === 'confirm_amount' || r.error.code === 'confirm_tip') {
+      // The core's store settings are newer than this screen's: ask its question, as the screen would have (and catch up).
+      pendingCard = card;
+      void get().loadConfig();
+      return set({ phase: 'entry', question: r.error.code === 'confirm_amount' ? { kind: 'amount', totalCents: t.totalCents } : { kind: 'tip', tipCents: t.tipCents, subtotalCents: t.subtotalCents } });
+    }
     // Not charged (refused, or the gateway has no record): same clientRef, so charging again cannot charge twice.
     set({ phase: 'entry', error: r.error.message, fieldErrors: r.error.fields ?? {} });
   }
@@ -173,7 +179,9 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
       const r = await ringup.saleConfig();
       if (epoch !== userEpoch()) return; // someone else signed in meanwhile
       if (!r.ok) return set({ configError: r.error.message });
-      const fresh = get().config === null && get().phase === 'entry' && get().subtotalCents === 0;
+      // An untouched new sale follows the store's "tax on by default" (also when a manager changes it meanwhile).
+      const s = get();
+      const fresh = s.phase === 'entry' && s.subtotalCents === 0 && s.firstCard === null && (s.config === null || s.taxOn === s.config.taxOnByDefault);
       set({ config: r.value, configError: null, ...(fresh ? { taxOn: r.value.taxOnByDefault } : {}) });
     },
     press(key) {
@@ -284,4 +292,9 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
       return null;
     },
   };
+});
+
+// A manager saved new store settings (any window): a signed-in sale screen follows at once (tax, tips, thresholds, receipt header).
+ringup.on('settings:changed', () => {
+  if (useSaleStore.getState().config) void useSaleStore.getState().loadConfig();
 });

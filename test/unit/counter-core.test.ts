@@ -227,7 +227,8 @@ describe('counter core', () => {
     const put = await fetch(`${creds.base_url}/terminals/${terminalId}`, {
       method: 'PUT',
       headers,
-      body: JSON.stringify({ terminal: { tip_percents: { percent_1: 10, percent_2: 20, percent_3: 25 } } }),
+      // An installer gives the seeded terminal an address (a fresh install has none), and its own tip percents.
+      body: JSON.stringify({ terminal: { local_ip_address: '127.0.0.1', port: 1, tip_percents: { percent_1: 10, percent_2: 20, percent_3: 25 } } }),
     });
     expect(put.status).toBe(200);
     const r = await call('sale:config');

@@ -35,7 +35,8 @@ import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
 import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
-import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
+import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './role-credentials';
+import { withInstallerScope } from './installer-scope';
 import { createKeysHandlers } from './keys-handlers';
 import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
 import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
@@ -150,8 +151,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let awaitingKeys = false;
   let gatewayAuth: GatewayAuth;
-  let cashierAuth: GatewayAuth | undefined;
-  // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
+  // The embedded engine's users of the cashier and installer roles (a remote gateway has one set of credentials).
+  const roleUsers: Partial<Record<EngineRole, GatewayAuth>> = {};
+  // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
   if (remote) {
@@ -188,7 +190,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
-    cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
+    for (const role of ['cashier', 'installer'] as const) {
+      roleUsers[role] = await roleCredentials(role, { baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
+    }
   }
   // Another account than the last run's: the previous account's records go.
   enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
@@ -203,7 +207,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
     onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
   });
-  roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
+  roleAuth = () => {
+    const role = users.current()?.user.role;
+    return role === 'cashier' || role === 'installer' ? roleUsers[role] : undefined;
+  };
 
   // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
   // (or nobody): signing out or switching user never holds a queued sale back.
@@ -291,7 +298,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
 
   const catalogue = new Catalogue(db);
-  const handlers: HandlerMap = withMoneyAudit({
+  // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
+  const handlers: HandlerMap = withInstallerScope(withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
@@ -328,7 +336,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       leaveOAuth: async () => void (await revokeAll()),
     }),
     ...oauthHandlers,
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, users, catalogue }),
     ...createTenderHandlers({
@@ -351,7 +359,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'devices:terminal-sale': (a) => handlers['devices:terminal-sale'](a),
       },
     }),
-  }, audit, () => users.peek());
+  }, audit, () => users.peek()), () => users.peek());
 
   return {
     dataDir: opts.dataDir,

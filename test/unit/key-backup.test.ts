@@ -54,6 +54,10 @@ describe('the backup file', () => {
     await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'changed.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
     writeFileSync(join(b, 'backups', 'dated.json'), JSON.stringify({ ...parsed, created: '2020-01-01T00:00:00.000Z' }));
     await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'dated.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
+    // A tag cut to its first 4 bytes still authenticates in GCM unless its length is pinned.
+    const shortTag = Buffer.from((JSON.parse(text) as { cipher: { tag: string } }).cipher.tag, 'base64').subarray(0, 4).toString('base64');
+    writeFileSync(join(b, 'backups', 'short-tag.json'), JSON.stringify({ ...parsed, cipher: { ...(parsed as unknown as { cipher: object }).cipher, tag: shortTag } }));
+    await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'short-tag.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
     expect(await fresh.get('vault-key')).toBeNull();
 
     expect(await restoreKeys({ dataDir: b, secrets: fresh, fileName: file, passphrase: 'correct horse battery' })).toEqual(['vault-key', 'engine-cashier-user']);

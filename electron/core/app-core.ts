@@ -33,10 +33,10 @@ import { startEngine, type EngineCredentials, type RunningEngine } from '../gate
 import { EngineSupervisor, type EngineState, type SpawnEngine } from './engine-supervisor';
 import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
-import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './role-credentials';
 import { withInstallerScope } from './installer-scope';
+import { openNodeHostSecretStore } from './node-host-keys';
 import { createKeysHandlers } from './keys-handlers';
 import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
 import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
@@ -82,7 +82,7 @@ export interface CoreOptions {
   gatewayTimeoutMs?: number;
   /** The store settings (tests pass their own; default: the store settings saved in the app database). */
   settings?: () => StoreSettings;
-  /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
+  /** Where keys live: safeStorage in the desktop app; when absent (node host), 0600 key files outside the data folder (node-host-keys.ts). */
   secrets?: SecretStore;
   /**
    * How the embedded engine runs: in its own supervised process made by `spawn` (the app:
@@ -137,7 +137,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
-  const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
+  const secretStore = opts.secrets ?? openNodeHostSecretStore(opts.dataDir);
   if (opts.skipFirstRun) skipFirstRun(db);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
   const saved = opts.remote ? undefined : await savedRemote(db, secretStore);

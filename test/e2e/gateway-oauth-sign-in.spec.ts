@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { FileSecretStore } from '../../electron/secrets/file-secret-store';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
@@ -138,13 +138,13 @@ test('first run, OAuth sign-in to a gateway, a sale with the Bearer token, sign-
   await page.keyboard.press('F9');
 
   // Sign-out revokes: the token the app held answers 401 afterwards.
-  const stored = await new FileSecretStore(host.dataDir).get('oauth-session');
+  const stored = await openNodeHostSecretStore(host.dataDir).get('oauth-session');
   const token = (JSON.parse(stored!.toString('utf8')) as { accessToken: string }).accessToken;
   expect((await bearerMe(token)).status).toBe(200);
   await page.getByRole('button', { name: 'Sign out of the gateway' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Signed out: the gateway’s tokens are revoked' })).toBeVisible();
   expect((await bearerMe(token)).status).toBe(401);
-  expect(await new FileSecretStore(host.dataDir).get('oauth-session')).toBeNull();
+  expect(await openNodeHostSecretStore(host.dataDir).get('oauth-session')).toBeNull();
   await page.getByRole('button', { name: 'Test the connection' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'refused this counter’s sign-in' })).toBeVisible();
   await shot(page, 'signin-07-signed-out');

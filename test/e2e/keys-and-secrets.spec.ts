@@ -10,14 +10,16 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
 
 function secretsOf(dataDir: string): Record<string, string> {
   const creds = engineCredentials(dataDir) as unknown as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
-  const vaultB64 = readFileSync(join(dataDir, 'secrets', 'vault-key'), 'utf8').trim();
-  const cashier = JSON.parse(Buffer.from(readFileSync(join(dataDir, 'secrets', 'engine-cashier-user'), 'utf8').trim(), 'base64').toString('utf8')) as { userApiKey: string };
+  const keys = nodeHostKeysFolder(dataDir);
+  const vaultB64 = readFileSync(join(keys, 'vault-key'), 'utf8').trim();
+  const cashier = JSON.parse(Buffer.from(readFileSync(join(keys, 'engine-cashier-user'), 'utf8').trim(), 'base64').toString('utf8')) as { userApiKey: string };
   return {
     'vault key (base64)': vaultB64,
     'vault key (hex)': Buffer.from(vaultB64, 'base64').toString('hex'),

@@ -18,6 +18,7 @@ import { GatewayClient, GatewayError } from '../../electron/client/gateway-clien
 import { CALLBACK_PATH, LOOPBACK_PAGES, LoopbackError, startLoopbackListener } from '../../electron/core/oauth-loopback';
 import { authorizeUrl, exchangeCode, newState, OAUTH_SESSION_SECRET, OAuthSession, REFRESH_MARGIN_MS, revokeToken } from '../../electron/core/oauth-session';
 import { ACCESS_TTL } from '../../electron/gateway/oauth/oauth-store';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { Browser, field } from '../gateway/oauth/browser';
 import { TestEngine } from '../gateway/helpers/engine-fixture';
@@ -275,7 +276,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect(view.saved).toMatchObject({ kind: 'embedded', auth: 'oauth', userId: expect.any(String) });
     expect(view.restartNeeded).toBe(true);
     // No token in the answer.
-    const stored = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string; refreshToken: string };
+    const stored = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string; refreshToken: string };
     expect(JSON.stringify(view)).not.toContain(stored.accessToken);
 
     // The next start signs in to the engine with the Bearer token and sells.
@@ -290,7 +291,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
 
     // Sign-out revokes: the stored pair is dead at the engine and gone from the store.
     const base = (embeddedCredentials(dir) as unknown as Creds).base_url;
-    const token = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
+    const token = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
     const me = () => fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${token.accessToken}`, 'developer-id': creds.developer_id } });
     expect((await me()).status).toBe(200);
     const clerkRows = () => {
@@ -307,7 +308,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect(clerkRows()).toBe(0);
     expect(out.saved).toMatchObject({ kind: 'embedded', auth: 'engine-keys' });
     expect((await me()).status).toBe(401);
-    expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
+    expect(await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
     expect(value(await open.call('gateway:check')).health).toBe('refused');
   });
 });
@@ -347,12 +348,12 @@ describe('switching accounts', () => {
       const finishing = open.call('gateway:oauth-finish', { attemptId: started.attemptId });
       await fetch(await loginAndAllow(started.authorizeUrl, creds.login));
       value(await finishing);
-      const { accessToken } = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
+      const { accessToken } = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
       const me = () => fetch(`${creds.base_url}/users/me`, { headers: { authorization: `Bearer ${accessToken}`, 'developer-id': creds.developer_id } });
       expect((await me()).status).toBe(200);
       value(await open.call('gateway:save', { kind: 'embedded' }));
       expect((await me()).status).toBe(401);
-      expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
+      expect(await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
 
       // A denied consent and a cancelled sign-in end the attempt with a sentence, not a hang.
       const denied = value(await open.call('gateway:oauth-start', { kind: 'embedded' }));

@@ -9,11 +9,11 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INSTALLER_CHANNELS } from '../../electron/core/installer-scope';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { INSTALLER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
 import { AUTH_ERRORS } from '../../electron/core/users';
 import { INSTALLER_USER_TYPE } from '../../electron/gateway/merchant/roles';
 import { LOCAL_CALLER, runAsCaller } from '../../electron/ipc/caller-context';
-import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { channels } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
 import { useCoreHarness, value } from '../helpers/core-harness';
@@ -72,7 +72,7 @@ describe('the installer', () => {
     expect(maker).toMatchObject({ user_type_id: INSTALLER_USER_TYPE });
     expect(String(maker?.username)).toMatch(/^ringup-installer-/);
 
-    const stored = await new FileSecretStore(h.dir).get(INSTALLER_CREDENTIALS_SECRET);
+    const stored = await openNodeHostSecretStore(h.dir).get(INSTALLER_CREDENTIALS_SECRET);
     const installer = JSON.parse(String(stored)) as { userId: string; userApiKey: string };
     const base = value(await h.call('core:status')).gateway.baseUrl;
     const developerId = String(engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');

@@ -12,6 +12,7 @@ import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
 import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
 import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/sealed-gateway';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { openCore, value } from '../helpers/core-harness';
 
@@ -98,7 +99,7 @@ describe('a replacement register', () => {
     expect(value(await after.call('keys:backups')).awaitingKeys).toBeNull();
     const sale = value(await after.call('vault:charge', { id: card.id, subtotalCents: 700, taxCents: 0, tipCents: 0, clientRef: 'new-2' }));
     expect(sale.approved).toBe(true);
-    expect(await new FileSecretStore(newDirPath).get(VAULT_KEY_SECRET)).toEqual(await new FileSecretStore(oldDir).get(VAULT_KEY_SECRET));
+    expect(await openNodeHostSecretStore(newDirPath).get(VAULT_KEY_SECRET)).toEqual(await openNodeHostSecretStore(oldDir).get(VAULT_KEY_SECRET));
     await after.core.close();
   });
 });

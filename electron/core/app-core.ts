@@ -37,6 +37,7 @@ import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './role-credentials';
 import { withInstallerScope } from './installer-scope';
 import { openNodeHostSecretStore } from './node-host-keys';
+import { accountChangeRefusal, type AccountTarget } from './account-change-guard';
 import { createKeysHandlers } from './keys-handlers';
 import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
 import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
@@ -285,6 +286,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
   const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth });
+  // Offline sales not yet sent and open sales' card payments hold a change of account back (account-change-guard.ts).
+  const refuseAccountChange = (target: AccountTarget) =>
+    accountChangeRefusal({ db, running: { mode: gateway.mode, baseUrl: client.baseUrl, userId: gatewayAuth.userId }, target, pendingOffline: forwarder.status().pendingCount });
   const { close: closeOAuth, revokeAll, ...oauthHandlers } = createGatewayOAuthHandlers({
     db,
     secrets: secretStore,
@@ -293,6 +297,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     view: () => connectionView(db, running()),
     embedded: () => embeddedOAuth,
     runningSession: () => oauth,
+    refuseAccountChange,
     ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
@@ -334,6 +339,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       audit,
       running,
       leaveOAuth: async () => void (await revokeAll()),
+      refuseAccountChange,
     }),
     ...oauthHandlers,
     ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),

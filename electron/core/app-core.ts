@@ -40,7 +40,7 @@ import { openNodeHostSecretStore } from './node-host-keys';
 import { accountChangeRefusal, type AccountTarget } from './account-change-guard';
 import { createKeysHandlers } from './keys-handlers';
 import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
-import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
+import { authMethodOf, connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
 import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
 import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway-oauth';
 import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
@@ -233,6 +233,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     health: 'starting',
     latencyMs: null,
     checkedAt: Date.now(),
+    auth: authMethodOf(remote ? 'remote' : 'embedded', gatewayAuth),
+    signedOut: false,
   };
 
   const status = (): CoreStatus => ({
@@ -285,7 +287,24 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
-  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth });
+  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth, signedOut: gateway.signedOut });
+  /**
+   * A manager signed the counter out of the gateway: this run's sign-in ends now, not at the
+   * next start. Every client of this run reads the one credentials object per request, so an
+   * emptied API key (OAuth tokens are revoked and dropped by their session) and the role
+   * users' keys dropped mean nothing more is sent with them; the probe then sees the refusal
+   * and the status says why. The gateway a manager chose applies at the next start. A run
+   * from environment variables, or on the engine's own keys, has nothing to sign out of.
+   */
+  const endRunSignIn = () => {
+    if (opts.remote || gateway.auth === 'engine-keys') return;
+    if (!gatewayAuth.tokens) gatewayAuth.userApiKey = '';
+    delete roleUsers.cashier;
+    delete roleUsers.installer;
+    gateway = { ...gateway, signedOut: true };
+    events.emit('core:status', status());
+    void checkGateway();
+  };
   // Offline sales not yet sent and open sales' card payments hold a change of account back (account-change-guard.ts).
   const refuseAccountChange = (target: AccountTarget) =>
     accountChangeRefusal({ db, running: { mode: gateway.mode, baseUrl: client.baseUrl, userId: gatewayAuth.userId }, target, pendingOffline: forwarder.status().pendingCount });
@@ -298,6 +317,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     embedded: () => embeddedOAuth,
     runningSession: () => oauth,
     refuseAccountChange,
+    onSignedOut: endRunSignIn,
     ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });

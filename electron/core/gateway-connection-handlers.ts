@@ -21,6 +21,8 @@ interface Running {
   baseUrl: string;
   fromEnvironment: boolean;
   auth: GatewayAuth;
+  /** This run was signed out of the gateway (gateway:sign-out). */
+  signedOut?: boolean;
 }
 
 /** How a run (or a saved choice) signs in: OAuth tokens, a remote API key, or the embedded engine's own keys. */
@@ -52,6 +54,7 @@ export function connectionView(db: PosDatabase, r: Running): GatewayConnectionVi
     authMethod,
     saved: savedView,
     restartNeeded,
+    signedOut: r.signedOut ?? false,
   };
 }
 

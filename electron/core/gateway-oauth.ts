@@ -57,6 +57,8 @@ export interface GatewayOAuthDeps {
   loopbackTimeoutMs?: number;
   /** The sentence that holds back a change to another account now (account-change-guard.ts), or null. */
   refuseAccountChange?: (target: AccountTarget) => string | null;
+  /** This run's sign-in ended (its credentials are no longer sent; the status says so). */
+  onSignedOut?: () => void;
 }
 
 export const OAUTH_UI = {
@@ -229,6 +231,7 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
       await deps.secrets.delete(REMOTE_KEY_SECRET);
       writeSavedConnection(deps.db, { kind: 'embedded' });
       leaveAccount(deps.db);
+      deps.onSignedOut?.();
       deps.audit.record({ kind: 'settings-change', user: s.value.user, detail: `gateway: signed out${revoked ? ' (tokens revoked)' : ''}; the embedded engine from the next start` });
       return ok(deps.view());
     },

@@ -310,6 +310,46 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect((await me()).status).toBe(401);
     expect(await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
     expect(value(await open.call('gateway:check')).health).toBe('refused');
+    // This run's sign-in ended at once, and says so: a cashier's sale (the cashier's engine user went with it) is refused too.
+    expect(out.signedOut).toBe(true);
+    expect(value(await open.call('core:status')).gateway).toMatchObject({ auth: 'oauth', signedOut: true, health: 'refused' });
+    await open.signInAs('Casey', '0000');
+    expect((await open.call('sale:charge', { subtotalCents: 1500, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clientRef: 'oauth-after-out' })).ok).toBe(false);
+  });
+});
+
+describe('signing out of a remote gateway signed in with an API key', () => {
+  it('ends this run’s sign-in at once: nothing more is charged with the forgotten key, and the status says signed out', async () => {
+    const engineDir = mkdtempSync(join(tmpdir(), 'ringup-apikey-engine-'));
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-apikey-counter-'));
+    const engineSide = await openCore(engineDir);
+    let open: OpenCore | undefined;
+    try {
+      const creds = embeddedCredentials(engineDir) as unknown as Creds & { user_id: string; user_api_key: string };
+      open = await openCore(dir);
+      await open.signInAs('Morgan', '1234');
+      value(await open.call('gateway:save', { kind: 'remote', baseUrl: creds.base_url, developerId: creds.developer_id, userId: creds.user_id, userApiKey: creds.user_api_key }));
+      await open.core.close();
+      open = await openCore(dir);
+      await open.signInAs('Morgan', '1234');
+      expect(value(await open.call('core:status')).gateway).toMatchObject({ mode: 'remote', auth: 'api-key', signedOut: false });
+      const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+      expect(value(await open.call('sale:charge', { subtotalCents: 1500, taxCents: 0, tipCents: 0, card, clientRef: 'apikey-before' })).approved).toBe(true);
+
+      const out = value(await open.call('gateway:sign-out'));
+      expect(out).toMatchObject({ signedOut: true, saved: { kind: 'embedded' } });
+      expect((await open.call('sale:charge', { subtotalCents: 1600, taxCents: 0, tipCents: 0, card, clientRef: 'apikey-after' })).ok).toBe(false);
+      expect(value(await open.call('gateway:check')).health).toBe('refused');
+      expect(value(await open.call('core:status')).gateway).toMatchObject({ auth: 'api-key', signedOut: true });
+      // The key still works at the gateway (an API key cannot be revoked from here): only this counter forgot it.
+      const me = await fetch(`${creds.base_url}/users/me`, { headers: { 'developer-id': creds.developer_id, 'user-id': creds.user_id, 'user-api-key': creds.user_api_key } });
+      expect(me.status).toBe(200);
+    } finally {
+      await open?.core.close();
+      await engineSide.core.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(engineDir, { recursive: true, force: true });
+    }
   });
 });
 

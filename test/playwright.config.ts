@@ -15,6 +15,8 @@ export const CHROMIUM_ARGS = [
 export default defineConfig({
   testDir: './e2e',
   testMatch: '**/*.spec.ts',
+  // The hosts' keys live under a temporary RINGUP_KEYS_DIR, never the home folder.
+  globalSetup: './e2e/keys-dir-setup.ts',
   outputDir: './output/playwright',
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -9,6 +9,8 @@ export default defineConfig({
     root: new URL('..', import.meta.url).pathname,
     include: ['test/unit/**/*.test.ts', 'test/gateway/**/*.test.ts', 'test/devices/**/*.test.ts'],
     environment: 'node',
+    // The node host's keys go to a temporary folder, never the home folder.
+    setupFiles: ['test/helpers/keys-dir-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -33,12 +33,14 @@ import { startEngine, type EngineCredentials, type RunningEngine } from '../gate
 import { EngineSupervisor, type EngineState, type SpawnEngine } from './engine-supervisor';
 import { APP_NAME, APP_VERSION } from './app-info';
 import { CoreEvents } from './events';
-import { FileSecretStore } from '../secrets/file-secret-store';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
-import { CASHIER_CREDENTIALS_SECRET, cashierCredentials } from './role-credentials';
+import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './role-credentials';
+import { withInstallerScope } from './installer-scope';
+import { openNodeHostSecretStore } from './node-host-keys';
+import { accountChangeRefusal, type AccountTarget } from './account-change-guard';
 import { createKeysHandlers } from './keys-handlers';
 import { GATEWAY_DIR, prepareGatewayFolder } from './sealed-gateway';
-import { connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
+import { authMethodOf, connectionView, createGatewayConnectionHandlers } from './gateway-connection-handlers';
 import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway-connection';
 import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway-oauth';
 import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
@@ -81,7 +83,7 @@ export interface CoreOptions {
   gatewayTimeoutMs?: number;
   /** The store settings (tests pass their own; default: the store settings saved in the app database). */
   settings?: () => StoreSettings;
-  /** Where keys live: safeStorage in the desktop app; a 0600 key file in `<dataDir>/secrets` when absent (node host). */
+  /** Where keys live: safeStorage in the desktop app; when absent (node host), 0600 key files outside the data folder (node-host-keys.ts). */
   secrets?: SecretStore;
   /**
    * How the embedded engine runs: in its own supervised process made by `spawn` (the app:
@@ -136,7 +138,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
-  const secretStore = opts.secrets ?? new FileSecretStore(opts.dataDir);
+  const secretStore = opts.secrets ?? openNodeHostSecretStore(opts.dataDir);
   if (opts.skipFirstRun) skipFirstRun(db);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
   const saved = opts.remote ? undefined : await savedRemote(db, secretStore);
@@ -150,8 +152,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   let awaitingKeys = false;
   let gatewayAuth: GatewayAuth;
-  let cashierAuth: GatewayAuth | undefined;
-  // Set once the user directory exists: a signed-in cashier's requests go with the cashier role's engine user.
+  // The embedded engine's users of the cashier and installer roles (a remote gateway has one set of credentials).
+  const roleUsers: Partial<Record<EngineRole, GatewayAuth>> = {};
+  // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
   if (remote) {
@@ -188,7 +191,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
-    cashierAuth = await cashierCredentials({ baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
+    for (const role of ['cashier', 'installer'] as const) {
+      roleUsers[role] = await roleCredentials(role, { baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
+    }
   }
   // Another account than the last run's: the previous account's records go.
   enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
@@ -203,7 +208,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
     onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
   });
-  roleAuth = () => (cashierAuth && users.current()?.user.role === 'cashier' ? cashierAuth : undefined);
+  roleAuth = () => {
+    const role = users.current()?.user.role;
+    return role === 'cashier' || role === 'installer' ? roleUsers[role] : undefined;
+  };
 
   // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
   // (or nobody): signing out or switching user never holds a queued sale back.
@@ -226,6 +234,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     health: 'starting',
     latencyMs: null,
     checkedAt: Date.now(),
+    auth: authMethodOf(remote ? 'remote' : 'embedded', gatewayAuth),
+    signedOut: false,
   };
 
   const status = (): CoreStatus => ({
@@ -280,7 +290,27 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
-  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth });
+  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth, signedOut: gateway.signedOut });
+  /**
+   * A manager signed the counter out of the gateway: this run's sign-in ends now, not at the
+   * next start. Every client of this run reads the one credentials object per request, so an
+   * emptied API key (OAuth tokens are revoked and dropped by their session) and the role
+   * users' keys dropped mean nothing more is sent with them; the probe then sees the refusal
+   * and the status says why. The gateway a manager chose applies at the next start. A run
+   * from environment variables, or on the engine's own keys, has nothing to sign out of.
+   */
+  const endRunSignIn = () => {
+    if (opts.remote || gateway.auth === 'engine-keys') return;
+    if (!gatewayAuth.tokens) gatewayAuth.userApiKey = '';
+    delete roleUsers.cashier;
+    delete roleUsers.installer;
+    gateway = { ...gateway, signedOut: true };
+    events.emit('core:status', status());
+    void checkGateway();
+  };
+  // Offline sales not yet sent and open sales' card payments hold a change of account back (account-change-guard.ts).
+  const refuseAccountChange = (target: AccountTarget) =>
+    accountChangeRefusal({ db, running: { mode: gateway.mode, baseUrl: client.baseUrl, userId: gatewayAuth.userId }, target, pendingOffline: forwarder.status().pendingCount });
   const { close: closeOAuth, revokeAll, ...oauthHandlers } = createGatewayOAuthHandlers({
     db,
     secrets: secretStore,
@@ -289,12 +319,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     view: () => connectionView(db, running()),
     embedded: () => embeddedOAuth,
     runningSession: () => oauth,
+    refuseAccountChange,
+    onSignedOut: endRunSignIn,
     ...(opts.openExternal ? { openExternal: opts.openExternal } : {}),
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
 
   const catalogue = new Catalogue(db);
-  const handlers: HandlerMap = withMoneyAudit({
+  // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
+  const handlers: HandlerMap = withInstallerScope(withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
@@ -329,9 +362,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       audit,
       running,
       leaveOAuth: async () => void (await revokeAll()),
+      refuseAccountChange,
     }),
     ...oauthHandlers,
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
+    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, users, catalogue }),
     ...createTenderHandlers({
@@ -355,7 +389,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'devices:terminal-sale': (a) => handlers['devices:terminal-sale'](a),
       },
     }),
-  }, audit, () => users.peek());
+  }, audit, () => users.peek()), () => users.peek());
 
   return {
     dataDir: opts.dataDir,

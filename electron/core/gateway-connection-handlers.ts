@@ -8,6 +8,7 @@ import type { GatewayAuthMethod, GatewayConnectionView, HandlerMap } from '../..
 import { fail, ok } from '../../shared/result';
 import type { GatewayAuth } from '../client/gateway-client';
 import type { SecretStore } from '../secrets/secret-store';
+import type { AccountTarget } from './account-change-guard';
 import type { AuditLog } from './audit-log';
 import { readSavedConnection, saveConnection, testConnection } from './gateway-connection';
 import type { PosDatabase } from './pos-database';
@@ -20,6 +21,8 @@ interface Running {
   baseUrl: string;
   fromEnvironment: boolean;
   auth: GatewayAuth;
+  /** This run was signed out of the gateway (gateway:sign-out). */
+  signedOut?: boolean;
 }
 
 /** How a run (or a saved choice) signs in: OAuth tokens, a remote API key, or the embedded engine's own keys. */
@@ -51,6 +54,7 @@ export function connectionView(db: PosDatabase, r: Running): GatewayConnectionVi
     authMethod,
     saved: savedView,
     restartNeeded,
+    signedOut: r.signedOut ?? false,
   };
 }
 
@@ -62,6 +66,8 @@ export function createGatewayConnectionHandlers(deps: {
   running: () => Running;
   /** A saved change of gateway or key ends any OAuth sign-in (revoked) and the previous account's records. */
   leaveOAuth?: () => Promise<void>;
+  /** The sentence that holds back a change to another account now (account-change-guard.ts), or null. */
+  refuseAccountChange?: (target: AccountTarget) => string | null;
 }): Handlers {
   const view = (): GatewayConnectionView => connectionView(deps.db, deps.running());
   return {
@@ -77,6 +83,9 @@ export function createGatewayConnectionHandlers(deps: {
     'gateway:save': async (c) => {
       const s = deps.users.require('manager');
       if (!s.ok) return s;
+      // Before the test: open money of the account in use holds any change of account back.
+      const refusal = deps.refuseAccountChange?.(c.kind === 'remote' ? { kind: 'remote', baseUrl: c.baseUrl, userId: c.userId } : { kind: 'embedded' });
+      if (refusal) return fail('invalid', refusal);
       if (c.kind === 'remote') {
         const t = await testConnection(c.baseUrl, { developerId: c.developerId, userId: c.userId, userApiKey: c.userApiKey });
         if (!t.ok) return fail('invalid', t.message);

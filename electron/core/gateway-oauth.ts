@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import type { FirstRunState, GatewayConnectionView, HandlerMap } from '../../shared/ipc/contract';
 import { fail, ok } from '../../shared/result';
 import type { SecretStore } from '../secrets/secret-store';
+import type { AccountTarget } from './account-change-guard';
 import { leaveAccount } from './account-records';
 import type { AuditLog } from './audit-log';
 import { authUrlOf, readSavedConnection, REMOTE_KEY_SECRET, testConnection, writeSavedConnection } from './gateway-connection';
@@ -54,6 +55,10 @@ export interface GatewayOAuthDeps {
   /** Opens a URL in the system browser (Electron); absent in the node host. */
   openExternal?: (url: string) => Promise<void>;
   loopbackTimeoutMs?: number;
+  /** The sentence that holds back a change to another account now (account-change-guard.ts), or null. */
+  refuseAccountChange?: (target: AccountTarget) => string | null;
+  /** This run's sign-in ended (its credentials are no longer sent; the status says so). */
+  onSignedOut?: () => void;
 }
 
 export const OAUTH_UI = {
@@ -116,6 +121,9 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
     'gateway:oauth-start': async (c) => {
       const s = deps.users.require('manager');
       if (!s.ok) return s;
+      // Refused before the browser: which user signs in is known only at the end (checked again there).
+      const refusal = deps.refuseAccountChange?.(c.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'remote', baseUrl: c.baseUrl });
+      if (refusal) return fail('invalid', refusal);
       let target: Omit<Attempt, 'listener' | 'state'>;
       if (c.kind === 'embedded') {
         const e = deps.embedded();
@@ -184,6 +192,12 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
         await revokeToken(a.config, tokens.refreshToken).catch(() => {});
         return fail('invalid', OAUTH_UI.refusedToken);
       }
+      // Open money may have come while the browser was open: the new tokens go back then.
+      const refusal = deps.refuseAccountChange?.({ kind: a.kind, baseUrl: a.baseUrl, userId: session.userId });
+      if (refusal) {
+        await revokeToken(a.config, tokens.refreshToken).catch(() => {});
+        return fail('invalid', refusal);
+      }
       // Switching accounts: the previous sign-in is revoked and its records go.
       await revokeAll();
       const before = readSavedConnection(deps.db);
@@ -210,10 +224,14 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
     'gateway:sign-out': async () => {
       const s = deps.users.require('manager');
       if (!s.ok) return s;
+      // Signing out leaves for the embedded engine's own keys at the next start.
+      const refusal = deps.refuseAccountChange?.({ kind: 'embedded' });
+      if (refusal) return fail('invalid', refusal);
       const revoked = await revokeAll();
       await deps.secrets.delete(REMOTE_KEY_SECRET);
       writeSavedConnection(deps.db, { kind: 'embedded' });
       leaveAccount(deps.db);
+      deps.onSignedOut?.();
       deps.audit.record({ kind: 'settings-change', user: s.value.user, detail: `gateway: signed out${revoked ? ' (tokens revoked)' : ''}; the embedded engine from the next start` });
       return ok(deps.view());
     },

@@ -21,6 +21,8 @@ export const BACKUP_FORMAT = 'ringup-key-backup' as const;
 export const BACKUP_VERSION = 1;
 /** scrypt cost: 2^15 × 8 × 1 (≈ 32 MiB, ~0.1 s here): slow enough against guessing, quick for a person. */
 const SCRYPT = { N: 32768, r: 8, p: 1 } as const;
+/** The GCM tag is always 16 bytes: pinned on restore, where GCM would otherwise accept a tag cut short (4 bytes are easy to forge). */
+const GCM_TAG_BYTES = 16;
 
 export const KEY_BACKUP_MESSAGES = {
   passphraseShort: KEY_BACKUP_PASSPHRASE_SHORT,
@@ -66,7 +68,7 @@ export async function exportKeys(opts: { dataDir: string; secrets: SecretStore; 
   const iv = randomBytes(12);
   const kdf = { name: 'scrypt' as const, ...SCRYPT, salt: salt.toString('base64') };
   const head = { format: BACKUP_FORMAT, version: BACKUP_VERSION, created, kdf, cipher: { name: 'aes-256-gcm' as const, iv: iv.toString('base64') } };
-  const cipher = createCipheriv('aes-256-gcm', deriveKey(opts.passphrase, salt, SCRYPT), iv);
+  const cipher = createCipheriv('aes-256-gcm', deriveKey(opts.passphrase, salt, SCRYPT), iv, { authTagLength: GCM_TAG_BYTES });
   cipher.setAAD(header(head));
   const data = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
   const file: BackupFile = { ...head, cipher: { ...head.cipher, tag: cipher.getAuthTag().toString('base64') }, data: data.toString('base64') };
@@ -109,7 +111,8 @@ export async function restoreKeys(opts: { dataDir: string; secrets: SecretStore;
   if (!(f.kdf.N >= 1024 && f.kdf.N <= 1 << 20 && f.kdf.r >= 1 && f.kdf.r <= 32 && f.kdf.p >= 1 && f.kdf.p <= 4)) throw new KeyBackupError(KEY_BACKUP_MESSAGES.notABackup);
   let values: Record<string, string>;
   try {
-    const decipher = createDecipheriv('aes-256-gcm', deriveKey(opts.passphrase, Buffer.from(f.kdf.salt, 'base64'), f.kdf), Buffer.from(f.cipher.iv, 'base64'));
+    const key = deriveKey(opts.passphrase, Buffer.from(f.kdf.salt, 'base64'), f.kdf);
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(f.cipher.iv, 'base64'), { authTagLength: GCM_TAG_BYTES });
     decipher.setAAD(header(f));
     decipher.setAuthTag(Buffer.from(f.cipher.tag, 'base64'));
     values = JSON.parse(Buffer.concat([decipher.update(Buffer.from(f.data, 'base64')), decipher.final()]).toString('utf8')) as Record<string, string>;

@@ -39,6 +39,7 @@ export const AUTH_ERRORS = {
   idleLocked: 'The counter locked itself after a while without use. Sign in again.',
   managerOnly: 'Only a manager can do this. Switch to a manager to continue.',
   counterOnly: 'Only a cashier or a manager can take payments.',
+  installerScope: 'An installer sets up devices only. Switch to a cashier or a manager for this.',
 } as const;
 
 /** Wrong PINs in a row before the user is locked out, and for how long. */

@@ -1,8 +1,9 @@
 /**
- * Node-host secret store: one file per secret in `<dataDir>/secrets/`, the folder
- * 0700 and each file 0600, written atomically (temp file + rename). This protects
- * against other users of the machine, not against the same user; the desktop app
- * uses the OS keychain through safeStorage instead.
+ * Node-host secret store: one file per secret in its folder, the folder 0700 and each
+ * file 0600, written atomically (temp file + rename). This protects against other users
+ * of the machine, not against the same user; the desktop app uses the OS keychain through
+ * safeStorage instead. The node host's folder is outside the data folder
+ * (core/node-host-keys.ts); the standalone engine keeps its vault key in `<DIR>/secrets/`.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,10 +11,11 @@ import { assertSecretName, type SecretStore } from './secret-store';
 
 export class FileSecretStore implements SecretStore {
   readonly backend = 'file-0600';
-  private readonly dir: string;
+  /** The folder holding the files (created 0700). */
+  readonly dir: string;
 
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, 'secrets');
+  constructor(dir: string) {
+    this.dir = dir;
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     chmodSync(this.dir, 0o700);
   }

@@ -1,7 +1,8 @@
 /**
  * Where the core keeps its secrets (the vault encryption key, API keys, OAuth tokens).
- * Two implementations: Electron's safeStorage in the app (safe-storage-store.ts) and a
- * 0600 key file in the node host (file-secret-store.ts). Secrets never leave the
+ * Two implementations: Electron's safeStorage in the app (safe-storage-store.ts) and
+ * 0600 key files outside the data folder in the node host (file-secret-store.ts,
+ * core/node-host-keys.ts). Secrets never leave the
  * main process; nothing in the IPC contract returns one.
  */
 import { randomBytes } from 'node:crypto';
@@ -15,8 +16,12 @@ export interface SecretStore {
 }
 
 /** Secret names are file-name safe by construction. */
+export function isSecretName(name: string): boolean {
+  return /^[a-z0-9][a-z0-9._-]{0,63}$/.test(name);
+}
+
 export function assertSecretName(name: string): void {
-  if (!/^[a-z0-9][a-z0-9._-]{0,63}$/.test(name)) throw new Error(`Invalid secret name "${name}"`);
+  if (!isSecretName(name)) throw new Error(`Invalid secret name "${name}"`);
 }
 
 /** Returns the named random key, creating and storing it on first use. */

@@ -1,5 +1,6 @@
 /** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
 import { z } from 'zod';
+import type { GatewayAuthMethod } from './gateway';
 
 /**
  * `refused`: the gateway answers but does not accept this app's credentials (401/403) — not the same as down.
@@ -23,6 +24,10 @@ export interface CoreStatus {
     /** Milliseconds the last health probe took, when it answered. */
     latencyMs: number | null;
     checkedAt: number;
+    /** How this run signs in to the gateway (a refusal is worded by it). */
+    auth: GatewayAuthMethod;
+    /** A manager signed this run out of the gateway: it refuses until Ringup starts again. */
+    signedOut: boolean;
   };
 }
 

@@ -42,6 +42,8 @@ export interface GatewayConnectionView {
   saved: { kind: 'embedded' | 'remote'; auth: GatewayAuthMethod; baseUrl: string | null; developerId: string | null; userId: string | null; clientId: string | null } | null;
   /** The saved choice differs from what runs now. */
   restartNeeded: boolean;
+  /** A manager signed this run out of the gateway: nothing more is sent with its credentials until Ringup starts again. */
+  signedOut: boolean;
 }
 
 export const gatewayHandlers = {

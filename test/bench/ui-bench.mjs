@@ -170,6 +170,9 @@ async function engineSale(baseUrl, creds, i) {
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ringup-bench-ui-'));
+// The host's keys (and the helper that reads them) under a temporary keys root, never the home folder.
+const keysDir = mkdtempSync(join(tmpdir(), 'ringup-bench-keys-'));
+process.env.RINGUP_KEYS_DIR = keysDir;
 const { child, info } = await startHost(dataDir);
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
 try {
@@ -253,4 +256,5 @@ try {
   await browser.close();
   await stop(child);
   if (!KEEP) rmSync(dataDir, { recursive: true, force: true });
+  if (!KEEP) rmSync(keysDir, { recursive: true, force: true });
 }

@@ -79,6 +79,15 @@ test('a manager adds, re-roles, resets and removes counter users', async ({ brow
   await signIn(riley, { name: 'Jordan', pin: '1357' });
   await expect(riley.getByRole('button', { name: /^Devices/ })).toBeVisible();
   await expect(riley.getByRole('button', { name: /^Sale/ })).toHaveCount(0);
+  await expect(riley.getByRole('button', { name: /^Transactions/ })).toHaveCount(0);
+  await expect(riley.getByRole('button', { name: /^Manage/ })).toHaveCount(0);
+  // Their function keys do nothing for an installer: Devices stays.
+  await expect(riley.getByRole('heading', { name: 'Devices', exact: true })).toBeVisible();
+  for (const key of ['F2', 'F3', 'F5']) {
+    await riley.keyboard.press(key);
+    await expect(riley.getByRole('heading', { name: 'Devices', exact: true })).toBeVisible();
+    await expect(riley.getByRole('heading', { name: /^(New sale|Today's transactions|Manage)$/ })).toHaveCount(0);
+  }
 
   await manager.keyboard.press('F9');
   await shot(manager, 'users-05-dark');

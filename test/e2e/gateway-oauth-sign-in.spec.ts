@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { FileSecretStore } from '../../electron/secrets/file-secret-store';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
@@ -70,6 +70,8 @@ test('first run, OAuth sign-in to a gateway, a sale with the Bearer token, sign-
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Enter the gateway’s base URL, like https://api.sandbox.example.com/v2.')).toBeVisible();
   await expect(page.getByText('Enter the developer id the gateway gave you.')).toBeVisible();
+  // The field messages say it all: no generic sentence beside them.
+  await expect(page.getByText('The request was not in the expected form.')).toHaveCount(0);
   await shot(page, 'signin-02-first-run-remote-dark');
   await expectAccessible(page, 'first-run remote form, dark');
   await page.getByRole('button', { name: 'Back' }).click();
@@ -138,15 +140,23 @@ test('first run, OAuth sign-in to a gateway, a sale with the Bearer token, sign-
   await page.keyboard.press('F9');
 
   // Sign-out revokes: the token the app held answers 401 afterwards.
-  const stored = await new FileSecretStore(host.dataDir).get('oauth-session');
+  const stored = await openNodeHostSecretStore(host.dataDir).get('oauth-session');
   const token = (JSON.parse(stored!.toString('utf8')) as { accessToken: string }).accessToken;
   expect((await bearerMe(token)).status).toBe(200);
   await page.getByRole('button', { name: 'Sign out of the gateway' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Signed out: the gateway’s tokens are revoked' })).toBeVisible();
   expect((await bearerMe(token)).status).toBe(401);
-  expect(await new FileSecretStore(host.dataDir).get('oauth-session')).toBeNull();
+  expect(await openNodeHostSecretStore(host.dataDir).get('oauth-session')).toBeNull();
+  // One story on the whole screen, told by how this counter signed in: signed out of OAuth, cards refused until a restart.
+  const banner = page.getByTestId('gateway-banner');
+  await expect(banner).toContainText('This counter signed out of the payment gateway, so cards cannot be charged. Close Ringup and start it again: it then uses the embedded engine.');
+  await expect(page.getByTestId('gateway-now')).toContainText('OAuth 2.0, signed out');
+  await expect(page.getByTestId('gateway-signed-out')).toHaveText('Signed out of this gateway: cards cannot be charged until Ringup is started again. It then uses the embedded engine.');
+  await expect(page.getByText('A saved change applies at the next start of Ringup.')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Sign out of the gateway' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Test the connection' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'refused this counter’s sign-in' })).toBeVisible();
+  await expect(page.getByRole('alert').filter({ hasText: 'Signed out: the gateway refuses this counter until Ringup is started again.' })).toBeVisible();
+  await expect(page.getByText(/API key/)).toHaveCount(0);
   await shot(page, 'signin-07-signed-out');
   await expectAccessible(page, 'gateway screen after sign-out');
 });

@@ -2,7 +2,11 @@
  * Secrets never leave the main process (issue 11, point 6): every frame the node host's
  * WebSocket carries during a sign-in, a sale, a refund, a key backup and sign-out is
  * recorded and searched for every secret of the data folder (the vault key, the engine's
- * admin and cashier keys, the OAuth client secret, the SSO key, the seeded password).
+ * admin, cashier and installer keys, the OAuth client secret, the SSO key, the seeded
+ * password). Then the gateway's own sign-in: an OAuth sign-in to the embedded engine on its
+ * login page, a sale and a refund with the Bearer token, Sign out of the gateway and a
+ * remote gateway's API key typed on the Gateway screen — no access or refresh token, client
+ * secret or API key in any result or event (the typed key goes one way, in its own request).
  * Then the Key backup section as a manager uses it: a mismatch, a backup, a wrong
  * passphrase on restore, and the restore; and a replacement register, whose copied engine
  * data (sealed under the old register's keys) waits aside until the backup is restored.
@@ -10,19 +14,24 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import type { Page } from '@playwright/test';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
 
 function secretsOf(dataDir: string): Record<string, string> {
   const creds = engineCredentials(dataDir) as unknown as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
-  const vaultB64 = readFileSync(join(dataDir, 'secrets', 'vault-key'), 'utf8').trim();
-  const cashier = JSON.parse(Buffer.from(readFileSync(join(dataDir, 'secrets', 'engine-cashier-user'), 'utf8').trim(), 'base64').toString('utf8')) as { userApiKey: string };
+  const keys = nodeHostKeysFolder(dataDir);
+  const vaultB64 = readFileSync(join(keys, 'vault-key'), 'utf8').trim();
+  const roleUser = (name: string) => JSON.parse(Buffer.from(readFileSync(join(keys, name), 'utf8').trim(), 'base64').toString('utf8')) as { userApiKey: string };
   return {
     'vault key (base64)': vaultB64,
     'vault key (hex)': Buffer.from(vaultB64, 'base64').toString('hex'),
     'engine admin API key': String(creds.user_api_key),
-    'engine cashier API key': cashier.userApiKey,
+    'engine cashier API key': roleUser('engine-cashier-user').userApiKey,
+    'engine installer API key': roleUser('engine-installer-user').userApiKey,
     'OAuth client secret': creds.oauth.client_secret,
     'SSO encryption key': String(creds.developer_encryption_key),
     'seeded user password': creds.login.password,
@@ -60,6 +69,115 @@ test('no secret crosses the IPC bridge during sign-in, a sale, a refund, a key b
   const all = frames.join('\n');
   const leaked = Object.entries(secretsOf(app.dataDir)).filter(([, value]) => value.length >= 8 && all.includes(value)).map(([name]) => name);
   expect(leaked, 'secrets seen on the IPC bridge').toEqual([]);
+});
+
+/** A manager's half refund of the first row at `amount` on the Transactions screen. */
+async function refundHalf(page: Page, amount: string): Promise<void> {
+  await page.keyboard.press('F3');
+  await page.getByTestId('tx-row').filter({ hasText: amount }).first().getByRole('button').click();
+  const detail = page.getByTestId('tx-detail');
+  await detail.getByRole('button', { name: 'Half' }).click();
+  await detail.getByRole('button', { name: 'Refund…' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: /^Refund \$/ }).click();
+}
+
+async function openGatewayScreen(page: Page): Promise<void> {
+  await page.keyboard.press('F5');
+  await page.getByRole('button', { name: /^Gateway/ }).click();
+  await expect(page.getByRole('heading', { name: 'Gateway', exact: true })).toBeVisible();
+}
+
+test('no gateway token, client secret or API key crosses the IPC bridge: OAuth sign-in, a sale, a refund, sign-out, an API key', async ({ page, context }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  // Results and events (received) and requests (sent), for every connection of the page, across restarts.
+  const received: string[] = [];
+  const sent: string[] = [];
+  page.on('websocket', (ws) => {
+    ws.on('framereceived', (f) => received.push(String(f.payload)));
+    ws.on('framesent', (f) => sent.push(String(f.payload)));
+  });
+  let host = await startHostProcess();
+  // Every access and refresh token this counter held, read from its secret store along the way.
+  const tokens: Record<string, string> = {};
+  const noteTokens = async (when: string) => {
+    const stored = await openNodeHostSecretStore(host.dataDir).get('oauth-session');
+    if (!stored) return;
+    const t = JSON.parse(stored.toString('utf8')) as { accessToken: string; refreshToken: string };
+    tokens[`OAuth access token (${when})`] = t.accessToken;
+    tokens[`OAuth refresh token (${when})`] = t.refreshToken;
+  };
+  try {
+    const engine = engineCredentials(host.dataDir) as EngineCreds & { login: { domain: string; username: string; password: string }; oauth: { client_secret: string } };
+    await openApp(page, host);
+    await signIn(page, USERS.manager);
+    await openGatewayScreen(page);
+    const [browser] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Sign in with OAuth' }).click()]);
+    await browser.waitForLoadState();
+    await browser.getByLabel('Login domain').fill(engine.login.domain);
+    await browser.getByLabel('Username').fill(engine.login.username);
+    await browser.getByLabel('Password').fill(engine.login.password);
+    await browser.getByRole('button', { name: 'Sign in' }).click();
+    await browser.getByRole('button', { name: 'Allow' }).click();
+    await expect(browser.getByText('You are signed in.')).toBeVisible();
+    await browser.close();
+    await expect(page.getByRole('status').filter({ hasText: 'Signed in with OAuth as gateway user' })).toBeVisible();
+    await noteTokens('after sign-in');
+
+    // The next start signs in with the Bearer token: a cashier's sale, a manager's refund.
+    await stopHostProcess(host, { keepData: true });
+    host = await startHostProcess([], {}, host.dataDir);
+    await openApp(page, host);
+    await signIn(page, USERS.cashier);
+    await ringUpKeyedSale(page, { amountDigits: '2600' });
+    await expect(page.getByTestId('result-title')).toHaveText('Approved');
+    await page.keyboard.press('F8');
+    await signIn(page, USERS.manager);
+    await refundHalf(page, '$26.00');
+    await expect(page.getByTestId('detail-done')).toContainText('Refunded $13.00');
+    await noteTokens('after the refund');
+    await openGatewayScreen(page);
+    await expect(page.getByTestId('gateway-now')).toContainText('OAuth 2.0');
+    await page.getByRole('button', { name: 'Test the connection' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Connected' })).toBeVisible();
+    await page.getByRole('button', { name: 'Sign out of the gateway' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Signed out: the gateway’s tokens are revoked' })).toBeVisible();
+    await expect(page.getByTestId('gateway-banner')).toBeVisible();
+
+    // A remote gateway's API key (a user of its own at the same engine), tested and saved on the Gateway screen.
+    const now = engineCredentials(host.dataDir);
+    const remoteKey = `remote-key-${Date.now()}-0123456789`;
+    const made = await fetch(`${now.base_url}/users`, {
+      method: 'POST',
+      headers: engineHeaders(now),
+      body: JSON.stringify({ user: { username: `remote${Date.now()}`, email: 'remote@example.com', last_name: 'Remote', user_type_id: 100, primary_location_id: now.location_id, password: 'Secret123', user_api_key: remoteKey } }),
+    });
+    expect(made.status).toBe(201);
+    const remoteUser = ((await made.json()) as { user: { id: string } }).user.id;
+    await page.getByRole('radio', { name: /Remote gateway/ }).click();
+    await page.getByLabel('Base URL').fill(now.base_url);
+    await page.getByLabel('Developer id').fill(now.developer_id);
+    await page.getByLabel('User id').fill(remoteUser);
+    await page.getByLabel('API key').fill(remoteKey);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Connected: the gateway answered in' })).toBeVisible();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Saved. Close Ringup and start it again' })).toBeVisible();
+    await openGatewayScreen(page);
+    await expect(page.getByTestId('gateway-now')).toBeVisible();
+
+    expect(Object.keys(tokens)).toHaveLength(4);
+    const secrets: Record<string, string> = { ...secretsOf(host.dataDir), ...tokens, 'OAuth client secret': engine.oauth.client_secret, 'remote gateway API key': remoteKey };
+    const found = (frames: string[]) => Object.entries(secrets).filter(([, v]) => v.length >= 8 && frames.some((f) => f.includes(v))).map(([name]) => name);
+    expect(received.length).toBeGreaterThan(40);
+    expect(found(received), 'secrets in IPC results and events').toEqual([]);
+    // Requests: only the typed key, in the two requests that carry it to the core.
+    const keyRequests = sent.filter((f) => f.includes(remoteKey)).map((f) => (JSON.parse(f) as { channel: string }).channel);
+    expect(keyRequests.sort()).toEqual(['gateway:save', 'gateway:test']);
+    expect(found(sent.filter((f) => !f.includes(remoteKey))), 'secrets in IPC requests').toEqual([]);
+  } finally {
+    await stopHostProcess(host);
+  }
 });
 
 test('a manager backs up the keys and restores them; a wrong passphrase restores nothing', async ({ page, app }) => {

@@ -1,16 +1,19 @@
 /**
  * Roles (issue 11, point 3): a plain user (user_type_id 100, the counter's cashier) may
  * sell but not refund, credit, void, reverse or settle; a manager (200) and a client admin
- * (250) may. Forbidden actions answer 403 in the error envelope and change nothing.
+ * (250) may; a device installer (50) may set up terminals, scanners and device terms but
+ * move no money at all. Forbidden actions answer 403 in the error envelope and change nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLE_MSG } from '../../electron/gateway/merchant/roles';
 import { fmt } from '../../electron/gateway/framework/errors';
+import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { TestEngine, errorsOf, type Creds } from './helpers/engine-fixture';
 
 let t: TestEngine;
 let cashier: Creds;
 let manager: Creds;
+let installer: Creds;
 
 async function newUser(userType: number, name: string): Promise<Creds> {
   const key = `key-${name}-${'k'.repeat(20)}`;
@@ -29,6 +32,7 @@ beforeAll(async () => {
   t = await TestEngine.start();
   cashier = await newUser(100, 'cashier');
   manager = await newUser(200, 'manager');
+  installer = await newUser(50, 'installer');
 });
 afterAll(async () => {
   await t.close();
@@ -70,5 +74,35 @@ describe('a manager (200) and the client admin (250)', () => {
       expect((await t.put(`/transactions/${v.id}`, { transaction: { action: 'void' } }, { creds: who })).status).toBe(200);
       expect((await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: who })).status).toBe(200);
     }
+  });
+});
+
+describe('a device installer (50)', () => {
+  it('sets up a terminal, a scanner and device terms', async () => {
+    const term = await t.post('/terminals', {
+      terminal: { location_id: t.locationId, serial_number: 'SN-INSTALL1', title: 'Back counter', terminal_application_id: REF.PAX_BROADPOS, terminal_manufacturer_id: REF.PAX },
+    }, { creds: installer });
+    expect(term.status, term.text).toBe(201);
+    const id = term.body.terminal.id as string;
+    expect((await t.put(`/terminals/${id}`, { terminal: { tip_percents: { percent_1: 10, percent_2: 15, percent_3: 20 } } }, { creds: installer })).status).toBe(200);
+    const terms = await t.post('/deviceterms', { deviceterm: { location_id: t.locationId, terminal_id: id, require_signature: false, terms_conditions: 'I agree.' } }, { creds: installer });
+    expect(terms.status, terms.text).toBe(201);
+    const scanner = await t.post('/scanners', { scanner: { location_id: t.locationId, scanner_model_id: 1, title: 'Front desk', serial_number: 'SN-SCAN-INSTALL' } }, { creds: installer });
+    expect(scanner.status, scanner.text).toBe(201);
+    expect((await t.get(`/terminals/${id}/state`, { creds: installer })).status).toBe(200);
+  });
+
+  it('moves no money: sale, authonly, force, refund, void and settle are 403, and nothing is stored', async () => {
+    const before = (await t.get('/transactions?page_size=1')).body.meta.pagination.totalCount as number;
+    forbidden(await sale(installer), 'sell');
+    forbidden(await sale(installer, '5.00', 'authonly'), 'sell');
+    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'force', auth_code: '123456', transaction_amount: '3.00' } }, { creds: installer }), 'sell');
+    const s = (await sale(t.creds, '14.00')).body.transaction;
+    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: installer }), 'refund or credit money');
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: installer }), 'void or reverse transactions');
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'edit', tip_amount: '1.00' } }, { creds: installer }), 'sell');
+    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: installer }), 'settle batches');
+    expect((await t.get('/transactions?page_size=1')).body.meta.pagination.totalCount).toBe(before + 1);
+    expect((await t.get(`/transactions/${s.id}`)).body.transaction).toMatchObject({ status_id: 101, auth_amount: '14.00' });
   });
 });

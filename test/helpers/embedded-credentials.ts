@@ -4,13 +4,15 @@
  *
  * The embedded engine writes no credentials.json: its secrets stay sealed in engine_meta
  * under the app's vault key (electron/gateway/framework/engine-meta.ts). The node host
- * keeps that key in <data>/secrets (FileSecretStore), so a test can open them the way only
- * someone holding the key can; engine.json gives the rest (base_url, ids).
+ * keeps that key in its keys folder outside the data folder (node-host-keys.ts, under the
+ * tests' RINGUP_KEYS_DIR), so a test can open them the way only someone holding the key
+ * can; engine.json gives the rest (base_url, ids).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
+import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
 import { DATABASE_FILE, PUBLIC_INFO_FILE } from '../../electron/gateway/engine';
 import { unsealMetaValue } from '../../electron/gateway/framework/engine-meta';
 import { SEED_META_KEY } from '../../electron/gateway/merchant/seed';
@@ -21,11 +23,11 @@ import type { StandaloneCreds } from './standalone-engine';
 /** What the standalone engine's credentials.json holds. */
 export type EngineCreds = Record<string, string> & StandaloneCreds;
 
-/** `keychainDir`: where the app's FileSecretStore keeps its secrets (the data folder in the node host). */
-export function embeddedCredentials(appDataDir: string, keychainDir = appDataDir): EngineCreds {
+/** `keysFolder`: the folder of the app's FileSecretStore (the node host's keys folder of this data folder unless given). */
+export function embeddedCredentials(appDataDir: string, keysFolder = nodeHostKeysFolder(appDataDir)): EngineCreds {
   const gatewayDir = join(appDataDir, 'gateway');
   const pub = JSON.parse(readFileSync(join(gatewayDir, PUBLIC_INFO_FILE), 'utf8')) as Record<string, Record<string, unknown>>;
-  const key = Buffer.from(readFileSync(join(keychainDir, 'secrets', VAULT_KEY_SECRET), 'utf8').trim(), 'base64');
+  const key = Buffer.from(readFileSync(join(keysFolder, VAULT_KEY_SECRET), 'utf8').trim(), 'base64');
   const db = new Database(join(gatewayDir, DATABASE_FILE), { readonly: true, fileMustExist: true });
   try {
     const meta = <T>(name: string): T => unsealMetaValue(key, (db.prepare('SELECT value FROM engine_meta WHERE key = ?').get(name) as { value: string }).value) as T;

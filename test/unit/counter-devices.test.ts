@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
 import { DEVICE_ERRORS } from '../../electron/core/devices';
+import { AUTH_ERRORS } from '../../electron/core/users';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
 import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
@@ -81,10 +82,11 @@ describe('installer', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.installerOnly } });
     await signInAs('Jordan', '2468');
     const pay = await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'installer-pays' });
-    expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
+    // Refused before the handler runs: money channels are outside the installer's scope (installer-scope.ts).
+    expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.installerScope } });
     // The keyed sale path refuses an installer too (the core, not only the hidden Sale tab).
     const keyed = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clientRef: 'installer-keys' });
-    expect(keyed).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.counterOnly } });
+    expect(keyed).toMatchObject({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.installerScope } });
   });
 
   it('points the demo terminal at the simulator, tests it, shows terms and sees the signature', async () => {

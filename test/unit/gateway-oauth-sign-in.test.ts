@@ -18,6 +18,7 @@ import { GatewayClient, GatewayError } from '../../electron/client/gateway-clien
 import { CALLBACK_PATH, LOOPBACK_PAGES, LoopbackError, startLoopbackListener } from '../../electron/core/oauth-loopback';
 import { authorizeUrl, exchangeCode, newState, OAUTH_SESSION_SECRET, OAuthSession, REFRESH_MARGIN_MS, revokeToken } from '../../electron/core/oauth-session';
 import { ACCESS_TTL } from '../../electron/gateway/oauth/oauth-store';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { Browser, field } from '../gateway/oauth/browser';
 import { TestEngine } from '../gateway/helpers/engine-fixture';
@@ -275,7 +276,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect(view.saved).toMatchObject({ kind: 'embedded', auth: 'oauth', userId: expect.any(String) });
     expect(view.restartNeeded).toBe(true);
     // No token in the answer.
-    const stored = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string; refreshToken: string };
+    const stored = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string; refreshToken: string };
     expect(JSON.stringify(view)).not.toContain(stored.accessToken);
 
     // The next start signs in to the engine with the Bearer token and sells.
@@ -290,7 +291,7 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
 
     // Sign-out revokes: the stored pair is dead at the engine and gone from the store.
     const base = (embeddedCredentials(dir) as unknown as Creds).base_url;
-    const token = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
+    const token = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
     const me = () => fetch(`${base}/users/me`, { headers: { authorization: `Bearer ${token.accessToken}`, 'developer-id': creds.developer_id } });
     expect((await me()).status).toBe(200);
     const clerkRows = () => {
@@ -307,8 +308,48 @@ describe('signing the counter in with OAuth through the core (embedded engine)',
     expect(clerkRows()).toBe(0);
     expect(out.saved).toMatchObject({ kind: 'embedded', auth: 'engine-keys' });
     expect((await me()).status).toBe(401);
-    expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
+    expect(await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
     expect(value(await open.call('gateway:check')).health).toBe('refused');
+    // This run's sign-in ended at once, and says so: a cashier's sale (the cashier's engine user went with it) is refused too.
+    expect(out.signedOut).toBe(true);
+    expect(value(await open.call('core:status')).gateway).toMatchObject({ auth: 'oauth', signedOut: true, health: 'refused' });
+    await open.signInAs('Casey', '0000');
+    expect((await open.call('sale:charge', { subtotalCents: 1500, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clientRef: 'oauth-after-out' })).ok).toBe(false);
+  });
+});
+
+describe('signing out of a remote gateway signed in with an API key', () => {
+  it('ends this run’s sign-in at once: nothing more is charged with the forgotten key, and the status says signed out', async () => {
+    const engineDir = mkdtempSync(join(tmpdir(), 'ringup-apikey-engine-'));
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-apikey-counter-'));
+    const engineSide = await openCore(engineDir);
+    let open: OpenCore | undefined;
+    try {
+      const creds = embeddedCredentials(engineDir) as unknown as Creds & { user_id: string; user_api_key: string };
+      open = await openCore(dir);
+      await open.signInAs('Morgan', '1234');
+      value(await open.call('gateway:save', { kind: 'remote', baseUrl: creds.base_url, developerId: creds.developer_id, userId: creds.user_id, userApiKey: creds.user_api_key }));
+      await open.core.close();
+      open = await openCore(dir);
+      await open.signInAs('Morgan', '1234');
+      expect(value(await open.call('core:status')).gateway).toMatchObject({ mode: 'remote', auth: 'api-key', signedOut: false });
+      const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+      expect(value(await open.call('sale:charge', { subtotalCents: 1500, taxCents: 0, tipCents: 0, card, clientRef: 'apikey-before' })).approved).toBe(true);
+
+      const out = value(await open.call('gateway:sign-out'));
+      expect(out).toMatchObject({ signedOut: true, saved: { kind: 'embedded' } });
+      expect((await open.call('sale:charge', { subtotalCents: 1600, taxCents: 0, tipCents: 0, card, clientRef: 'apikey-after' })).ok).toBe(false);
+      expect(value(await open.call('gateway:check')).health).toBe('refused');
+      expect(value(await open.call('core:status')).gateway).toMatchObject({ auth: 'api-key', signedOut: true });
+      // The key still works at the gateway (an API key cannot be revoked from here): only this counter forgot it.
+      const me = await fetch(`${creds.base_url}/users/me`, { headers: { 'developer-id': creds.developer_id, 'user-id': creds.user_id, 'user-api-key': creds.user_api_key } });
+      expect(me.status).toBe(200);
+    } finally {
+      await open?.core.close();
+      await engineSide.core.close();
+      rmSync(dir, { recursive: true, force: true });
+      rmSync(engineDir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -347,12 +388,12 @@ describe('switching accounts', () => {
       const finishing = open.call('gateway:oauth-finish', { attemptId: started.attemptId });
       await fetch(await loginAndAllow(started.authorizeUrl, creds.login));
       value(await finishing);
-      const { accessToken } = JSON.parse((await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
+      const { accessToken } = JSON.parse((await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET))!.toString('utf8')) as { accessToken: string };
       const me = () => fetch(`${creds.base_url}/users/me`, { headers: { authorization: `Bearer ${accessToken}`, 'developer-id': creds.developer_id } });
       expect((await me()).status).toBe(200);
       value(await open.call('gateway:save', { kind: 'embedded' }));
       expect((await me()).status).toBe(401);
-      expect(await new FileSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
+      expect(await openNodeHostSecretStore(dir).get(OAUTH_SESSION_SECRET)).toBeNull();
 
       // A denied consent and a cancelled sign-in end the attempt with a sentence, not a hang.
       const denied = value(await open.call('gateway:oauth-start', { kind: 'embedded' }));

@@ -12,7 +12,7 @@ function handlers(overrides: Partial<HandlerMap> = {}): HandlerMap {
     version: '1.0.0',
     dataDir: '/tmp/x',
     shell: 'electron' as const,
-    gateway: { mode: 'embedded' as const, baseUrl: 'http://127.0.0.1:1/v2', health: 'ok' as const, latencyMs: 1, checkedAt: 0 },
+    gateway: { mode: 'embedded' as const, baseUrl: 'http://127.0.0.1:1/v2', health: 'ok' as const, latencyMs: 1, checkedAt: 0, auth: 'engine-keys' as const, signedOut: false },
   };
   return {
     'core:status': async () => ok(status),

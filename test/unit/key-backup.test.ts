@@ -12,6 +12,7 @@ import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
 import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
 import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/sealed-gateway';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { openCore, value } from '../helpers/core-harness';
 
@@ -54,6 +55,10 @@ describe('the backup file', () => {
     await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'changed.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
     writeFileSync(join(b, 'backups', 'dated.json'), JSON.stringify({ ...parsed, created: '2020-01-01T00:00:00.000Z' }));
     await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'dated.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
+    // A tag cut to its first 4 bytes still authenticates in GCM unless its length is pinned.
+    const shortTag = Buffer.from((JSON.parse(text) as { cipher: { tag: string } }).cipher.tag, 'base64').subarray(0, 4).toString('base64');
+    writeFileSync(join(b, 'backups', 'short-tag.json'), JSON.stringify({ ...parsed, cipher: { ...(parsed as unknown as { cipher: object }).cipher, tag: shortTag } }));
+    await expect(restoreKeys({ dataDir: b, secrets: fresh, fileName: 'short-tag.json', passphrase: 'correct horse battery' })).rejects.toThrow(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
     expect(await fresh.get('vault-key')).toBeNull();
 
     expect(await restoreKeys({ dataDir: b, secrets: fresh, fileName: file, passphrase: 'correct horse battery' })).toEqual(['vault-key', 'engine-cashier-user']);
@@ -94,7 +99,7 @@ describe('a replacement register', () => {
     expect(value(await after.call('keys:backups')).awaitingKeys).toBeNull();
     const sale = value(await after.call('vault:charge', { id: card.id, subtotalCents: 700, taxCents: 0, tipCents: 0, clientRef: 'new-2' }));
     expect(sale.approved).toBe(true);
-    expect(await new FileSecretStore(newDirPath).get(VAULT_KEY_SECRET)).toEqual(await new FileSecretStore(oldDir).get(VAULT_KEY_SECRET));
+    expect(await openNodeHostSecretStore(newDirPath).get(VAULT_KEY_SECRET)).toEqual(await openNodeHostSecretStore(oldDir).get(VAULT_KEY_SECRET));
     await after.core.close();
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
-import { FileSecretStore } from '../../electron/secrets/file-secret-store';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-roles-');
@@ -41,7 +41,7 @@ describe('role credentials', () => {
   });
 
   it('…and the engine refuses the cashier key itself (403), which lives only in the secret store', async () => {
-    const stored = await new FileSecretStore(h.dir).get(CASHIER_CREDENTIALS_SECRET);
+    const stored = await openNodeHostSecretStore(h.dir).get(CASHIER_CREDENTIALS_SECRET);
     const cashier = JSON.parse(String(stored)) as { userId: string; userApiKey: string };
     const base = (value(await h.call('core:status'))).gateway.baseUrl;
     const developerId = String(engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');

@@ -1,14 +1,16 @@
 /**
  * Issue 11, point 6: a copy of the data folder without the key reveals no secret.
  *
- * The app's SecretStore lives outside the data folder here (a FileSecretStore in another
- * folder, as the OS keychain holds safeStorage's key in the desktop app). After a day's
- * work — sign-in, a sale, a refund, a saved card, the cashier's engine user — every file
- * under the data folder (databases, their WAL, JSON, the engine's folder) is searched for
- * every secret the app and its embedded engine hold, in the encodings they could be
- * written in.
+ * The node host's own SecretStore, as `npm start` runs it: key files in its keys folder
+ * outside the data folder (electron/core/node-host-keys.ts; under this file's temporary
+ * RINGUP_KEYS_DIR), as the OS keychain holds safeStorage's key in the desktop app. After a
+ * day's work — sign-in, a sale, a refund, a saved card, the cashier's and installer's engine
+ * users — every file under the data folder (databases, their WAL, JSON, the engine's
+ * folder) is searched for every secret the app and its embedded engine hold, in the
+ * encodings they could be written in. An older data folder, whose key files sat in
+ * `<data>/secrets/`, gives them up to the keys folder on its next start.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +18,7 @@ import { startCore, type Core } from '../../electron/core/app-core';
 import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
 import { CREDENTIALS_FILE, startEngine } from '../../electron/gateway/engine';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
+import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import type { HandlerResults } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
@@ -51,31 +54,30 @@ function leaks(dataDir: string, secrets: Record<string, string | Buffer>): strin
 }
 
 let dataDir = '';
-let keychainDir = '';
 let core: Core;
 let call: <C extends keyof HandlerResults>(channel: C, arg?: unknown) => Promise<Result<HandlerResults[C]>>;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'ringup-stolen-'));
-  keychainDir = mkdtempSync(join(tmpdir(), 'ringup-keychain-'));
-  core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0, secrets: new FileSecretStore(keychainDir) });
+  // No `secrets`: the node host's own store.
+  core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0 });
   const dispatch: Dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
   call = async (channel, arg) => (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as never;
 });
 
 afterAll(async () => {
   await core?.close();
-  for (const d of [dataDir, keychainDir]) if (d) rmSync(d, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function secretsHeld(): Promise<Record<string, string | Buffer>> {
-  const creds = embeddedCredentials(dataDir, keychainDir) as unknown as {
+async function secretsHeld(dataDir: string): Promise<Record<string, string | Buffer>> {
+  const creds = embeddedCredentials(dataDir) as unknown as {
     user_api_key: string;
     developer_encryption_key: string;
     oauth: { client_secret: string };
     login: { password: string };
   };
-  const keychain = new FileSecretStore(keychainDir);
+  const keychain = openNodeHostSecretStore(dataDir);
   const cashier = JSON.parse(((await keychain.get(CASHIER_CREDENTIALS_SECRET)) as Buffer).toString('utf8')) as { userApiKey: string };
   const held: Record<string, string | Buffer> = {
     'the admin API key': creds.user_api_key,
@@ -85,7 +87,7 @@ async function secretsHeld(): Promise<Record<string, string | Buffer>> {
     "the admin's login password": creds.login.password,
     'the card number': PAN,
   };
-  for (const name of readdirSync(join(keychainDir, 'secrets'))) {
+  for (const name of readdirSync(keychain.dir)) {
     const v = await keychain.get(name);
     if (v) held[`the keychain's ${name}`] = v;
   }
@@ -101,16 +103,46 @@ describe('a stolen data folder', () => {
     const pat = value(await call('vault:add-contact', { firstName: 'Pat', lastName: 'Doe', email: 'pat@example.com' }));
     value(await call('vault:add-card', { contactId: pat.id, holderName: 'Pat Doe', number: PAN, expiry: '1230' }));
 
-    const held = await secretsHeld();
-    expect(Object.keys(held).length).toBeGreaterThanOrEqual(8);
+    const held = await secretsHeld(dataDir);
+    expect(Object.keys(held).length).toBeGreaterThanOrEqual(9);
     expect(leaks(dataDir, held)).toEqual([]);
     // Not written at all: the engine's credentials file (its admin key).
     expect(filesUnder(dataDir).some((f) => f.endsWith(CREDENTIALS_FILE))).toBe(false);
 
     await core.close();
     expect(leaks(dataDir, held)).toEqual([]);
-    core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0, secrets: new FileSecretStore(keychainDir) });
+    core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0 });
     expect(core.status().gateway).toMatchObject({ mode: 'embedded' });
+  });
+
+  it('an older node-host folder gives its <data>/secrets key files up on the next start, and its saved card still charges', async () => {
+    const old = mkdtempSync(join(tmpdir(), 'ringup-oldkeys-'));
+    try {
+      // As older versions ran the node host: its key files inside the data folder.
+      let c = await startCore({ dataDir: old, shell: 'node-host', healthIntervalMs: 0, secrets: new FileSecretStore(join(old, 'secrets')) });
+      let d: Dispatch = createDispatcher(c.handlers, { allowedOrigins: [ORIGIN] });
+      const on = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) => (await d(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+      const signIn = async () => value(await on('auth:sign-in', { userId: value(await on('auth:users')).users.find((u) => u.name === 'Morgan')!.id, pin: '1234' }));
+      await signIn();
+      const pat = value(await on('vault:add-contact', { firstName: 'Pat', lastName: 'Old', email: '' }));
+      const saved = value(await on('vault:add-card', { contactId: pat.id, holderName: 'Pat Old', number: PAN, expiry: '1230' }));
+      await c.close();
+      expect(readdirSync(join(old, 'secrets'))).toContain('vault-key');
+
+      c = await startCore({ dataDir: old, shell: 'node-host', healthIntervalMs: 0 });
+      d = createDispatcher(c.handlers, { allowedOrigins: [ORIGIN] });
+      try {
+        await signIn();
+        const charged = value(await on('vault:charge', { id: saved.id, subtotalCents: 700, taxCents: 0, tipCents: 0, clientRef: 'old-keys-1' }));
+        expect(charged.approved, JSON.stringify(charged)).toBe(true);
+        expect(existsSync(join(old, 'secrets'))).toBe(false);
+        expect(leaks(old, await secretsHeld(old))).toEqual([]);
+      } finally {
+        await c.close();
+      }
+    } finally {
+      rmSync(old, { recursive: true, force: true });
+    }
   });
 
   it('an older folder’s plaintext engine secrets are sealed on the next start, and the same credentials still work', async () => {

@@ -7,13 +7,17 @@
  * | 250 | Client Admin | ✔ | ✔ | ✔ | ✔ |
  * | 200 | Manager | ✔ | ✔ | ✔ | ✔ |
  * | 100 | User (cashier) | ✔ |  |  |  |
+ * | 50 | Device installer |  |  |  |  |
  *
  * - sell: sale, authonly, avsonly, force, debit, authcomplete, authincrement, edit (tips);
  * - refund: refund, credit (money back to the customer), also on a terminal;
  * - void: void and partialreversal (approved money that will not be collected);
  * - settle: closing a batch.
- * Any other user_type_id may sell only (least privilege). User management stays with
- * admins (user-permissions.ts). A forbidden action answers 403 in the error envelope.
+ * Any other user_type_id may sell only (least privilege). A device installer moves no money:
+ * terminals, scanners and device terms need only membership of the location, which every
+ * user type has. User management stays with admins (user-permissions.ts). A forbidden
+ * action answers 403 in the error envelope. Simplification: only transactions and batch
+ * settling are checked; saved cards, recurring schedules and pay links are not role-checked.
  */
 import type { AuthInfo } from '../framework/context';
 import { ApiError, fmt } from '../framework/errors';
@@ -21,6 +25,8 @@ import { ADMIN_USER_TYPE } from './user-permissions';
 
 export const MANAGER_USER_TYPE = 200;
 export const PLAIN_USER_TYPE = 100;
+/** Sets up terminals, scanners and device terms; moves no money (the counter's installer role). */
+export const INSTALLER_USER_TYPE = 50;
 
 export type MoneyPermission = 'sell' | 'refund' | 'void' | 'settle';
 
@@ -28,6 +34,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<number, readonly MoneyPermission[
   [ADMIN_USER_TYPE]: ['sell', 'refund', 'void', 'settle'],
   [MANAGER_USER_TYPE]: ['sell', 'refund', 'void', 'settle'],
   [PLAIN_USER_TYPE]: ['sell'],
+  [INSTALLER_USER_TYPE]: [],
 };
 const DEFAULT_PERMISSIONS: readonly MoneyPermission[] = ['sell'];
 

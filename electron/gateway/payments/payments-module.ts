@@ -4,8 +4,8 @@
  *
  * The vault key comes from EngineOptions.vaultKey (the app passes the key from its
  * SecretStore); without it (standalone engine, tests) the module reads or creates it with
- * `getOrCreateKey(new FileSecretStore(dataDir), 'vault-key')`, a 0600 file under
- * <dataDir>/secrets/.
+ * `getOrCreateKey(new FileSecretStore(join(dataDir, 'secrets')), 'vault-key')`, a 0600 file
+ * under <dataDir>/secrets/.
  *
  * Every write goes through one GroupCommitWriter, so a 2xx is sent only after the COMMIT
  * that holds it is on disk. The module writes through its own connection to the engine's
@@ -14,6 +14,7 @@
  * its own synchronous=FULL. Both connections share the WAL, so each sees the other's
  * commits; all statements of this module go through its connection (`pctx.stmt`).
  */
+import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
@@ -131,7 +132,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     openapi: paymentsOpenApi,
 
     async init(engineCtx) {
-      const key = engineCtx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(engineCtx.options.dataDir), VAULT_KEY_NAME));
+      const key = engineCtx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(join(engineCtx.options.dataDir, 'secrets')), VAULT_KEY_NAME));
       const file = engineCtx.db.name;
       const walPath = `${file}-wal`;
       // Async WAL fsync needs a file database whose WAL exists (the migrations just wrote to it).

@@ -1,7 +1,8 @@
 /**
  * Encryption of vaulted account numbers at rest: AES-256-GCM with a 32-byte key from
  * the core's SecretStore (`getOrCreateKey(store, VAULT_KEY_NAME)`; the standalone engine
- * and the node host use FileSecretStore(dataDir), the desktop app safeStorage).
+ * uses a FileSecretStore in its `<DIR>/secrets/`, the node host one outside its data
+ * folder, the desktop app safeStorage).
  * Blob layout: "v1:" + base64(iv 12 bytes | tag 16 bytes | ciphertext). The vault id is
  * the associated data, so a blob copied onto another vault row does not decrypt.
  */

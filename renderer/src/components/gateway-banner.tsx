@@ -1,10 +1,16 @@
-import type { CoreStatus } from '../../../shared/ipc/contract';
+import type { CoreStatus, GatewayAuthMethod } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { useSettingsStore } from '../stores/settings-store';
 
 export const GATEWAY_BANNER = {
   unreachable: 'The payment gateway cannot be reached. Cards cannot be charged until it answers again; this message goes away by itself.',
-  refused: 'The payment gateway refuses Ringup’s credentials. Cards cannot be charged. Ask a manager to check the gateway settings (API key).',
+  /** A refusal, worded by how this run signs in. */
+  refused: {
+    'api-key': 'The payment gateway refuses Ringup’s credentials (user id and API key). Cards cannot be charged. Ask a manager to check the gateway settings.',
+    oauth: 'The payment gateway refuses this counter’s OAuth sign-in. Cards cannot be charged. Ask a manager to sign in again on the Gateway screen.',
+    'engine-keys': 'The embedded engine refuses Ringup’s own keys. Cards cannot be charged. Ask a manager to look at the Gateway screen.',
+  } satisfies Record<GatewayAuthMethod, string>,
+  signedOut: 'This counter signed out of the payment gateway, so cards cannot be charged. Close Ringup and start it again: it then uses the embedded engine.',
 } as const;
 
 export const offlineBannerText = (capCents: number) =>
@@ -13,14 +19,18 @@ export const offlineBannerText = (capCents: number) =>
 /**
  * Gateway trouble, on every screen, the moment the core's health probe sees it (the
  * core pushes `core:status` on every change); it clears by itself when the gateway
- * answers again. A refused key is named as such, not as "unreachable".
+ * answers again. A refusal is named as such, not as "unreachable", in the words of how the
+ * counter signs in (API key, OAuth, the engine's own keys), or as the sign-out it is.
  */
 export function GatewayBanner({ status }: { status: CoreStatus | null }) {
-  const health = status?.gateway.health;
+  const g = status?.gateway;
+  const health = g?.health;
   const settings = useSettingsStore((s) => s.settings);
-  if (health !== 'unreachable' && health !== 'refused') return null;
+  if (!g || (health !== 'unreachable' && health !== 'refused')) return null;
+  let text: string;
+  if (health === 'refused') text = g.signedOut ? GATEWAY_BANNER.signedOut : GATEWAY_BANNER.refused[g.auth];
   // Issue 13: with keyed sales allowed offline, the counter keeps selling into the offline queue.
-  const text = health === 'unreachable' && settings?.offlineAllowKeyed ? offlineBannerText(settings.offlinePaymentCapCents) : GATEWAY_BANNER[health];
+  else text = settings?.offlineAllowKeyed ? offlineBannerText(settings.offlinePaymentCapCents) : GATEWAY_BANNER.unreachable;
   return (
     <div className="gateway-banner" role="alert" data-testid="gateway-banner">
       <span className="gateway-banner-icon" aria-hidden="true">

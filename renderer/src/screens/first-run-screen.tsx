@@ -11,6 +11,7 @@ import { ringup } from '../bridge/bridge';
 import { OutcomeNote, type Outcome } from '../components/outcome-note';
 import { TextField } from '../components/text-field';
 import { BareShell } from '../components/bare-shell';
+import { generalMessage } from '../lib/form-failure';
 
 type Environment = 'sandbox' | 'production';
 
@@ -47,7 +48,8 @@ function FirstRunScreen({ onDone }: { onDone(state: FirstRunState): void }) {
     setBusy(false);
     if (!r.ok) {
       setFields(r.error.fields ?? {});
-      return setNote({ ok: false, text: r.error.message });
+      const text = generalMessage(r.error, ['baseUrl', 'developerId']);
+      return setNote(text ? { ok: false, text } : null);
     }
     onDone(r.value);
   };

@@ -5,7 +5,9 @@
  * own login page in the browser; the embedded engine's too). Changes apply at the next
  * start. Keys and client secrets are typed here and go to the core once; tokens never
  * come here (the core keeps them in the secret store). Sign-out revokes the OAuth
- * sign-in and drops what this window holds of the previous account.
+ * sign-in (or forgets the API key), ends this run's sign-in at once — the screen then says,
+ * in one place, that cards are refused until Ringup starts again — and drops what this
+ * window holds of the previous account.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { CoreStatus, GatewayAuthMethod, GatewayConnectionView } from '../../../shared/ipc/contract';
@@ -15,6 +17,7 @@ import { OutcomeNote, type Outcome } from '../components/outcome-note';
 import { TextField } from '../components/text-field';
 import { useNavStore } from '../stores/nav-store';
 import { resetUserStores } from '../stores/user-store';
+import { generalMessage, type FormError } from '../lib/form-failure';
 
 type Kind = 'embedded' | 'remote';
 type Method = 'api-key' | 'oauth';
@@ -25,7 +28,12 @@ export const GATEWAY_UI = {
   envWins: 'Environment variables (RINGUP_GATEWAY_URL …) choose the gateway of this run; a saved choice applies when they are not set.',
   waiting: 'Finish signing in on the gateway’s page in the browser. Ringup waits here.',
   signedIn: (user: string) => `Signed in with OAuth as gateway user ${user}. Close Ringup and start it again to use it.`,
-  signedOut: 'Signed out: the gateway’s tokens are revoked and this counter’s records of that account are cleared. The embedded engine is used from the next start.',
+  signedOut: {
+    oauth: 'Signed out: the gateway’s tokens are revoked and this counter’s records of that account are cleared.',
+    'api-key': 'Signed out: the API key is forgotten and this counter’s records of that account are cleared.',
+  },
+  /** The one statement of what a sign-out means for this run (beside what is in use). */
+  signedOutNow: 'Signed out of this gateway: cards cannot be charged until Ringup is started again. It then uses the embedded engine.',
 } as const;
 
 const METHOD_LABEL: Record<GatewayAuthMethod, string> = {
@@ -33,13 +41,18 @@ const METHOD_LABEL: Record<GatewayAuthMethod, string> = {
   'api-key': 'API key (kept in the secret store)',
   oauth: 'OAuth 2.0 (tokens kept in the secret store, refreshed automatically)',
 };
+const METHOD_SIGNED_OUT: Record<GatewayAuthMethod, string> = { 'engine-keys': 'Its own keys', 'api-key': 'API key, signed out', oauth: 'OAuth 2.0, signed out' };
 
 function healthSentence(g: CoreStatus['gateway']): Outcome {
+  if (g.signedOut && g.health === 'refused') return { ok: false, text: 'Signed out: the gateway refuses this counter until Ringup is started again.' };
   if (g.health === 'ok') return { ok: true, text: `Connected: the gateway answered in ${g.latencyMs ?? 0} ms and accepted this counter’s sign-in.` };
   if (g.health === 'refused') return { ok: false, text: 'The gateway answered but refused this counter’s sign-in: sign in again below.' };
   if (g.health === 'restarting' || g.health === 'starting') return { ok: false, text: 'The embedded engine is starting again; test once more in a moment.' };
   return { ok: false, text: 'No gateway answered: check the network, or the address below.' };
 }
+
+/** The fields the change form shows a message beside. */
+const FORM_FIELDS = ['baseUrl', 'developerId', 'userId', 'userApiKey', 'clientId', 'clientSecret'] as const;
 
 /** A note that survives the screen's remount after sign-out (the per-user reset). */
 let carriedNote: Outcome | null = null;
@@ -81,9 +94,10 @@ export function GatewayScreen() {
     void load();
   }, [load]);
 
-  const failed = (error: { message: string; fields?: Record<string, string[]> }) => {
+  const failed = (error: FormError) => {
     setFields(error.fields ?? {});
-    setNote({ ok: false, text: error.message });
+    const text = generalMessage(error, FORM_FIELDS);
+    setNote(text ? { ok: false, text } : null);
   };
 
   const checkNow = async () => {
@@ -145,14 +159,14 @@ export function GatewayScreen() {
     setBusy(false);
     if (!r.ok) return failed(r.error);
     // Nothing of the previous account stays in this window: every user store starts again.
-    carriedNote = { ok: true, text: GATEWAY_UI.signedOut };
+    carriedNote = { ok: true, text: GATEWAY_UI.signedOut[view?.authMethod === 'oauth' ? 'oauth' : 'api-key'] };
     resetUserStores();
     useNavStore.getState().go('gateway');
   };
 
   const err = (f: string) => fields[f]?.[0] ?? null;
   // Something to sign out of: a saved OAuth or API-key sign-in (a run from environment variables is not the app's to end).
-  const signedInRemotely = view && !view.fromEnvironment && (view.saved ? view.saved.auth !== 'engine-keys' : view.authMethod !== 'engine-keys');
+  const signedInRemotely = view && !view.fromEnvironment && !view.signedOut && (view.saved ? view.saved.auth !== 'engine-keys' : view.authMethod !== 'engine-keys');
 
   return (
     <div className="system-layout">
@@ -168,11 +182,16 @@ export function GatewayScreen() {
             </Fact>
             {view.developerId && <Fact label="Developer id" mono>{view.developerId}</Fact>}
             {view.userId && <Fact label="Gateway user" mono>{view.userId}</Fact>}
-            <Fact label="Signs in with">{METHOD_LABEL[view.authMethod]}</Fact>
+            <Fact label="Signs in with">{view.signedOut ? METHOD_SIGNED_OUT[view.authMethod] : METHOD_LABEL[view.authMethod]}</Fact>
           </dl>
         )}
+        {view?.signedOut && (
+          <p className="notice notice-error" data-testid="gateway-signed-out">
+            {GATEWAY_UI.signedOutNow}
+          </p>
+        )}
         {view?.fromEnvironment && <p className="notice notice-info">{GATEWAY_UI.envWins}</p>}
-        {view?.restartNeeded && !note && <p className="notice notice-info">A saved change applies at the next start of Ringup.</p>}
+        {view?.restartNeeded && !view.signedOut && !note && <p className="notice notice-info">A saved change applies at the next start of Ringup.</p>}
         <OutcomeNote note={checkNote} />
         <div className="gateway-signin-actions">
           <button type="button" className="btn btn-secondary btn-lg" onClick={() => void checkNow()} disabled={busy}>

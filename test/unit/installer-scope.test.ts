@@ -67,7 +67,7 @@ describe('the installer', () => {
     await h.signInAs('Jordan', '2468');
     const data = value(await h.call('devices:installer-data'));
     const { lastRegistrationTs: _ts, id: _id, ...demo } = data.terminals[0]!;
-    const saved = value(await h.call('devices:terminal-save', { ...demo, title: 'Back counter', serialNumber: 'SN-BACK-1' }));
+    const saved = value(await h.call('devices:terminal-save', { ...demo, title: 'Back counter', serialNumber: 'SN-BACK-1', address: { kind: 'tcp', host: '127.0.0.1', port: 10009 } }));
     const maker = engineRow('SELECT u.user_type_id, u.username FROM terminals t JOIN users u ON u.id = t.created_user_id WHERE t.id = ?', saved.id);
     expect(maker).toMatchObject({ user_type_id: INSTALLER_USER_TYPE });
     expect(String(maker?.username)).toMatch(/^ringup-installer-/);

@@ -118,4 +118,15 @@ describe('batches', () => {
     expect(answer).toEqual({ ok: false, error: { code: 'too_many_records', message: TOO_MANY_RECORDS(2) } });
     expect(TOO_MANY_RECORDS(200_000)).toContain('more than 200,000 transactions');
   });
+
+  it('a small first page of rows, for the first rows to show at once', async () => {
+    await signInAs('Morgan', '1234');
+    await sell(1400);
+    const batchId = value(await call('batches:list')).open!.id;
+    const all = value(await call('batches:rows', { batchId, page: 1 }));
+    const first = value(await call('batches:rows', { batchId, page: 1, pageSize: 2 }));
+    expect(first.rows.map((r) => r.id)).toEqual(all.rows.slice(0, 2).map((r) => r.id));
+    expect(first.pageCount).toBe(Math.ceil(all.rows.length / 2));
+    expect((await call('batches:rows', { batchId, page: 1, pageSize: 5001 })).ok).toBe(false);
+  });
 });

@@ -62,6 +62,17 @@ export class GatewayError extends Error {
   }
 }
 
+/** The most records listAllTransactions gathers for one total (a batch, a day). */
+export const LIST_ALL_MAX_RECORDS = 200_000;
+
+/** A list longer than the caller may total: said, never silently cut (guarded-call.ts answers it in plain words). */
+export class TooManyRecordsError extends Error {
+  constructor(readonly max: number) {
+    super(`more than ${max} records`);
+    this.name = 'TooManyRecordsError';
+  }
+}
+
 export interface ListPage<T> {
   items: T[];
   meta: V2ListMeta;
@@ -210,16 +221,22 @@ export class GatewayClient {
     return { items: r.transactions ?? [], meta: r.meta ?? {} };
   }
 
-  /** Every page of a transaction list, up to `max` records. */
-  async listAllTransactions(filters: V2TransactionFilters, max = 200_000): Promise<V2Transaction[]> {
+  /**
+   * Every page of a transaction list. More than `max` records is refused with a
+   * TooManyRecordsError, never cut short: a total of part of the records would be a wrong
+   * total shown as a right one.
+   */
+  async listAllTransactions(filters: V2TransactionFilters, max = LIST_ALL_MAX_RECORDS): Promise<V2Transaction[]> {
     const out: V2Transaction[] = [];
-    for (let page = 1; out.length < max; page++) {
+    for (let page = 1; ; page++) {
       const { items, meta } = await this.listTransactions(filters, page, 5000);
+      const total = meta.pagination?.totalCount;
+      if ((total !== undefined && total > max) || out.length + items.length > max) throw new TooManyRecordsError(max);
       out.push(...items);
       const pageCount = meta.pagination?.pageCount;
       if (items.length < 5000 || (pageCount !== undefined && page >= pageCount)) break;
     }
-    return out.slice(0, max);
+    return out;
   }
 
   /** One page of GET /v2/transactionbatches. */

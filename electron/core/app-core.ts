@@ -351,7 +351,17 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, storeCardOnTerminal }),
     ...createRecurringHandlers({ client, users, locationId }),
     ...createBillingLinksHandlers({ client, users, locationId }),
-    ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
+    ...createReportsHandlers({
+      client,
+      users,
+      db,
+      locationId,
+      store: () => {
+        const st = settings();
+        return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
+      },
+      ...(opts.printReport ? { printReport: opts.printReport } : {}),
+    }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
     ...createOutboxHandlers({ client, users, locationId }),

@@ -76,10 +76,10 @@ export function createBatchHandlers(deps: BatchDeps): BatchHandlers {
         return ok({ batch, totals: totalsOfCounted(list.map(counted)) });
       }),
 
-    'batches:rows': async ({ batchId, page }) =>
+    'batches:rows': async ({ batchId, page, pageSize = BATCH_PAGE_SIZE }) =>
       guarded(async () => {
-        const { items, meta } = await client.listTransactions({ transaction_batch_id: batchId }, page, BATCH_PAGE_SIZE, '-created_ts');
-        const pageCount = meta.pagination?.pageCount ?? (items.length < BATCH_PAGE_SIZE ? page : page + 1);
+        const { items, meta } = await client.listTransactions({ transaction_batch_id: batchId }, page, pageSize, '-created_ts');
+        const pageCount = meta.pagination?.pageCount ?? (items.length < pageSize ? page : page + 1);
         return ok({ rows: items.map(batchRowOf), page, pageCount: Math.max(page, pageCount) });
       }),
 

@@ -3,16 +3,33 @@
  * period — numbered, stored (z-report-store.ts), and the next report starts the second
  * after it. The period runs from the last Z (or local midnight before the first one) to
  * now (for a Z, the second before now, so a sale made in the very second of a Z falls in
- * the next day instead of in neither). Totals use approved-money.ts, the same rules as the batches.
+ * the next day instead of in neither).
+ *
+ * Card money: the gateway's transactions created in the period, counted with
+ * approved-money.ts (the same rules as the batches), so that part reconciles with the
+ * engine's records. Cash: the app's drawer records (cash-tenders-report.ts). The
+ * all-tenders lines add the two.
+ *
+ * A void or refund counts in the period in which it happens, not the sale's: a Z stays
+ * as it was printed, so a sale voided after its day closed is taken back in the period of
+ * the void (the engine's modified_ts of a voided record is the void's time: nothing
+ * changes a voided record after), and the report says it concerns an earlier sale. What
+ * the earlier report counted is read from the record's changelog (its status before the
+ * void); a gateway without changelogs is taken to have voided an approved sale or refund.
+ * The sum of the Z reports is then what the gateway and the drawer hold.
  *
  * Simplifications: Z does not settle the batch (settling is its own step on the Batches
  * screen); the offline and declined-after-forward counts come from the offline queue
- * (issue 13), by when the sale was taken.
+ * (issue 13), by when the sale was taken; a tip adjusted or an amount reversed after the
+ * sale's day closed is not carried into a later period (only voids and refunds are); the
+ * tips of a voided earlier sale are not taken back from the tips by employee; ACH debits
+ * are listed while pending at the bank and counted in no total.
  */
-import type { BreakdownRow, DayReport, HandlerMap, HourBucket, PaperSize } from '../../shared/ipc/contract';
+import type { AllTenderTotals, BreakdownRow, CashCount, DayReport, EarlierPeriodLines, HandlerMap, HourBucket, MoneyLine, MoneyTotals, PaperSize, ReportStoreHeader } from '../../shared/ipc/contract';
+import { parseMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
-import type { V2TransactionFilters } from '../client/v2-types';
+import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
 import { addToBreakdown, counted, sortedBreakdown, totalsOfCounted, type CountedTransaction } from './approved-money';
 import { guardedCall } from './guarded-call';
 import type { PosDatabase } from './pos-database';
@@ -22,6 +39,8 @@ import { offlineCountsBetween } from './offline-queue';
 import { ZReportStore } from './z-report-store';
 import { cashSummary } from './cash-drawer';
 import { cartSalesSummary } from './cart-report';
+import { cashPeriod } from './cash-tenders-report';
+import { STATUS, TYPE } from './transaction-view';
 
 export const REPORT_MESSAGES = {
   notRecorded: 'Not recorded',
@@ -30,11 +49,17 @@ export const REPORT_MESSAGES = {
   printInBrowser: 'Printing goes through the browser here.',
 } as const;
 
+/** ACH debits (type 50) the bank has not settled yet: 131 pending origination, 132 originating, 133 originated. */
+const ACH_DEBIT_TYPE = 50;
+const ACH_PENDING = new Set([131, 132, 133]);
+
 export interface ReportsDeps {
   client: GatewayClient;
   users: UserDirectory;
   db: PosDatabase;
   locationId: string | undefined;
+  /** The store's name, address and phone for the report's header. */
+  store?: () => ReportStoreHeader;
   /** Prints the report on screen or saves it as PDF (desktop shell); absent in the node host. */
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
   now?: () => number;
@@ -69,21 +94,98 @@ export function byHour(list: readonly CountedTransaction[]): HourBucket[] {
   return hours;
 }
 
+const line = (): MoneyLine => ({ count: 0, cents: 0 });
+const add = (a: MoneyLine, b: MoneyLine): MoneyLine => ({ count: a.count + b.count, cents: a.cents + b.cents });
+
+/** Card + cash, less what earlier sales voided now take back: declared once, from the parts. */
+export function allTenderTotals(card: MoneyTotals, cash: { sales: MoneyLine; refunds: MoneyLine; taxCents: number }, earlier: EarlierPeriodLines): AllTenderTotals {
+  const sales = add(card.sales, cash.sales);
+  const refunds = add(card.refunds, cash.refunds);
+  return {
+    sales,
+    refunds,
+    netCents: sales.cents - refunds.cents - earlier.voidedSales.cents + earlier.voidedRefunds.cents,
+    taxCents: card.taxCents + cash.taxCents - earlier.voidedSalesTaxCents,
+  };
+}
+
+/** The record as it was before its void, from its changelog; an approved sale or refund when the gateway keeps none. */
+function beforeVoid(t: V2Transaction): V2Transaction {
+  const logs = Array.isArray(t.changelogs) ? (t.changelogs as Array<{ action?: string; changes?: Record<string, [unknown, unknown]> }>) : [];
+  const before = logs.find((l) => l.action === 'void')?.changes?.status_id?.[0];
+  const status = typeof before === 'number' ? before : Number(t.type_id) === TYPE.refund ? STATUS.refunded : STATUS.approved;
+  return { ...t, status_id: status };
+}
+
 export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
   const { client, users } = deps;
   const now = deps.now ?? Date.now;
   const store = new ZReportStore(deps.db);
   let zChain: Promise<unknown> = Promise.resolve();
 
-  async function build(kind: 'x' | 'z', generatedBy: string): Promise<DayReport> {
+  const scoped = (filters: V2TransactionFilters): V2TransactionFilters => (deps.locationId ? { ...filters, location_id: deps.locationId } : filters);
+
+  /** Voids made in the period of sales and refunds created before it: what the earlier reports counted, taken back now. */
+  async function earlierVoids(from: number, to: number): Promise<Pick<EarlierPeriodLines, 'voidedSales' | 'voidedSalesTaxCents' | 'voidedRefunds'>> {
+    const voided = (await client.listAllTransactions(scoped({ status_id: String(STATUS.voided), modified_ts: `${from}|${to}` }))).filter((t) => Number(t.created_ts ?? 0) < from);
+    const out = { voidedSales: line(), voidedSalesTaxCents: 0, voidedRefunds: line() };
+    for (const t of voided) {
+      const c = counted(beforeVoid(await client.getTransactionExpanded(t.id, ['changelogs'])));
+      if (c.as === 'sale') {
+        out.voidedSales.count++;
+        out.voidedSales.cents += c.approvedCents;
+        out.voidedSalesTaxCents += c.taxCents;
+      } else if (c.as === 'refund') {
+        out.voidedRefunds.count++;
+        out.voidedRefunds.cents += c.approvedCents;
+      }
+    }
+    return out;
+  }
+
+  async function build(kind: 'x' | 'z', generatedBy: string, count?: { countedCashCents?: number | undefined; floatCents?: number | undefined }): Promise<DayReport> {
     const nowSec = Math.floor(now() / 1000);
     const last = store.lastClosedTo();
     const from = last !== null ? last + 1 : startOfLocalDay(now());
     // A Z ends the second before now (a sale in this very second goes to the next day); an X shows everything so far.
     const to = Math.max(from, kind === 'z' ? nowSec - 1 : nowSec);
-    const filters: V2TransactionFilters = { created_ts: `${from}|${to}` };
-    if (deps.locationId) filters.location_id = deps.locationId;
-    const list = (await client.listAllTransactions(filters)).map(counted);
+    const raw = await client.listAllTransactions(scoped({ created_ts: `${from}|${to}` }));
+    const list = raw.map(counted);
+    const byId = new Map(raw.map((t) => [t.id, t]));
+    const totals = totalsOfCounted(list);
+
+    // Refunds of sales made before the period (already in the refunds; said apart).
+    const earlierRefunds = line();
+    raw.forEach((t, i) => {
+      const prev = t.previous_transaction_id;
+      if (list[i]!.as === 'refund' && prev && !byId.has(prev)) {
+        earlierRefunds.count++;
+        earlierRefunds.cents += list[i]!.approvedCents;
+      }
+    });
+    const achPending = line();
+    for (const t of raw) {
+      if (Number(t.type_id) === ACH_DEBIT_TYPE && ACH_PENDING.has(Number(t.status_id))) {
+        achPending.count++;
+        achPending.cents += parseMoney(t.transaction_amount) ?? 0;
+      }
+    }
+
+    const cardTaxOf = async (id: string): Promise<number> => counted(byId.get(id) ?? (await client.getTransaction(id))).taxCents;
+    const cash = await cashPeriod(deps.db, from, to, cardTaxOf);
+    const voids = await earlierVoids(from, to);
+    const earlier: EarlierPeriodLines = { ...voids, refunds: add(earlierRefunds, cash.refundsOfEarlierSales) };
+    const allTenders = allTenderTotals(totals, cash.totals, earlier);
+    const hours = byHour(list).map((h) => ({ hour: h.hour, count: h.count + cash.byHour[h.hour]!.count, cents: h.cents + cash.byHour[h.hour]!.cents }));
+
+    const drawer = cashSummary(deps.db, from, to);
+    let cashCount: CashCount | undefined;
+    if (count?.countedCashCents !== undefined) {
+      const floatCents = count.floatCents ?? 0;
+      const expectedCents = floatCents + drawer.expectedCents;
+      cashCount = { floatCents, countedCents: count.countedCashCents, expectedCents, overShortCents: count.countedCashCents - expectedCents };
+    }
+
     // The gateway carries each user's clerk_number (clerkNumberOf their id); show their name.
     const offline = offlineCountsBetween(deps.db, from, to);
     const names = new Map(users.list().flatMap((u) => [[u.id, u.name] as const, [clerkNumberOf(u.id), u.name] as const]));
@@ -94,12 +196,18 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       to,
       generatedAt: nowSec,
       generatedBy,
-      totals: totalsOfCounted(list),
+      ...(deps.store ? { store: deps.store() } : {}),
+      totals,
+      earlier,
+      cashTenders: cash.totals,
+      allTenders,
+      achPending,
+      ...(cashCount ? { cashCount } : {}),
       byEmployee: byEmployee(list, names),
-      byHour: byHour(list),
+      byHour: hours,
       offlineCount: offline.offline,
       declinedAfterForwardCount: offline.declinedAfterForward,
-      cash: cashSummary(deps.db, from, to),
+      cash: drawer,
       cartSales: cartSalesSummary(deps.db, from, to),
     };
   }
@@ -109,11 +217,16 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
   return {
     'reports:x': async () => guarded(async (who) => ok(await build('x', who))),
 
-    'reports:z': async () =>
+    'reports:z': async (args) =>
       guarded((who) => {
         // One Z at a time: a second press waits for the first and closes the next (empty) period.
         const run = zChain.then(async (): Promise<Result<DayReport>> => {
-          const report = await build('z', who);
+          // A Z ends the second before now: right after another Z (the same second) it waits for the next
+          // second, so its period never reaches into the present, where a sale would fall into a closed day.
+          const last = store.lastClosedTo();
+          const wait = last === null ? 0 : (last + 2) * 1000 - now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          const report = await build('z', who, args);
           if (!store.save({ ...report, number: report.number! })) return fail('conflict', REPORT_MESSAGES.closedMeanwhile);
           return ok(report);
         });

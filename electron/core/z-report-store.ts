@@ -2,7 +2,9 @@
  * Where closed days are kept: the Z reports, numbered, in the core's own database. The
  * table is created here (IF NOT EXISTS) rather than in pos-database's numbered migrations,
  * so this feature does not take a migration number other work may also claim. Each row
- * keeps the report as it was printed (JSON), so a past Z reads back exactly.
+ * keeps the report as it was printed (JSON), so a past Z reads back exactly, with the
+ * cash counted at the close when the manager counted it. `net_cents` is the net of all
+ * tenders (card only for Z reports closed before cash was counted in the totals).
  */
 import type { DayReport, ZReportEntry } from '../../shared/ipc/contract';
 import type { PosDatabase } from './pos-database';
@@ -37,7 +39,7 @@ export class ZReportStore {
       if (last !== null && report.from <= last) return false;
       this.db
         .prepare('INSERT INTO z_reports (number, from_ts, to_ts, net_cents, closed_by, report) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(report.number, report.from, report.to, report.totals.netCents, report.generatedBy, JSON.stringify(report));
+        .run(report.number, report.from, report.to, report.allTenders?.netCents ?? report.totals.netCents, report.generatedBy, JSON.stringify(report));
       return true;
     })();
   }

@@ -91,7 +91,8 @@ export interface BatchList {
 export const BATCH_PAGE_SIZE = 5000;
 
 export const batchIdArgsSchema = z.strictObject({ batchId: idSchema });
-export const batchRowsArgsSchema = z.strictObject({ batchId: idSchema, page: z.number().int().min(1).max(1000) });
+/** A first page can be small (the first rows show at once); later pages are BATCH_PAGE_SIZE. */
+export const batchRowsArgsSchema = z.strictObject({ batchId: idSchema, page: z.number().int().min(1).max(1000), pageSize: z.number().int().min(1).max(BATCH_PAGE_SIZE).optional() });
 
 export const batchesHandlers = {
   'batches:list': z.void(),

@@ -13,7 +13,8 @@ export interface TransactionLinks {
   original: TransactionView | null;
   refunds: TransactionView[];
   batch: BatchInfo | null;
-  level3: Level3View;
+  /** Managers only, as `level3:view` (null for a cashier). */
+  level3: Level3View | null;
 }
 
 export const linksHandlers = {

@@ -24,6 +24,11 @@ export const L3_ERRORS = {
     `Must be a number with at most ${intDigits} digits before and ${decimals} after the decimal point.`,
   text: (min: number, max: number) => (min === max ? `Must be exactly ${min} characters.` : `Must be ${min} to ${max} characters.`),
   required: 'Required.',
+  /** A required field left out (or empty): what is needed, in a sentence. */
+  commodityCodeRequired: 'Visa needs a commodity code for each line item.',
+  descriptionRequired: 'Each line item needs a description.',
+  productCodeRequired: 'Each line item needs a product code.',
+  unitCostRequired: 'Each line item needs a unit cost.',
   taxExempt: 'Must be "1" or "0".',
   countryCode: 'Must be a three-letter or three-digit country code.',
   orderDate: 'Must be a date in the format YYMMDD.',
@@ -67,12 +72,15 @@ export function isUnitCode(code: string): boolean {
 
 export const TAX_TYPE_IDS = ['00', '01', '02', '03', '04', '05', '06', '10', '11', '12', '13', '14', '20', '21', '22'] as const;
 
-/** Number with bounded integer digits and decimals; accepts 12.5 or "12.50", yields 12.5. */
-export function l3Number(intDigits: number, decimals: number) {
+/**
+ * Number with bounded integer digits and decimals; accepts 12.5 or "12.50", yields 12.5.
+ * `required`: the sentence for a required number that is missing.
+ */
+export function l3Number(intDigits: number, decimals: number, required?: string) {
   const msg = L3_ERRORS.number(intDigits, decimals);
   const re = new RegExp(`^\\d{1,${intDigits}}(\\.\\d{0,${decimals}})?$`);
   return z
-    .union([z.number(), z.string()], { error: msg })
+    .union([z.number(), z.string()], { error: (iss) => (required && iss.input === undefined ? required : msg) })
     .refine((v) => {
       const s = typeof v === 'number' ? (Number.isFinite(v) ? String(v) : 'x') : v.trim();
       return re.test(s);
@@ -80,8 +88,13 @@ export function l3Number(intDigits: number, decimals: number) {
     .transform((v) => (typeof v === 'number' ? v : Number(v.trim())));
 }
 
-function l3Text(min: number, max: number) {
-  return z.string({ error: L3_ERRORS.text(min, max) }).min(min, { message: L3_ERRORS.text(min, max) }).max(max, { message: L3_ERRORS.text(min, max) });
+/** Text of min to max characters. `required`: the sentence for a required text that is missing or empty. */
+function l3Text(min: number, max: number, required?: string) {
+  const msg = L3_ERRORS.text(min, max);
+  return z
+    .string({ error: (iss) => (required && iss.input === undefined ? required : msg) })
+    .min(min, { message: required && min === 1 ? required : msg })
+    .max(max, { message: msg });
 }
 
 function validYymmdd(s: string): boolean {
@@ -96,10 +109,10 @@ function validYymmdd(s: string): boolean {
 }
 
 const commonLineItem = {
-  description: l3Text(1, 26),
-  product_code: l3Text(1, 12),
+  description: l3Text(1, 26, L3_ERRORS.descriptionRequired),
+  product_code: l3Text(1, 12, L3_ERRORS.productCodeRequired),
   unit_code: z.string({ error: L3_ERRORS.unitCode }).refine(isUnitCode, { message: L3_ERRORS.unitCode }).transform((s) => s.toUpperCase()),
-  unit_cost: l3Number(12, 4),
+  unit_cost: l3Number(12, 4, L3_ERRORS.unitCostRequired),
   quantity: l3Number(4, 4).optional(),
   discount_amount: l3Number(12, 2).optional(),
   tax_amount: l3Number(9, 2).optional(),
@@ -108,7 +121,7 @@ const commonLineItem = {
 
 export const visaLineItemSchema = z.object({
   ...commonLineItem,
-  commodity_code: l3Text(1, 12),
+  commodity_code: l3Text(1, 12, L3_ERRORS.commodityCodeRequired),
   other_tax_amount: l3Number(12, 2).optional(),
 });
 

@@ -54,15 +54,33 @@ test('Level 3 on a corporate card with inline rules and limits; links to the ori
   await expect(form.getByText(L3_ERRORS.unitCode)).toBeVisible();
   await form.getByLabel('Unit, line 2').fill('BX');
   await form.getByLabel('Unit cost, line 2').fill('2.5');
+  // The fields the shared schema has beyond the basics: order sales and national tax, a line's discount.
+  await form.getByLabel('Sales tax', { exact: true }).fill('8.25');
+  await form.getByLabel('National tax', { exact: true }).fill('1.00');
+  await form.getByLabel('Discount, line 2').fill('0.50');
   await form.getByRole('button', { name: 'Save Level 3 data' }).click();
   await expect(form.getByText('Some fields need attention')).toBeVisible(); // commodity code of line 2 is required for Visa
-  await expect(form.getByText(L3_ERRORS.text(1, 12)).first()).toBeVisible();
+  // The sentence says what is missing (from the shared schema), not a length rule; the field takes the focus.
+  await expect(form.getByText(L3_ERRORS.commodityCodeRequired)).toBeInViewport();
+  await expect(form.getByText(L3_ERRORS.text(1, 12))).toHaveCount(0);
+  await expect(form.getByLabel('Commodity code, line 2')).toBeFocused();
+  // The title and the actions stay in view while the fields scroll; the descriptions are not cut off.
+  await expect(form.getByRole('heading', { name: 'Level 3 data · Visa •••• 2149' })).toBeInViewport();
+  await expect(form.getByRole('button', { name: 'Save Level 3 data' })).toBeInViewport();
+  await expect(form.getByText('Some fields need attention')).toBeInViewport();
+  expect(await form.getByLabel('Description, line 1').evaluate((el: HTMLInputElement) => el.value.length > 0 && el.scrollWidth <= el.clientWidth)).toBe(true);
   await shot(page, 'manager-l3-01-visa-form-errors');
   await expectAccessible(page, 'Level 3 form');
   await form.getByLabel('Commodity code, line 2').fill('3100');
   await form.getByRole('button', { name: 'Save Level 3 data' }).click();
   await expect(form).toHaveCount(0);
   await expect(links.getByTestId('l3-summary')).toHaveText('2 line items');
+  // Read back from the engine: the new fields went with the data.
+  await links.getByRole('button', { name: 'Edit Level 3 data…' }).click();
+  await expect(form.getByLabel('Sales tax', { exact: true })).toHaveValue('8.25');
+  await expect(form.getByLabel('National tax', { exact: true })).toHaveValue('1');
+  await expect(form.getByLabel('Discount, line 2')).toHaveValue('0.5');
+  await form.getByRole('button', { name: 'Cancel' }).click();
 
   // Refund $10 and follow the refund back to its sale.
   await page.getByLabel('Refund amount ($)').fill('10.00');
@@ -92,11 +110,22 @@ test('Level 3 on a corporate card with inline rules and limits; links to the ori
   await links.getByRole('button', { name: 'Edit Level 3 data…' }).click();
   const mc = page.getByRole('dialog', { name: 'Level 3 data · Mastercard •••• 2226' });
   await expect(mc.getByLabel('Debit/credit, line 1')).toHaveValue('D');
+  // Mastercard's own line fields, saved and read back.
+  await mc.getByLabel('Discount rate (%), line 1').fill('2.5');
+  await mc.getByLabel('Alternate tax ID, line 1').fill('ALT-77');
+  await mc.getByLabel('Tax type applied, line 1').fill('VAT');
+  await mc.getByRole('button', { name: 'Save Level 3 data' }).click();
+  await expect(mc).toHaveCount(0);
+  await links.getByRole('button', { name: 'Edit Level 3 data…' }).click();
+  await expect(mc.getByLabel('Alternate tax ID, line 1')).toHaveValue('ALT-77');
+  await expect(mc.getByLabel('Discount rate (%), line 1')).toHaveValue('2.5');
+  await expect(mc.getByLabel('Tax type applied, line 1')).toHaveValue('VAT');
   const add = mc.getByRole('button', { name: 'Add line item' });
   for (let i = 1; i < 98; i++) await add.click();
   await expect(mc.getByTestId('l3-line-count')).toHaveText('(98 of 98)');
   await expect(add).toBeDisabled();
   await expect(mc.getByRole('status')).toHaveText(L3_ERRORS.tooManyLineItemsMastercard);
+  await add.scrollIntoViewIfNeeded();
   await shot(page, 'manager-l3-03-mastercard-limit');
   await mc.getByRole('button', { name: 'Cancel' }).click();
 

@@ -1,17 +1,78 @@
 /**
- * End of day, end to end: a manager closes the previous period, rings up sales (one a
- * 2.01 partial approval that counts 1.00), reads the X report, prints it (A4 and the
- * 80 mm print layout), closes the day with a Z report whose totals equal the X report
- * and the engine's own records, and finds it again in the history.
+ * End of day, end to end, on its own host: a manager names the store, rings up card
+ * sales (one a 2.01 partial approval that counts 1.00) and a cash cart sale, reads the X
+ * report (card and cash apart and together, the store's header), prints it (80 mm and
+ * A4), closes the day with a Z report and the drawer's count (over or short), and the
+ * screen's totals are summed against the engine's own records (its SQLite file) and the
+ * drawer's (the app's). A void after the close then shows in the next report as a void of
+ * an earlier day's sale.
  */
-import { expect, shot, test } from './fixtures';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Page } from '@playwright/test';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
-import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
-test('X report, print, Z report that matches the engine, Z history', async ({ page, app }) => {
+/** "$1,234.56" / "-$1.00" → cents. */
+function centsOf(text: string | null): number {
+  const m = /^(-?)\$([\d,]+)\.(\d\d)$/.exec((text ?? '').trim());
+  if (!m) throw new Error(`not an amount: ${text}`);
+  return (m[1] ? -1 : 1) * (Number(m[2]!.replace(/,/g, '')) * 100 + Number(m[3]));
+}
+
+/** The engine's records (its SQLite file) and the drawer's (the app's database) for everything this host has done. */
+function recordSums(app: HostInfo) {
+  const engine = new Database(join(app.dataDir, 'gateway', 'gateway.sqlite'), { readonly: true });
+  const drawer = new Database(join(app.dataDir, 'ringup.db'), { readonly: true });
+  try {
+    const one = (sql: string) => (engine.prepare(sql).get() as { c: number }).c;
+    const docs = engine.prepare('SELECT doc FROM transactions WHERE type_id = 20 AND status_id = 101').all() as Array<{ doc: string }>;
+    const part = (doc: string, k: 'tip_amount' | 'tax') => Math.round(Number((JSON.parse(doc) as Record<string, string | null>)[k] ?? 0) * 100);
+    return {
+      cardSales: one('SELECT COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 20 AND status_id = 101'),
+      cardRefunds: one('SELECT COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 30 AND status_id IN (101, 111)'),
+      tips: docs.reduce((a, d) => a + part(d.doc, 'tip_amount'), 0),
+      cardTax: docs.reduce((a, d) => a + part(d.doc, 'tax'), 0),
+      cashIn: (drawer.prepare('SELECT COALESCE(SUM(cents), 0) AS c FROM cash_movements WHERE cents > 0').get() as { c: number }).c,
+      cashOut: (drawer.prepare('SELECT COALESCE(SUM(-cents), 0) AS c FROM cash_movements WHERE cents < 0').get() as { c: number }).c,
+    };
+  } finally {
+    engine.close();
+    drawer.close();
+  }
+}
+
+/** The screen's totals, read as a merchant reads them. */
+async function screenTotals(page: Page) {
+  const read = async (id: string) => centsOf(await page.getByTestId(id).textContent());
+  /** Refunds print as "-$x": the amount given back. */
+  const back = async (id: string) => 0 - (await read(id)) || 0;
+  return {
+    cardSales: await read('report-card-sales'),
+    cashSales: await read('report-cash-sales'),
+    sales: await read('report-sales'),
+    cardRefunds: await back('report-refunds'),
+    cashRefunds: await back('report-cash-refunds'),
+    net: await read('report-net'),
+    tax: await read('report-tax'),
+    tips: await read('report-tips'),
+  };
+}
+
+test('X report with card and cash, print on 80 mm and A4, Z report with the drawer counted; the screen sums to the engine', async ({ page }) => {
+  test.setTimeout(180_000);
+  const app = await startHostProcess();
+  try {
+    await endOfDayStory(page, app);
+  } finally {
+    await stopHostProcess(app);
+  }
+});
+
+async function endOfDayStory(page: Page, app: HostInfo) {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.addInitScript(() => {
@@ -24,29 +85,55 @@ test('X report, print, Z report that matches the engine, Z history', async ({ pa
   await openApp(page, app);
   await signIn(page, USERS.manager);
 
-  // This worker's engine may hold other specs' sales: close that period first.
-  await openManageTile(page, 'End of day');
-  await expect(page.getByTestId('day-report')).toBeVisible();
-  await page.getByRole('button', { name: 'Close the day (Z report)' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Close the day' }).click();
-  await expect(page.getByRole('heading', { name: /^Z report \d+ — day closed$/ })).toBeVisible();
-  const firstZ = Number((await page.getByRole('heading', { name: /^Z report/ }).textContent())!.match(/\d+/)![0]);
-  await page.waitForTimeout(1100); // the Z ends the second before it was taken: new sales start after it
+  // The store's header for the printed report.
+  await openManageTile(page, 'Store settings');
+  await page.getByLabel('Store name').fill('Corner Bakery');
+  await page.getByLabel('Address').fill('12 Main St, Springfield');
+  await page.getByLabel('Phone').fill('(555) 010-2000');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
+  await openManageTile(page, 'Catalogue');
+  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,quick_key\nCoffee,3.50,COF,yes\n') });
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 items.');
 
   await ringUpKeyedSale(page, { amountDigits: '2000', tip: /15%/ });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await page.getByRole('button', { name: /^New sale/ }).click();
   await ringUpKeyedSale(page, { amountDigits: '201' });
-  await expect(page.getByTestId('result-title')).toBeVisible();
+  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  // A cash cart sale: $3.50 + 8.25 % tax = $3.79, paid exactly (the Sale tab starts a new sale; the partial stays as it is).
+  await page.getByRole('button', { name: /^Sale/ }).click();
+  await page.getByTestId('quick-key-COF').click();
+  await expect(page.getByTestId('cart-total')).toHaveText('$3.79');
+  await page.getByTestId('cash-exact').click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
 
   await openManageTile(page, 'End of day');
   await expect(page.getByRole('heading', { name: 'X report — the day so far' })).toBeVisible();
-  await expect(page.getByTestId('report-sales')).toHaveText('$24.00');
+  await expect(page.getByTestId('report-store')).toContainText('Corner Bakery');
+  await expect(page.getByTestId('report-store')).toContainText('12 Main St, Springfield');
+  await expect(page.getByTestId('report-card-sales')).toHaveText('$24.00');
+  await expect(page.getByTestId('report-cash-sales')).toHaveText('$3.79');
+  await expect(page.getByTestId('report-sales')).toHaveText('$27.79');
   await expect(page.getByTestId('report-tips')).toHaveText('$3.00');
-  await expect(page.getByTestId('report-net')).toHaveText('$24.00');
+  await expect(page.getByTestId('report-tax')).toHaveText('$0.29'); // the cash sale's tax: collected, so reported
+  await expect(page.getByTestId('report-net')).toHaveText('$27.79');
   await expect(page.getByTestId('report-by-employee')).toContainText('Morgan');
   await expect(page.getByTestId('report-by-brand')).toContainText('Visa');
-  await expect(page.getByTestId('hour-chart')).toHaveAttribute('aria-label', /busiest \d+:00 with \$24\.00/);
+  await expect(page.getByTestId('hour-chart')).toHaveAttribute('aria-label', /card \+ cash\); busiest \d+:00 with \$27\.79/);
+  // The screen against the records: every figure is the engine's sum (card) plus the drawer's (cash).
+  const sums = recordSums(app);
+  const x = await screenTotals(page);
+  expect(x).toEqual({
+    cardSales: sums.cardSales,
+    cashSales: sums.cashIn,
+    sales: sums.cardSales + sums.cashIn,
+    cardRefunds: sums.cardRefunds,
+    cashRefunds: sums.cashOut,
+    net: sums.cardSales + sums.cashIn - sums.cardRefunds - sums.cashOut,
+    tax: sums.cardTax + 29,
+    tips: sums.tips,
+  });
   await shot(page, 'manager-reports-01-x');
   // The report scrolls inside the screen: the page itself is no taller than the window (the chart's
   // visually hidden table used to stretch it, leaving a blank area below the status bar).
@@ -56,37 +143,60 @@ test('X report, print, Z report that matches the engine, Z history', async ({ pa
   await page.getByRole('radio', { name: 'A4 page' }).click();
   await page.getByRole('button', { name: 'Print or save as PDF' }).click();
   await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByTestId('report-store')).toBeVisible();
+  await shot(page, 'manager-reports-05-x-print-a4');
+  await page.emulateMedia({ media: 'screen' });
   await page.getByRole('radio', { name: '80 mm roll' }).click();
   await page.emulateMedia({ media: 'print' });
+  // The hour labels print at a readable size on the roll (about 8 pt), not the 5 px they scaled down to.
+  const labelPx = await page.locator('.hour-label').first().evaluate((el) => el.getBoundingClientRect().height);
+  expect(labelPx).toBeGreaterThanOrEqual(9);
   await shot(page, 'manager-reports-02-x-print-80mm');
   await page.emulateMedia({ media: 'screen' });
 
+  // Close the day with the drawer counted: $10.00 counted, a $5.00 float; $3.79 taken → $1.21 over.
+  await page.waitForTimeout(1100); // the Z ends the second before it is taken: let the last sale's second pass
   await page.getByRole('button', { name: 'Close the day (Z report)' }).click();
-  await expect(page.getByRole('alertdialog')).toContainText('It cannot be undone');
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Close the day' }).click();
-  await expect(page.getByRole('heading', { name: `Z report ${firstZ + 1} — day closed` })).toBeVisible();
-  await expect(page.getByTestId('report-sales')).toHaveText('$24.00');
-  await expect(page.getByTestId('report-net')).toHaveText('$24.00');
-
-  // The engine's own records for the period agree: sum its approved sales since the first Z.
-  const creds = engineCredentials(app.dataDir);
-  const headers = engineHeaders(creds);
-  const since = Math.floor(Date.now() / 1000) - 600;
-  const res = await fetch(`${creds.base_url}/transactions?created_ts=${since}|${Math.floor(Date.now() / 1000)}&type_id=20&status_id=101&page_size=5000`, { headers });
-  const rows = ((await res.json()) as { transactions: Array<{ auth_amount: string; created_ts: number }> }).transactions;
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('It cannot be undone');
+  await dialog.getByLabel('Cash counted (optional)').fill('10.00');
+  await dialog.getByLabel('Opening float').fill('5.00');
+  await shot(page, 'manager-reports-06-z-count');
+  await expectAccessible(page, 'Z report dialog with the count');
+  await dialog.getByRole('button', { name: 'Close the day' }).click();
+  await expect(page.getByRole('heading', { name: 'Z report 1 — day closed' })).toBeVisible();
+  await expect(page.getByTestId('report-cash-counted')).toHaveText('$10.00');
+  await expect(page.getByTestId('report-cash-over-short')).toHaveText('$1.21');
+  await expect(page.getByText('Over', { exact: true })).toBeVisible();
+  expect(await screenTotals(page)).toEqual(x);
   const zList = page.getByRole('list', { name: 'Past Z reports' });
-  await expect(zList.getByRole('button')).toHaveCount(firstZ + 1);
-  expect(rows.filter((r) => r.auth_amount === '1.00' || r.auth_amount === '23.00').length).toBeGreaterThanOrEqual(2);
+  await expect(zList.getByRole('button')).toHaveCount(1);
+  await expect(zList.getByRole('button').first()).toContainText('$27.79');
   await shot(page, 'manager-reports-03-z');
   await expectAccessible(page, 'Z report');
-
-  await zList.getByRole('button', { name: new RegExp(`^Z ${firstZ}\\b`) }).click();
-  await expect(page.getByRole('heading', { name: `Z report ${firstZ} — day closed` })).toBeVisible();
-  await zList.getByRole('button', { name: new RegExp(`^Z ${firstZ + 1}\\b`) }).click();
-  await expect(page.getByTestId('report-sales')).toHaveText('$24.00');
   await page.keyboard.press('F9');
   await shot(page, 'manager-reports-04-z-dark');
   await expectAccessible(page, 'Z report (dark)');
   await page.keyboard.press('F9');
+
+  // After the close, the $1.00 sale is voided: the closed day stays as printed, the next report takes it back.
+  await page.keyboard.press('F3');
+  await page.getByTestId('tx-row').filter({ hasText: '$1.00' }).first().getByRole('button').click();
+  const detail = page.getByTestId('tx-detail');
+  await detail.getByRole('button', { name: 'Void sale…' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Void sale' }).click();
+  await expect(page.getByTestId('detail-done')).toHaveText('The sale was voided; the customer will not be charged.');
+  await openManageTile(page, 'End of day');
+  await expect(page.getByRole('heading', { name: 'X report — the day so far' })).toBeVisible();
+  await expect(page.getByTestId('report-earlier-voids')).toHaveText('-$1.00');
+  await expect(page.getByTestId('report-net')).toHaveText('-$1.00');
+  await expect(page.getByTestId('report-earlier-note')).toContainText('the earlier day’s Z report stays as it was printed');
+  await shot(page, 'manager-reports-07-void-after-close');
+  // The closed day and the day so far add up to what the records hold now.
+  const now = recordSums(app);
+  expect(2779 - 100).toBe(now.cardSales + now.cashIn - now.cardRefunds - now.cashOut);
+  await zList.getByRole('button', { name: /^Z 1\b/ }).click();
+  await expect(page.getByTestId('report-net')).toHaveText('$27.79');
   expect(errors).toEqual([]);
-});
+}

@@ -9,6 +9,9 @@
  * much later (a slow hop): the client may give up first, and the POST still lands and is
  * acted on. GETs on other connections pass at once, so a lookup can run ahead of it.
  * It counts the requests it forwarded, so a test can check exactly one charge.
+ * `hold(pattern)` holds back the answers of the requests whose request line matches (the
+ * gateway acts at once; the caller waits) until the returned release is called: a slow
+ * processor, for a test to see what the app shows meanwhile.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
@@ -25,6 +28,8 @@ export interface TcpProxy {
   readonly delayedPending: number;
   /** Request lines seen (e.g. "POST /v2/transactions HTTP/1.1"), in order, for every forwarded connection. */
   readonly requests: string[];
+  /** Holds the answers to requests whose request line matches; the returned function lets them through. */
+  hold(pattern: RegExp): () => void;
   close(): Promise<void>;
 }
 
@@ -32,6 +37,9 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
   const sockets = new Set<Socket>();
   const requests: string[] = [];
   const state = { mode: initial, postDelayMs: 0, delayedPending: 0 };
+  /** Connections whose answers are held, each with what it has held back so far. */
+  const held = new Map<Socket, { chunks: Buffer[]; ended: boolean }>();
+  let holdPattern: RegExp | null = null;
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -48,7 +56,10 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     let late: Promise<void> | null = null;
     client.on('data', (chunk: Buffer) => {
       const text = chunk.toString('latin1');
-      for (const m of text.matchAll(/^(GET|POST|PUT|DELETE|PATCH) \S+ HTTP\/1\.1/gm)) requests.push(m[0]);
+      for (const m of text.matchAll(/^(GET|POST|PUT|DELETE|PATCH) \S+ HTTP\/1\.1/gm)) {
+        requests.push(m[0]);
+        if (holdPattern?.test(m[0]) && !held.has(client)) held.set(client, { chunks: [], ended: false });
+      }
       if (!late && !(state.postDelayMs > 0 && /^POST /m.test(text))) {
         upstream.write(chunk);
         return;
@@ -67,10 +78,14 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     upstream.on('data', (chunk: Buffer) => {
       // While swallowing, answers are read and thrown away (the gateway answers in milliseconds, so none is left when passing resumes).
       if (state.mode === 'swallow') return;
-      client.write(chunk);
+      const h = held.get(client);
+      if (h) h.chunks.push(chunk);
+      else client.write(chunk);
     });
     upstream.on('end', () => {
-      if (state.mode !== 'swallow') client.end();
+      const h = held.get(client);
+      if (h) h.ended = true;
+      else if (state.mode !== 'swallow') client.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,6 +111,17 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       return state.delayedPending;
     },
     requests,
+    hold(pattern) {
+      holdPattern = pattern;
+      return () => {
+        holdPattern = null;
+        for (const [client, h] of held) {
+          for (const c of h.chunks) client.write(c);
+          if (h.ended) client.end();
+        }
+        held.clear();
+      };
+    },
     async close() {
       for (const s of sockets) s.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

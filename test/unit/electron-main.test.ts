@@ -79,6 +79,7 @@ import { join } from 'node:path';
 import {
   APP_ORIGIN,
   createReceiptPrinter,
+  createReportPrinter,
   denyAllPermissions,
   hardenWebContents,
   registerIpc,
@@ -257,6 +258,54 @@ describe('desktop receipt printer', () => {
     win.webContents.print.mockImplementationOnce((_o: unknown, cb: (ok: boolean, reason: string) => void) => cb(false, 'no printer'));
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
     await expect(createReceiptPrinter(() => win as never)('x')).rejects.toThrow(/no printer/);
+  });
+});
+
+describe('desktop report printer', () => {
+  function fakeWindow() {
+    return {
+      isDestroyed: () => false,
+      webContents: {
+        print: vi.fn((_opts: unknown, cb: (ok: boolean, reason: string) => void) => cb(true, '')),
+        printToPDF: vi.fn(async (_opts: { pageSize: unknown }) => Buffer.from('%PDF-1.7 report')),
+      },
+    };
+  }
+
+  it('offers Save as PDF first, on A4 or an 80 mm roll, under the report\'s name', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-report-pdf-'));
+    try {
+      for (const [paper, pageSize] of [
+        ['a4', 'A4'],
+        ['80mm', { width: 3.15, height: 40 }],
+      ] as const) {
+        const target = join(dir, `z-report-3-${paper}.pdf`);
+        const win = fakeWindow();
+        h.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 });
+        h.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
+        expect(await createReportPrinter(() => win as never)('z-report-3', paper)).toBe(target);
+        // Reports are usually kept: the question's default is "Save as PDF…".
+        expect(h.dialog.showMessageBox).toHaveBeenLastCalledWith(win, expect.objectContaining({ defaultId: 1, buttons: ['Print…', 'Save as PDF…', 'Cancel'], message: 'Print the report, or save it as a PDF?' }));
+        expect(h.dialog.showSaveDialog).toHaveBeenLastCalledWith(win, expect.objectContaining({ defaultPath: 'z-report-3.pdf' }));
+        expect(win.webContents.printToPDF).toHaveBeenCalledWith({ pageSize, printBackground: false });
+        expect(readFileSync(target, 'utf8')).toBe('%PDF-1.7 report');
+        expect(win.webContents.print).not.toHaveBeenCalled();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('prints through the system dialog (no file), and writes nothing when the save is cancelled', async () => {
+    const win = fakeWindow();
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
+    expect(await createReportPrinter(() => win as never)('x-report', '80mm')).toBeNull();
+    expect(win.webContents.print).toHaveBeenCalledOnce();
+    h.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 });
+    h.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: true, filePath: undefined });
+    expect(await createReportPrinter(() => win as never)('x-report', 'a4')).toBeNull();
+    expect(win.webContents.printToPDF).not.toHaveBeenCalled();
+    await expect(createReportPrinter(() => null)('x-report', 'a4')).rejects.toThrow(/No window/);
   });
 });
 

@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_MESSAGES } from '../../electron/core/batch-handlers';
 import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batch-csv';
 import { AUTH_ERRORS } from '../../electron/core/users';
+import { GatewayClient, TooManyRecordsError } from '../../electron/client/gateway-client';
+import { TOO_MANY_RECORDS, withGatewayFailure } from '../../electron/core/guarded-call';
+import { ok } from '../../shared/result';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-batches-');
@@ -100,5 +104,29 @@ describe('batches', () => {
     expect(line).toContain(`"'=HYPERLINK(""x"")"`);
     expect(line).toContain('"A,B"');
   });
-});
 
+  it('a list longer than the totals may take is refused in words, never cut short into a wrong total', async () => {
+    await signInAs('Morgan', '1234');
+    for (const cents of [1100, 1200, 1300]) await sell(cents);
+    const batchId = value(await call('batches:list')).open!.id;
+    const c = embeddedCredentials(h.dir) as Record<string, string>;
+    const client = new GatewayClient({ baseUrl: c.base_url!, auth: { developerId: c.developer_id!, userId: c.user_id!, userApiKey: c.user_api_key! } });
+    expect(await client.listAllTransactions({ transaction_batch_id: batchId }, 3)).toHaveLength(3);
+    // One more than the limit: an error, not the first two of three (the old behaviour returned a slice).
+    await expect(client.listAllTransactions({ transaction_batch_id: batchId }, 2)).rejects.toBeInstanceOf(TooManyRecordsError);
+    const answer = await withGatewayFailure(async () => ok(await client.listAllTransactions({ transaction_batch_id: batchId }, 2)));
+    expect(answer).toEqual({ ok: false, error: { code: 'too_many_records', message: TOO_MANY_RECORDS(2) } });
+    expect(TOO_MANY_RECORDS(200_000)).toContain('more than 200,000 transactions');
+  });
+
+  it('a small first page of rows, for the first rows to show at once', async () => {
+    await signInAs('Morgan', '1234');
+    await sell(1400);
+    const batchId = value(await call('batches:list')).open!.id;
+    const all = value(await call('batches:rows', { batchId, page: 1 }));
+    const first = value(await call('batches:rows', { batchId, page: 1, pageSize: 2 }));
+    expect(first.rows.map((r) => r.id)).toEqual(all.rows.slice(0, 2).map((r) => r.id));
+    expect(first.pageCount).toBe(Math.ceil(all.rows.length / 2));
+    expect((await call('batches:rows', { batchId, page: 1, pageSize: 5001 })).ok).toBe(false);
+  });
+});

@@ -55,4 +55,25 @@ describe('level 3', () => {
     await signInAs('Casey', '0000');
     expect(await call('level3:view', { transactionId: visa.id })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
   });
+
+  it('links:transaction gives Level 3 data to managers only, as level3:view does', async () => {
+    await signInAs('Morgan', '1234');
+    const visa = await sell(4000, '4005562231212149');
+    const refund = value(await call('transactions:refund', { id: visa.id, amountCents: 1000 })).refund;
+    const forManager = value(await call('links:transaction', { id: visa.id }));
+    expect(forManager.level3).toMatchObject({ applies: true, network: 'visa' });
+    expect(forManager.level3!.data?.line_items).toHaveLength(1);
+    expect(forManager.refunds.map((r) => r.id)).toEqual([refund.id]);
+    // A refund's own links: its original sale and its batch.
+    const ofRefund = value(await call('links:transaction', { id: refund.id }));
+    expect(ofRefund.original?.id).toBe(visa.id);
+    expect(ofRefund.batch?.id).toBe(forManager.batch?.id);
+
+    await signInAs('Casey', '0000');
+    const forCashier = value(await call('links:transaction', { id: visa.id }));
+    expect(forCashier.level3).toBeNull();
+    expect(forCashier.original).toBeNull();
+    expect(forCashier.refunds.map((r) => r.id)).toEqual([refund.id]);
+    expect(JSON.stringify(forCashier)).not.toContain('line_items');
+  });
 });

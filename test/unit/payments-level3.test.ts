@@ -40,6 +40,22 @@ describe('level 3 schemas', () => {
     expect(c.ok).toBe(false);
     if (!c.ok) expect(Object.keys(c.errors)).toContain('level3_data.line_items.0.commodity_code');
   });
+  it('says which required field is missing in a sentence, not a length rule', () => {
+    // A missing or empty commodity code on a Visa line: what is needed, not "Must be 1 to 12 characters."
+    for (const commodity_code of [undefined, '']) {
+      const r = validateLevel3('visa', { line_items: [{ ...visaItem, commodity_code }] });
+      expect(!r.ok && r.errors['level3_data.line_items.0.commodity_code']).toEqual(['Visa needs a commodity code for each line item.']);
+    }
+    const m = validateLevel3('mastercard', { line_items: [{ ...mcItem, description: '', product_code: undefined, unit_cost: undefined }] });
+    expect(!m.ok && m.errors).toEqual({
+      'level3_data.line_items.0.description': ['Each line item needs a description.'],
+      'level3_data.line_items.0.product_code': ['Each line item needs a product code.'],
+      'level3_data.line_items.0.unit_cost': ['Each line item needs a unit cost.'],
+    });
+    // Too long is still the length rule.
+    const long = validateLevel3('visa', { line_items: [{ ...visaItem, commodity_code: '1234567890123' }] });
+    expect(!long.ok && long.errors['level3_data.line_items.0.commodity_code']).toEqual([L3_ERRORS.text(1, 12)]);
+  });
   it('enforces bounds and decimals', () => {
     const r = validateLevel3('mastercard', { tax_amount: '1.234', line_items: [{ ...mcItem, unit_cost: '1.12345' }] });
     expect(r.ok).toBe(false);

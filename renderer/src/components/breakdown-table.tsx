@@ -34,12 +34,16 @@ export function BreakdownTable({ caption, rows, keyLabel, showTips, testId }: { 
             <tr key={r.key}>
               <th scope="row">{r.label}</th>
               <td className="num">
-                {money(r.sales.cents)} <span className="muted">({r.sales.count.toLocaleString()})</span>
+                <span>{money(r.sales.cents)}</span> <span className="muted">({r.sales.count.toLocaleString()})</span>
               </td>
               <td className="num">
-                {r.refunds.cents > 0 ? `-${money(r.refunds.cents)}` : money(0)} <span className="muted">({r.refunds.count.toLocaleString()})</span>
+                <span>{r.refunds.cents > 0 ? `-${money(r.refunds.cents)}` : money(0)}</span> <span className="muted">({r.refunds.count.toLocaleString()})</span>
               </td>
-              {showTips && <td className="num">{money(r.tipsCents)}</td>}
+              {showTips && (
+                <td className="num">
+                  <span>{money(r.tipsCents)}</span>
+                </td>
+              )}
             </tr>
           ))
         )}

@@ -1,7 +1,7 @@
 /**
  * What a transaction is linked to, in the transaction detail: the original sale of a
  * refund, the refunds of a sale, its batch (opens the Batches screen), its Level 3 data
- * (edited by managers in the Level 3 form) and its receipt.
+ * (managers only: shown and edited in the Level 3 form) and its receipt.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { TransactionLinks as Links, TransactionView } from '../../../shared/ipc/contract';
@@ -118,21 +118,24 @@ export function TransactionLinks({ t, isManager, header, onOpen }: { t: Transact
               <span>Not in a batch (declined, voided before one opened, or not a card payment).</span>
             )}
           </li>
-          <li>
-            <span className="muted">Level 3</span>
-            {l3?.applies ? (
-              <span className="link-l3">
-                <span data-testid="l3-summary">{l3.data ? `${l3.data.line_items.length.toLocaleString()} line ${l3.data.line_items.length === 1 ? 'item' : 'items'}` : 'None yet'}</span>
-                {isManager && (
-                  <button type="button" className="btn btn-secondary" onClick={() => setEditing(true)}>
-                    {l3.data ? 'Edit Level 3 data…' : 'Add Level 3 data…'}
-                  </button>
-                )}
-              </span>
-            ) : (
-              <span data-testid="l3-reason">{l3?.reason}</span>
-            )}
-          </li>
+          {/* Level 3 data is a manager's (the core returns none to a cashier). */}
+          {l3 && (
+            <li>
+              <span className="muted">Level 3</span>
+              {l3.applies ? (
+                <span className="link-l3">
+                  <span data-testid="l3-summary">{l3.data ? `${l3.data.line_items.length.toLocaleString()} line ${l3.data.line_items.length === 1 ? 'item' : 'items'}` : 'None yet'}</span>
+                  {isManager && (
+                    <button type="button" className="btn btn-secondary" onClick={() => setEditing(true)}>
+                      {l3.data ? 'Edit Level 3 data…' : 'Add Level 3 data…'}
+                    </button>
+                  )}
+                </span>
+              ) : (
+                <span data-testid="l3-reason">{l3.reason}</span>
+              )}
+            </li>
+          )}
           <li>
             <span className="muted">Receipt</span>
             <button type="button" className="btn btn-secondary" onClick={() => setShowReceipt(true)}>

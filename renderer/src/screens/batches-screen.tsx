@@ -1,10 +1,12 @@
 /**
  * Batches: the open batch's totals (by card brand and entry mode) and transactions,
- * settle with progress and a plain-word result (a refused settle offers "Try again"),
- * the settled history and a CSV export of any batch. Managers only (the core checks too).
+ * settle with progress (what is being sent, and for how long the processor has been
+ * asked) and a plain-word result (a refused settle offers "Try again"), the settled
+ * history and a CSV export of any batch. Managers only (the core checks too).
+ * The transactions show as soon as their first page comes; the totals follow.
  */
 import { useEffect, useState } from 'react';
-import type { BatchInfo } from '../../../shared/ipc/contract';
+import type { BatchInfo, MoneyTotals } from '../../../shared/ipc/contract';
 import { BatchRowList } from '../components/batch-row-list';
 import { BreakdownTable } from '../components/breakdown-table';
 import { MoneyTotalCards } from '../components/money-total-cards';
@@ -32,6 +34,33 @@ function BatchButton({ b, selected, onPick }: { b: BatchInfo; selected: boolean;
   );
 }
 
+/**
+ * While the processor is asked: what goes (the batch, its transactions and net) and how
+ * long it has been waiting. The sentence is announced once; the seconds are for the eye.
+ */
+function SettleProgress({ batch, totals }: { batch: BatchInfo; totals: MoneyTotals | null }) {
+  const [seconds, setSeconds] = useState(0);
+  useEffect(() => {
+    const started = Date.now();
+    const t = setInterval(() => setSeconds(Math.floor((Date.now() - started) / 1000)), 1000);
+    return () => clearInterval(t);
+  }, []);
+  const what = totals ? `: ${(totals.sales.count + totals.refunds.count).toLocaleString()} transactions, ${money(totals.netCents)} net` : '';
+  return (
+    <div className="notice notice-info settle-progress" data-testid="settle-progress">
+      <p role="status">
+        Sending batch {batch.number} to the processor{what}. Waiting for its answer; keep Ringup open.
+      </p>
+      <p className="settle-progress-time">
+        <progress aria-label={`Settling batch ${batch.number}`} />
+        <span aria-hidden="true" data-testid="settle-seconds">
+          {seconds === 0 ? 'Just sent' : `${seconds} s so far`}
+        </span>
+      </p>
+    </div>
+  );
+}
+
 export function BatchesScreen() {
   const st = useBatchesStore();
   const { load } = st;
@@ -42,7 +71,9 @@ export function BatchesScreen() {
     void load();
   }, [load]);
 
-  const batch = st.summary?.batch ?? null;
+  // The list's entry shows the batch while its totals are still being counted.
+  const listed = st.list ? [st.list.open, ...st.list.history].find((b) => b?.id === st.selectedId) : undefined;
+  const batch = st.summary?.batch ?? listed ?? null;
   const settleable = batch !== null && (batch.state === 'open' || batch.state === 'failed');
 
   async function exportCsv() {
@@ -101,7 +132,7 @@ export function BatchesScreen() {
                   Export CSV
                 </button>
                 {settleable && !(st.outcome && !st.outcome.settled) && (
-                  <button type="button" className="btn btn-primary btn-lg" onClick={() => setConfirming(true)} disabled={st.settling}>
+                  <button type="button" className="btn btn-primary btn-lg" onClick={() => setConfirming(true)} disabled={st.settling || !st.summary}>
                     {st.settling ? 'Settling…' : batch.state === 'failed' ? 'Try settling again' : 'Settle batch'}
                   </button>
                 )}
@@ -112,12 +143,7 @@ export function BatchesScreen() {
                 Settlement file <span className="mono">{batch.fileName}</span>
               </p>
             )}
-            {st.settling && (
-              <div className="notice notice-info settle-progress" role="status">
-                <span>Sending the batch to the processor… keep Ringup open.</span>
-                <progress aria-label="Settling the batch" />
-              </div>
-            )}
+            {st.settling && <SettleProgress batch={batch} totals={st.summary?.totals ?? null} />}
             {st.outcome && (
               <div className={`notice ${st.outcome.settled ? 'notice-ok' : 'notice-error'}`} role="alert" data-testid="settle-result">
                 <p>{st.outcome.message}</p>
@@ -138,7 +164,13 @@ export function BatchesScreen() {
                 {csvError}
               </p>
             )}
-            {st.summary && <MoneyTotalCards totals={st.summary.totals} testId="batch-totals" />}
+            {st.summary ? (
+              <MoneyTotalCards totals={st.summary.totals} testId="batch-totals" />
+            ) : (
+              <p className="muted" role="status" data-testid="batch-counting">
+                Counting the batch's totals…
+              </p>
+            )}
             {st.summary && (
               <div className="breakdowns">
                 <BreakdownTable caption="By card brand" keyLabel="Card" rows={st.summary.totals.byBrand} testId="batch-by-brand" />

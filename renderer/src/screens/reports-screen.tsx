@@ -1,14 +1,16 @@
 /**
  * End of day: the X report (any time), closing the day with a Z report (asked twice: it
- * cannot be undone), past Z reports, and printing on an 80 mm roll or A4 (a PDF in the
- * desktop app, the browser's print in the node host). Managers only; the core checks too.
+ * cannot be undone; the drawer's count can go with it, and the Z says over or short),
+ * past Z reports, and printing on an 80 mm roll or A4 (a PDF in the desktop app, the
+ * browser's print in the node host). Managers only; the core checks too.
  */
 import { useEffect, useState } from 'react';
 import { PAPER_SIZES, type PaperSize } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { DayReportView } from '../components/day-report-view';
 import { ringup } from '../bridge/bridge';
-import { money } from '../lib/money-format';
+import { TextField } from '../components/text-field';
+import { money, parseTypedAmount } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { useReportsStore } from '../stores/reports-store';
 
@@ -30,6 +32,12 @@ export function ReportsScreen() {
   const { runX, loadHistory } = st;
   const [confirming, setConfirming] = useState(false);
   const [closeError, setCloseError] = useState<string | null>(null);
+  const [counted, setCounted] = useState('');
+  const [float, setFloat] = useState('');
+  const countedCents = counted.trim() ? parseTypedAmount(counted) : undefined;
+  const floatCents = float.trim() ? parseTypedAmount(float) : undefined;
+  const countedError = countedCents === null ? 'Type the cash counted as an amount, like 250.00.' : null;
+  const floatError = floatCents === null ? 'Type the float as an amount, like 100.00.' : floatCents !== undefined && countedCents === undefined ? 'Type the cash counted too, or leave both empty.' : null;
   const [printNote, setPrintNote] = useState<string | null>(null);
   usePageSize(st.paper);
 
@@ -110,12 +118,25 @@ export function ReportsScreen() {
             setCloseError(null);
           }}
           onConfirm={async () => {
-            const err = await st.closeDay();
+            if (countedError || floatError) {
+              setCloseError(countedError ?? floatError);
+              return;
+            }
+            const err = await st.closeDay(countedCents !== undefined && countedCents !== null ? { countedCashCents: countedCents, ...(floatCents ? { floatCents } : {}) } : {});
             if (err) setCloseError(err);
-            else setConfirming(false);
+            else {
+              setConfirming(false);
+              setCounted('');
+              setFloat('');
+            }
           }}
         >
           <p>The Z report totals everything since the last close and starts a new day. It cannot be undone. Settle the batch separately on the Batches screen.</p>
+          <p className="muted">Counted the drawer? Type what it holds and its opening float: the Z report says whether the cash is over or short.</p>
+          <div className="count-fields">
+            <TextField id="z-counted-cash" label="Cash counted (optional)" inputMode="decimal" value={counted} onChange={setCounted} error={countedError} placeholder="0.00" />
+            <TextField id="z-float" label="Opening float" inputMode="decimal" value={float} onChange={setFloat} error={floatError} placeholder="0.00" />
+          </div>
         </ConfirmDialog>
       )}
     </div>

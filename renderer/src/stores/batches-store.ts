@@ -1,6 +1,6 @@
 /** The Batches screen: the open batch and the history, the one selected, its rows and the settle in progress. */
 import { createUserStore } from './user-store';
-import type { BatchList, BatchRow, BatchSummary, SettleOutcome } from '../../../shared/ipc/contract';
+import { BATCH_PAGE_SIZE, type BatchList, type BatchRow, type BatchSummary, type SettleOutcome } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
 interface BatchesState {
@@ -20,6 +20,8 @@ interface BatchesState {
 }
 
 let rowsGeneration = 0;
+/** The first request's size: a screenful and more, answered at once even for a batch of 100,000. */
+const FIRST_PAGE_ROWS = 100;
 
 export const useBatchesStore = createUserStore<BatchesState>((set, get) => ({
   list: null,
@@ -46,25 +48,34 @@ export const useBatchesStore = createUserStore<BatchesState>((set, get) => ({
   async select(id) {
     const generation = ++rowsGeneration;
     set({ selectedId: id, loadingRows: true, ...(get().selectedId !== id ? { summary: null, rows: [], outcome: null, settleError: null } : {}) });
-    const s = await ringup.batchesSummary({ batchId: id });
-    if (generation !== rowsGeneration) return;
-    if (!s.ok) return set({ loadingRows: false, error: s.error.message });
-    set({ summary: s.value, error: null });
-    // Page after page, as the Transactions list does: the first rows show at once.
+    // The totals (every row counted in the core) and the rows load side by side: the first rows show at once.
+    const summary = ringup.batchesSummary({ batchId: id }).then((s) => {
+      if (generation !== rowsGeneration) return;
+      set(s.ok ? { summary: s.value, error: null } : { error: s.error.message });
+    });
+    // A small first page shows the first rows at once; then page after page of BATCH_PAGE_SIZE (the first
+    // page again: its rows already shown are kept once). A refresh of the batch on screen is gathered off
+    // screen and shown once complete, so the list does not redraw under the manager's scrolling 20 times.
+    const quiet = get().rows.length > 0;
     let rows: BatchRow[] = [];
     const seen = new Set<string>();
-    for (let page = 1; ; page++) {
-      const r = await ringup.batchesRows({ batchId: id, page });
+    const requests = [{ page: 1, pageSize: FIRST_PAGE_ROWS }, ...Array.from({ length: 1000 }, (_, i) => ({ page: i + 1, pageSize: BATCH_PAGE_SIZE }))];
+    for (const [n, req] of requests.entries()) {
+      const r = await ringup.batchesRows({ batchId: id, ...req });
       if (generation !== rowsGeneration) return;
-      if (!r.ok) return set({ loadingRows: false, error: r.error.message });
+      if (!r.ok) {
+        set({ loadingRows: false, error: r.error.message });
+        break;
+      }
       // A sale that joins the open batch meanwhile shifts later pages by one: keep each row once.
       const fresh = r.value.rows.filter((x) => !seen.has(x.id));
       for (const x of fresh) seen.add(x.id);
       rows = rows.concat(fresh);
-      const more = page < r.value.pageCount;
-      set({ rows, loadingRows: more });
-      if (!more) return;
+      const more = n === 0 ? r.value.pageCount > 1 : req.page < r.value.pageCount;
+      if (!quiet || !more) set({ rows, loadingRows: more });
+      if (!more) break;
     }
+    await summary;
   },
   async settle() {
     const id = get().selectedId;

@@ -1,6 +1,6 @@
 /** The End of day screen: the report on screen (X, a fresh Z, or a past Z), the Z history and the paper to print on. */
 import { createUserStore } from './user-store';
-import type { DayReport, PaperSize, ZReportEntry } from '../../../shared/ipc/contract';
+import type { DayReport, HandlerArg, PaperSize, ZReportEntry } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
 interface ReportsState {
@@ -11,7 +11,8 @@ interface ReportsState {
   error: string | null;
   paper: PaperSize;
   runX(): Promise<void>;
-  closeDay(): Promise<string | null>;
+  /** Closes the day, with the drawer's count when the manager counted it. */
+  closeDay(count?: NonNullable<HandlerArg<'reports:z'>>): Promise<string | null>;
   viewZ(number: number): Promise<void>;
   loadHistory(): Promise<void>;
   setPaper(paper: PaperSize): void;
@@ -29,9 +30,9 @@ export const useReportsStore = createUserStore<ReportsState>((set, get) => ({
     const r = await ringup.reportsX();
     set(r.ok ? { loading: false, error: null, report: r.value } : { loading: false, error: r.error.message });
   },
-  async closeDay() {
+  async closeDay(count) {
     set({ closing: true });
-    const r = await ringup.reportsZ();
+    const r = await ringup.reportsZ(count ?? {});
     if (!r.ok) {
       set({ closing: false });
       return r.error.message;

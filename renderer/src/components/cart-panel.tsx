@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
 import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
-import { tenderLabel } from '../lib/tender-label';
+import { tenderLabel } from '../../../shared/cart/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
 import { useCartStore } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';

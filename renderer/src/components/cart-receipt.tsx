@@ -1,6 +1,6 @@
 import type { CartView } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
-import { tenderLabel } from '../lib/tender-label';
+import { tenderLabel } from '../../../shared/cart/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
 
 /** A paid cart as the customer's receipt: items, discounts, tax, each tender and the change. */

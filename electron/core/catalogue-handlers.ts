@@ -50,10 +50,10 @@ export function createCatalogueHandlers(deps: { db: PosDatabase; users: UserDire
       if (!s.ok) return s;
       return ok(cartRulesOf(db));
     },
-    'catalogue:set-rules': async (rules: CartRules) => {
+    'catalogue:set-rules': async (rules: Partial<CartRules>) => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      const parsed = cartRulesSchema.parse(rules);
+      const parsed = cartRulesSchema.parse({ ...cartRulesOf(db), ...rules });
       setSetting(db, CART_RULES_KEY, JSON.stringify(parsed));
       return ok(parsed);
     },

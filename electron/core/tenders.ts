@@ -12,7 +12,7 @@
  * Level 3 from the cart: after a card tender is approved, the engine's own view of the
  * transaction (its transaction_level3 expand, which it attaches for commercial BINs) says
  * whether the card is commercial; if so the cart's lines become the line items, checked
- * with the engine's shared schemas (shared/payments/level3-schema.ts) before sending.
+ * with the engine's shared schemas before sending (cart-level3.ts).
  * Simplification: a split sale sends every line with each commercial-card tender (the
  * networks' Level 3 describes the order, not the tender's share).
  */
@@ -22,7 +22,8 @@ import { beginCancel, beginTender, finishTender, markReversed, pendingTender, ty
 import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResults, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
-import { LEVEL3_MAX_LINE_ITEMS, validateLevel3 } from '../../shared/payments/level3-schema';
+import { validateLevel3 } from '../../shared/payments/level3-schema';
+import { LEVEL3_NOTES, level3FromCart, NETWORK_NAMES, plainLevel3Error } from './cart-level3';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
 import type { Catalogue } from './catalogue';
@@ -196,23 +197,22 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     return store.hasLine(cartId, lineId) ? ok(null) : fail('not_found', CART_MESSAGES.noLine);
   }
 
-  /** Level 3 from the cart for an approved card tender on a commercial card. */
+  /** Level 3 from the cart for an approved card tender on a commercial card (cart-level3.ts); the note goes on the merchant's copy. */
   async function sendLevel3(cartId: string, tender: Tender): Promise<void> {
     if (!tender.transactionId) return;
     try {
       const t = await deps.client.getTransactionExpanded(tender.transactionId, ['transaction_level3']);
       const l3 = level3ViewOf(t);
       if (!l3.applies || !l3.network) return; // a personal card: nothing to send, nothing to say
-      const data = level3FromCart(store.view(cartId), l3.network);
-      const v = validateLevel3(l3.network, data);
-      if (!v.ok) {
-        store.setLevel3Note(tender.id, false, `Level 3 not sent: ${Object.values(v.errors).flat()[0] ?? 'the items do not fit the card network’s rules'}`);
-        return;
-      }
+      const view = store.view(cartId);
+      const built = level3FromCart(view, l3.network, cartRulesOf(db).defaultCommodityCode);
+      if (!built.ok) return store.setLevel3Note(tender.id, false, built.note);
+      const v = validateLevel3(l3.network, built.data);
+      if (!v.ok) return store.setLevel3Note(tender.id, false, plainLevel3Error(v.errors, view));
       await deps.client.saveLevel3(tender.transactionId, v.value);
-      store.setLevel3Note(tender.id, true, `Level 3 sent: ${data.line_items.length} line item${data.line_items.length === 1 ? '' : 's'} (${l3.cardLabel}).`);
+      store.setLevel3Note(tender.id, true, LEVEL3_NOTES.sent(built.data.line_items.length, built.folded, NETWORK_NAMES[l3.network], l3.cardLabel));
     } catch (err) {
-      store.setLevel3Note(tender.id, false, `Level 3 not sent: ${err instanceof Error ? err.message : 'the gateway did not take it'}.`);
+      store.setLevel3Note(tender.id, false, LEVEL3_NOTES.failed(`${err instanceof Error ? err.message.replace(/\.$/, '') : 'the gateway did not take it'}.`));
     }
   }
 
@@ -537,27 +537,3 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
 class Rollback extends Error {}
 
 type Approval = { managerId: string; pin: string };
-
-/** The cart's lines as Level 3 data for a network (decimal strings as the interface takes them). */
-export function level3FromCart(view: CartView, network: 'visa' | 'mastercard'): { line_items: Array<Record<string, string>>; tax_amount: string; sales_tax: string } {
-  const rows = view.lines
-    .map((l, i) => ({ l, t: view.totals.lines[i]! }))
-    .slice(0, LEVEL3_MAX_LINE_ITEMS[network])
-    .map(({ l, t }) => {
-      const rate = view.totals.taxByCategory.find((c) => c.category === l.taxCategory)?.rateBasisPoints ?? 0;
-      const item: Record<string, string> = {
-        description: l.name.slice(0, 26),
-        product_code: (l.productCode || l.itemId?.replace(/-/g, '').slice(0, 12) || 'OPEN').slice(0, 12),
-        unit_code: l.unitCode || 'EA',
-        unit_cost: centsToDecimal(l.unitCents),
-        quantity: String(l.quantity),
-        discount_amount: centsToDecimal(t.lineDiscountCents + t.cartDiscountShareCents),
-        tax_amount: centsToDecimal(t.taxCents),
-        tax_rate: (rate / 100).toFixed(2),
-      };
-      // No made-up commodity code: a Visa line without one fails the check and Level 3 is not sent (the note says why).
-      if (network === 'visa' && l.commodityCode) item.commodity_code = l.commodityCode;
-      return item;
-    });
-  return { line_items: rows, tax_amount: centsToDecimal(view.totals.taxCents), sales_tax: centsToDecimal(view.totals.taxCents) };
-}

@@ -43,7 +43,12 @@ export interface CatalogueItem extends ItemFields {
 }
 
 export interface CsvImportResult {
+  /** added + updated: every row of the file (0 when it was refused). */
   imported: number;
+  /** Rows whose SKU was new (or blank): new items. */
+  added: number;
+  /** Rows whose SKU an item already had: that item updated. */
+  updated: number;
   /** Line numbers count the header as line 1, as a spreadsheet shows them. */
   errors: Array<{ line: number; message: string }>;
 }

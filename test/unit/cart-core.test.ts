@@ -68,7 +68,7 @@ describe('catalogue', () => {
     expect(r.errors[1]!.message).toMatch(/unit of measure/);
     expect(value(await h.call('catalogue:list', {}))).toHaveLength(0);
 
-    expect(value(await h.call('catalogue:import-csv', { csv: CSV_GOOD }))).toEqual({ imported: 4, errors: [] });
+    expect(value(await h.call('catalogue:import-csv', { csv: CSV_GOOD }))).toEqual({ imported: 4, added: 4, updated: 0, errors: [] });
     const list = value(await h.call('catalogue:list', {}));
     items = Object.fromEntries(list.map((i) => [i.sku, i]));
     expect(items.BEA).toMatchObject({ name: 'Beans, 1 lb', priceCents: 1_299, unitCode: 'LBR', taxCategory: 'exempt', quickKey: true });

@@ -64,11 +64,11 @@ test('a manager imports the catalogue: a CSV with two bad rows imports nothing a
   await shot(page, 'cart-01-csv-two-bad-rows');
   await expectAccessible(page, 'catalogue with import errors');
   await importCsv(page, CSV_GOOD);
-  await expect(result).toContainText('Imported 4 rows: 4 added, 0 updated (matched by SKU).');
+  await expect(result).toContainText('Imported 4 items. 4 added, 0 updated (matched by SKU).');
   await expect(page.getByTestId('catalogue-table')).toContainText('Beans, 1 lb');
   // The same file again updates the four items by SKU: none is doubled.
   await importCsv(page, CSV_GOOD);
-  await expect(result).toContainText('Imported 4 rows: 0 added, 4 updated (matched by SKU).');
+  await expect(result).toContainText('Imported 4 items. 0 added, 4 updated (matched by SKU).');
   await expect(page.getByRole('heading', { name: 'Items (4)' })).toBeVisible();
   await expect(page.getByLabel('Discount limit for cashiers (%)')).toHaveValue('20');
   await page.getByLabel('Discount limit for cashiers (%)').fill('25');
@@ -189,7 +189,7 @@ test('a partial approval leaves the rest as the balance; cash collects it with c
   await expect(page.getByTestId('receipt-change')).toHaveText('$3.99');
   // The partly approved card says so on the receipt: $1.00 of the $2.01 asked on it.
   const card = page.getByTestId('cart-receipt').getByTestId('receipt-card');
-  await expect(card).toContainText('Paid by card, approved (partial)');
+  await expect(card).toContainText('Card payment, approved (partial)');
   await expect(card).toContainText('$1.00');
   await expect(page.getByTestId('cart-receipt')).toContainText('Asked on this card');
   await expect(page.getByTestId('cart-receipt')).toContainText('Visa •••• 1111');

@@ -21,8 +21,7 @@ function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionVie
     <>
       <div className="receipt-tender" data-testid="receipt-card">
         <dt>
-          Paid by {tenderLabel(x.kind).toLowerCase()}
-          {partial ? ', approved (partial)' : ''}
+          {tenderLabel(x.kind)} payment{partial ? ', approved (partial)' : ''}
         </dt>
         <dd>{money(x.approvedCents)}</dd>
       </div>

@@ -195,7 +195,7 @@ export function CatalogueScreen() {
         <ErrorNote text={error} />
         {imported && imported.errors.length === 0 && (
           <p className="notice notice-ok" role="status" data-testid="csv-result">
-            Imported {imported.imported} {imported.imported === 1 ? 'row' : 'rows'}: {imported.added} added, {imported.updated} updated (matched by SKU).
+            Imported {imported.imported} {imported.imported === 1 ? 'item' : 'items'}. {imported.added} added, {imported.updated} updated (matched by SKU).
           </p>
         )}
         {imported && imported.errors.length > 0 && (

@@ -77,7 +77,8 @@ export interface V2TransactionCreate {
 }
 
 /** Filters for GET /v2/transactions: substring for text, `a,b` for any-of, `lo|hi` ranges. */
-export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'auth_code' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id' | 'transaction_batch_id', string>>;
+/** `id_suffix` is the embedded engine's extension (the id ends so); other gateways may ignore it. */
+export type V2TransactionFilters = Partial<Record<'last_four' | 'transaction_amount' | 'created_ts' | 'transaction_api_id' | 'auth_code' | 'type_id' | 'status_id' | 'location_id' | 'previous_transaction_id' | 'transaction_batch_id' | 'id_suffix', string>>;
 
 /** A transaction batch (GET /v2/transactionbatches). processing_status_id: 1 to settle, 2 settled, 3 error, 4 reprocess, 5 processing. */
 export interface V2Batch {

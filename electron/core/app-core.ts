@@ -208,14 +208,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
   // (or nobody): signing out or switching user never holds a queued sale back.
   const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
-  const offlineClerks = new ClerkRecords(db);
+  // Who rang up which transaction (sales.ts keeps its own view of the same table).
+  const clerks = new ClerkRecords(db);
   const forwarder = new OfflineForwarder({
     queue: offlineQueue,
     client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
     settings,
     onStatus: (q) => events.emit('queue:status', q),
     onForwarded: (sale, transactionId) =>
-      offlineClerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) }),
+      clerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) }),
   });
   const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
 
@@ -273,6 +274,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     users,
     events,
     locationId,
+    guards: settings,
+    clerks,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
@@ -312,7 +315,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
     ...createLinksHandlers({ client, users }),
-    ...createVaultHandlers({ client, users, locationId, productTransactionId, storeCardOnTerminal }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, storeCardOnTerminal }),
     ...createRecurringHandlers({ client, users, locationId }),
     ...createBillingLinksHandlers({ client, users, locationId }),
     ...createReportsHandlers({ client, users, db, locationId, ...(opts.printReport ? { printReport: opts.printReport } : {}) }),
@@ -339,6 +342,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
       events,
       taxRateBasisPoints: () => settings().taxRateBasisPoints,
+      guards: settings,
       // The cart's money steps go through the audited handlers below, resolved when called.
       money: {
         'sale:charge': (a) => handlers['sale:charge'](a),

@@ -1,12 +1,14 @@
 /**
  * Records the money actions in the audit log by wrapping the handler map (a
- * decorator), so the sales and transactions code stays unaware of the audit log:
- * every successful `sale:charge`, `transactions:refund` and `transactions:void`
- * result is written with the caller who asked for it. A declined sale or refund is
- * a successful call too, and is recorded as declined; a refused call (signed out,
- * not a manager, bad input) changes no money and is not.
+ * decorator), so the sales, devices and vault code stays unaware of the audit log:
+ * every successful result of a channel that takes money (the keyed sale, the terminal,
+ * a check, a saved card — the cart's card tenders go through these same channels) or
+ * gives it back (refund, void, the cashier's void of a partial approval) is written with
+ * the caller who asked for it. A declined sale or refund is a successful call too, and is
+ * recorded as declined; a refused call (signed out, not a manager, bad input, an amount
+ * not confirmed) changes no money and is not.
  */
-import type { HandlerMap, Session } from '../../shared/ipc/contract';
+import type { HandlerMap, SaleOutcome, Session, TransactionView } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
 import type { AuditLog, AuditRecord } from './audit-log';
 
@@ -16,15 +18,30 @@ type Recorder<C extends keyof HandlerMap> = (
 
 const outcome = (approved: boolean, message: string) => (approved ? 'approved' : `declined: ${message}`);
 
-const RECORDERS: { [C in 'sale:charge' | 'transactions:refund' | 'transactions:void']: Recorder<C> } = {
-  'sale:charge': (v) => ({ kind: 'sale', amountCents: v.transaction.amountCents, transactionId: v.transaction.id, detail: outcome(v.approved, v.message) }),
+const sale = (v: SaleOutcome): Omit<AuditRecord, 'user'> => ({
+  kind: 'sale',
+  amountCents: v.transaction.amountCents,
+  transactionId: v.transaction.id,
+  // A check or a bank account is taken, not yet collected.
+  detail: v.transaction.state === 'pending' ? 'accepted; the bank transfer is pending' : outcome(v.approved, v.message),
+});
+const voided = (v: TransactionView): Omit<AuditRecord, 'user'> => ({ kind: 'void', amountCents: v.amountCents, transactionId: v.id, detail: 'voided before settlement' });
+
+type Audited = 'sale:charge' | 'devices:terminal-sale' | 'devices:check-pay' | 'vault:charge' | 'transactions:refund' | 'transactions:void' | 'sale:void-partial';
+
+const RECORDERS: { [C in Audited]: Recorder<C> } = {
+  'sale:charge': sale,
+  'devices:terminal-sale': sale,
+  'devices:check-pay': sale,
+  'vault:charge': sale,
   'transactions:refund': (v) => ({
     kind: 'refund',
     amountCents: v.refund.amountCents,
     transactionId: v.refund.id,
     detail: `${outcome(v.approved, v.message)}; refund of sale ${v.original.id}`,
   }),
-  'transactions:void': (v) => ({ kind: 'void', amountCents: v.amountCents, transactionId: v.id, detail: 'voided before settlement' }),
+  'transactions:void': voided,
+  'sale:void-partial': (v) => ({ ...voided(v), detail: 'partial approval voided at the counter to start over' }),
 };
 
 export function withMoneyAudit(handlers: HandlerMap, audit: AuditLog, whoIsCalling: () => Session | null): HandlerMap {

@@ -5,6 +5,7 @@
  * the rest of a partial approval to that first sale, and finds transactions by the
  * short reference printed on receipts.
  */
+import type { Session, TransactionView } from '../../shared/ipc/contract';
 import type { PosDatabase } from './pos-database';
 
 export type ClerkAction = 'sale' | 'refund' | 'void';
@@ -54,6 +55,17 @@ export class ClerkRecords {
 
   record(r: ClerkRecord): void {
     this.insert.run(r.transactionId, r.action, r.userId, r.userName, r.linkedTo, r.createdTs);
+  }
+
+  /**
+   * Records the user behind a sale taken outside sales.ts (the terminal, a check, a saved
+   * card) and answers its view with the name of whoever made it: the first record wins, so
+   * the same clientRef sent again by someone else still names the one who charged it.
+   */
+  saleBy(view: TransactionView, session: Session, nowMs: number = Date.now()): TransactionView {
+    this.record({ transactionId: view.id, action: 'sale', userId: session.user.id, userName: session.user.name, linkedTo: null, createdTs: Math.floor(nowMs / 1000) });
+    const made = this.of(view.id).find((r) => r.action === 'sale');
+    return { ...view, clerkName: made?.userName ?? session.user.name };
   }
 
   /** Every record of one transaction (its sale or refund, and a void). */

@@ -4,9 +4,13 @@
  * - A card-present sale goes to the gateway's POST /v2/routertransactions, which drives the
  *   terminal through the same driver (electron/devices) and stores the sale; while the
  *   request is open the core polls the terminal's live state (Ringup extension GET
- *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel.
- * - The core talks to devices directly where no transaction is stored: the installer's
- *   connection test (A00 initialize) and the check scanner (serial MICR reader).
+ *   /v2/terminals/{id}/state) and pushes `terminal:state`; Cancel posts .../cancel naming
+ *   the sale (its transaction_api_id), so it also ends a sale that has not reached the
+ *   terminal yet.
+ * - The installer's connection test of a saved terminal at its saved address goes through
+ *   the gateway (POST /v2/terminals/{id}/initialize, which records last_registration_ts).
+ * - The core talks to devices directly where no transaction is stored: the connection test
+ *   of an address not saved yet (A00 initialize) and the check scanner (serial MICR reader).
  * - A scanned check pays by ACH (debit, SEC code POP, check_number and micr_data) through
  *   the normal transaction path.
  * - Terminal status (none / connected / busy / offline) is re-checked every 10 s with a
@@ -18,7 +22,7 @@
  */
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
+import type { HandlerMap, Role, ScannedCheck, SaleOutcome, Session, TerminalRecord, TerminalStatus, TerminalScreenState, TerminalTestResult, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
@@ -26,8 +30,11 @@ import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Transaction } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
-import { DeviceError } from '../devices/device-messages';
+import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
+import type { GuardSettings } from '../../shared/amount-guards';
+import { refuseAmount } from './amount-refusal';
+import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
 import { gatewayFailure } from './gateway-messages';
 import { toView } from './transaction-view';
@@ -52,6 +59,10 @@ export interface DevicesDeps {
   users: UserDirectory;
   events: CoreEvents;
   locationId: string | undefined;
+  /** The store's amount guards (hard cap, confirmation threshold, tip share), read on every payment. */
+  guards: () => GuardSettings;
+  /** Who took which payment (the app's clerk records, shared with sales.ts). */
+  clerks: ClerkRecords;
   statusIntervalMs?: number;
   statePollMs?: number;
 }
@@ -107,6 +118,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
   const { client, routerClient, users, events } = deps;
   let status: TerminalStatus = { connection: 'none', terminalId: null, title: null, tipPercents: null };
   let saleRunning = false;
+  /** The counter's terminal sale under way, so Cancel reaches it even before it reached the terminal. */
+  let sale: { ref: string; terminalId: string | null; cancelled: boolean } | null = null;
   let scanRunning = false;
 
   const requireInstaller = (): Result<null> => {
@@ -165,6 +178,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     const view = toView(t);
     return { approved: view.state === 'approved' || view.state === 'pending', message: view.message, transaction: view };
   };
+
+  /** The outcome with the clerk record written: the receipt and the list name the cashier. */
+  const madeBy = (o: SaleOutcome, session: Session): SaleOutcome => ({ ...o, transaction: deps.clerks.saleBy(o.transaction, session) });
 
   function toRecord(t: Row): TerminalRecord {
     const addr = addressOf(t) ?? { kind: 'tcp' as const, host: '', port: Number(t.port ?? 10009) };
@@ -251,11 +267,21 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-sale': async (args) => {
       const s = requireCounter();
       if (!s.ok) return s;
-      if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
+      // The store's guards before the terminal is woken. A tip the customer picks on the terminal
+      // (tipCents null) is not known yet: the guards see the amount before it.
+      const tipCents = args.tipCents ?? 0;
+      const refused = refuseAmount(deps.guards(), { subtotalCents: args.subtotalCents, tipCents, totalCents: args.subtotalCents + args.taxCents + tipCents }, args);
+      if (refused) return refused;
+      if (saleRunning || sale) return fail('busy', DEVICE_ERRORS.terminalBusy);
+      const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
+      sale = mine;
       return guarded(async () => {
         const t = await counterTerminal();
         if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
         const terminalId = String(t.id);
+        mine.terminalId = terminalId;
+        // Cancel pressed before the request left: the terminal is never asked.
+        if (mine.cancelled) return fail('terminal', DEVICE_MSG.CANCELLED);
         saleRunning = true;
         void refreshStatus();
         let last = '';
@@ -282,15 +308,18 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
               ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
               transaction_api_id: args.clientRef,
+              clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
-          return ok(outcomeOf(r.routertransaction));
+          return ok(madeBy(outcomeOf(r.routertransaction), s.value));
         } finally {
           clearInterval(poll);
           saleRunning = false;
           events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
           void refreshStatus();
         }
+      }).finally(() => {
+        if (sale === mine) sale = null;
       });
     },
 
@@ -298,7 +327,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const s = requireCounter();
       if (!s.ok) return s;
       return guarded(async () => {
-        if (status.terminalId) await client.request('POST', `/terminals/${status.terminalId}/cancel`);
+        const current = sale;
+        if (current) current.cancelled = true;
+        const terminalId = current?.terminalId ?? status.terminalId;
+        // Naming the sale lets the gateway end it even if the request has not reached the terminal yet.
+        if (terminalId) await client.request('POST', `/terminals/${terminalId}/cancel`, current ? { terminalcancel: { transaction_api_id: current.ref } } : undefined);
         return ok(null);
       });
     },
@@ -355,12 +388,22 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       });
     },
 
-    'devices:terminal-test': async ({ address }) => {
+    'devices:terminal-test': async ({ address, terminalId }) => {
       const g = requireInstaller();
       if (!g.ok) return g;
-      return guarded(async () => {
+      return guarded<TerminalTestResult>(async () => {
+        // A saved terminal at its saved address: the gateway initializes it and records the
+        // contact (last_registration_ts). An address not saved yet is tested directly.
+        const saved = terminalId ? (await terminalRows()).find((t) => String(t.id) === terminalId) : undefined;
+        const at = saved ? addressOf(saved) : null;
+        const same = at !== null && (at.kind === 'tcp' ? address.kind === 'tcp' && address.host === at.host && address.port === at.port : address.kind === 'serial' && address.path === at.path);
+        if (same) {
+          const r = await routerClient.request<{ terminalinfo: { serial_number: string; model: string; application: string; last_registration_ts: number } }>('POST', `/terminals/${terminalId}/initialize`);
+          const i = r.terminalinfo;
+          return ok({ serialNumber: i.serial_number, model: i.model, application: i.application, lastRegistrationTs: i.last_registration_ts });
+        }
         const d = new TerminalDriver({ connect: () => openLink(address), settings: { timeouts: effectiveTimeouts(null), tipPercents: null } });
-        return ok(await d.initialize());
+        return ok({ ...(await d.initialize()), lastRegistrationTs: null });
       });
     },
 
@@ -423,13 +466,16 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:check-pay': async (a) => {
       const s = requireCounter();
       if (!s.ok) return s;
+      const total = a.subtotalCents + a.taxCents;
+      const refused = refuseAmount(deps.guards(), { subtotalCents: a.subtotalCents, tipCents: 0, totalCents: total }, a);
+      if (refused) return refused;
       return guarded(async () => {
         const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
           transaction: {
             action: 'debit',
             payment_method: 'ach',
             ...locQuery(),
-            transaction_amount: formatMoney(a.subtotalCents + a.taxCents),
+            transaction_amount: formatMoney(total),
             ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
             // The engine reads routing, account and check number from the MICR line itself
             // (the interface's micr_data), so the account number is never sent twice.
@@ -438,9 +484,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             ach_sec_code: 'POP',
             micr_data: a.check.micr,
             transaction_api_id: a.clientRef,
+            clerk_number: clerkNumberOf(s.value.user.id),
           },
         });
-        const o = outcomeOf(r.transaction);
+        const o = madeBy(outcomeOf(r.transaction), s.value);
         return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       });
     },

@@ -15,22 +15,22 @@
  * renderer falls back to the browser's print.
  */
 import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
-import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
-import { amountGuard } from '../../shared/amount-guards';
-import { fail, ok } from '../../shared/result';
+import type { StoreSettings } from '../../shared/ipc/settings';
+import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
+import type { V2Transaction, V2TransactionCreate, V2TransactionFilters } from '../client/v2-types';
 import { isExpDateCurrent } from '../../shared/payments/exp-date';
 import { luhnValid } from '../../shared/payments/luhn';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../shared/refund-limit';
-import { gatewayFailure } from './gateway-messages';
 import { withGatewayFailure } from './guarded-call';
-import { ClerkRecords, clerkNumberOf, type ClerkAction } from './clerk-records';
+import { refuseAmount } from './amount-refusal';
+import { ClerkRecords, clerkNumberOf, shortRefOf, type ClerkAction } from './clerk-records';
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
 import type { OfflineSales } from './offline-sales';
+import { LostSales } from './lost-sales';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -44,12 +44,21 @@ export const SALE_ERRORS = {
   notPartial: 'Only a partly approved sale can be voided from the sale screen. Ask a manager to void other sales.',
   /** The gateway's answer was lost and it could not be asked what happened: the screen keeps asking. */
   outcomeUnknown: 'The payment gateway did not answer. Checking whether the card was charged — do not charge again.',
-  /** The answer was lost, and the gateway has no record of the sale: nothing was charged. */
+  /** The answer was lost, and the gateway still has no record of the sale well past its processing time: nothing was charged. */
   notCharged: 'The payment gateway did not answer and has no record of this sale, so the card was not charged. Charge again when ready.',
   printInBrowser: 'Printing goes through the browser here.',
+  /** A sale collecting the rest of a partial approval is that rest exactly: its tax is in it already, and a tip was asked on the first. */
+  restNotExact: (restCents: number) => `The rest of this sale is ${dollars(restCents)}: charge exactly that, with no tip or tax added.`,
+  restCollected: 'The rest of this sale has already been collected.',
+  restOfPartialOnly: 'Only the rest of a partly approved sale can be collected this way.',
 } as const;
 
-const CONFIG_TTL_MS = 60_000;
+const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
+
+/** Find by Ref on a gateway without the `id_suffix` filter: how far back and how many rows it scans, and its page size. */
+const REF_SCAN_DAYS = 90;
+const REF_SCAN_ROWS = 20_000;
+const REF_PAGE_SIZE = 1_000;
 
 export interface SalesDeps {
   client: GatewayClient;
@@ -103,7 +112,8 @@ export function startOfLocalDay(ms: number): number {
 export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   const { client, users, db } = deps;
   const now = deps.now ?? Date.now;
-  let configCache: { at: number; value: { locationName: string | null; terminalPercents: number[] | null } } | null = null;
+  /** Sales whose answer was lost, until their outcome is really known (lost-sales.ts). */
+  const lost = new LostSales<{ session: Session; collectsRestOf: string | null }>({ client, locationId: deps.locationId, now });
 
   const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
   const ledgerAll = db.prepare('SELECT original_id, SUM(cents) AS cents FROM refund_ledger GROUP BY original_id');
@@ -168,51 +178,57 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     return outcomeOf(withClerk(toView(t)));
   }
 
-  const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
-
-  /** The gateway's part of the configuration (location name, terminal tip percents), cached for a minute. */
-  async function loadGatewayConfig(): Promise<{ locationName: string | null; terminalPercents: number[] | null }> {
-    if (configCache && now() - configCache.at < CONFIG_TTL_MS) return configCache.value;
-    let locationName: string | null = null;
-    let terminalPercents: number[] | null = null;
-    if (deps.locationId) {
-      // Both lookups are optional: a gateway without these resources still sells.
+  /**
+   * Transactions whose receipt Ref (shortRefOf: the id's last 8 characters) is `ref`, whichever
+   * register or tender made them: this register's clerk records first (one GET each), then the
+   * gateway — the embedded engine's `id_suffix` filter answers in one request; a gateway that
+   * ignores that filter (its rows do not all end so) is scanned newest first instead.
+   * Simplification: the scan reads at most REF_SCAN_ROWS rows of the searched period (by default
+   * the last REF_SCAN_DAYS days), so an older sale on such a gateway needs its date range.
+   */
+  async function findByRef(ref: string, from: number | undefined, to: number | undefined): Promise<V2Transaction[]> {
+    const wanted = ref.toUpperCase();
+    const found = new Map<string, V2Transaction>();
+    for (const id of clerks.idsByRef(wanted)) {
       try {
-        const loc = await client.getLocation(deps.locationId);
-        if (loc.name) locationName = loc.name;
-      } catch {
-        /* keep the default name */
-      }
-      try {
-        const terminals = await client.listTerminals(deps.locationId);
-        for (const term of terminals) {
-          const p = term.tip_percents;
-          if (p && p.percent_1 != null && p.percent_2 != null && p.percent_3 != null) {
-            terminalPercents = [p.percent_1, p.percent_2, p.percent_3];
-            break;
-          }
-        }
-      } catch {
-        /* keep the default percents */
+        found.set(id, await client.getTransaction(id));
+      } catch (err) {
+        if (!(err instanceof GatewayError && err.status === 404)) throw err;
       }
     }
-    const value = { locationName, terminalPercents };
-    configCache = { at: now(), value };
-    return value;
+    const location: V2TransactionFilters = deps.locationId ? { location_id: deps.locationId } : {};
+    const asked: V2TransactionFilters = from !== undefined || to !== undefined ? { created_ts: `${from ?? 0}|${to ?? 4_102_444_800}` } : {};
+    const keep = (rows: readonly V2Transaction[]) => rows.filter((t) => shortRefOf(t.id) === wanted).forEach((t) => found.set(t.id, t));
+    const bySuffix = await client.listTransactions({ ...location, ...asked, id_suffix: wanted.toLowerCase() }, 1, REF_PAGE_SIZE);
+    keep(bySuffix.items);
+    if (bySuffix.items.some((t) => shortRefOf(t.id) !== wanted)) {
+      // The gateway ignored the filter: page through the period instead, newest first.
+      const nowS = Math.floor(now() / 1000);
+      const period = { ...location, created_ts: `${from ?? nowS - REF_SCAN_DAYS * 86_400}|${to ?? nowS + 86_400}` };
+      for (let page = 1; page * REF_PAGE_SIZE <= REF_SCAN_ROWS; page++) {
+        const { items } = await client.listTransactions(period, page, REF_PAGE_SIZE);
+        keep(items);
+        if (items.length < REF_PAGE_SIZE) break;
+      }
+    }
+    return [...found.values()];
   }
 
-  /** The sale screen's configuration: the store settings, with the terminal's tip percents winning when configured. */
-  async function loadConfig(): Promise<SaleConfig> {
+  const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
+
+  /**
+   * The sale screen's configuration: the store settings as saved now (a manager's save reaches a
+   * signed-in counter through `settings:changed`, which makes the screen ask again). The name on
+   * the receipt is the store name on the settings screen; the tip percents offered on screen are
+   * the store's — a payment terminal asks with its own percents, on the terminal only.
+   */
+  function loadConfig(): SaleConfig {
     const st = deps.settings();
-    const gw = await loadGatewayConfig();
-    // Simplification: the store name from settings wins once a manager changed it from the default; until then the location's name.
-    const merchantName = st.storeName !== DEFAULT_STORE_SETTINGS.storeName ? st.storeName : (gw.locationName ?? st.storeName);
     return {
-      merchantName,
-      tipPercents: gw.terminalPercents ?? [...st.tipPercents],
+      merchantName: st.storeName,
+      tipPercents: [...st.tipPercents],
       tipEnabled: st.tipsEnabled,
       taxRateBasisPoints: st.taxRateBasisPoints,
-      tipSource: gw.terminalPercents ? 'terminal' : 'default',
       taxOnByDefault: st.taxOnByDefault,
       confirmAboveCents: st.confirmAboveCents,
       hardCapCents: st.hardCapCents,
@@ -243,75 +259,111 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
 
   const guarded = withGatewayFailure;
 
+  /**
+   * Why a sale may not collect the rest of `firstId` (null: it may): the first must be a partly
+   * approved sale still standing, and this one exactly what is left of it — asked minus approved,
+   * minus what sales linked to it have collected — with no tip or tax added.
+   */
+  async function restRefusal(firstId: string, args: { subtotalCents: number; taxCents: number; tipCents: number }): Promise<Result<never> | null> {
+    const first = await viewOne(firstId);
+    if (first.kind !== 'sale' || !first.partial || first.state !== 'approved') return fail('bad_request', SALE_ERRORS.restOfPartialOnly);
+    let collected = 0;
+    for (const r of clerks.linkedTo(firstId)) {
+      if (r.action !== 'sale') continue;
+      const linked = await viewOne(r.transactionId);
+      if (linked.state !== 'declined' && linked.state !== 'voided') collected += linked.amountCents;
+    }
+    const restCents = first.requestedCents - first.amountCents - collected;
+    if (restCents <= 0) return fail('conflict', SALE_ERRORS.restCollected);
+    if (args.taxCents !== 0 || args.tipCents !== 0 || args.subtotalCents !== restCents) {
+      const msg = SALE_ERRORS.restNotExact(restCents);
+      return fail('bad_request', msg, { amount: [msg] });
+    }
+    return null;
+  }
+
   return {
     'sale:config': async () => {
       const s = users.require();
       if (!s.ok) return s;
-      return ok(await loadConfig());
+      return ok(loadConfig());
     },
 
     'sale:charge': async (args) => {
       const s = users.requireCounter();
       if (!s.ok) return s;
+      const session = s.value;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
       // The same guards as the screen's, enforced here whatever the screen did.
-      const guard = amountGuard(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
-      if (guard) return fail(guard.code, guard.message, { [guard.field]: [guard.message] });
+      const refused = refuseAmount(deps.settings(), { subtotalCents: args.subtotalCents, tipCents: args.tipCents, totalCents: total }, args);
+      if (refused) return refused;
       if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
       if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
-      return guarded(async () => {
+      const request: V2TransactionCreate = {
+        action: 'sale',
+        ...base(),
+        transaction_amount: centsToDecimal(total),
+        ...(args.taxCents > 0 ? { tax: centsToDecimal(args.taxCents) } : {}),
+        ...(args.tipCents > 0 ? { tip_amount: centsToDecimal(args.tipCents) } : {}),
+        account_number: args.card.number,
+        exp_date: args.card.expiry,
+        cvv: args.card.cvv,
+        billing_zip: args.card.zip,
+        transaction_api_id: args.clientRef,
+        clerk_number: clerkNumberOf(session.user.id),
+      };
+      // The rest of a partial approval: one at a time per first sale, so two quick charges cannot both collect it.
+      const firstId = args.collectsRestOf;
+      if (firstId) return oneAtATime(firstId, () => guarded(async () => (await restRefusal(firstId, args)) ?? send()));
+      return guarded(send);
+
+      async function send(): Promise<Result<SaleOutcome>> {
         let t: V2Transaction;
+        const sentAt = now();
         try {
-          t = await client.createTransaction({
-            action: 'sale',
-            ...base(),
-            transaction_amount: centsToDecimal(total),
-            ...(args.taxCents > 0 ? { tax: centsToDecimal(args.taxCents) } : {}),
-            ...(args.tipCents > 0 ? { tip_amount: centsToDecimal(args.tipCents) } : {}),
-            account_number: args.card.number,
-            exp_date: args.card.expiry,
-            cvv: args.card.cvv,
-            billing_zip: args.card.zip,
-            transaction_api_id: args.clientRef,
-            clerk_number: clerkNumberOf(s.value.user.id),
-          });
+          t = await client.createTransaction(request);
         } catch (err) {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
           // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
-          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, s.value) : null;
+          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, session) : null;
           if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
+          // Unknown until known: `sale:outcome` looks it up and re-sends it (lost-sales.ts).
+          lost.hold(args.clientRef, request, { session: session, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
           let found: SaleOutcome | null;
           try {
             found = await lookUpSale(args.clientRef);
           } catch (lookupErr) {
             // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
-            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, s.value) : null;
-            if (taken?.ok) return taken;
+            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, session) : null;
+            if (taken?.ok) {
+              lost.forget(args.clientRef);
+              return taken;
+            }
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
-          if (!found) return fail('not_charged', SALE_ERRORS.notCharged);
-          remember(found.transaction.id, 'sale', s.value, args.collectsRestOf ?? null);
+          // No record yet proves nothing: the POST may still land. The screen keeps asking.
+          if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+          lost.forget(args.clientRef);
+          remember(found.transaction.id, 'sale', session, args.collectsRestOf ?? null);
           return ok({ ...found, transaction: withClerk(found.transaction) });
         }
-        remember(t.id, 'sale', s.value, args.collectsRestOf ?? null);
+        remember(t.id, 'sale', session, args.collectsRestOf ?? null);
         return ok(outcomeOf(withClerk(toView(t))));
-      });
+      }
     },
 
     'sale:outcome': async ({ clientRef }) => {
       const s = users.require();
       if (!s.ok) return s;
-      try {
-        const found = await lookUpSale(clientRef);
-        if (found) remember(found.transaction.id, 'sale', s.value);
-        return ok({ outcome: found ? { ...found, transaction: withClerk(found.transaction) } : null });
-      } catch (err) {
-        if (err instanceof GatewayError && err.status === 0) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
-        return gatewayFailure(err);
-      }
+      const answer = await lost.resolve(clientRef);
+      if (answer.kind === 'unknown') return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+      if (answer.kind === 'not_charged') return ok({ outcome: null });
+      const who = answer.context ?? { session: s.value, collectsRestOf: null };
+      remember(answer.transaction.id, 'sale', who.session, who.collectsRestOf);
+      return ok({ outcome: outcomeOf(withClerk(toView(answer.transaction))) });
     },
 
     'sale:void-partial': async ({ id }) => {
@@ -352,15 +404,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       return guarded(async () => {
         let items: V2Transaction[];
         if (args.ref) {
-          // The receipt's Ref is this app's own: its clerk records know which transactions end so.
-          items = [];
-          for (const id of clerks.idsByRef(args.ref)) {
-            try {
-              items.push(await client.getTransaction(id));
-            } catch (err) {
-              if (!(err instanceof GatewayError && err.status === 404)) throw err;
-            }
-          }
+          items = await findByRef(args.ref, args.from, args.to);
         } else {
           const filters: V2TransactionFilters = {};
           if (deps.locationId) filters.location_id = deps.locationId;

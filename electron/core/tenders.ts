@@ -17,6 +17,7 @@
  * networks' Level 3 describes the order, not the tender's share).
  */
 import { randomUUID } from 'node:crypto';
+import type { GuardSettings } from '../../shared/amount-guards';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, type Tender } from '../../shared/cart/tender-machine';
 import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResults, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
@@ -27,6 +28,7 @@ import { LEVEL3_NOTES, level3FromCart, NETWORK_NAMES, plainLevel3Error } from '.
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
 import type { Catalogue } from './catalogue';
+import { refuseAmount } from './amount-refusal';
 import { recordCash } from './cash-drawer';
 import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
@@ -87,6 +89,8 @@ export interface TenderDeps {
   events: CoreEvents;
   /** The store's sales tax rate (basis points) for the standard category. */
   taxRateBasisPoints: () => number;
+  /** The store's amount guards: an open amount typed in, and each card tender, are held to them like a keyed sale. */
+  guards: () => GuardSettings;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
   money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge' | 'devices:terminal-sale'>;
   now?: () => number;
@@ -223,6 +227,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     kind: 'card' | 'saved-card' | 'terminal',
     clientRef: string,
     amountCents: number | undefined,
+    confirmedCents: number | undefined,
     charge: (subtotalCents: number, taxCents: number, clientRef: string, confirmedCents: number) => Promise<Result<SaleOutcome>>,
   ): Promise<Result<HandlerResults['cart:pay-card']>> {
     // The same clientRef again (a double click, a retry): answer what that tender became, charge nothing.
@@ -230,6 +235,10 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (seen) return ok({ ...store.view(cartId), message: seen.status === 'pending' ? 'This card payment is still in progress.' : 'This card payment was already sent.' });
     const allowed = approvalCheck(s, cartId, undefined, TENDER_COPY.tenderNeedsApproval);
     if (!allowed.ok) return allowed;
+    // The store's guards on what this card is asked for, before a tender is written: a question leaves no trace in the cart.
+    const asked = amountCents ?? store.view(cartId).balanceCents;
+    const refused = asked > 0 ? refuseAmount(deps.guards(), { subtotalCents: asked, tipCents: 0, totalCents: asked }, { confirmedCents }) : null;
+    if (refused) return refused;
     const before = store.tenderState(cartId);
     const step = beginTender(before, { id: clientRef, kind, ...(amountCents !== undefined ? { amountCents } : {}) });
     if (!step.ok) return fail('conflict', step.message, { amountCents: [step.message] });
@@ -240,7 +249,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const totals = store.view(cartId).totals;
       // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
       const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
-      // The amount comes from the cart's items, not a typed figure: it is the confirmed amount.
+      // Checked above (the cashier confirmed it when it is large): the card path gets it as confirmed.
       const r = await charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents);
       if (!r.ok && r.error.code === 'outcome_unknown') {
         // Stays pending: `cart:current` asks the gateway again; nothing else may be tendered meanwhile.
@@ -366,8 +375,11 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         return ok(null);
       }),
 
-    'cart:add-open': async ({ name, amountCents, taxCategory }) =>
+    'cart:add-open': async ({ name, amountCents, taxCategory, confirmedCents }) =>
       edit((cartId) => {
+        // A typed amount is held to the store's guards like a keyed sale's: refused above the cap, confirmed above the threshold.
+        const refused = refuseAmount(deps.guards(), { subtotalCents: amountCents, tipCents: 0, totalCents: amountCents }, { confirmedCents });
+        if (refused) return refused;
         store.addOpen(cartId, name, amountCents, taxCategory);
         return ok(null);
       }),
@@ -432,29 +444,29 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       return ok(store.view(cartId));
     },
 
-    'cart:pay-card': async ({ card, amountCents, clientRef }) => {
+    'cart:pay-card': async ({ card, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'card', clientRef, amountCents, (subtotalCents, taxCents, ref, confirmedCents) =>
+      return payByCard(s.value, mine(s.value), 'card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
         deps.money['sale:charge']({ subtotalCents, taxCents, tipCents: 0, card, clientRef: ref, confirmedCents }),
       );
     },
 
-    'cart:pay-saved': async ({ methodId, amountCents, clientRef }) => {
+    'cart:pay-saved': async ({ methodId, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, amountCents, (subtotalCents, taxCents, ref) =>
-        deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref }),
+      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+        deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },
 
-    'cart:pay-terminal': async ({ amountCents, clientRef }) => {
+    'cart:pay-terminal': async ({ amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
       // Through the core's terminal path (POST /v2/routertransactions, the tender id as its
       // transaction_api_id); a fixed tip of 0 so the terminal asks for none: the cart's total is set.
-      return payByCard(s.value, mine(s.value), 'terminal', clientRef, amountCents, (subtotalCents, taxCents, ref) =>
-        deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref }),
+      return payByCard(s.value, mine(s.value), 'terminal', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+        deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },
 

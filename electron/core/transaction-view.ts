@@ -2,7 +2,8 @@
  * Normalises a v2 transaction record into the contract's TransactionView: cents,
  * masked card, plain-sentence outcome, what can still be refunded or voided.
  */
-import type { EntryMode, TransactionState, TransactionView } from '../../shared/ipc/contract';
+import type { EmvReceipt, EntryMode, TransactionState, TransactionView } from '../../shared/ipc/contract';
+import { cardVerificationOf } from '../../shared/payments/receipt-wording';
 import type { V2Transaction } from '../client/v2-types';
 import { parseMoney } from '../../shared/payments/money';
 import { reasonCodeSentence } from '../../shared/payments/reason-codes';
@@ -18,6 +19,17 @@ function needsSignature(t: V2Transaction, entry: string | null): boolean {
   const emv = t.emv_receipt_data as { CVM?: unknown } | null | undefined;
   if (emv && typeof emv === 'object' && emv.CVM != null) return /sign/i.test(String(emv.CVM));
   return entry === 'K' || entry === 'S' || entry === null;
+}
+
+/** What a chip or contactless receipt prints from the gateway's emv_receipt_data (nothing without an AID). */
+function emvReceiptOf(t: V2Transaction): EmvReceipt | null {
+  const d = t.emv_receipt_data;
+  if (!d || typeof d !== 'object') return null;
+  const e = d as Record<string, unknown>;
+  const text = (k: string) => (typeof e[k] === 'string' && e[k] ? (e[k] as string) : null);
+  const aid = text('AID');
+  if (!aid) return null;
+  return { aid, label: text('APPN') ?? text('APPLAB') ?? '', cvm: cardVerificationOf(e.CVM), tvr: text('TVR'), tsi: text('TSI') };
 }
 
 export const TYPE = { sale: 20, refund: 30 } as const;
@@ -110,6 +122,8 @@ export function toView(t: V2Transaction, refundedCents = 0): TransactionView {
     notificationEmail: t.notification_email_address ?? null,
     ref: shortRefOf(t.id),
     entryMode: t.payment_method === 'ach' ? 'check' : (ENTRY_MODES[String(t.entry_mode_id ?? 'K')] ?? 'keyed'),
+    emv: t.payment_method === 'ach' ? null : emvReceiptOf(t),
+    checkNumber: t.payment_method === 'ach' && typeof t.check_number === 'string' && t.check_number ? t.check_number : null,
     signatureLine: kind === 'sale' && needsSignature(t, entry),
     clerkName: null,
     voidedBy: null,

@@ -6,13 +6,16 @@
  * A refused delete (e.g. a recurring payment uses the method) passes the gateway's own
  * sentence through.
  */
-import type { ContactView, HandlerMap, SavedMethod } from '../../shared/ipc/contract';
+import type { GuardSettings } from '../../shared/amount-guards';
+import type { ContactView, HandlerMap, SavedMethod, Session } from '../../shared/ipc/contract';
 import { formatMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Contact, V2Transaction } from '../client/v2-types';
 import type { DevicesExtras } from './devices';
+import { refuseAmount } from './amount-refusal';
 import { brandLabel } from './card-brand';
+import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import { guardedCall } from './guarded-call';
 import { toView } from './transaction-view';
 import type { UserDirectory } from './users';
@@ -20,7 +23,6 @@ import type { UserDirectory } from './users';
 export const VAULT_MESSAGES = {
   noLocation: 'Saved cards need the gateway location; ask a manager to set RINGUP_LOCATION_ID.',
   walkIn: 'Customers without a name',
-  tooMuch: 'The total is above the largest amount one sale may carry.',
   bankAccepted: 'Bank payment accepted. It takes a few days to clear.',
   noTerminal: 'No payment terminal is set up here. Key the card instead.',
 } as const;
@@ -30,6 +32,10 @@ export interface VaultDeps {
   users: UserDirectory;
   locationId: string | undefined;
   productTransactionId: string | undefined;
+  /** The store's amount guards (hard cap, confirmation threshold, tip share), read on every charge. */
+  guards: () => GuardSettings;
+  /** Who charged which saved method (the app's clerk records, shared with sales.ts). */
+  clerks: ClerkRecords;
   /** Reads a card on the counter's terminal into a vault (devices.ts); absent when no devices are wired. */
   storeCardOnTerminal?: DevicesExtras['storeCardOnTerminal'];
 }
@@ -63,8 +69,8 @@ function contactName(c: V2Contact): string {
 export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
   const { client, users } = deps;
 
-  const guarded = <T>(role: 'manager' | undefined, fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> =>
-    guardedCall(users, role, async () => (deps.locationId ? fn(deps.locationId) : fail('not_configured', VAULT_MESSAGES.noLocation)));
+  const guarded = <T>(role: 'manager' | undefined, fn: (locationId: string, session: Session) => Promise<Result<T>>): Promise<Result<T>> =>
+    guardedCall(users, role, async (session) => (deps.locationId ? fn(deps.locationId, session) : fail('not_configured', VAULT_MESSAGES.noLocation)));
 
   return {
     'vault:contacts': async ({ text }) =>
@@ -135,10 +141,12 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
         return ok(null);
       }),
 
-    'vault:charge': async ({ id, subtotalCents, taxCents, tipCents, clientRef }) =>
-      guarded(undefined, async (location_id) => {
+    'vault:charge': async ({ id, subtotalCents, taxCents, tipCents, clientRef, confirmedCents, confirmedTipCents }) =>
+      guarded(undefined, async (location_id, session) => {
         const total = subtotalCents + taxCents + tipCents;
-        if (total > 99_999_999) return fail('bad_request', VAULT_MESSAGES.tooMuch, { amount: [VAULT_MESSAGES.tooMuch] });
+        // The store's guards, as on the keyed sale: before the saved method is even read.
+        const refused = refuseAmount(deps.guards(), { subtotalCents, tipCents, totalCents: total }, { confirmedCents, confirmedTipCents });
+        if (refused) return refused;
         const vault = await client.getVault(id);
         const bank = vault.payment_method === 'ach';
         let t: V2Transaction;
@@ -153,13 +161,14 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
             ...(tipCents > 0 ? { tip_amount: formatMoney(tipCents) } : {}),
             account_vault_id: id,
             transaction_api_id: clientRef,
+            clerk_number: clerkNumberOf(session.user.id),
           });
         } catch (err) {
           // The answer was lost: the transaction_api_id finds out whether the charge went through.
           if (err instanceof GatewayError && err.status === 0) t = await client.getTransactionByApiId(clientRef, location_id);
           else throw err;
         }
-        const view = toView(t);
+        const view = deps.clerks.saleBy(toView(t), session);
         const approved = view.state === 'approved' || (bank && view.state === 'pending');
         return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
       }),

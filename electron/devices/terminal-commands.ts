@@ -129,11 +129,22 @@ export function encodeResult(r: TerminalResult): string[] {
   ];
 }
 
+/** The EMV data a receipt prints; anything else a terminal sends there (a PAN, track 2) is dropped. */
+export const EMV_RECEIPT_KEYS = ['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR'] as const;
+
+/**
+ * Reads a transaction answer. Whatever the terminal sends, only the first six and last four
+ * digits of the card and the receipt's EMV data come out: a terminal that is set up to send
+ * the full number (some can be) never gets it past the driver.
+ */
 export function decodeResult(f: string[]): TerminalResult {
   const [authCode = '', refNum = ''] = splitSub(f[2]);
   const [approved = '0', tip = '0'] = splitSub(f[3]);
-  const [entryMode = 'K', brand = 'visa', dc = 'C', firstSix = '', lastFour = '', expDate = ''] = splitSub(f[4]);
-  const emv = f[6] ? Object.fromEntries(splitSub(f[6]).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)])) : null;
+  const [entryMode = 'K', brand = 'visa', dc = 'C', six = '', four = '', expDate = ''] = splitSub(f[4]);
+  const firstSix = six.replace(/\D/g, '').slice(0, 6);
+  const lastFour = four.replace(/\D/g, '').slice(-4);
+  const pairs = f[6] ? splitSub(f[6]).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const) : null;
+  const emv = pairs ? Object.fromEntries(pairs.filter(([k]) => (EMV_RECEIPT_KEYS as readonly string[]).includes(k))) : null;
   return {
     resultCode: f[0] ?? '',
     resultText: f[1] ?? '',

@@ -8,6 +8,13 @@
  * interface's message; the driver bounds the whole operation by overall_timeout, then
  * sends A14 (cancel) and fails with "Overall Request Timeout". `secondMs` scales a
  * second (tests run the real timeouts at 1 s = a few ms).
+ *
+ * Cancel sends A14 and the terminal confirms with its ABORTED answer. A terminal that went
+ * silent (power cut, serial cable pulled: no hang-up reaches us) never confirms, so after
+ * CANCEL_GRACE_SECONDS the driver ends the operation itself with "Cancelled at the
+ * counter.". That is safe because the terminal only reads the card: the sale is decided
+ * afterwards by the processor (the engine), so an abandoned read moved no money.
+ * Cancel pressed while the link is still opening ends the operation before anything is sent.
  */
 import { RESULT, CMD, decodeResult, encodeSettings, encodeTransaction, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from './terminal-commands';
 import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
@@ -46,9 +53,19 @@ function timeoutKeyOf(message: string): TimeoutKey | undefined {
   return (Object.keys(TERMINAL_TIMEOUTS) as TimeoutKey[]).find((k) => TERMINAL_TIMEOUTS[k].message === message);
 }
 
+/** Terminal seconds the driver waits after Cancel for the terminal to confirm it. */
+export const CANCEL_GRACE_SECONDS = 5;
+
+/** The operation under way: one at a time per driver, claimed before the link opens. */
+interface Operation {
+  cancelled: boolean;
+  /** What Cancel does in the current phase (opening the link, or talking to the terminal). */
+  onCancel: () => void;
+}
+
 export class TerminalDriver {
   private readonly listeners: StateListener[] = [];
-  private current: FramedChannel | undefined;
+  private op: Operation | undefined;
 
   constructor(private readonly opts: TerminalDriverOptions) {}
 
@@ -58,7 +75,7 @@ export class TerminalDriver {
   }
 
   get busy(): boolean {
-    return this.current !== undefined;
+    return this.op !== undefined;
   }
 
   initialize(): Promise<TerminalInfo> {
@@ -108,28 +125,56 @@ export class TerminalDriver {
     });
   }
 
-  /** Cancels the running operation (A14); it then fails with DEVICE_MSG.CANCELLED. */
+  /**
+   * Cancels the running operation: it then fails with DEVICE_MSG.CANCELLED, once the terminal
+   * confirms (A14 answered ABORTED) or at the latest after CANCEL_GRACE_SECONDS.
+   */
   cancel(): void {
-    this.cancelled = true;
-    void this.current?.send(frame(CMD.cancel, [])).catch(() => undefined);
+    const op = this.op;
+    if (!op || op.cancelled) return;
+    op.cancelled = true;
+    op.onCancel();
   }
-  private cancelled = false;
 
   private async exchange<T>(command: string, fields: string[], parse: (fields: string[]) => T): Promise<T> {
-    if (this.current) throw new DeviceError('busy', DEVICE_MSG.BUSY);
-    this.cancelled = false;
-    const link = await this.opts.connect();
-    const ch = new FramedChannel(link, { ackTimeoutMs: this.opts.ackTimeoutMs });
-    this.current = ch;
+    if (this.op) throw new DeviceError('busy', DEVICE_MSG.BUSY);
+    const cancelledError = () => new DeviceError('cancelled', DEVICE_MSG.CANCELLED);
+    let cancelWhileOpening: (e: DeviceError) => void = () => undefined;
+    const opening = new Promise<never>((_, reject) => (cancelWhileOpening = reject));
+    opening.catch(() => undefined);
+    const op: Operation = { cancelled: false, onCancel: () => cancelWhileOpening(cancelledError()) };
+    this.op = op;
     const secondMs = this.opts.secondMs ?? 1000;
-    const want = responseCommand(command);
+    let link: DeviceLink | undefined;
     try {
+      const connecting = this.opts.connect();
+      try {
+        link = await Promise.race([connecting, opening]);
+      } catch (e) {
+        // A link that opens after Cancel is closed unused.
+        connecting.then((l) => l.close(), () => undefined).catch(() => undefined);
+        throw e;
+      }
+      if (op.cancelled) throw cancelledError();
+      const ch = new FramedChannel(link, { ackTimeoutMs: this.opts.ackTimeoutMs });
+      const want = responseCommand(command);
       return await new Promise<T>((resolve, reject) => {
+        let grace: ReturnType<typeof setTimeout> | undefined;
         const overall = setTimeout(() => {
           void ch.send(frame(CMD.cancel, [])).catch(() => undefined);
           reject(new DeviceError('timeout', TERMINAL_TIMEOUTS.overall_timeout.message, 'overall_timeout'));
         }, this.opts.settings.timeouts.overall_timeout * secondMs);
-        const done = () => clearTimeout(overall);
+        const done = () => {
+          clearTimeout(overall);
+          clearTimeout(grace);
+        };
+        op.onCancel = () => {
+          void ch.send(frame(CMD.cancel, [])).catch(() => undefined);
+          grace = setTimeout(() => {
+            done();
+            reject(cancelledError());
+          }, CANCEL_GRACE_SECONDS * secondMs);
+        };
         ch.onClose(() => {
           done();
           reject(new DeviceError('disconnected', DEVICE_MSG.DISCONNECTED));
@@ -147,7 +192,7 @@ export class TerminalDriver {
           done();
           const [code = '', text = ''] = f.fields;
           if (code === RESULT.ok) resolve(parse(f.fields));
-          else reject(errorFor(code, text, this.cancelled));
+          else reject(errorFor(code, text, op.cancelled));
         });
         ch.send(frame(command, fields)).catch((e: unknown) => {
           done();
@@ -155,9 +200,11 @@ export class TerminalDriver {
         });
       });
     } finally {
-      this.current = undefined;
-      await link.close();
-      for (const l of [...this.listeners]) l('idle', '');
+      this.op = undefined;
+      if (link) {
+        await link.close();
+        for (const l of [...this.listeners]) l('idle', '');
+      }
     }
   }
 }

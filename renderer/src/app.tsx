@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { GatewayBanner } from './components/gateway-banner';
 import { HelpOverlay } from './components/help-overlay';
+import { AmountQuestionDialog } from './components/large-amount-dialog';
 import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
 import { startActivityReporter } from './lib/activity-reporter';
@@ -14,6 +15,8 @@ import { useResetEpoch } from './stores/user-store';
 import { useStatusStore } from './stores/status-store';
 import { useThemeStore } from './stores/theme-store';
 import { BareShell } from './components/bare-shell';
+import { PartialLeaveDialog } from './components/partial-leave-dialog';
+import { useSaleStore } from './stores/sale-store';
 
 export function App() {
   const status = useStatusStore((s) => s.status);
@@ -38,8 +41,13 @@ export function App() {
     if (userId) void loadSettings();
   }, [userId, loadSettings]);
 
-  // Sign-out resets every user store (nav included: the next person starts on the sale screen).
-  const switchUser = useCallback(() => void signOut(), [signOut]);
+  // Sign-out resets every user store (nav included: the next person starts on the sale screen). A sale whose
+  // outcome is unknown keeps the person (the sale screen says why); an open partial approval asks first.
+  const switchUser = useCallback(() => {
+    if (!useSaleStore.getState().holdsSwitchUser()) return void signOut();
+    // Refused (not asked): show the sale that holds the counter, with its sentence.
+    if (useSaleStore.getState().leaving === null && useNavStore.getState().screen !== 'sale') go('sale');
+  }, [signOut, go]);
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -102,9 +110,11 @@ export function App() {
       <GatewayBanner status={status} />
       <main className="content" id="main" key={epoch}>
         {main}
+        {session && <AmountQuestionDialog />}
       </main>
       <StatusBar status={status} session={session} />
       {helpOpen && <HelpOverlay />}
+      <PartialLeaveDialog />
     </div>
   );
 }

@@ -12,8 +12,11 @@ export type { CartTotals, Discount } from '../cart/cart-math';
 export type { Tender } from '../cart/tender-machine';
 import { TAX_CATEGORIES } from './catalogue';
 import { centsSchema, idSchema, pinSchema } from './common';
-import { keyedCardSchema } from './sales';
+import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
+
+/** A typed or tendered amount above the store's threshold carries the total the cashier confirmed (shared/amount-guards.ts). */
+const confirmedCents = guardConfirmationFields.confirmedCents;
 
 export const discountSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('amount'), cents: centsSchema.min(1, 'Enter a discount above $0.00.') }),
@@ -95,7 +98,7 @@ export const cartHandlers = {
   'cart:current': z.void(),
   'cart:add-item': z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }),
   /** An open amount from the keypad (no catalogue item). */
-  'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard') }),
+  'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard'), confirmedCents }),
   /** Fewer of an item raises the share an amount discount takes: past the limit, a cashier needs a manager's `approval`. */
   'cart:set-quantity': z.strictObject({
     lineId: idSchema,
@@ -113,11 +116,11 @@ export const cartHandlers = {
   /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
   'cart:pay-cash': z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }),
   /** A keyed card for the balance or `amountCents` of it; clientRef becomes its transaction_api_id. */
-  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
-  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef becomes its transaction_api_id. */
-  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema }),
+  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /**
    * Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the
    * cashier's yes. A card fully approved takes a manager: signed in, or their PIN as `approval` at the cashier's counter.

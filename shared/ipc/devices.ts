@@ -5,9 +5,9 @@
  * terminal under test directly. Pushed event `terminal:state`: what the terminal shows.
  */
 import { z } from 'zod';
-import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, type TimeoutKey } from '../payments/terminal-timeouts';
+import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { centsSchema, idSchema } from './common';
-import type { SaleOutcome } from './sales';
+import { guardConfirmationFields, type SaleOutcome } from './sales';
 
 export type TerminalConnection = 'none' | 'connected' | 'busy' | 'offline';
 export type TerminalScreenState = 'idle' | 'card' | 'tip' | 'pin' | 'signature' | 'processing' | 'terms' | 'done';
@@ -46,7 +46,8 @@ export const timeoutsSchema = z.strictObject(
   ) as Record<TimeoutKey, z.ZodNumber>,
 );
 
-const percent = z.number().int('A tip percent is a whole number from 0 to 99.').min(0, 'A tip percent is 0 to 99.').max(99, 'A tip percent is 0 to 99.');
+const percentMsg = tipPercentRangeMessage('A tip percent');
+const percent = z.number().int(percentMsg).min(0, percentMsg).max(99, percentMsg);
 export const tipPercentsSchema = z.tuple([percent, percent, percent]).nullable();
 
 export const terminalSaveSchema = z.strictObject({
@@ -84,6 +85,8 @@ export interface TerminalTestResult {
   serialNumber: string;
   model: string;
   application: string;
+  /** When the engine recorded this contact (a saved terminal tested at its saved address); null otherwise. */
+  lastRegistrationTs: number | null;
 }
 
 export const termsArgsSchema = z.strictObject({
@@ -124,6 +127,7 @@ export const terminalSaleSchema = z.strictObject({
   /** null: the customer chooses the tip on the terminal (its tip percents). */
   tipCents: centsSchema.nullable(),
   clientRef: idSchema,
+  ...guardConfirmationFields,
 });
 
 export const checkPaySchema = z.strictObject({
@@ -137,6 +141,7 @@ export const checkPaySchema = z.strictObject({
   }),
   holderName: z.string().trim().min(1, 'Type the name printed on the check.').max(32, 'A name is at most 32 characters.'),
   clientRef: idSchema,
+  confirmedCents: guardConfirmationFields.confirmedCents,
 });
 
 export const devicesHandlers = {
@@ -145,7 +150,8 @@ export const devicesHandlers = {
   'devices:terminal-cancel': z.void(),
   'devices:installer-data': z.void(),
   'devices:terminal-save': terminalSaveSchema,
-  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema }),
+  /** terminalId: the saved terminal being tested; at its saved address the engine records the contact. */
+  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }),
   'devices:terminal-terms': termsArgsSchema,
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),

@@ -16,6 +16,18 @@ export const keyedCardSchema = z.strictObject({
 });
 export type KeyedCard = z.infer<typeof keyedCardSchema>;
 
+/**
+ * What the cashier confirmed on the large-amount and large-tip questions (shared/amount-guards.ts).
+ * Every channel that takes money carries them; the core refuses an amount above the store's
+ * threshold unless its total was confirmed, whatever screen sent it.
+ */
+export const guardConfirmationFields = {
+  /** The total the cashier confirmed on the large-amount question (needed above the store's confirmation threshold). */
+  confirmedCents: centsSchema.optional(),
+  /** The custom tip the cashier confirmed (needed when the tip is above the store's share of the amount). */
+  confirmedTipCents: centsSchema.optional(),
+};
+
 export const saleChargeArgsSchema = z.strictObject({
   subtotalCents: centsSchema.min(1),
   taxCents: centsSchema,
@@ -23,10 +35,7 @@ export const saleChargeArgsSchema = z.strictObject({
   card: keyedCardSchema,
   /** The renderer's idempotency key; becomes the transaction_api_id so a retry cannot charge twice. */
   clientRef: idSchema,
-  /** The total the cashier confirmed on the large-amount question (needed above the store's confirmation threshold). */
-  confirmedCents: centsSchema.optional(),
-  /** The custom tip the cashier confirmed (needed when the tip is above the store's share of the amount). */
-  confirmedTipCents: centsSchema.optional(),
+  ...guardConfirmationFields,
   /** This sale collects the rest of a partial approval: the first sale's transaction id. */
   collectsRestOf: idSchema.optional(),
 });
@@ -34,13 +43,11 @@ export type SaleChargeArgs = z.infer<typeof saleChargeArgsSchema>;
 
 export interface SaleConfig {
   merchantName: string;
-  /** Three percents offered on screen (plus custom), from the terminal or product transaction configuration. */
+  /** The store's three percents offered on screen (plus custom); a terminal asks with its own (TerminalStatus.tipPercents). */
   tipPercents: number[];
   tipEnabled: boolean;
   /** Sales tax rate in basis points (825 = 8.25 %); 0 hides the tax option. */
   taxRateBasisPoints: number;
-  /** Where the tip percents came from, for the help text. */
-  tipSource: 'terminal' | 'default';
   /** A new sale starts with tax switched on. */
   taxOnByDefault: boolean;
   /** Totals above this ask for a second confirmation that shows the amount large. */

@@ -1,5 +1,6 @@
 /** The `transactions:*` channels: today's list, search, detail, refund and void. */
 import { z } from 'zod';
+import type { CardVerification } from '../payments/receipt-wording';
 import { centsSchema, idSchema } from './common';
 
 export type TransactionKind = 'sale' | 'refund' | 'other';
@@ -44,6 +45,10 @@ export interface TransactionView {
   ref: string;
   /** How the payment was presented (terminal entry modes and checks); absent means keyed. */
   entryMode?: EntryMode;
+  /** A chip or contactless read: what its receipt must print (null or absent otherwise). */
+  emv?: EmvReceipt | null;
+  /** A check paid by electronic debit: its number (null or absent otherwise). */
+  checkNumber?: string | null;
   /** Taken while the gateway could not be reached: approved offline, waiting in the offline queue (issue 13). */
   offline?: boolean;
   /** The receipt carries a signature line (credit, keyed or swiped, or a signature CVM). */
@@ -57,6 +62,16 @@ export interface TransactionView {
 }
 
 export type EntryMode = 'keyed' | 'swiped' | 'chip' | 'contactless' | 'check';
+
+/** The EMV data of a chip or contactless receipt (the gateway's emv_receipt_data). */
+export interface EmvReceipt {
+  aid: string;
+  /** The application's preferred name, else its label. */
+  label: string;
+  cvm: CardVerification;
+  tvr: string | null;
+  tsi: string | null;
+}
 
 export interface RefundOutcome {
   approved: boolean;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { abaRoutingValid, achAccountValid } from '../payments/aba-routing';
 import { luhnValid } from '../payments/luhn';
 import { centsSchema, idSchema } from './common';
+import { guardConfirmationFields } from './sales';
 import type { SaleOutcome } from './sales';
 
 export const VAULT_FIELD_ERRORS = {
@@ -63,6 +64,7 @@ export const vaultChargeArgsSchema = z.strictObject({
   taxCents: centsSchema,
   tipCents: centsSchema,
   clientRef: idSchema,
+  ...guardConfirmationFields,
 });
 /** Save the card the customer presents on the counter's terminal (no number is typed or seen). */
 export const addOnTerminalArgsSchema = z.strictObject({ contactId: idSchema });

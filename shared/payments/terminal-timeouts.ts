@@ -48,6 +48,30 @@ export function effectiveTimeouts(stored: unknown): TerminalTimeouts {
 /** Tip percents: three integers 0-99, or none at all (null). */
 export type TipPercents = [number, number, number] | null;
 
+/**
+ * The tip-percent rules the engine applies to `tip_percents`, declared once for the engine and
+ * the installer screen: each value a whole number from 0 to 99 or null, and all three null or
+ * none. `{key}` names the value: the engine says "Tip Percents percent_2", the screen "Percent 2".
+ */
+export const TIP_PERCENT_MSG = {
+  ALL_OR_NONE: 'Tip Percents must be all three set or all three empty (null).',
+  RANGE: '{key} must be a whole number from 0 to 99.',
+} as const;
+
+export const tipPercentRangeMessage = (key: string): string => TIP_PERCENT_MSG.RANGE.replace('{key}', key);
+
+/** What breaks the rules, in the engine's order; `at` lists the values each message is about. */
+export function tipPercentProblems(values: readonly unknown[], keyOf: (i: number) => string): { at: number[]; message: string }[] {
+  const problems: { at: number[]; message: string }[] = [];
+  const nulls: number[] = [];
+  values.forEach((v, i) => {
+    if (v === null) nulls.push(i);
+    else if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 99) problems.push({ at: [i], message: tipPercentRangeMessage(keyOf(i)) });
+  });
+  if (nulls.length > 0 && nulls.length < values.length) problems.push({ at: nulls, message: TIP_PERCENT_MSG.ALL_OR_NONE });
+  return problems;
+}
+
 export function tipPercentsOf(stored: unknown): TipPercents {
   if (!stored || typeof stored !== 'object') return null;
   const o = stored as Record<string, unknown>;

@@ -2,7 +2,7 @@
  * The same drivers over a serial line: socat pseudo-terminals, the terminal simulator on one
  * end and the driver on the other; the check scanner simulator likewise.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
 import { CheckScannerDriver } from '../../electron/devices/check-scanner';
 import { openSerialLink } from '../../electron/devices/device-link';
@@ -31,22 +31,47 @@ async function failure(p: Promise<unknown>): Promise<DeviceError> {
 }
 
 describe('EMV terminal over a serial line', () => {
-  it('runs a sale with a signature, survives a NAK and a wrong LRC, and reports an unplugged terminal', async () => {
-    const sim = new TerminalSimulator({ secondMs: 4 });
+  // 25 ms a terminal second: the timeouts stay well above a loaded machine's scheduling delays
+  // (at 4 ms, overall_timeout was 1.2 s and repeated serial sales timed out under load).
+  const SECOND_MS = 25;
+  let sim: TerminalSimulator;
+  beforeEach(async () => {
+    sim = new TerminalSimulator({ secondMs: SECOND_MS });
     sim.script.stepMs = 5;
     await sim.attachSerial(pty.b);
-    const d = new TerminalDriver({ connect: () => openSerialLink(pty.a), settings: { timeouts: defaultTimeouts(), tipPercents: [15, 18, 20] }, secondMs: 4 });
+  });
+  afterEach(async () => {
+    await sim.close();
+  });
+  const driver = (timeouts = defaultTimeouts()) =>
+    new TerminalDriver({ connect: () => openSerialLink(pty.a), settings: { timeouts, tipPercents: [15, 18, 20] }, secondMs: SECOND_MS });
+
+  it('runs a sale with a signature and survives a NAK and a wrong LRC', async () => {
+    const d = driver();
     sim.script.tip = 2;
     const r = await d.sale({ amountCents: 715, ecrRef: 's1' });
     expect(r).toMatchObject({ entryMode: 'C', cvm: 'signature', tipCents: 129, approvedCents: 844 });
     expect(r.signature).toMatch(/^iVBOR/);
     sim.faults = { nakFrames: 1, badLrcFrames: 1 };
     expect((await d.sale({ amountCents: 1000, tipCents: 0, ecrRef: 's2' })).approvedCents).toBe(1000);
+  });
+
+  it('an unplugged terminal (a serial line gives no hang-up) ends with the overall timeout, not a hang', async () => {
     sim.faults = { vanishAt: 'card' };
-    // A serial line gives no hang-up signal: the terminal going silent mid-transaction ends
-    // with the overall timeout (the driver's bound), not a hang.
-    const e = await failure(d.sale({ amountCents: 1000, ecrRef: 's3' }));
+    const e = await failure(driver({ ...defaultTimeouts(), overall_timeout: 30 }).sale({ amountCents: 1000, ecrRef: 's3' }));
     expect(e.message).toBe('Overall Request Timeout');
+  });
+
+  it('Cancel ends a sale on an unplugged terminal at once, without waiting for the overall timeout', async () => {
+    // overall_timeout 300 s is 7.5 s here, beyond this test's bound: only the cancel can end it.
+    sim.faults = { vanishAt: 'card' };
+    const d = driver();
+    const sale = failure(d.sale({ amountCents: 1000, ecrRef: 's4' }));
+    await vi.waitFor(() => expect(sim.states).toContain('card'));
+    d.cancel();
+    const e = await sale;
+    expect(e.code).toBe('cancelled');
+    expect(e.message).toBe(DEVICE_MSG.CANCELLED);
   });
 });
 

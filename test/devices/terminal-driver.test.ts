@@ -5,11 +5,11 @@
  * A second is scaled to a few milliseconds (secondMs) so the real timeout values run.
  */
 import { createServer } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
 import { openTcpLink } from '../../electron/devices/device-link';
 import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
-import { MOCK_AMOUNTS } from '../../electron/devices/sim/mock-amounts';
+import { MOCK_AMOUNTS, SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
@@ -93,6 +93,15 @@ describe('terminal driver over TCP', () => {
     expect(r.emv === null).toBe(o.entryMode === 'K' || o.entryMode === 'S');
   });
 
+  it('a terminal that sends the full card number: the driver gives out only the first six, last four and receipt EMV data', async () => {
+    sim.faults.fullPan = true;
+    const r = await driver().sale({ amountCents: 714, ecrRef: 'pan' });
+    expect(sim.faults.fullPan).toBe(false);
+    expect(r).toMatchObject({ firstSix: '411111', lastFour: '1111' });
+    expect(Object.keys(r.emv ?? {}).sort()).toEqual(['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR']);
+    expect(JSON.stringify(r)).not.toContain(SIM_CARDS.visa.pan);
+  });
+
   it('5.01 is a connect error, 5.31 a time-out, 5.99 aborted by the customer', async () => {
     expect((await failure(driver().sale({ amountCents: 501, ecrRef: 'a' }))).message).toBe(DEVICE_MSG.CONNECT_ERROR);
     const t = await failure(driver().sale({ amountCents: 531, ecrRef: 'b' }));
@@ -123,6 +132,17 @@ describe('terminal driver over TCP', () => {
     expect((await failure(driver().deviceTerms('Agree?', false))).message).toBe('Timeout waiting for Customer');
   });
 
+  it('a scripted customer can wait with the card until the test presents it', async () => {
+    sim.script.card = 'on-cue';
+    const d = driver();
+    d.onState((s) => {
+      if (s === 'card') setTimeout(() => sim.presentCard(), 20);
+    });
+    expect((await d.sale({ amountCents: 1000, ecrRef: 'cue' })).resultCode).toBe('000000');
+    // Never presented: the card entry timeout, as for a customer without a card.
+    expect((await failure(driver().sale({ amountCents: 1000, ecrRef: 'cue2' }))).message).toBe('Card Entry Timeout');
+  });
+
   it('each timeout follows the terminal settings sent (a shorter card entry expires first)', async () => {
     sim.script.card = 'none';
     const short = { ...defaultTimeouts(), card_entry_timeout: 20, overall_timeout: 30 };
@@ -132,8 +152,19 @@ describe('terminal driver over TCP', () => {
     expect((await failure(driver({ timeouts: overallFirst }).sale({ amountCents: 1000, ecrRef: 'z' }))).message).toBe('Overall Request Timeout');
   });
 
-  it('8.xx answers after xx seconds, approved', async () => {
-    const r = await driver().sale({ amountCents: 803, ecrRef: 'd' });
+  it('8.xx answers after xx seconds, not before, approved', async () => {
+    // 8.99 waits 99 terminal seconds after the card. A probe started when the card screen
+    // shows expires at 50 of them, before the simulator's own wait can (timers fire in the
+    // order they expire, however loaded the machine): the sale must still be open then.
+    const d = driver();
+    let answered = false;
+    let probe: Promise<boolean> | undefined;
+    d.onState((s) => {
+      if (s === 'card') probe ??= new Promise((r) => setTimeout(() => r(answered), 50 * SECOND_MS));
+    });
+    const r = await d.sale({ amountCents: 899, ecrRef: 'd' }).finally(() => (answered = true));
+    expect(probe).toBeDefined();
+    expect(await probe).toBe(false);
     expect(r.resultCode).toBe('000000');
   });
 
@@ -193,6 +224,61 @@ describe('terminal driver over TCP', () => {
     off();
     sim.script.card = 'present';
     expect((await d.sale({ amountCents: 1000, ecrRef: 'c2' })).resultCode).toBe('000000');
+  });
+
+  it('cancel ends the sale when the terminal goes silent (power cut: it ACKed the request, then nothing)', async () => {
+    // A terminal that ACKs every frame and never answers, with no FIN or RST on the socket.
+    const silent = createServer((s) => s.on('data', (d) => {
+      if (d.includes(0x03)) s.write(Buffer.from([0x06]));
+    }));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const a = silent.address();
+    try {
+      // 20 ms a second: the overall timeout (300 s) would be 6 s, beyond this test's bound.
+      const d = new TerminalDriver({
+        connect: () => openTcpLink('127.0.0.1', typeof a === 'object' && a ? a.port : 1),
+        settings: { timeouts: defaultTimeouts(), tipPercents: null },
+        secondMs: 20,
+      });
+      const sale = failure(d.sale({ amountCents: 1000, ecrRef: 'silent' }));
+      await vi.waitFor(() => expect(d.busy).toBe(true));
+      await new Promise((r) => setTimeout(r, 50));
+      d.cancel();
+      const e = await sale;
+      expect(e.code).toBe('cancelled');
+      expect(e.message).toBe(DEVICE_MSG.CANCELLED);
+      expect(d.busy).toBe(false);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('cancel pressed while the driver is still connecting ends the operation and sends nothing', async () => {
+    let release: (() => void) | undefined;
+    const d = new TerminalDriver({
+      connect: async () => {
+        await new Promise<void>((r) => (release = r));
+        return openTcpLink('127.0.0.1', port);
+      },
+      settings: { timeouts: defaultTimeouts(), tipPercents: null },
+      secondMs: SECOND_MS,
+    });
+    const sale = failure(d.sale({ amountCents: 1000, ecrRef: 'early' }));
+    await vi.waitFor(() => expect(release).toBeDefined());
+    d.cancel();
+    release?.();
+    expect((await sale).message).toBe(DEVICE_MSG.CANCELLED);
+    // Give a stray request time to arrive: the terminal must not have been asked.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(sim.received.filter((f) => f.command === 'T00')).toHaveLength(0);
+  });
+
+  it('one driver runs one operation at a time, even while connecting', async () => {
+    const d = driver();
+    const first = d.sale({ amountCents: 1000, ecrRef: 'one' });
+    expect((await failure(d.sale({ amountCents: 1000, ecrRef: 'two' }))).code).toBe('busy');
+    expect((await first).resultCode).toBe('000000');
+    expect(sim.received.filter((f) => f.command === 'T00')).toHaveLength(1);
   });
 
   it('a second operation while one runs is answered busy', async () => {

@@ -1,15 +1,18 @@
 /**
  * The counter's hardware end to end: a node host (real core and engine), the terminal
  * simulator on a real TCP port and the check scanner simulator on a socat pseudo-terminal.
- * The installer points the demo terminal at the simulator, sets tip percents (the engine's
- * rules inline), tests it, sends device terms and sees the signature, adds the scanner and
- * test-scans; a cashier sells on the terminal with the tip picked there, cancels one, and
- * pays by a scanned check. Screenshots in both themes; axe on every screen.
+ * The installer points the demo terminal (seeded without an address) at the simulator, sets
+ * tip percents (the engine's rules inline), tests it (the gateway records the contact), sends
+ * device terms and sees the signature, adds the scanner and test-scans; a cashier sells on
+ * the terminal with the tip picked there (the receipt carries the EMV data), cancels one, and
+ * pays by a scanned check (its receipt: check number and the customer's authorization).
+ * Screenshots in both themes; axe on every screen.
  */
 import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
-import { TIP_BLANK } from '../../renderer/src/lib/device-messages';
+import { checkAuthorization } from '../../shared/payments/receipt-wording';
+import { TIP_PERCENT_MSG } from '../../shared/payments/terminal-timeouts';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
@@ -46,14 +49,21 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Sale/ })).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Terminal: Demo Terminal' })).toBeVisible();
+  await expect(page.getByTestId('terminal-last-contact')).toHaveText(/^Not connected yet/);
+  await expect(page.getByLabel('IP address')).toHaveValue('');
 
   await page.getByLabel('IP address').fill('127.0.0.1');
   await page.getByLabel('Port').fill(String(simPort));
   await page.getByLabel('Pin Entry Timeout').fill('5');
   await page.getByLabel('Percent 2').fill('');
+  await page.getByLabel('Percent 3').fill('120');
   await page.getByTestId('terminal-save').click();
+  // The engine's own rules, in its words (shared/payments/terminal-timeouts.ts).
   await expect(page.getByText('Pin Entry Timeout is 20 to 50 seconds.')).toBeVisible();
-  await expect(page.getByText(TIP_BLANK)).toBeVisible();
+  await expect(page.getByText(TIP_PERCENT_MSG.ALL_OR_NONE)).toBeVisible();
+  await expect(page.getByText('Percent 3 must be a whole number from 0 to 99.')).toBeVisible();
+  // In one picture: the timeout's error and, below it, the tip percents' errors.
+  await page.getByText('Pin Entry Timeout is 20 to 50 seconds.').evaluate((el) => el.closest('.field')?.scrollIntoView({ block: 'start' }));
   await shot(page, 'devices-terminal-errors');
   await page.getByLabel('Pin Entry Timeout').fill('30');
   await page.getByLabel('Percent 1').fill('10');
@@ -63,6 +73,7 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await expect(page.getByTestId('terminal-message')).toHaveText('Saved.');
   await page.getByTestId('terminal-test').click();
   await expect(page.getByTestId('terminal-message')).toContainText('Connected: A920 (simulated), serial SIM0001');
+  await expect(page.getByTestId('terminal-last-contact')).toHaveText(/^Last connected /);
 
   sim.script.stepMs = 50;
   await page.getByTestId('terms-send').click();
@@ -81,7 +92,9 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await page.getByTestId('scanner-test').click();
   await expect(page.getByTestId('scanner-result')).toContainText('072000326');
   await expect(page.getByTestId('scanner-result')).toContainText('•••• 5678');
+  await expect(page.getByTestId('scanner-result')).toContainText('1001');
   await expectAccessible(page, 'devices (scanner)');
+  await shot(page, 'devices-scanner-test');
   await page.keyboard.press('F9');
   await page.getByRole('button', { name: /Demo Terminal/ }).click();
   await expectAccessible(page, 'devices (terminal, dark)');
@@ -107,6 +120,10 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
   await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
   await expect(page.getByText('$24.00').first()).toBeVisible();
   await expect(page.locator('.receipt').first()).toContainText('Chip');
+  // What a chip receipt must print: the application, its AID and how the cardholder was verified.
+  await expect(page.getByTestId('receipt-emv-label').first()).toHaveText('VISA CREDIT');
+  await expect(page.getByTestId('receipt-emv-aid').first()).toHaveText('A0000000031010');
+  await expect(page.getByTestId('receipt-emv-cvm').first()).toHaveText('No signature required');
   await shot(page, 'sale-terminal-approved');
   await page.getByRole('button', { name: /New sale/ }).click();
 
@@ -130,6 +147,9 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
   // Pending money is not called approved.
   await expect(page.getByTestId('result-title')).toHaveText('Check accepted');
   await expect(page.locator('.receipt').first()).toContainText('Check scan');
+  await expect(page.getByTestId('receipt-check-number').first()).toHaveText('1001');
+  const merchant = (await page.locator('.receipt-merchant').first().textContent()) ?? '';
+  await expect(page.getByTestId('receipt-check-authorization').first()).toHaveText(checkAuthorization(merchant));
   await shot(page, 'sale-check-result');
   await page.getByRole('button', { name: /New sale/ }).click();
 
@@ -167,16 +187,22 @@ test('cart: part of the balance on the terminal, a partial approval there, and t
   await expect(page.getByTestId('csv-result')).toContainText('Imported 2 items.');
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
-  sim.script = { ...sim.script, card: 'present', stepMs: 400 };
+  // The customer holds the card until the screenshot of the running tender is taken.
+  sim.script = { ...sim.script, card: 'on-cue', stepMs: 50 };
 
   // A chosen part of the balance on the terminal; the rest in cash.
   await page.getByTestId('quick-key-LMP').click();
   await expect(page.getByTestId('cart-total')).toHaveText('$10.00');
   await page.getByLabel('Amount on the terminal (blank: all of it)').fill('4');
   await page.getByTestId('cart-pay-terminal').click();
+  await expect.poll(() => sim.waitingForCard).toBe(true);
   await expect(page.getByTestId('cart-terminal-prompt')).toHaveText('Insert, tap or swipe card');
   await expectAccessible(page, 'cart on the terminal');
+  await page.getByTestId('cart-terminal-live').evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await shot(page, 'cart-terminal-running');
+  await expect(page.getByTestId('cart-terminal-prompt')).toHaveText('Insert, tap or swipe card');
+  sim.presentCard();
+  sim.script.card = 'present';
   await expect(page.getByTestId('cart-balance')).toHaveText('$6.00', { timeout: 15_000 });
   await page.getByTestId('cash-exact').click();
   await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();

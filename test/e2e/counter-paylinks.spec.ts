@@ -61,6 +61,9 @@ test('send a pay link and an invoice from the counter, pay them on their pages, 
   await page.keyboard.press('F7');
   await expect(page.getByTestId('paylink-row').filter({ hasText: 'Phone order 1042' })).toContainText('Paid');
   await expect(page.getByTestId('paylink-row').filter({ hasText: 'Phone order 1042' })).not.toContainText('Unpaid');
+  // A paid link is not sent again (the customer would be asked to pay twice).
+  await expect(page.getByTestId('paylink-row').filter({ hasText: 'Phone order 1042' }).getByRole('button', { name: /^Send again/ })).toHaveCount(0);
+  await expect(page.getByTestId('paylink-row').filter({ hasText: 'Phone order 1042' })).toContainText('Paid: nothing to send');
 
   // Invoice: two lines, may be paid in part.
   await page.getByRole('radio', { name: 'Invoice' }).click();

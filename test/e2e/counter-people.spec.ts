@@ -5,7 +5,9 @@
  * screens (managers only, light and dark, axe clean).
  */
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
-import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { engineCredentials, engineHeaders } from './helpers/engine-api';
+import type { Page } from '@playwright/test';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -53,6 +55,50 @@ test("Switch user clears the last person's sale, result and filters; F8 and sign
   await expect(page.getByRole('heading', { name: 'No transaction selected' })).toBeVisible();
   await expect(page.getByRole('alertdialog')).toHaveCount(0);
   await shot(page, 'people-01-switch-user-cleared');
+});
+
+/** Types the amount where the sale screen opens (no F2, no Sale tab: the landing screen as it is), then keys the card and charges. */
+async function chargeOnLanding(page: Page, digits: string, card: string): Promise<void> {
+  await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await page.keyboard.type(digits);
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Card number')).toBeFocused();
+  await page.keyboard.type(card);
+  await page.getByLabel('Expiry').fill('12/30');
+  await page.getByLabel('Security code').fill('999');
+  await page.getByLabel('Billing ZIP').fill('32606');
+  await page.getByLabel('Billing ZIP').press('Enter');
+}
+
+test("after Switch user the next person's first sale is their own: a new transaction_api_id, their amount and card", async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await chargeOnLanding(page, '3117', CARDS.visa);
+  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  await expect(page.getByTestId('receipt')).toContainText('$31.17');
+
+  await page.getByRole('button', { name: 'Switch user' }).click();
+  await signIn(page, USERS.manager);
+  await chargeOnLanding(page, '4228', CARDS.mastercard);
+  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  const receipt = page.getByTestId('receipt');
+  await expect(receipt).toContainText('$42.28');
+  await expect(receipt).toContainText('5454');
+  await expect(receipt).toContainText('Morgan');
+  await expect(receipt).not.toContainText('$31.17');
+  await expect(receipt).not.toContainText('Casey');
+
+  // At the engine: two sales, each under its own transaction_api_id, each on its own card.
+  const creds = engineCredentials(app.dataDir);
+  const r = await fetch(`${creds.base_url}/transactions?type_id=20&page_size=500`, { headers: engineHeaders(creds) });
+  const body = (await r.json()) as { transactions: Array<{ transaction_amount: string; last_four: string; transaction_api_id: string | null }> };
+  const casey = body.transactions.filter((t) => t.transaction_amount === '31.17');
+  const morgan = body.transactions.filter((t) => t.transaction_amount === '42.28');
+  expect(casey.map((t) => t.last_four)).toEqual(['1111']);
+  expect(morgan.map((t) => t.last_four)).toEqual(['5454']);
+  expect(morgan[0]!.transaction_api_id).not.toBe(casey[0]!.transaction_api_id);
+  await shot(page, 'people-08-next-user-own-sale');
 });
 
 test('the counter locks back to the sign-in screen after the idle time, enforced by the core, and says why', async ({ page }) => {
@@ -177,7 +223,9 @@ test('a manager changes the store settings with inline messages from the shared 
     await page.getByRole('button', { name: 'Save settings' }).click();
     await expect(page.getByRole('alert')).toContainText('need a fix');
     await expect(page.getByText('The confirmation threshold must not be above the hard cap.')).toBeVisible();
-    await page.getByRole('button', { name: 'Save settings' }).scrollIntoViewIfNeeded();
+    // Save with errors takes the cashier to the first field in red (the form is longer than the window).
+    await expect(page.getByLabel('Store name')).toBeFocused();
+    await expect(page.getByText('Enter the store name.')).toBeInViewport();
     await shot(page, 'people-06-settings-errors');
     await expectAccessible(page, 'store settings with errors');
 

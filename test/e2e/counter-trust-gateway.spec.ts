@@ -7,6 +7,10 @@ import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } 
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
+import { openManageTile } from './helpers/manager';
+import type { Page } from '@playwright/test';
+
+const TEA_CSV = 'name,price,sku,product_code,unit_code,commodity_code,tax_category,quick_key\nTea,2.50,TEA,TEA-1,EA,4410,standard,yes\n';
 
 test.describe.configure({ mode: 'serial' });
 
@@ -80,6 +84,84 @@ test('a sale whose answer never comes is looked up by its transaction_api_id: Ch
   await shot(page, 'trust-21-outcome-found');
   expect(await salesAtEngine('43.21')).toBe(before + 1);
   expect(proxy.requests.filter((l) => l.startsWith('POST /v2/transactions'))).toHaveLength(1);
+});
+
+/** Types the amount on a new sale and keys a Visa, without pressing Charge. */
+async function keySale(page: Page, digits: string): Promise<void> {
+  await page.keyboard.press('F2');
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await page.keyboard.type(digits);
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Card number')).toBeFocused();
+  await page.keyboard.type(CARDS.visa);
+  await page.getByLabel('Expiry').fill('12/30');
+  await page.getByLabel('Security code').fill('999');
+  await page.getByLabel('Billing ZIP').fill('32606');
+}
+
+test('a sale whose POST lands after the timeout is never called "not charged": F2 waits, and the screen ends with the one real charge', async ({ page }) => {
+  proxy.mode = 'pass';
+  await openApp(page, remote);
+  await signIn(page, USERS.cashier);
+  await keySale(page, '3567');
+  const before3567 = await salesAtEngine('35.67');
+  proxy.postDelayMs = 8_000; // a slow hop: the POST reaches the gateway 8 s late, after the app's 1.5 s timeout; lookups pass at once
+  try {
+    await page.getByLabel('Billing ZIP').press('Enter');
+    const checking = page.getByRole('button', { name: 'Checking with the gateway…' });
+    await expect(checking).toBeDisabled();
+    await expect(page.getByTestId('sale-error')).toHaveText('The payment gateway did not answer. Checking whether the card was charged — do not charge again.');
+    // A new sale cannot start while this one's outcome is unknown: F2 and the Sale tab keep it, and say why.
+    await page.keyboard.press('F2');
+    await expect(page.getByTestId('sale-amount')).toContainText('$35.67');
+    await expect(page.getByTestId('sale-error')).toHaveText('This sale is still being checked with the payment gateway. Nothing else can start until its outcome is known.');
+    await page.getByRole('button', { name: /^Sale/ }).click();
+    await expect(page.getByTestId('sale-amount')).toContainText('$35.67');
+    await shot(page, 'trust-25-late-post-checking');
+    await expectAccessible(page, 'late POST, checking');
+    // Never "not charged": the screen waits for the gateway's record and shows it.
+    await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 30_000 });
+    await expect(page.getByTestId('receipt')).toContainText('$35.67');
+    await expect(page.getByText('the card was not charged', { exact: false })).toHaveCount(0);
+    await shot(page, 'trust-26-late-post-approved');
+  } finally {
+    proxy.postDelayMs = 0;
+  }
+  // Every late POST (the first and any re-send under the same transaction_api_id) has landed: one charge.
+  await expect.poll(() => proxy.delayedPending, { timeout: 20_000 }).toBe(0);
+  await page.waitForTimeout(500);
+  expect(await salesAtEngine('35.67')).toBe(before3567 + 1);
+});
+
+test('while a sale is "Checking with the gateway…", no other way to take money is open: Terminal, Check, saved card, catalogue and cart', async ({ page }) => {
+  proxy.mode = 'pass';
+  await openApp(page, remote);
+  // A catalogue with a quick key, so the cart's way in is on the screen too.
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Catalogue');
+  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(TEA_CSV) });
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item');
+  await signIn(page, USERS.cashier);
+  await keySale(page, '4444');
+  await expect(page.getByTestId('quick-key-TEA')).toBeEnabled();
+  proxy.mode = 'swallow'; // the answer (and every lookup's) is lost: the outcome stays unknown
+  try {
+    await page.getByLabel('Billing ZIP').press('Enter');
+    await expect(page.getByRole('button', { name: 'Checking with the gateway…' })).toBeDisabled();
+    const methods = page.getByRole('radiogroup', { name: 'How the customer pays' });
+    for (const name of ['Terminal', 'Key card', 'Check']) await expect(methods.getByRole('radio', { name })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Charge a saved card…' })).toBeDisabled();
+    await expect(page.getByTestId('pay-terminal')).toHaveCount(0);
+    await expect(page.getByTestId('pay-check')).toHaveCount(0);
+    await expect(page.getByRole('radiogroup', { name: 'Tip' }).getByRole('radio').first()).toBeDisabled();
+    await expect(page.getByTestId('quick-key-TEA')).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Add $44.44 to the cart' })).toBeDisabled();
+    await shot(page, 'trust-27-checking-other-tenders-closed');
+    await expectAccessible(page, 'checking, other tenders closed');
+  } finally {
+    proxy.mode = 'pass';
+  }
+  await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
 });
 
 test('gateway trouble shows a banner on every screen and clears by itself; the list says it cannot load instead of $0.00', async ({ page }) => {

@@ -24,21 +24,43 @@ async function keyCard(page: Page, card: string = CARDS.visa, opts: { tap?: bool
 test('F2 and the Sale tab always start a new sale: digits never append to the last amount', async ({ page, app }) => {
   await openApp(page, app);
   await signIn(page, USERS.cashier);
+  const tips = page.getByRole('radiogroup', { name: 'Tip' });
+  /** Nothing of the last sale is left: no amount, no tip, no card. */
+  const expectEmptySale = async () => {
+    await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+    await expect(tips.getByRole('radio', { name: /^No tip/ })).toHaveAttribute('aria-checked', 'true');
+    await expect(page.getByLabel('Card number')).toHaveValue('');
+    await expect(page.getByLabel('Expiry')).toHaveValue('');
+  };
   await page.keyboard.press('F2');
   await page.keyboard.type('567');
   await expect(page.getByTestId('sale-amount')).toContainText('$5.67');
+  await tips.getByRole('radio', { name: /^18%/ }).click();
+  await page.getByLabel('Card number').fill(CARDS.visa);
+  await page.getByLabel('Expiry').fill('12/30');
   await page.keyboard.press('F3'); // the cashier looks something up …
   await expect(page.getByRole('heading', { name: "Today's transactions" })).toBeVisible();
   await page.keyboard.press('F2'); // … and comes back for the next customer
-  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await expectEmptySale();
   await page.keyboard.type('89056');
   await expect(page.getByTestId('sale-amount')).toContainText('$890.56'); // not $567,890.56
   // F2 on the sale screen itself starts over too, and so does the Sale tab.
   await page.keyboard.press('F2');
   await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
   await page.keyboard.type('1234');
+  await tips.getByRole('radio', { name: /^20%/ }).click();
+  await page.getByLabel('Card number').fill(CARDS.mastercard);
   await page.getByRole('button', { name: /^Sale/ }).click();
-  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await expectEmptySale();
+  // The result's New sale button starts from empty too.
+  await page.keyboard.type('1357');
+  await tips.getByRole('radio', { name: /^15%/ }).click();
+  await keyCard(page, CARDS.visa, { tap: true });
+  await page.getByLabel('Billing ZIP').press('Enter');
+  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  await page.getByRole('button', { name: /^New sale/ }).click();
+  await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
+  await expectEmptySale();
   await shot(page, 'trust-01-new-sale-is-empty');
 });
 
@@ -103,6 +125,34 @@ test('a custom tip above half the amount needs its own confirmation; tip choices
   await dialog.getByRole('button', { name: 'Yes, tip $6.00' }).click();
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await expect(page.getByTestId('receipt')).toContainText('$16.00');
+});
+
+test('the tip buttons show only keys that do what they say: T goes to the tips, a digit there picks, a digit at the amount types', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('1000');
+  const tips = page.getByRole('radiogroup', { name: 'Tip' });
+  const eighteen = tips.getByRole('radio', { name: /^18%/ });
+  // The amount has the keyboard: "2" would type into it ($10.00 → $100.02), so no button shows "2".
+  await expect(eighteen.locator('kbd')).toBeHidden();
+  await expect(page.getByTestId('tip-key-hint')).toHaveText('T');
+  await page.keyboard.press('t');
+  await expect(tips.getByRole('radio', { name: 'No tip' })).toBeFocused();
+  await expect(eighteen.locator('kbd')).toHaveText('2');
+  await expect(eighteen.locator('kbd')).toBeVisible();
+  await page.keyboard.press('2');
+  await expect(eighteen).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('sale-amount')).toContainText('$10.00');
+  await expect(page.getByTestId('sale-total')).toHaveText('$11.80');
+  await shot(page, 'trust-04b-tip-key-hints');
+  await expectAccessible(page, 'tip keys shown');
+  // Esc gives the keyboard back to the amount; the hints go away with it.
+  await page.keyboard.press('Escape');
+  await expect(eighteen.locator('kbd')).toBeHidden();
+  await page.keyboard.press('5');
+  await expect(page.getByTestId('sale-amount')).toContainText('$100.05');
+  await expect(eighteen).toHaveAttribute('aria-checked', 'true');
 });
 
 test('a partial approval says what is left, is collected with a second card, and only approved money counts', async ({ page, app }) => {
@@ -208,6 +258,68 @@ test('a partial approval can be voided from the result by the cashier, to start 
   await expect(page.getByTestId('tx-detail')).toContainText(/Voided by\s*Casey/);
 });
 
+test('a partial approval is never walked away from silently: F2, the Sale tab and Switch user ask to void the $1.00 or keep it and collect the rest; the rest is fixed', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('201');
+  await keyCard(page, CARDS.visa);
+  await page.getByLabel('Billing ZIP').press('Enter');
+  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+
+  // F2 on the result asks; the safe answer has the focus, and Escape keeps everything as it was.
+  await page.keyboard.press('F2');
+  const question = page.getByRole('alertdialog', { name: 'Void the $1.00, or keep it and collect the rest?' });
+  await expect(question).toContainText('$1.00 of the $2.01 sale was approved on Visa •••• 1111. $1.01 is still to collect.');
+  await expect(question.getByRole('button', { name: 'Keep it and collect the rest' })).toBeFocused();
+  await shot(page, 'trust-13-partial-leave-question');
+  await expectAccessible(page, 'partial approval, leave question');
+  await page.keyboard.press('Escape');
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+
+  // The Sale tab asks too; Enter keeps it and goes to collecting the rest, whose amount, tip and tax are fixed.
+  await page.getByRole('button', { name: /^Sale/ }).click();
+  await expect(question).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Collect the rest' })).toBeVisible();
+  await expect(page.getByTestId('sale-total')).toHaveText('$1.01');
+  await expect(page.getByRole('radiogroup', { name: 'Tip' }).getByRole('radio', { name: /^15%/ })).toBeDisabled();
+  await expect(page.getByLabel(/Sales tax/)).toBeDisabled();
+  await shot(page, 'trust-14-collect-rest-fixed');
+  await expectAccessible(page, 'collect the rest, fixed');
+
+  // F2 while collecting the rest asks again; this time the cashier voids by keyboard.
+  await page.keyboard.press('F2');
+  await expect(question).toBeVisible();
+  await page.keyboard.press('Tab');
+  await expect(question.getByRole('button', { name: 'Void the $1.00' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(question).toHaveCount(0);
+  await expect(page.getByTestId('sale-notice')).toHaveText('The partial approval of $1.00 was voided; the customer is not charged. Start the sale again.');
+  await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+
+  // Switch user with a partial approval open asks as well; leaving it keeps it findable as partly approved.
+  await page.keyboard.type('201');
+  await keyCard(page, CARDS.visa);
+  await page.getByLabel('Billing ZIP').press('Enter');
+  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  await page.keyboard.press('F3'); // looking something up first does not lose it either
+  await page.getByRole('button', { name: 'Switch user' }).click();
+  await expect(question).toBeVisible();
+  await expect(question).toContainText('Switching user now leaves it partly approved in Transactions, where a manager can void it.');
+  await shot(page, 'trust-15-partial-switch-user');
+  await expectAccessible(page, 'partial approval, switch user question');
+  await question.getByRole('button', { name: 'Switch user and leave it partly approved' }).click();
+  await expect(page.getByRole('heading', { name: 'Who is at the counter?' })).toBeVisible();
+  await signIn(page, USERS.manager);
+  await page.keyboard.press('F3');
+  const row = page.getByTestId('tx-row').filter({ hasText: 'Partly approved' }).first();
+  await expect(row).toContainText('$1.00');
+  await expect(row).toContainText('Casey');
+});
+
 test('the receipt carries the store header, cashier, entry mode, Ref, and both copies with a signature line on the merchant copy', async ({ page, app }) => {
   await openApp(page, app);
   await signIn(page, USERS.cashier);
@@ -219,7 +331,7 @@ test('the receipt carries the store header, cashier, entry mode, Ref, and both c
   await page.getByLabel('Billing ZIP').press('Enter');
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   const customer = page.getByTestId('receipt');
-  await expect(customer.locator('.receipt-merchant')).toHaveText('Demo Store'); // the location's name until a manager sets the store name
+  await expect(customer.locator('.receipt-merchant')).toHaveText('Ringup Store'); // the store name on the settings screen (never the gateway location's)
   await expect(customer).toContainText('Cashier: Casey');
   await expect(customer).toContainText(/Entry\s*Keyed/);
   await expect(customer).toContainText(/Subtotal\s*\$42\.00/);

@@ -135,7 +135,7 @@ describe('terminals', () => {
     const mixed = await t.post('/terminals', terminalBody({ tip_percents: { percent_1: 10, percent_2: null, percent_3: 20 } }));
     expect(errorsOf(mixed, 'tip_percents')).toEqual([MERCHANT_MSG.TIP_PERCENTS_ALL_NULL]);
     const big = await t.post('/terminals', terminalBody({ tip_percents: { percent_1: 10, percent_2: 100, percent_3: 20 } }));
-    expect(errorsOf(big, 'tip_percents')).toEqual([fmt(MERCHANT_MSG.TIP_PERCENT_RANGE, { key: 'percent_2' })]);
+    expect(errorsOf(big, 'tip_percents')).toEqual([fmt(MERCHANT_MSG.TIP_PERCENT_RANGE, { key: 'Tip Percents percent_2' })]);
     const keys = await t.post('/terminals', terminalBody({ tip_percents: { percent_1: 10, percent_2: 15 } }));
     expect(errorsOf(keys, 'tip_percents')).toEqual([MERCHANT_MSG.TIP_PERCENTS_KEYS]);
     const extra = await t.post('/terminals', terminalBody({ tip_percents: { percent_1: 10, percent_2: 15, percent_3: 20, percent_4: 25 } }));

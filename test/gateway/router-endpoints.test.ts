@@ -2,14 +2,19 @@
  * Router endpoints over real sockets: the engine on port 0 drives the terminal simulator on
  * 127.0.0.1 through the same driver as the app. A terminal second is 4 ms (deviceSecondMs).
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-terms';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
+import { DATABASE_FILE } from '../../electron/gateway/engine';
+import { openDatabase } from '../../electron/gateway/framework/database';
 import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
+import { DEMO_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
 import { socatPair } from '../devices/helpers/socat-pair';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
@@ -93,6 +98,10 @@ describe('POST /v2/routertransactions', () => {
     const u = await t.post('/routertransactions', { routertransaction: { action: 'sale', location_id: t.locationId, terminal_id: gone, transaction_amount: '1.00' } });
     expect(u.status).toBe(503);
     expect(errorsOf(u, 'terminal_id')).toEqual([DEVICE_MSG.UNREACHABLE]);
+    sim.faults.vanishAt = 'card';
+    const vanished = await sale('10.00', { tip_amount: '0.00' });
+    expect(vanished.status).toBe(503);
+    expect(errorsOf(vanished, 'terminal_id')).toEqual([DEVICE_MSG.DISCONNECTED]);
   });
 
   it('is bounded by the terminal overall_timeout', async () => {
@@ -117,6 +126,37 @@ describe('POST /v2/routertransactions', () => {
     expect(a.status).toBe(422);
     expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
     expect((await t.get(`/terminals/${terminalId}/state`)).body.terminalstate).toMatchObject({ busy: false, state: 'idle' });
+  });
+
+  it('a Cancel that arrives before its sale (named by transaction_api_id) ends that sale before the terminal is asked', async () => {
+    const before = sim.received.length;
+    const c = await t.post(`/terminals/${terminalId}/cancel`, { terminalcancel: { transaction_api_id: 'early-1' } });
+    expect(c.status).toBe(200);
+    const a = await sale('6.00', { transaction_api_id: 'early-1', tip_amount: '0.00' });
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
+    expect(sim.received.length).toBe(before);
+    // Another sale is not touched by it, and the cancel is used up: the same id may run again.
+    expect((await sale('6.00', { transaction_api_id: 'other-1', tip_amount: '0.00' })).status).toBe(201);
+    expect((await sale('6.00', { transaction_api_id: 'early-1', tip_amount: '0.00' })).status).toBe(201);
+  });
+
+  it('initializes a terminal (Ringup extension): answers what it is and records last_registration_ts', async () => {
+    const fresh = await addTerminal({ local_ip_address: '127.0.0.1', port: await portOf() });
+    expect((await t.get(`/terminals/${fresh}`)).body.terminal.last_registration_ts).toBeNull();
+    const a = await t.post(`/terminals/${fresh}/initialize`);
+    expect(a.status).toBe(200);
+    expect(a.body.terminalinfo).toMatchObject({ terminal_id: fresh, serial_number: 'SIM-ROUTER', model: 'A920 (simulated)', application: 'BroadPOS' });
+    expect(a.body.terminalinfo.last_registration_ts).toBeGreaterThan(0);
+    expect((await t.get(`/terminals/${fresh}`)).body.terminal.last_registration_ts).toBe(a.body.terminalinfo.last_registration_ts);
+    expect(sim.received.at(-1)?.command).toBe('A00');
+    const bare = await addTerminal({});
+    expect(errorsOf(await t.post(`/terminals/${bare}/initialize`), 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+    const gone = await addTerminal({ local_ip_address: '127.0.0.1', port: 1 });
+    const u = await t.post(`/terminals/${gone}/initialize`);
+    expect(u.status).toBe(503);
+    expect((await t.get(`/terminals/${gone}`)).body.terminal.last_registration_ts).toBeNull();
+    expect((await t.post('/terminals/nope/initialize')).status).toBe(404);
   });
 
   it('validates before the terminal is asked', async () => {
@@ -170,10 +210,20 @@ describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () 
     }
   });
 
-  it('never stores a full card number', async () => {
-    await sale('7.14');
-    const db = readFileSync(join(t.dataDir, 'gateway.sqlite'));
-    expect(db.includes('4111111111111111')).toBe(false);
+  it('never stores or answers a full card number, even from a terminal that sends one', async () => {
+    const pan = SIM_CARDS.visa.pan;
+    sim.faults.fullPan = true;
+    const a = await sale('7.14', { tip_amount: '0.00' });
+    expect(sim.faults.fullPan).toBe(false); // the terminal did send it
+    expect(a.status).toBe(201);
+    expect(a.body.routertransaction).toMatchObject({ first_six: '411111', last_four: '1111', entry_mode_id: 'C' });
+    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010' });
+    expect(JSON.stringify(a.body)).not.toContain(pan);
+    expect(JSON.stringify((await t.get(`/transactions/${a.body.routertransaction.id}`)).body)).not.toContain(pan);
+    // Every file of the engine's data folder: the database, its write-ahead log, any log.
+    const files = readdirSync(t.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.map((f) => f.name)).toContain('gateway.sqlite');
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name)).includes(pan), f.name).toBe(false);
   });
 });
 
@@ -187,3 +237,82 @@ async function portOf(): Promise<number> {
   const a = await t.get(`/terminals/${terminalId}`);
   return a.body.terminal.port as number;
 }
+
+describe('a second request on a busy terminal', () => {
+  // Its own engine at 50 ms a terminal second: the first sale waits 6 s for the card, time
+  // enough for the second request and the cancel on a loaded machine.
+  let e: TestEngine;
+  let busySim: TerminalSimulator;
+  let id: string;
+  beforeAll(async () => {
+    e = await TestEngine.start({ deviceSecondMs: 50 });
+    busySim = new TerminalSimulator({ secondMs: 50, serialNumber: 'SIM-BUSY' });
+    busySim.script.stepMs = 5;
+    const port = await busySim.listenTcp(0);
+    const a = await e.post('/terminals', {
+      terminal: { location_id: e.locationId, serial_number: 'BUSY-1', terminal_application_id: REF.PAX_BROADPOS, terminal_manufacturer_id: REF.PAX, local_ip_address: '127.0.0.1', port },
+    });
+    id = a.body.terminal.id as string;
+  });
+  afterAll(async () => {
+    await busySim.close();
+    await e.close();
+  });
+
+  it('is refused 409 without touching the first: its live state stays and its Cancel still works', async () => {
+    busySim.script.card = 'none';
+    const body = (amount: string) => ({ routertransaction: { action: 'sale', location_id: e.locationId, terminal_id: id, transaction_amount: amount, tip_amount: '0.00' } });
+    const first = e.post('/routertransactions', body('12.00'));
+    const stateNow = async () => (await e.get(`/terminals/${id}/state`)).body.terminalstate as { state: string; busy: boolean };
+    await vi.waitFor(async () => expect((await stateNow()).state).toBe('card'), { timeout: 5000, interval: 20 });
+
+    const second = await e.post('/routertransactions', body('3.00'));
+    expect(second.status).toBe(409);
+    expect(errorsOf(second, 'terminal_id')).toEqual([DEVICE_MSG.BUSY]);
+    const terms = await e.post('/deviceterms', { deviceterm: { location_id: e.locationId, terminal_id: id, require_signature: false, terms_conditions: 'I agree.' } });
+    expect(terms.status).toBe(409);
+    // Refused by the engine, before a driver was made: the terminal saw one request only.
+    expect(busySim.received.map((f) => f.command)).toEqual(['T00']);
+    expect(await stateNow()).toMatchObject({ state: 'card', busy: true });
+
+    expect((await e.post(`/terminals/${id}/cancel`)).status).toBe(200);
+    const a = await first;
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([DEVICE_MSG.CANCELLED]);
+    expect(await stateNow()).toMatchObject({ state: 'idle', busy: false });
+  });
+});
+
+describe('the seeded demo terminal', () => {
+  it('has no address until an installer gives it one: a counter without a terminal has none', async () => {
+    const demo = ((await t.get('/terminals?page_size=100')).body.terminals as Record<string, unknown>[]).find((x) => x.title === 'Demo Terminal')!;
+    expect(demo).toMatchObject({ serial_number: 'SIM0000001', local_ip_address: null, port: 10009, communication_type: 'tcp' });
+    const a = await sale('1.00', { terminal_id: demo.id });
+    expect(errorsOf(a, 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+  });
+
+  it('an older database loses the address of its untouched demo terminal (127.0.0.1:10009), an edited one keeps it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'ringup-demo-term-'));
+    try {
+      const olden = (registered: number | null) => {
+        const db = openDatabase(join(dataDir, DATABASE_FILE));
+        db.prepare("UPDATE terminals SET local_ip_address = '127.0.0.1', port = 10009, last_registration_ts = ? WHERE serial_number = 'SIM0000001'").run(registered);
+        db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(DEMO_TERMINAL_MIGRATION);
+        db.close();
+      };
+      const demoOf = async (e: TestEngine) => ((await e.get('/terminals')).body.terminals as Record<string, unknown>[]).find((x) => x.serial_number === 'SIM0000001')!;
+      await (await TestEngine.start({ dataDir })).close(false);
+      olden(null);
+      let e = await TestEngine.start({ dataDir });
+      expect((await demoOf(e)).local_ip_address).toBeNull();
+      await e.close(false);
+      // Once it has talked to a terminal there, the address is the merchant's: it stays.
+      olden(1_700_000_000);
+      e = await TestEngine.start({ dataDir });
+      expect((await demoOf(e)).local_ip_address).toBe('127.0.0.1');
+      await e.close(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

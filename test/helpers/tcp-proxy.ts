@@ -5,6 +5,9 @@
  * - `swallow`: the request reaches the gateway (which acts on it) but its answer is
  *   thrown away and the connection is held open: "accepted, never answered".
  * - `drop`: new connections are accepted and closed at once (the gateway is not reached).
+ * Independently of the mode, `postDelayMs` > 0 makes every POST reach the gateway that
+ * much later (a slow hop): the client may give up first, and the POST still lands and is
+ * acted on. GETs on other connections pass at once, so a lookup can run ahead of it.
  * It counts the requests it forwarded, so a test can check exactly one charge.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -16,6 +19,10 @@ export interface TcpProxy {
   /** http://127.0.0.1:<port> */
   readonly origin: string;
   mode: ProxyMode;
+  /** POSTs reach the gateway this many ms late (0: at once). The rest of such a connection follows in order. */
+  postDelayMs: number;
+  /** Delayed writes not yet made: 0 once every late POST has reached the gateway. */
+  readonly delayedPending: number;
   /** Request lines seen (e.g. "POST /v2/transactions HTTP/1.1"), in order, for every forwarded connection. */
   readonly requests: string[];
   close(): Promise<void>;
@@ -24,7 +31,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pass'): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
-  const state = { mode: initial };
+  const state = { mode: initial, postDelayMs: 0, delayedPending: 0 };
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -37,12 +44,26 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     sockets.add(upstream);
     upstream.on('close', () => sockets.delete(upstream));
     upstream.on('error', () => client.destroy());
+    // Once a connection carries a delayed POST, everything after it on that connection waits its turn (bytes stay in order).
+    let late: Promise<void> | null = null;
     client.on('data', (chunk: Buffer) => {
       const text = chunk.toString('latin1');
       for (const m of text.matchAll(/^(GET|POST|PUT|DELETE|PATCH) \S+ HTTP\/1\.1/gm)) requests.push(m[0]);
-      upstream.write(chunk);
+      if (!late && !(state.postDelayMs > 0 && /^POST /m.test(text))) {
+        upstream.write(chunk);
+        return;
+      }
+      const delay = state.postDelayMs;
+      state.delayedPending++;
+      late = (late ?? Promise.resolve())
+        .then(() => new Promise<void>((r) => setTimeout(r, delay)))
+        .then(() => {
+          state.delayedPending--;
+          if (!upstream.destroyed) upstream.write(chunk);
+        });
     });
-    client.on('end', () => upstream.end());
+    // The client giving up (a timeout) does not take back a POST already on its way: it still lands.
+    client.on('end', () => void (late ?? Promise.resolve()).then(() => upstream.end()));
     upstream.on('data', (chunk: Buffer) => {
       // While swallowing, answers are read and thrown away (the gateway answers in milliseconds, so none is left when passing resumes).
       if (state.mode === 'swallow') return;
@@ -64,6 +85,15 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       state.mode = m;
       // Going down cuts kept-alive connections too, as a pulled cable would.
       if (m === 'drop') for (const s of sockets) s.destroy();
+    },
+    get postDelayMs() {
+      return state.postDelayMs;
+    },
+    set postDelayMs(ms: number) {
+      state.postDelayMs = ms;
+    },
+    get delayedPending() {
+      return state.delayedPending;
     },
     requests,
     async close() {

@@ -14,6 +14,7 @@ import { AUTH_ERRORS } from '../../electron/core/users';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
 import type { HandlerResults, PosUser, SaleOutcome } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
+import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const PAN = '4111111111111111';
@@ -218,7 +219,7 @@ describe('counter core', () => {
     expect(await call('receipt:print', { id: sale.transaction.id })).toEqual({ ok: false, error: { code: 'use_browser_print', message: SALE_ERRORS.printInBrowser } });
   });
 
-  it("offers the tip percents the merchant configured on the location's terminal", async () => {
+  it("offers the store's tip percents on screen; the location's terminal keeps its own for the terminal", async () => {
     const creds = embeddedCredentials(dir) as Record<string, string>;
     const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key!, 'content-type': 'application/json' };
     const list = (await (await fetch(`${creds.base_url}/terminals?location_id=${creds.location_id}`, { headers })).json()) as { terminals: Array<{ id: string }> };
@@ -230,7 +231,9 @@ describe('counter core', () => {
     });
     expect(put.status).toBe(200);
     const r = await call('sale:config');
-    expect(r.ok && r.value).toMatchObject({ merchantName: expect.any(String), tipPercents: [10, 20, 25], tipEnabled: true, taxRateBasisPoints: 825, tipSource: 'terminal' });
+    expect(r.ok && r.value).toMatchObject({ merchantName: DEFAULT_STORE_SETTINGS.storeName, tipPercents: DEFAULT_STORE_SETTINGS.tipPercents, tipEnabled: true, taxRateBasisPoints: 825 });
+    const terminal = await call('devices:terminal-status');
+    expect(terminal.ok && terminal.value.tipPercents).toEqual([10, 20, 25]);
   });
 
   it('never writes the card number or CVV in plaintext anywhere in the data folder', async () => {

@@ -63,6 +63,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe('a fresh install', () => {
+  it('has no terminal set up: the status is none, and the demo terminal waits for an address', async () => {
+    await signInAs('Casey', '0000');
+    expect(value(await call('devices:terminal-status'))).toEqual({ connection: 'none', terminalId: null, title: null, tipPercents: null });
+    expect(await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'fresh-1' })).toMatchObject({ ok: false, error: { code: 'no_terminal', message: DEVICE_ERRORS.noTerminal } });
+    await signInAs('Jordan', '2468');
+    const demo = value(await call('devices:installer-data')).terminals[0]!;
+    expect(demo).toMatchObject({ title: 'Demo Terminal', address: { kind: 'tcp', host: '' }, lastRegistrationTs: null });
+  });
+});
+
 describe('installer', () => {
   it('only installers and managers set devices up; installers take no payments', async () => {
     await signInAs('Casey', '0000');
@@ -85,7 +96,14 @@ describe('installer', () => {
     expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request' } });
     const saved = value(await call('devices:terminal-save', { ...demo, address: { kind: 'tcp', host: '127.0.0.1', port: simPort }, tipPercents: [10, 15, 20], timeouts: defaultTimeouts() }));
     expect(saved.address).toEqual({ kind: 'tcp', host: '127.0.0.1', port: simPort });
-    expect(value(await call('devices:terminal-test', { address: saved.address })).serialNumber).toBe('SIM0001');
+    expect(saved.lastRegistrationTs).toBeNull();
+    // An address typed but not saved is tested directly: nothing to record on.
+    expect(value(await call('devices:terminal-test', { address: { kind: 'tcp', host: '127.0.0.1', port: simPort } }))).toMatchObject({ serialNumber: 'SIM0001', lastRegistrationTs: null });
+    // The saved terminal's own address: the engine initializes it and records the contact.
+    const tested = value(await call('devices:terminal-test', { address: saved.address, terminalId: saved.id }));
+    expect(tested.serialNumber).toBe('SIM0001');
+    expect(tested.lastRegistrationTs).toBeGreaterThan(0);
+    expect(value(await call('devices:installer-data')).terminals.find((x) => x.id === saved.id)?.lastRegistrationTs).toBe(tested.lastRegistrationTs);
     const terms = value(await call('devices:terminal-terms', { terminalId: saved.id, text: 'I agree to the terms.', requireSignature: true }));
     expect(terms.accepted).toBe(true);
     expect(terms.signatureDataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
@@ -112,6 +130,19 @@ describe('counter', () => {
     // 20 % of the pre-tip amount 21.65 = 4.33
     expect(r.transaction.amountCents).toBe(2165 + 433);
     expect(states.map((s) => s.state)).toEqual(expect.arrayContaining(['card', 'tip', 'idle']));
+  });
+
+  it('Cancel pressed before the sale reaches the terminal ends it there: nothing is asked of the terminal', async () => {
+    const before = sim.received.filter((f) => f.command === 'T00').length;
+    const [sale, cancel] = await Promise.all([
+      call('devices:terminal-sale', { subtotalCents: 1500, taxCents: 0, tipCents: 0, clientRef: 'counter-terminal-early' }),
+      call('devices:terminal-cancel'),
+    ]);
+    expect(cancel.ok).toBe(true);
+    expect(sale).toMatchObject({ ok: false, error: { code: 'terminal', message: DEVICE_MSG.CANCELLED } });
+    expect(sim.received.filter((f) => f.command === 'T00').length).toBe(before);
+    // The next sale is not affected.
+    expect(value(await call('devices:terminal-sale', { subtotalCents: 1500, taxCents: 0, tipCents: 0, clientRef: 'counter-terminal-after' })).approved).toBe(true);
   });
 
   it('a customer abort on the terminal is one plain sentence', async () => {

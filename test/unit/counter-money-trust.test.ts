@@ -15,6 +15,8 @@ import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+import { GatewayClient } from '../../electron/client/gateway-client';
+import { LostSales, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../electron/core/lost-sales';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';
@@ -137,6 +139,33 @@ describe('clerk records and Find', () => {
   });
 });
 
+describe('collecting the rest of a partial approval', () => {
+  it('charges exactly the rest — no more, no less, no tip or tax on top — only once, and only of a partly approved sale', async () => {
+    await signIn(main, 'Casey', '0000');
+    const partial = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!partial.ok) throw new Error(partial.error.message);
+    const first = partial.value.transaction.id;
+    const rest = (extra: { subtotalCents: number; taxCents?: number; tipCents?: number }, of = first) =>
+      call(main, 'sale:charge', { taxCents: 0, tipCents: 0, ...extra, card: { ...card, number: '5454545454545454' }, clientRef: ref(), collectsRestOf: of });
+    const refusal = { ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restNotExact(101), fields: { amount: [SALE_ERRORS.restNotExact(101)] } } };
+    expect(await rest({ subtotalCents: 102 })).toEqual(refusal);
+    expect(await rest({ subtotalCents: 100 })).toEqual(refusal);
+    expect(await rest({ subtotalCents: 93, taxCents: 8 })).toEqual(refusal); // tax again on a rest that already holds the first sale's tax
+    expect(await rest({ subtotalCents: 100, tipCents: 1 })).toEqual(refusal);
+    const collected = await rest({ subtotalCents: 101 });
+    expect(collected.ok && collected.value.transaction).toMatchObject({ collectsRestOf: first, amountCents: 101, state: 'approved' });
+    const twice = await rest({ subtotalCents: 101 });
+    expect(twice).toEqual({ ok: false, error: { code: 'conflict', message: SALE_ERRORS.restCollected } });
+
+    const full = await call(main, 'sale:charge', { subtotalCents: 300, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    expect(await rest({ subtotalCents: 101 }, full.ok ? full.value.transaction.id : '')).toEqual({ ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restOfPartialOnly } });
+    const voided = await call(main, 'sale:charge', { subtotalCents: 201, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    const voidedId = voided.ok ? voided.value.transaction.id : '';
+    expect((await call(main, 'sale:void-partial', { id: voidedId })).ok).toBe(true);
+    expect(await rest({ subtotalCents: 101 }, voidedId)).toEqual({ ok: false, error: { code: 'bad_request', message: SALE_ERRORS.restOfPartialOnly } });
+  });
+});
+
 describe('never charged twice', () => {
   let proxy: TcpProxy;
   let remote: Counter;
@@ -179,16 +208,106 @@ describe('never charged twice', () => {
     expect(list.ok && list.value).toHaveLength(1);
   });
 
-  it('a sale that never reached the gateway says the card was not charged', async () => {
+  it('a sale whose answer was lost while the gateway was away stays unknown, then is re-sent under its transaction_api_id: charged once', async () => {
     await signIn(remote, 'Casey', '0000');
     proxy.mode = 'drop';
     const clientRef = ref();
     const r = await call(remote, 'sale:charge', { subtotalCents: 1_111, taxCents: 0, tipCents: 0, card, clientRef });
     expect(r).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
+    expect(await call(remote, 'sale:outcome', { clientRef })).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
     proxy.mode = 'pass';
-    expect(await call(remote, 'sale:outcome', { clientRef })).toEqual({ ok: true, value: { outcome: null } });
+    // The gateway has no record yet, and the POST may still be on its way: the same request goes again (the interface's idempotency key).
+    const known = await call(remote, 'sale:outcome', { clientRef });
+    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 1_111, clerkName: 'Casey' } });
     const list = await call(main, 'transactions:search', { transactionApiId: clientRef });
-    expect(list.ok && list.value).toHaveLength(0);
+    expect(list.ok && list.value).toHaveLength(1);
+  });
+
+  it('a POST that reaches the gateway after the client gave up is never called "not charged": the screen learns the real outcome and the card is charged once', async () => {
+    await signIn(remote, 'Casey', '0000');
+    proxy.mode = 'pass';
+    proxy.postDelayMs = 2_000; // a slow hop: every POST lands 2 s late, after the client's 0.7 s timeout; lookups pass at once
+    const clientRef = ref();
+    const amount = { subtotalCents: 2_345, taxCents: 0, tipCents: 0 };
+    try {
+      const first = await call(remote, 'sale:charge', { ...amount, card, clientRef });
+      // The lookup right after the timeout finds nothing — the POST has not landed yet. That proves nothing.
+      expect(first).toEqual({ ok: false, error: { code: 'outcome_unknown', message: SALE_ERRORS.outcomeUnknown } });
+      const answers: Array<Awaited<ReturnType<typeof call<'sale:outcome'>>>> = [];
+      for (let i = 0; i < 60; i++) {
+        const a = await call(remote, 'sale:outcome', { clientRef });
+        answers.push(a);
+        if (a.ok) break;
+        await new Promise((res) => setTimeout(res, 250));
+      }
+      const last = answers.at(-1)!;
+      expect(answers.slice(0, -1).every((a) => !a.ok && a.error.code === 'outcome_unknown')).toBe(true);
+      expect(last.ok && last.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 2_345, clerkName: 'Casey' } });
+    } finally {
+      proxy.postDelayMs = 0;
+    }
+    // Every late POST has landed (and been answered): still exactly one sale of this amount at the engine.
+    for (let i = 0; i < 100 && proxy.delayedPending > 0; i++) await new Promise((res) => setTimeout(res, 100));
+    await new Promise((res) => setTimeout(res, 500));
+    const sales = await call(main, 'transactions:search', { amountCents: 2_345 });
+    expect(sales.ok && sales.value.map((t) => [t.apiId, t.state])).toEqual([[clientRef, 'approved']]);
+  });
+
+  it('a lost sale is re-sent only within the window (its card data is dropped after it) and called "not charged" only past the processing bound', async () => {
+    let clock = 1_000_000;
+    const client = new GatewayClient({
+      baseUrl: `${proxy.origin}/v2`,
+      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+      timeoutMs: 500,
+    });
+    const lostSales = new LostSales<string>({ client, locationId: creds.location_id!, now: () => clock });
+    const saleOf = (apiId: string, amount: string) => ({
+      action: 'sale' as const,
+      payment_method: 'cc' as const,
+      location_id: creds.location_id!,
+      product_transaction_id: creds.cc_product_transaction_id!,
+      transaction_amount: amount,
+      account_number: card.number,
+      exp_date: card.expiry,
+      cvv: card.cvv,
+      billing_zip: card.zip,
+      transaction_api_id: apiId,
+    });
+
+    // Never sent anywhere (its POST was refused before leaving, say): past the window and the bound, no record means not charged.
+    const never = ref();
+    lostSales.hold(never, saleOf(never, '31.31'), 'Casey', clock);
+    proxy.mode = 'drop';
+    expect(await lostSales.resolve(never)).toEqual({ kind: 'unknown' }); // the gateway cannot be asked
+    expect(lostSales.holdsCardData(never)).toBe(true);
+    proxy.mode = 'pass';
+    clock += RESEND_WINDOW_MS + 1;
+    expect(await lostSales.resolve(never)).toEqual({ kind: 'not_charged' });
+    expect(lostSales.holdsCardData(never)).toBe(false);
+
+    // Re-sent near the end of the window, and that POST is slow: after the window, no record is still "unknown" until the bound.
+    const slow = ref();
+    lostSales.hold(slow, saleOf(slow, '32.32'), 'Casey', clock);
+    clock += RESEND_WINDOW_MS - 1_000;
+    proxy.postDelayMs = 3_000;
+    try {
+      expect(await lostSales.resolve(slow)).toEqual({ kind: 'unknown' }); // no record → re-sent → its answer lost (0.5 s timeout)
+      clock += 2_000; // the window is over: no more re-sends, and the card data is gone
+      expect(await lostSales.resolve(slow)).toEqual({ kind: 'unknown' });
+      expect(lostSales.holdsCardData(slow)).toBe(false);
+      for (let i = 0; i < 100 && proxy.delayedPending > 0; i++) await new Promise((res) => setTimeout(res, 100));
+      await new Promise((res) => setTimeout(res, 500));
+    } finally {
+      proxy.postDelayMs = 0;
+    }
+    const found = await lostSales.resolve(slow);
+    expect(found).toMatchObject({ kind: 'found', context: 'Casey', transaction: { transaction_api_id: slow, transaction_amount: '32.32' } });
+
+    expect(RESEND_WINDOW_MS).toBeGreaterThan(PROCESSING_BOUND_MS); // past the window is past the bound of the first request
+    const sales = await call(main, 'transactions:search', { amountCents: 3_131 });
+    expect(sales.ok && sales.value).toHaveLength(0);
+    const slowSales = await call(main, 'transactions:search', { amountCents: 3_232 });
+    expect(slowSales.ok && slowSales.value.map((t) => t.apiId)).toEqual([slow]);
   });
 
   it('reports refused credentials as refused, not unreachable', async () => {

@@ -29,6 +29,22 @@ describe('transaction views', () => {
     expect(toView({ ...sale, payment_method: 'ach', entry_mode_id: null })).toMatchObject({ entryMode: 'check', cardBrand: 'Check' });
   });
 
+  it('carry what a chip or contactless receipt must print: AID, application label, the verification', () => {
+    const emv = { AID: 'A0000000031010', APPLAB: 'VISA CREDIT', APPN: 'VISA', CVM: 'PIN VERIFIED', TSI: 'E800', TVR: '0000008000' };
+    expect(toView({ ...sale, entry_mode_id: 'C', emv_receipt_data: emv }).emv).toEqual({ aid: 'A0000000031010', label: 'VISA', cvm: 'pin', tvr: '0000008000', tsi: 'E800' });
+    // Without a preferred name the label is the application label; each CVM the terminal names.
+    expect(toView({ ...sale, entry_mode_id: 'P', emv_receipt_data: { ...emv, APPN: undefined, CVM: 'SIGNATURE' } }).emv).toMatchObject({ label: 'VISA CREDIT', cvm: 'signature' });
+    expect(toView({ ...sale, entry_mode_id: 'C', emv_receipt_data: { ...emv, CVM: 'NO CVM' } }).emv?.cvm).toBe('none');
+    expect(toView({ ...sale, entry_mode_id: 'S', emv_receipt_data: null }).emv).toBeNull();
+    expect(toView({ ...sale, entry_mode_id: 'C', emv_receipt_data: { CVM: 'NO CVM' } }).emv).toBeNull(); // no AID: nothing to print
+  });
+
+  it('carry the check number of a check paid by electronic debit', () => {
+    expect(toView({ ...sale, payment_method: 'ach', check_number: '1001', last_four: '5678' })).toMatchObject({ entryMode: 'check', checkNumber: '1001', lastFour: '5678' });
+    expect(toView({ ...sale, payment_method: 'ach' }).checkNumber).toBeNull();
+    expect(toView(sale).checkNumber).toBeNull();
+  });
+
   it('turn a v2 sale into cents, a brand, a sentence and what can be refunded', () => {
     const v = toView(sale);
     expect(v).toMatchObject({ kind: 'sale', state: 'approved', amountCents: 2891, tipCents: 441, refundableCents: 2891, voidable: true, cardBrand: 'Visa', lastFour: '1111', message: 'Approved.' });

@@ -30,19 +30,27 @@ describe('user stores', () => {
     for (const f of ['sale-store.ts', 'transactions-store.ts', 'nav-store.ts', 'audit-store.ts']) expect(files).toContain(f);
   });
 
-  it('resetUserStores puts every registered store back to its first state and bumps the epoch', () => {
-    const a = createUserStore<{ n: number; text: string; bump(): void }>((set) => ({ n: 0, text: '', bump: () => set((s) => ({ n: s.n + 1 })) }));
+  it('resetUserStores re-runs every registered store\'s init, so each fresh state is new (ids too), and bumps the epoch', () => {
+    let made = 0;
+    // A store whose fresh state carries an id made at init, as the sale's clientRef (transaction_api_id) is.
+    const a = createUserStore<{ n: number; text: string; ref: string; bump(): void }>((set) => ({ n: 0, text: '', ref: `ref-${++made}`, bump: () => set((s) => ({ n: s.n + 1 })) }));
     const b = createUserStore<{ open: boolean }>(() => ({ open: false }));
+    const firstRef = a.getState().ref;
     a.getState().bump();
     a.setState({ text: 'half-typed' });
     b.setState({ open: true });
     const before = userEpoch();
     resetUserStores();
     expect(a.getState()).toMatchObject({ n: 0, text: '' });
+    // Not the first snapshot: the next person's sale must never re-send the last person's transaction_api_id.
+    expect(a.getState().ref).not.toBe(firstRef);
     expect(b.getState().open).toBe(false);
     expect(useResetEpoch.getState().epoch).toBe(before + 1);
     a.getState().bump(); // actions still work after a reset
     expect(a.getState().n).toBe(1);
+    const secondRef = a.getState().ref;
+    resetUserStores();
+    expect(a.getState().ref).not.toBe(secondRef);
   });
 });
 

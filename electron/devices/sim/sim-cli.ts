@@ -7,6 +7,7 @@
  * Options: --second-ms N scales a second (default 1000), --serial-number S.
  * Scripting from outside: one JSON object per line on stdin, e.g.
  *   {"script": {"tip": 3, "signature": "draw"}}   {"faults": {"nakFrames": 1}}   {"micr": "…"}
+ *   {"presentCard": true} (the customer presents the card a {"script": {"card": "on-cue"}} waits with)
  */
 import { createInterface } from 'node:readline';
 import { ScannerSimulator } from './scanner-simulator';
@@ -33,9 +34,10 @@ async function main(): Promise<void> {
     }
     createInterface({ input: process.stdin }).on('line', (line) => {
       try {
-        const msg = JSON.parse(line) as { script?: object; faults?: object };
+        const msg = JSON.parse(line) as { script?: object; faults?: object; presentCard?: boolean };
         if (msg.script) Object.assign(sim.script, msg.script);
         if (msg.faults) Object.assign(sim.faults, msg.faults);
+        if (msg.presentCard) sim.presentCard();
         console.log('ok');
       } catch {
         console.log('not JSON: ignored');

@@ -18,7 +18,8 @@ import { SIM_CARDS, mockOutcome } from './mock-amounts';
 import { signaturePng } from './signature-image';
 
 export interface CustomerScript {
-  card: 'present' | 'none';
+  /** 'on-cue': the customer waits with the card until the test calls presentCard() (within the card entry timeout). */
+  card: 'present' | 'none' | 'on-cue';
   /** 0 = no tip, 1..3 = percent_1..3, 'no-answer' lets the tip screen time out. */
   tip: 0 | 1 | 2 | 3 | 'no-answer';
   pin: 'enter' | 'none';
@@ -37,6 +38,11 @@ export interface SimFaults {
   garbleResponse?: boolean;
   /** Drop the connection when the operation reaches this state. */
   vanishAt?: TerminalState;
+  /**
+   * Answer the next card read with the full card number where the first six go and in the
+   * EMV data (PAN, track 2), as a misconfigured terminal might: the receivers must mask it.
+   */
+  fullPan?: boolean;
 }
 
 export const DEFAULT_SCRIPT: CustomerScript = { card: 'present', tip: 0, pin: 'enter', signature: 'draw', terms: 'accept', stepMs: 40 };
@@ -79,6 +85,7 @@ export class TerminalSimulator {
   private running = false;
   private readonly sales = new Map<string, { cents: number; tip: number }>();
   private refSeq = 1000;
+  private cue: (() => void) | undefined;
 
   constructor(opts: SimulatorOptions = {}) {
     this.secondMs = opts.secondMs ?? 1000;
@@ -101,6 +108,18 @@ export class TerminalSimulator {
   /** Serves one end of a serial line (e.g. a socat pty). */
   async attachSerial(path: string): Promise<void> {
     this.attach(await openSerialLink(path));
+  }
+
+  /** The terminal waits for the card a script.card 'on-cue' customer holds. */
+  get waitingForCard(): boolean {
+    return this.cue !== undefined;
+  }
+
+  /** The customer presents the card the terminal is waiting for (script.card 'on-cue'). */
+  presentCard(): void {
+    const go = this.cue;
+    this.cue = undefined;
+    go?.();
   }
 
   /** Drops every open connection now (a terminal unplugged). */
@@ -194,6 +213,22 @@ export class TerminalSimulator {
       await wait(settings.timeouts[key] * this.secondMs);
       throw new Timeout(key);
     };
+    const cardOnCue = (settings: OperationSettings) =>
+      new Promise<void>((resolve, reject) => {
+        const t = setTimeout(() => {
+          this.cue = undefined;
+          reject(new Timeout('card_entry_timeout'));
+        }, settings.timeouts.card_entry_timeout * this.secondMs);
+        this.cue = () => {
+          clearTimeout(t);
+          resolve();
+        };
+        signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          this.cue = undefined;
+          reject(new Aborted());
+        }, { once: true });
+      });
     try {
       switch (f.command) {
         case CMD.init:
@@ -220,7 +255,7 @@ export class TerminalSimulator {
         case CMD.debit: {
           const t = decodeTransaction(f.fields);
           if (!t) return [RESULT.notSupported, 'BAD REQUEST'];
-          return encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire));
+          return encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire, cardOnCue));
         }
         default:
           return [RESULT.notSupported, 'NOT SUPPORTED'];
@@ -254,6 +289,7 @@ export class TerminalSimulator {
     state: (s: TerminalState) => Promise<void>,
     wait: (ms: number) => Promise<void>,
     expire: (s: OperationSettings, k: TimeoutKey) => Promise<never>,
+    cardOnCue: (s: OperationSettings) => Promise<void>,
   ): Promise<TerminalResult> {
     const refNum = String(++this.refSeq);
     const base: TerminalResult = {
@@ -282,6 +318,7 @@ export class TerminalSimulator {
     if (outcome.kind === 'timeout-of' && outcome.key === 'overall_timeout') await wait(Number.MAX_SAFE_INTEGER >>> 1);
     if (outcome.kind === 'timeout-of' && outcome.key === 'card_entry_timeout') await expire(s, 'card_entry_timeout');
     if (this.script.card === 'none') await expire(s, 'card_entry_timeout');
+    if (this.script.card === 'on-cue') await cardOnCue(s);
     await wait(this.script.stepMs);
     if (outcome.kind === 'timeout') return fail(RESULT.timeout, 'TIMEOUT');
     if (outcome.kind === 'aborted') return fail(RESULT.aborted, 'ABORTED');
@@ -324,9 +361,14 @@ export class TerminalSimulator {
     const total = req.amountCents + tip;
     if (req.type !== 'return') this.sales.set(refNum, { cents: total, tip });
     const cvmText = read.cvm === 'pin' ? 'PIN VERIFIED' : read.cvm === 'signature' ? 'SIGNATURE' : 'NO CVM';
-    const emv = read.entryMode === 'C' || read.entryMode === 'P'
+    const emv: Record<string, string> | null = read.entryMode === 'C' || read.entryMode === 'P'
       ? { AID: card.aid, APPLAB: card.label, APPN: card.label, CVM: cvmText, TSI: 'E800', TVR: '0000008000' }
       : null;
+    const leak = this.faults.fullPan === true;
+    if (leak) {
+      this.faults.fullPan = false;
+      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000` });
+    }
     await state('done');
     return {
       ...base,
@@ -336,8 +378,8 @@ export class TerminalSimulator {
       entryMode: read.entryMode,
       brand,
       debit: read.debit || debitCmd,
-      firstSix: card.firstSix,
-      lastFour: card.lastFour,
+      firstSix: leak ? card.pan : card.firstSix,
+      lastFour: leak ? card.pan : card.lastFour,
       expDate: '1230',
       cvm: read.cvm,
       emv,

@@ -6,6 +6,8 @@
 export interface Clock {
   /** Unix seconds (integer). */
   now(): number;
+  /** Unix milliseconds on the same clock (`now()` is its whole seconds); for work that must keep exact real-time spacing. */
+  nowMs?(): number;
   /** Waits `ms` (the simulated processor's delays); tests make it instant. */
   sleep(ms: number): Promise<void>;
 }
@@ -15,6 +17,9 @@ export class MovableClock implements Clock {
   private fixed: number | undefined;
   now(): number {
     return this.fixed ?? Math.floor(Date.now() / 1000) + this.offset;
+  }
+  nowMs(): number {
+    return this.fixed !== undefined ? this.fixed * 1000 : Date.now() + this.offset * 1000;
   }
   /** Pins the clock at `ts` (Unix seconds) until `release()`. */
   set(ts: number): void {

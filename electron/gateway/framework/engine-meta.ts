@@ -61,6 +61,28 @@ export function readMeta<T>(ctx: EngineContext, name: string): T | undefined {
   return value;
 }
 
+/**
+ * A secret kept in an ordinary column (a postback receiver's Basic password): sealed like
+ * engine_meta's values when the engine runs with the app's key, kept as is in the
+ * standalone sandbox (no key; nothing to seal with). `null`/'' pass through.
+ */
+export function sealColumnSecret(ctx: EngineContext, plain: string | null | undefined): string | null {
+  if (plain === null || plain === undefined || plain === '') return plain ?? null;
+  const vaultKey = ctx.options.vaultKey;
+  return vaultKey ? seal(metaKey(vaultKey), plain) : plain;
+}
+
+/** Opens a value sealed by sealColumnSecret (a plaintext one from an older folder as it is). */
+export function openColumnSecret(ctx: EngineContext, stored: string | null): string | null {
+  if (stored === null || !stored.startsWith(SEALED)) return stored;
+  const vaultKey = ctx.options.vaultKey;
+  if (!vaultKey) throw new Error("A sealed secret needs the app's key; start the engine with that key.");
+  return unseal(metaKey(vaultKey), stored);
+}
+
+/** True for a value sealed by sealColumnSecret or writeMeta. */
+export const isSealed = (stored: string | null): boolean => stored !== null && stored.startsWith(SEALED);
+
 /** Writes a JSON value to engine_meta, sealed when the engine runs with the app's key. */
 export function writeMeta(ctx: EngineContext, name: string, value: unknown): void {
   const json = JSON.stringify(value);

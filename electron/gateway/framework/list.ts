@@ -90,6 +90,12 @@ export function filterCondition(clock: Clock, name: string, col: string, kind: F
     }
     return;
   }
+  if (kind === 'suffix') {
+    // LIKE: SQLite compares ASCII letters in any case, so a short Ref printed in capitals finds a lower-case id.
+    where.push(`${col} LIKE ? ESCAPE '\\'`);
+    params.push(`%${escapeLike(value)}`);
+    return;
+  }
   if (kind === 'timestamp') {
     const v = value.trim().toLowerCase();
     if (isNamedRange(v)) {

@@ -107,7 +107,7 @@ export const API_ID_PARAMETERS: OpenApiParameter[] = [
   query('location_id', 'The location the api id belongs to (with `api_id=true`).'),
 ];
 
-export type FilterKindName = 'text' | 'exact' | 'number' | 'money' | 'timestamp' | 'boolean';
+export type FilterKindName = 'text' | 'exact' | 'number' | 'money' | 'timestamp' | 'boolean' | 'suffix';
 const FILTER_HELP: Record<FilterKindName, string> = {
   text: 'Substring match; `a,b,c` matches any of the values exactly.',
   exact: 'Exact match; `a,b,c` matches any.',
@@ -116,6 +116,7 @@ const FILTER_HELP: Record<FilterKindName, string> = {
   timestamp:
     'Unix seconds, `lo|hi`, or a named range (today, yesterday, this week, last week, last 30 days, last 90 days, this month, last month; UTC) or `custom` with `<field>_from` / `<field>_to`.',
   boolean: '1/0/true/false.',
+  suffix: 'Ringup extension: the value ends the field, in any case (`%` and `_` are literal).',
 };
 
 /** The query parameters of a list's filters (plus `_from`/`_to` of timestamp filters). */

@@ -19,7 +19,8 @@ export type FilterKind =
   | 'number' // equality, a,b,c list, or lo|hi inclusive range
   | 'money' // like number, values are decimal amounts ("10.00") compared as integer cents
   | 'timestamp' // number forms plus the named ranges and custom + <field>_from/_to
-  | 'boolean'; // 1/0/true/false
+  | 'boolean' // 1/0/true/false
+  | 'suffix'; // the value ends the column's text, any ASCII case (Ringup extension; `%`/`_` are literal)
 
 export type Row = Record<string, unknown>;
 

@@ -1,4 +1,6 @@
 /** Error messages of the merchant resources (asserted by name in tests). */
+import { TIP_PERCENT_MSG } from '../../../shared/payments/terminal-timeouts';
+
 export const MERCHANT_MSG = {
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
@@ -10,8 +12,9 @@ export const MERCHANT_MSG = {
   TERMINAL_NOT_IN_LOCATION: 'Terminal Id must belong to the location.',
   APPLICATION_NOT_OF_MANUFACTURER: 'Terminal Application Id does not belong to the terminal manufacturer.',
   TIP_PERCENTS_KEYS: 'Tip Percents must have exactly the keys percent_1, percent_2 and percent_3.',
-  TIP_PERCENTS_ALL_NULL: 'Tip Percents must be all null or all set.',
-  TIP_PERCENT_RANGE: 'Tip Percents {key} must be an integer from 0 to 99.',
+  // The tip-percent rules are shared with the installer screen (shared/payments/terminal-timeouts.ts).
+  TIP_PERCENTS_ALL_NULL: TIP_PERCENT_MSG.ALL_OR_NONE,
+  TIP_PERCENT_RANGE: TIP_PERCENT_MSG.RANGE,
   TIMEOUT_NOT_INTEGER: '{label} must be an integer.',
   TIMEOUT_TOO_SMALL: '{label} must be no less than {min}.',
   TIMEOUT_TOO_BIG: '{label} must be no greater than {max}.',

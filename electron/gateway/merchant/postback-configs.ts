@@ -3,15 +3,21 @@
  * POST/PUT/DELETE). product_transaction_id is required for resource `transaction` and
  * `transactionbatch` and must belong to the location. basic_auth_username/password are
  * accepted and never returned (kept in the database because delivering a postback
- * needs them). Delivery: ../postbacks/postbacks-module.ts. attempt_interval is at least
+ * needs them; the password sealed under the app's key when the engine is embedded,
+ * framework/engine-meta.ts sealColumnSecret). Delivery: ../postbacks/postbacks-module.ts. attempt_interval is at least
  * 1 second (a retry is never immediate).
  */
+import { sealColumnSecret } from '../framework/engine-meta';
 import { MSG } from '../framework/errors';
 import type { ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
 
 export const POSTBACK_RESOURCES = ['contact', 'transaction', 'transactionbatch', 'accountvault'] as const;
+
+function sealPassword(ctx: Parameters<typeof sealColumnSecret>[0], values: Row): void {
+  if (typeof values.basic_auth_password === 'string') values.basic_auth_password = sealColumnSecret(ctx, values.basic_auth_password);
+}
 
 export const postbackConfigResource: ResourceDef = {
   name: 'postbackconfig',
@@ -44,6 +50,12 @@ export const postbackConfigResource: ResourceDef = {
     created_user: createdUserExpand,
     location: refExpand('location', 'location_id'),
     product_transaction: refExpand('product_transaction', 'product_transaction_id'),
+  },
+  beforeInsert({ ctx, input }) {
+    sealPassword(ctx, input.values);
+  },
+  beforeUpdate({ ctx, input }) {
+    sealPassword(ctx, input.values);
   },
   validate({ ctx, errs, input, existing }) {
     const merged: Row = { ...(existing ?? {}), ...input.values };

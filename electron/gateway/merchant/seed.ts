@@ -1,7 +1,8 @@
 /**
  * First-start data: a developer company, a parent location, the merchant location
  * "Demo Store" with a cc and an ach product transaction (its default_cc/default_ach;
- * Level 3 allowed on the cc one), one terminal (PAX, BroadPOS) and an admin user
+ * Level 3 allowed on the cc one), one terminal (PAX, BroadPOS; no address, so a counter
+ * without a terminal shows none until an installer gives it one) and an admin user
  * (user_type_id 250) who is a member of both locations. The ids and the API key are
  * kept in engine_meta (sealed when embedded in the app: framework/engine-meta.ts) so later
  * starts (and reset()) reuse the same credentials.
@@ -66,7 +67,7 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
     `INSERT INTO terminals (id, active, location_id, serial_number, terminal_number, title, local_ip_address, port, terminal_timeouts, tip_percents,
        debit, emv, communication_type, is_provisioned, terminal_application_id, terminal_manufacturer_id, terminal_cvm_id,
        tip_enable, cashback_enable, print_enable, sig_capture_enable, created_user_id, modified_user_id, created_ts, modified_ts)
-     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', '127.0.0.1', 10009, ?, ?, 1, 1, 'tcp', 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
+     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', NULL, 10009, ?, ?, 1, 1, 'tcp', 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
     s.terminalId, s.locationId, JSON.stringify(defaultTimeouts()), JSON.stringify({ percent_1: 15, percent_2: 18, percent_3: 20 }),
     REF.PAX_BROADPOS, REF.PAX, s.userId, s.userId, now, now,
   );

@@ -6,7 +6,7 @@
 import { MSG, type ErrorCollector } from '../framework/errors';
 import { isPlainObject } from '../framework/validate';
 import { MERCHANT_MSG } from './messages';
-import { TERMINAL_TIMEOUTS, type TimeoutSpec } from '../../../shared/payments/terminal-timeouts';
+import { TERMINAL_TIMEOUTS, tipPercentProblems, type TimeoutSpec } from '../../../shared/payments/terminal-timeouts';
 
 export { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutSpec, type TerminalTimeouts } from '../../../shared/payments/terminal-timeouts';
 
@@ -43,17 +43,9 @@ export function checkTipPercents(value: unknown, errs: ErrorCollector, field: st
     errs.add(field, MERCHANT_MSG.TIP_PERCENTS_KEYS);
     return undefined;
   }
-  const out: Record<string, number | null> = {};
-  let nulls = 0;
-  for (const k of TIP_KEYS) {
-    const v = value[k];
-    if (v === null) {
-      nulls++;
-      out[k] = null;
-    } else if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 99) {
-      errs.add(field, MERCHANT_MSG.TIP_PERCENT_RANGE, { key: k });
-    } else out[k] = v;
-  }
-  if (nulls > 0 && nulls < TIP_KEYS.length) errs.add(field, MERCHANT_MSG.TIP_PERCENTS_ALL_NULL);
-  return out;
+  // The rules shared with the installer screen (shared/payments/terminal-timeouts.ts).
+  const values = TIP_KEYS.map((k) => value[k]);
+  for (const p of tipPercentProblems(values, (i) => `Tip Percents ${TIP_KEYS[i] ?? ''}`)) errs.add(field, p.message);
+  // With a problem the write is refused, so the values are returned as sent.
+  return Object.fromEntries(TIP_KEYS.map((k, i) => [k, values[i] as number | null]));
 }

@@ -30,6 +30,8 @@ const columns: Record<string, ColumnSpec> = {
   auth_amount: { sql: 'auth_amount', kind: 'money' },
   created_ts: { sql: 'created_ts', kind: 'timestamp' },
   modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
+  // Ringup extension: how the id ends (the counter's receipts print its last 8 characters as "Ref").
+  id_suffix: { sql: 'id', kind: 'suffix', sortable: false },
 };
 // Every other record field: substring on the stored document (not indexed).
 for (const f of RECORD_FIELDS) {

@@ -33,4 +33,17 @@ export const POSTBACKS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 611,
+    module: 'postbacks',
+    name: 'postback deliveries: the next attempt in milliseconds, so retries keep attempt_interval exactly',
+    up(db) {
+      db.exec(`
+        ALTER TABLE postback_deliveries ADD COLUMN next_attempt_ms INTEGER;
+        UPDATE postback_deliveries SET next_attempt_ms = next_attempt_ts * 1000 WHERE next_attempt_ts IS NOT NULL;
+        DROP INDEX postback_deliveries_due;
+        CREATE INDEX postback_deliveries_due ON postback_deliveries (location_id, next_attempt_ms) WHERE status = 'pending';
+      `);
+    },
+  },
 ];

@@ -20,12 +20,12 @@
 import type { EngineContext, EngineModule } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import { postbackDeliveryResource } from './postback-delivery-resource';
-import { PostbackDispatcher, queueFor } from './postback-outbox';
+import { locationNowMs, PostbackDispatcher, queueFor, sealStoredPasswords } from './postback-outbox';
 import { POSTBACK_TIMEOUT_MS } from './postback-sender';
 import { POSTBACKS_MIGRATIONS } from './postbacks-migrations';
 import { postbacksOpenApi } from './postbacks-openapi';
 
-/** Poll tick for retries that fall due on the wall clock (attempt_interval is at least 1 s). */
+/** A safety-net tick (the dispatcher arms a timer for the earliest retry; this catches anything it missed). */
 export const POSTBACK_POLL_MS = 1000;
 
 export function createPostbacksModule(): EngineModule & { dispatcher(): PostbackDispatcher } {
@@ -53,6 +53,7 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
     dispatcher: get,
 
     init(ctx) {
+      sealStoredPasswords(ctx);
       const d = new PostbackDispatcher(ctx, ctx.options.postbackTimeoutMs ?? POSTBACK_TIMEOUT_MS);
       dispatcher = d;
       // A method: a module with its own connection (payments) queues on that connection, inside its write.
@@ -73,7 +74,9 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
       app.post<{ Params: { id: string } }>('/v2/postbackdeliveries/:id/redeliver', async (req) => {
         const row = ctx.findVisible(def, req.params.id, req);
         const now = ctx.locationNow(String(row.location_id));
-        ctx.stmt("UPDATE postback_deliveries SET status = 'pending', number_of_attempts = 0, next_attempt_ts = ?, modified_ts = ? WHERE id = ?").run(now, ctx.clock.now(), row.id);
+        ctx
+          .stmt("UPDATE postback_deliveries SET status = 'pending', number_of_attempts = 0, next_attempt_ts = ?, next_attempt_ms = ?, modified_ts = ? WHERE id = ?")
+          .run(now, locationNowMs(ctx, String(row.location_id)), ctx.clock.now(), row.id);
         await get().pump();
         return { postbackdelivery: ctx.serialize(def, ctx.getById(def, row.id) ?? row, req.auth) };
       });

@@ -21,14 +21,20 @@
  * /v2/terminals/{id}/state answers `{"terminalstate": {terminal_id, state, prompt, busy}}`
  * (card, tip, pin, signature, processing, terms, done, idle); POST
  * /v2/terminals/{id}/cancel cancels the running operation (its request answers 422
- * "Cancelled at the counter.").
- * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices).
+ * "Cancelled at the counter."), or with `{"terminalcancel": {"transaction_api_id"}}` that
+ * request only, also when it has not reached the terminal yet; POST
+ * /v2/terminals/{id}/initialize (the installer's connection test) asks the terminal what it
+ * is and records last_registration_ts.
+ * One operation per terminal: a request for a terminal the engine is driving is refused 409
+ * before the terminal is asked.
+ * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
+ * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney } from '../../../shared/payments/money';
-import { DeviceError } from '../../devices/device-messages';
+import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import type { TerminalResult } from '../../devices/terminal-commands';
-import type { TerminalDriver } from '../../devices/terminal-driver';
+import type { TerminalDriver, TerminalInfo } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
 import type { Row } from '../framework/resource';
@@ -75,24 +81,55 @@ interface LiveState {
   busy: boolean;
 }
 
+/** Migration that takes the old seed's address off the untouched demo terminal. */
+export const DEMO_TERMINAL_MIGRATION = 1201;
+
 export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
   let secondMs: number | undefined;
   const live = new Map<string, LiveState>();
-  const running = new Map<string, TerminalDriver>();
+  /** Terminal id → the driver at work and the request it serves (location\0transaction_api_id, or null). */
+  const running = new Map<string, { driver: TerminalDriver; apiKey: string | null }>();
   const inFlight = new Map<string, Promise<{ doc: string; id: string }>>();
+  /**
+   * Cancels that arrived before their request (Cancel pressed at the counter while its sale
+   * was still on the way): the request's key → when the note lapses (ms). Bounded by the
+   * longest overall_timeout, and used up by the request it names.
+   */
+  const cancelledEarly = new Map<string, number>();
+  const EARLY_CANCEL_MS = 300_000;
+  const noteEarlyCancel = (key: string) => {
+    const now = Date.now();
+    for (const [k, until] of cancelledEarly) if (until < now) cancelledEarly.delete(k);
+    if (cancelledEarly.size < 1000) cancelledEarly.set(key, now + EARLY_CANCEL_MS);
+  };
+  const takeEarlyCancel = (key: string) => {
+    const until = cancelledEarly.get(key);
+    cancelledEarly.delete(key);
+    return until !== undefined && until >= Date.now();
+  };
 
-  /** Runs one driver operation with the terminal's live state kept for the counter. */
-  async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>): Promise<T> {
+  /**
+   * Runs one driver operation with the terminal's live state kept for the counter. A terminal
+   * this engine is already driving is refused here (409 busy) before its driver is asked: the
+   * second request must not replace the first one's live state or the driver its Cancel reaches.
+   */
+  async function track<T>(t: Row, driver: TerminalDriver, op: () => Promise<T>, apiKey: string | null = null): Promise<T> {
     const id = String(t.id);
+    if (running.has(id)) throw new DeviceError('busy', DEVICE_MSG.BUSY);
     live.set(id, { state: 'idle', prompt: '', busy: true });
-    running.set(id, driver);
-    const off = driver.onState((state, prompt) => live.set(id, { state, prompt, busy: state !== 'idle' || running.has(id) }));
+    running.set(id, { driver, apiKey });
+    const mine = () => running.get(id)?.driver === driver;
+    const off = driver.onState((state, prompt) => {
+      if (mine()) live.set(id, { state, prompt, busy: true });
+    });
     try {
       return await op();
     } finally {
       off();
-      running.delete(id);
-      live.set(id, { state: 'idle', prompt: '', busy: false });
+      if (mine()) {
+        running.delete(id);
+        live.set(id, { state: 'idle', prompt: '', busy: false });
+      }
     }
   }
 
@@ -127,6 +164,19 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         name: 'serial paths of terminals and scanners',
         up(db) {
           db.exec('ALTER TABLE terminals ADD COLUMN serial_path TEXT; ALTER TABLE scanners ADD COLUMN serial_path TEXT;');
+        },
+      },
+      {
+        version: DEMO_TERMINAL_MIGRATION,
+        module: 'router',
+        name: 'the seeded demo terminal waits for an address',
+        // Earlier seeds pointed it at 127.0.0.1:10009, so every counter without a terminal
+        // showed it offline. Only the untouched record (never edited, never reached) changes.
+        up(db) {
+          db.prepare(
+            `UPDATE terminals SET local_ip_address = NULL WHERE serial_number = 'SIM0000001' AND title = 'Demo Terminal'
+               AND local_ip_address = '127.0.0.1' AND port = 10009 AND last_registration_ts IS NULL AND modified_ts = created_ts`,
+          ).run();
         },
       },
     ],
@@ -167,11 +217,12 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           tipCents = Number(w) * 100 + Number(f.padEnd(2, '0'));
         }
         const driver = driverOrFail(terminal);
+        const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
         const run = async (): Promise<{ doc: string; id: string }> => {
           let read: TerminalResult;
           try {
             const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
-            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)));
+            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)), key);
           } catch (e) {
             if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
             deviceErrorToApi(e);
@@ -198,9 +249,9 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           return res;
         };
         // Parallel requests with the same transaction_api_id share one terminal run (no double charge).
-        const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
         let pending = key ? inFlight.get(key) : undefined;
         if (!pending) {
+          if (key && takeEarlyCancel(key)) deviceErrorToApi(new DeviceError('cancelled', DEVICE_MSG.CANCELLED));
           pending = run();
           if (key) {
             inFlight.set(key, pending);
@@ -244,10 +295,40 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         return { terminalstate: { terminal_id: id, ...s } };
       };
       app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
+      // A body {"terminalcancel": {"transaction_api_id"}} cancels that request only: the one
+      // running, or, when it has not reached the terminal yet, the one still on its way.
       app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', async (req) => {
         const answer = stateOf(req, req.params.id);
-        running.get(req.params.id)?.cancel();
+        const wrapped = typeof req.body === 'object' && req.body !== null ? (req.body as Body).terminalcancel : undefined;
+        const apiId = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Body).transaction_api_id : undefined;
+        const r = running.get(req.params.id);
+        if (!present(apiId)) r?.driver.cancel();
+        else {
+          const t = ctx.stmt('SELECT location_id FROM terminals WHERE id = ?').get(req.params.id) as Row;
+          const key = `${String(t.location_id)}\0${String(apiId)}`;
+          if (r?.apiKey === key) r.driver.cancel();
+          else noteEarlyCancel(key);
+        }
         return answer;
+      });
+
+      // Ringup extension for the installer's "Test connection": the engine initializes the
+      // terminal itself (A00), so the contact is recorded like any other.
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/initialize', async (req) => {
+        const t = ctx.stmt('SELECT * FROM terminals WHERE id = ?').get(req.params.id) as Row | undefined;
+        if (!t || !req.auth.locationSet.has(String(t.location_id))) throw notFound();
+        if (t.active !== 1) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_INACTIVE] });
+        const driver = driverOrFail(t);
+        let info: TerminalInfo;
+        try {
+          info = await track(t, driver, () => driver.initialize());
+        } catch (e) {
+          if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, t);
+          deviceErrorToApi(e);
+        }
+        registered(ctx, t);
+        const { last_registration_ts } = ctx.stmt('SELECT last_registration_ts FROM terminals WHERE id = ?').get(t.id) as Row;
+        return { terminalinfo: { terminal_id: t.id, serial_number: info.serialNumber, model: info.model, application: info.application, last_registration_ts } };
       });
 
       // Device terms on a terminal with an address: prompt there before the record is made.

@@ -1,6 +1,6 @@
 /**
  * The router module in the OpenAPI document: the terminal-driven transaction and vault,
- * and Ringup's two counter extensions (a terminal's live state, cancel). The request
+ * and Ringup's counter extensions (a terminal's live state, cancel, initialize). The request
  * bodies reuse the payments schemas where they are the same fields.
  */
 import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
@@ -46,6 +46,18 @@ const TERMINAL_STATE: JsonSchema = wrapper('terminalstate', {
   },
 });
 
+const TERMINAL_INFO: JsonSchema = wrapper('terminalinfo', {
+  type: 'object',
+  required: ['terminal_id', 'serial_number', 'model', 'application', 'last_registration_ts'],
+  properties: {
+    terminal_id: { type: 'string' },
+    serial_number: { type: 'string' },
+    model: { type: 'string' },
+    application: { type: 'string' },
+    last_registration_ts: { type: 'integer' },
+  },
+});
+
 export function routerOpenApi(): OpenApiPart {
   return {
     tags: [{ name: 'router', description: 'Transactions and vaults run on an EMV terminal while the request stays open.' }],
@@ -84,9 +96,22 @@ export function routerOpenApi(): OpenApiPart {
           tags: ['router'],
           operationId: 'terminalsCancel',
           summary: 'Cancel what a terminal is doing (Ringup extension)',
-          description: 'The running router request then answers 422 "Cancelled at the counter.". Answers 200 with the state: no record is created.',
+          description:
+            'The running router request then answers 422 "Cancelled at the counter.". With a transaction_api_id, only that request is cancelled, also when it has not reached the terminal yet. Answers 200 with the state: no record is created.',
           parameters: [idPathParameter('The terminal id.')],
-          responses: { 200: responseOf('The state when the cancel was sent.', TERMINAL_STATE), ...errorResponses(COMMON_ERRORS) },
+          // Optional throughout: a cancel without a body cancels whatever runs.
+          requestBody: { required: false, content: jsonContent({ type: 'object', properties: { terminalcancel: { type: 'object', properties: { transaction_api_id: { type: 'string' } } } } }) },
+          responses: { 200: responseOf('The state when the cancel was sent.', TERMINAL_STATE), ...errorResponses([...COMMON_ERRORS, ...BODY_ERRORS]) },
+        },
+      },
+      '/v2/terminals/{id}/initialize': {
+        post: {
+          tags: ['router'],
+          operationId: 'terminalsInitialize',
+          summary: 'Initialize a terminal: what it is, and record the contact (Ringup extension)',
+          description: 'Sends A00 to the terminal; on an answer its last_registration_ts is recorded. 503 when it cannot be reached, 409 while it is busy.',
+          parameters: [idPathParameter('The terminal id.')],
+          responses: { 200: responseOf('What the terminal reported.', TERMINAL_INFO), ...errorResponses(terminalErrors) },
         },
       },
     },

@@ -114,6 +114,8 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
 
   const blur = (f: Field) => {
     setFocused(null);
+    // Leaving a field the form emptied itself (after a charge, while the outcome is checked) is not a missing entry.
+    if (disabled || charging) return;
     setTouched((t) => ({ ...t, [f]: true }));
   };
 

@@ -228,7 +228,7 @@ export function CartPanel() {
       {savedOpen && (
         <SavedMethodDialog
           amountCents={cardAmount}
-          onCharge={async (methodId) => ((await c.paySaved(methodId, cardAmountArg)) ? null : (useCartStore.getState().error ?? 'The saved card was not charged.'))}
+          onCharge={async (methodId) => ((await c.paySaved(methodId, cardAmountArg)) ? null : (useCartStore.getState().error ?? ''))}
           onClose={() => setSavedOpen(false)}
         />
       )}

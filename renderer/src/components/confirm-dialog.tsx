@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { isTopmostModal } from '../lib/topmost-modal';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { ErrorNote } from './outcome-note';
 
@@ -24,7 +25,7 @@ export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = 'Ca
     const previous = document.activeElement as HTMLElement | null;
     cancelRef.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
+      if (e.key === 'Escape' && isTopmostModal(dialogRef.current)) {
         e.stopPropagation();
         onCancel();
       }

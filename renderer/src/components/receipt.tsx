@@ -1,4 +1,5 @@
 import type { TransactionView } from '../../../shared/ipc/contract';
+import { CVM_WORDING, checkAuthorization } from '../../../shared/payments/receipt-wording';
 import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
@@ -28,6 +29,9 @@ export type ReceiptCopy = 'customer' | 'merchant';
  * print) the page holds only receipts, sized for an 80 mm roll or a letter page alike.
  * Amounts are the money actually approved; a partial approval says so on its own line.
  * The merchant copy carries the signature line when the card verification calls for one.
+ * A chip or contactless receipt prints the application (AID and label) and how the
+ * cardholder was verified; a check paid by electronic debit prints its number and the
+ * customer's authorization of the debit, signed on the merchant copy.
  */
 const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Check scan' } as const;
 
@@ -60,11 +64,19 @@ export function CardFacts({ t }: { t: TransactionView }) {
         </dd>
       </div>
       <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
+      {t.checkNumber && <Fact label="Check no." testId="receipt-check-number">{t.checkNumber}</Fact>}
+      {t.emv && (
+        <>
+          <Fact label="Application" testId="receipt-emv-label">{t.emv.label}</Fact>
+          <Fact label="AID" testId="receipt-emv-aid">{t.emv.aid}</Fact>
+          <Fact label="Verification" testId="receipt-emv-cvm">{CVM_WORDING[t.emv.cvm]}</Fact>
+        </>
+      )}
     </>
   );
 }
 
-/** The issuer's auth code and the receipt's Ref: rows of a receipt's list. */
+/** The issuer's auth code, the receipt's Ref and a chip card's TVR and TSI: rows of a receipt's list. */
 export function AuthAndRef({ t }: { t: TransactionView }) {
   return (
     <>
@@ -75,17 +87,19 @@ export function AuthAndRef({ t }: { t: TransactionView }) {
           {t.ref}
         </dd>
       </div>
+      {t.emv?.tvr && <Fact label="TVR">{t.emv.tvr}</Fact>}
+      {t.emv?.tsi && <Fact label="TSI">{t.emv.tsi}</Fact>}
     </>
   );
 }
 
-/** The signature line the merchant's copy carries when the card verification calls for one. */
-export function SignatureBlock() {
+/** The signature line the merchant's copy carries when the card verification (or a check's debit) calls for one. */
+export function SignatureBlock({ text = 'I agree to pay the above total according to my card issuer agreement.' }: { text?: string }) {
   return (
     <div className="receipt-signature" data-testid="receipt-signature">
       <span aria-hidden="true">X</span>
       <span className="receipt-signature-line">Signature</span>
-      <span className="receipt-small">I agree to pay the above total according to my card issuer agreement.</span>
+      <span className="receipt-small">{text}</span>
     </div>
   );
 }
@@ -95,6 +109,7 @@ export const receiptFoot = (copy: ReceiptCopy) => (copy === 'merchant' ? 'Mercha
 export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; header: ReceiptHeader; copy?: ReceiptCopy }) {
   const refund = t.kind === 'refund';
   const subtotal = t.requestedCents - t.taxCents - t.tipCents;
+  const checkAuth = t.entryMode === 'check' && t.state !== 'declined' ? checkAuthorization(header.name) : null;
   return (
     <article className="receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'receipt' : 'receipt-merchant'}>
       <ReceiptHead header={header} createdTs={t.createdTs} cashier={t.clerkName} />
@@ -130,7 +145,12 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
         <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]}</Fact>
         <AuthAndRef t={t} />
       </dl>
-      {copy === 'merchant' && t.signatureLine && t.state !== 'declined' && <SignatureBlock />}
+      {checkAuth && copy === 'customer' && (
+        <p className="receipt-small receipt-authorization" data-testid="receipt-check-authorization">
+          {checkAuth}
+        </p>
+      )}
+      {copy === 'merchant' && (t.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
       <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : receiptFoot(copy)}</p>
     </article>
   );

@@ -7,7 +7,9 @@ import { useEffect, useRef, useState } from 'react';
 import type { ContactView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { money } from '../lib/money-format';
+import { isTopmostModal } from '../lib/topmost-modal';
 import { useFocusTrap } from '../lib/use-focus-trap';
+import { DECLINED_BY_CASHIER, sendConfirmed } from '../stores/amount-question-store';
 import { useSaleStore } from '../stores/sale-store';
 import { TextField } from './text-field';
 import { ErrorNote } from './outcome-note';
@@ -28,11 +30,14 @@ function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
   // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
   const [totals] = useState(() => useSaleStore.getState().totals());
   async function charge(id: string): Promise<string | null> {
-    useSaleStore.setState({ phase: 'charging' });
-    const r = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef: crypto.randomUUID() });
+    const clientRef = crypto.randomUUID();
+    const r = await sendConfirmed(totals, (c) => {
+      useSaleStore.setState({ phase: 'charging' });
+      return ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef, ...c });
+    });
     if (!r.ok) {
       useSaleStore.setState({ phase: 'entry' });
-      return r.error.message;
+      return r.error.code === DECLINED_BY_CASHIER ? '' : r.error.message;
     }
     useSaleStore.setState((st) => ({ phase: 'result', outcome: r.value, cardResetToken: st.cardResetToken + 1 }));
     return null;
@@ -42,8 +47,9 @@ function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
 
 /**
  * Finds a customer and charges one of their saved methods `amountCents` through `onCharge`
- * (which answers an error sentence, or null when done: the dialog closes). Shared by the
- * keypad sale and the cart's saved-card tender.
+ * (which answers an error sentence; '' when the cashier said no to the large-amount question,
+ * and the dialog stays open to pick again; or null when done: the dialog closes). Shared by
+ * the keypad sale and the cart's saved-card tender.
  */
 export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCents: number; onCharge(methodId: string): Promise<string | null>; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
@@ -67,7 +73,8 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
 
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
+      // The large-amount question may be open over this dialog: its Escape is its own.
+      if (e.key === 'Escape' && isTopmostModal(ref.current)) {
         e.stopPropagation();
         onClose();
       }
@@ -81,7 +88,7 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
     setError(null);
     const problem = await onCharge(id);
     setBusy(false);
-    if (problem) return setError(problem);
+    if (problem !== null) return setError(problem || null);
     onClose();
   }
 

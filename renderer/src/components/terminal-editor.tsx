@@ -5,10 +5,10 @@
  * rules the engine applies. Test connection talks to the terminal itself.
  */
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
+import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, tipPercentProblems, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
 import { terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
-import { TIP_BLANK } from '../lib/device-messages';
+import { dateAndTime } from '../lib/time-format';
 import { DeviceTerms } from './device-terms';
 
 interface Draft {
@@ -44,6 +44,10 @@ function draftOf(t: TerminalRecord | undefined, data: InstallerData): Draft {
 }
 
 const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s) : NaN);
+/** A tip percent as the engine sees it: blank is null, digits a number, anything else as typed. */
+const tipValue = (s: string): unknown => (s.trim() === '' ? null : /^\d+$/.test(s.trim()) ? Number(s) : s);
+/** The engine's own tip-percent rules, named by the fields' labels. */
+const tipProblems = (d: Draft) => (d.tipsOn ? tipPercentProblems(d.tips.map(tipValue), (i) => `Percent ${i + 1}`) : []);
 
 function toSave(d: Draft, id: string | null): unknown {
   return {
@@ -54,19 +58,22 @@ function toSave(d: Draft, id: string | null): unknown {
     applicationId: d.applicationId,
     manufacturerId: d.manufacturerId,
     timeouts: Object.fromEntries(TIMEOUT_KEYS.map((k) => [k, num(d.timeouts[k])])),
-    tipPercents: d.tipsOn ? d.tips.map(num) : null,
+    // All three blank is no tips, as the engine reads all nulls.
+    tipPercents: d.tipsOn && d.tips.some((t) => t.trim() !== '') ? d.tips.map(num) : null,
   };
 }
 
 /** Field errors by path (address.host, timeouts.pin_entry_timeout, tipPercents.1 …). */
 function check(d: Draft, id: string | null): { value: TerminalSave | null; errors: Record<string, string> } {
-  const r = terminalSaveSchema.safeParse(toSave(d, id));
-  if (r.success) return { value: r.data, errors: {} };
   const errors: Record<string, string> = {};
+  for (const p of tipProblems(d)) for (const i of p.at) errors[`tipPercents.${i}`] ??= p.message;
+  const r = terminalSaveSchema.safeParse(toSave(d, id));
+  if (r.success) return { value: Object.keys(errors).length ? null : r.data, errors };
   for (const i of r.error.issues) {
     const key = i.path.join('.');
+    if (key.startsWith('tipPercents')) continue; // said above, in the engine's words
     const notANumber = i.message.startsWith('Invalid input') || i.message.startsWith('Expected number');
-    errors[key] ??= !notANumber ? i.message : key.startsWith('tipPercents') ? TIP_BLANK : key.startsWith('timeouts') ? 'Type a whole number of seconds.' : 'Type a number.';
+    errors[key] ??= !notANumber ? i.message : key.startsWith('timeouts') ? 'Type a whole number of seconds.' : 'Type a number.';
   }
   return { value: null, errors };
 }
@@ -77,6 +84,8 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [testing, setTesting] = useState(false);
+  /** When the gateway last reached this terminal (its last_registration_ts). */
+  const [lastContact, setLastContact] = useState<number | null>(terminal?.lastRegistrationTs ?? null);
   // A different terminal opens a fresh form; the one just saved keeps its "Saved." line.
   const justSaved = useRef(false);
   const termId = terminal?.id;
@@ -88,6 +97,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setD(draftOf(terminal, data));
     setTouched(false);
     setMessage(null);
+    setLastContact(terminal?.lastRegistrationTs ?? null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [termId]);
 
@@ -117,9 +127,13 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setTouched(true);
     if (!value) return setMessage({ ok: false, text: 'Fix the address first.' });
     setTesting(true);
-    const r = await ringup.devicesTerminalTest({ address: value.address });
+    // A saved terminal at its saved address is initialized by the gateway, which records the contact.
+    const r = await ringup.devicesTerminalTest({ address: value.address, ...(terminal ? { terminalId: terminal.id } : {}) });
     setTesting(false);
-    setMessage(r.ok ? { ok: true, text: `Connected: ${r.value.model}, serial ${r.value.serialNumber}, ${r.value.application}.` } : { ok: false, text: r.error.message });
+    if (!r.ok) return setMessage({ ok: false, text: r.error.message });
+    if (r.value.lastRegistrationTs !== null) setLastContact(r.value.lastRegistrationTs);
+    const unsaved = terminal && r.value.lastRegistrationTs === null ? ' Save to use this address.' : '';
+    setMessage({ ok: true, text: `Connected: ${r.value.model}, serial ${r.value.serialNumber}, ${r.value.application}.${unsaved}` });
   };
 
   const field = (k: string, label: string, input: ReactNode, hint?: string) => (
@@ -191,7 +205,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
           <span className="switch-track" aria-hidden="true" />
           Offer three tip percents
         </label>
-        <p className="muted field-hint">All three percents or none; each a whole number from 0 to 99.</p>
+        <p className="muted field-hint">All three percents or none; each a whole number from 0 to 99 (the gateway's rules).</p>
         {d.tipsOn && (
           <div className="form-grid form-grid-3">
             {[0, 1, 2].map((i) =>
@@ -219,6 +233,11 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
         <button type="button" className="btn btn-secondary btn-lg" disabled={testing} onClick={() => void test()} data-testid="terminal-test">
           {testing ? 'Testing…' : 'Test connection'}
         </button>
+        {terminal && (
+          <span className="muted form-actions-note" data-testid="terminal-last-contact">
+            {lastContact !== null ? `Last connected ${dateAndTime(lastContact)}.` : 'Not connected yet: save its address, then test the connection.'}
+          </span>
+        )}
       </div>
       {terminal && <DeviceTerms terminalId={terminal.id} />}
     </form>

@@ -14,6 +14,8 @@ interface Props {
   /** Tip chosen on screen (used when the tip is not asked on the terminal). */
   tipCents: number;
   blockedReason: string | null;
+  /** Set while a keyed charge of this sale is running or its outcome is unknown: every way to pay stays closed (never charged twice). */
+  lockedReason?: string | null;
   keyedForm: ReactNode;
   onOutcome(o: SaleOutcome): void;
 }
@@ -34,7 +36,8 @@ const STEPS: { state: TerminalScreenState; label: string }[] = [
 
 const CONNECTION_TEXT = { none: 'not set up', connected: 'ready', busy: 'busy', offline: 'offline' } as const;
 
-export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReason, keyedForm, onOutcome }: Props) {
+export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReason: amountBlocked, lockedReason = null, keyedForm, onOutcome }: Props) {
+  const blockedReason = lockedReason ?? amountBlocked;
   const t = useTerminalStore();
   const [holder, setHolder] = useState('');
   const [holderError, setHolderError] = useState<string | null>(null);
@@ -48,7 +51,7 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
     <div className="pay-area" data-testid="pay-area">
       <div className="segmented" role="radiogroup" aria-label="How the customer pays">
         {METHODS.map((m) => (
-          <button key={m.id} type="button" role="radio" aria-checked={method === m.id} className="segment" disabled={t.running} onClick={() => t.choose(m.id)}>
+          <button key={m.id} type="button" role="radio" aria-checked={method === m.id} className="segment" disabled={t.running || lockedReason !== null} onClick={() => t.choose(m.id)}>
             {m.label}
           </button>
         ))}

@@ -1,6 +1,7 @@
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import type { TipChoice } from '../lib/amount-entry';
 import { money, parseTypedAmount, percentOf } from '../lib/money-format';
+import { isTypingTarget } from '../lib/shortcuts';
 
 interface TipPickerProps {
   subtotalCents: number;
@@ -13,7 +14,12 @@ interface TipPickerProps {
 /** A tap on a choice leaves the keyboard focus where it was, so Enter still moves on to the card. */
 const keepFocus = (e: MouseEvent) => e.preventDefault();
 
-/** No tip, the merchant's three percents, or a custom amount. */
+/**
+ * No tip, the merchant's three percents, or a custom amount. Digits belong to the amount on
+ * the sale screen, so the keys 0–4 pick a tip only while the choices have the keyboard — T
+ * takes it there (Esc gives it back) — and the buttons show their key only then: what is
+ * printed is always what a key does.
+ */
 export function TipPicker({ subtotalCents, percents, value, disabled, onChange }: TipPickerProps) {
   const [customText, setCustomText] = useState('');
   const [customError, setCustomError] = useState<string | null>(null);
@@ -49,6 +55,19 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
   const groupRef = useRef<HTMLDivElement>(null);
   const checkedIndex = Math.max(0, choices.findIndex((c) => c.checked));
 
+  // T (as printed on the legend) takes the keyboard to the tip choices, from anywhere on the sale screen but a text field or a dialog.
+  useEffect(() => {
+    if (disabled) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || (e.key !== 't' && e.key !== 'T')) return;
+      if (isTypingTarget(e.target) || document.querySelector('[aria-modal="true"]')) return;
+      e.preventDefault();
+      groupRef.current?.querySelector<HTMLButtonElement>('[role="radio"][tabindex="0"]')?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [disabled]);
+
   const pick = (i: number, focus: boolean) => {
     const c = choices[(i + choices.length) % choices.length]!;
     onChange(c.tip);
@@ -58,6 +77,12 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
   // Radio-group keys while the picker has the focus: arrows move and choose, digits pick the choice marked on its button.
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
+    if (e.key === 'Escape') {
+      // Back to the amount: the sale screen's digits type again.
+      e.preventDefault();
+      groupRef.current?.closest<HTMLElement>('[data-screen-focus]')?.focus({ preventScroll: true });
+      return;
+    }
     const at = choices.findIndex((c) => c.checked);
     let next: number | null = null;
     if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = at + 1;
@@ -76,7 +101,12 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
 
   return (
     <fieldset className="tip-picker" disabled={disabled}>
-      <legend>Tip</legend>
+      <legend>
+        Tip{' '}
+        <kbd aria-hidden="true" data-testid="tip-key-hint" title="Press T to choose the tip with the keys 0–4">
+          T
+        </kbd>
+      </legend>
       <div className="segmented" role="radiogroup" aria-label="Tip" ref={groupRef} onKeyDown={onKeyDown}>
         {choices.map((c, i) => (
           <button

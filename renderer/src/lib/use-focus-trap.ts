@@ -1,12 +1,13 @@
 import { useEffect, type RefObject } from 'react';
+import { isTopmostModal } from './topmost-modal';
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), a[href], [tabindex]:not([tabindex="-1"])';
 
-/** Keeps Tab and Shift+Tab inside a modal dialog while it is open. */
+/** Keeps Tab and Shift+Tab inside a modal dialog while it is open (the top one, when dialogs stack). */
 export function useFocusTrap(ref: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Tab' || !ref.current) return;
+      if (e.key !== 'Tab' || !ref.current || !isTopmostModal(ref.current)) return;
       const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
       if (items.length === 0) return;
       const first = items[0]!;

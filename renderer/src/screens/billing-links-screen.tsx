@@ -135,10 +135,14 @@ function InvoiceForm({ onDone }: { onDone(msg: string): void }) {
   );
 }
 
-function Actions({ kind, id, label, pageUrl, onNote }: { kind: Kind; id: string; label: string; pageUrl: string; onNote(msg: string, bad?: boolean): void }) {
+function Actions({ kind, id, label, pageUrl, paid, onNote }: { kind: Kind; id: string; label: string; pageUrl: string; paid: boolean; onNote(msg: string, bad?: boolean): void }) {
   const [busy, setBusy] = useState(false);
   return (
     <div className="method-actions">
+      {/* Sending a paid link or invoice again would ask the customer to pay twice. */}
+      {paid ? (
+        <span className="muted">Paid: nothing to send</span>
+      ) : (
       <button
         type="button"
         className="btn btn-secondary"
@@ -153,6 +157,7 @@ function Actions({ kind, id, label, pageUrl, onNote }: { kind: Kind; id: string;
       >
         Send again
       </button>
+      )}
       <a className="btn btn-secondary" href={pageUrl} target="_blank" rel="noopener noreferrer" aria-label={`Payment page: ${label}`}>
         Payment page
       </a>
@@ -227,7 +232,7 @@ export function BillingLinksScreen() {
                       {q.recipient ? ` · ${q.recipient}` : ''}
                     </span>
                   </div>
-                  <Actions kind="invoice" id={q.id} label={`invoice "${q.title}"`} pageUrl={q.pageUrl} onNote={onNote} />
+                  <Actions kind="invoice" id={q.id} label={`invoice "${q.title}"`} pageUrl={q.pageUrl} paid={q.payment === 'paid'} onNote={onNote} />
                 </li>
               ))}
             </ul>
@@ -251,7 +256,7 @@ export function BillingLinksScreen() {
                       {p.recipient ? ` · ${p.recipient}` : ''}
                     </span>
                   </div>
-                  <Actions kind="paylink" id={p.id} label={plLabel(p)} pageUrl={p.pageUrl} onNote={onNote} />
+                  <Actions kind="paylink" id={p.id} label={plLabel(p)} pageUrl={p.pageUrl} paid={p.paid} onNote={onNote} />
                 </li>
               ))}
             </ul>

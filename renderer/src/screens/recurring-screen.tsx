@@ -319,7 +319,7 @@ export function RecurringScreen() {
             onCancel={() => setCreating(false)}
             onCreated={(r) => {
               setCreating(false);
-              setNote(`Recurring payment for ${r.customerName} started: ${money(r.amountCents)}, ${r.scheduleLabel.toLowerCase()}, first on ${r.nextRunDate ?? '—'}.`);
+              setNote(`Recurring payment for ${r.customerName} started: ${money(r.amountCents)}, ${r.scheduleLabel.toLowerCase()}, first on ${(r.nextRunDate ?? '—').replace(/-/g, '\u2011')}.`); // non-breaking hyphens: the date never splits across lines
               st.select(r.id);
               void load();
             }}

@@ -14,6 +14,8 @@ interface SaleResultProps {
   /** Set when this sale collected the rest of a partial approval. */
   firstCard: FirstCard | null;
   onNewSale(): void;
+  /** After the rest of a partial approval became the cart's balance: starts over without asking. */
+  onHandedToCart(): void;
   onRetry(): void;
   onCollectRest(): void;
   /** Voids the partial approval; answers an error sentence or null. */
@@ -21,7 +23,7 @@ interface SaleResultProps {
 }
 
 /** Approved, partly approved or declined, why in plain words, and the receipt. */
-export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onCollectRest, onVoidPartial }: SaleResultProps) {
+export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCart, onRetry, onCollectRest, onVoidPartial }: SaleResultProps) {
   const t = outcome.transaction;
   const partial = outcome.approved && t.partial;
   const restCents = t.requestedCents - t.amountCents;
@@ -101,7 +103,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onRetry, onC
                 Collect {money(restCents)} with another card
               </button>
               {/* cart hook-in (issue 15): the rest as a cart balance, payable in cash (or cards, or a mix) */}
-              <button type="button" className="btn btn-secondary btn-lg" onClick={() => void useCartStore.getState().adoptPartial(t.id).then((ok) => ok && onNewSale())}>
+              <button type="button" className="btn btn-secondary btn-lg" onClick={() => void useCartStore.getState().adoptPartial(t.id).then((ok) => ok && onHandedToCart())}>
                 Collect {money(restCents)} in cash
               </button>
               <button type="button" className="btn btn-danger btn-lg" onClick={() => void voidPartial()} disabled={voiding}>

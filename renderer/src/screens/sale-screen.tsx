@@ -10,7 +10,7 @@ import { isTypingTarget } from '../lib/shortcuts';
 import { useSaleStore } from '../stores/sale-store';
 import { useTerminalStore } from '../stores/terminal-store';
 import { useNavStore } from '../stores/nav-store';
-import { ConfirmDialog } from '../components/confirm-dialog';
+import { LargeAmountDialog } from '../components/large-amount-dialog';
 import { aboveHardCap, hardCapSentence } from '../../../shared/amount-guards';
 import { SaleResult } from './sale-result';
 // --- cart hook-in (issue 15)
@@ -28,7 +28,7 @@ export function SaleScreen() {
   const s = useSaleStore();
   const cardRef = useRef<CardFormHandle>(null);
   const screenRef = useRef<HTMLDivElement>(null);
-  const { config, loadConfig, press, phase, newSale } = s;
+  const { config, loadConfig, press, phase, visited } = s;
   const visit = useNavStore((n) => n.visit);
   // --- devices hook-in (issue 12): terminal status, and whether the terminal asks the tip.
   const terminal = useTerminalStore();
@@ -45,9 +45,10 @@ export function SaleScreen() {
   }, [config, loadConfig]);
 
   // F2 or the Sale tab always start a new sale: an amount left from before must never grow by the next digits.
+  // (A sale whose outcome is unknown, or an open partial approval, is kept: newSale refuses or asks.)
   useEffect(() => {
-    if (visit > 0) newSale();
-  }, [visit, newSale]);
+    visited(visit);
+  }, [visit, visited]);
 
   useEffect(() => {
     if (phase === 'entry') screenRef.current?.focus({ preventScroll: true });
@@ -57,7 +58,7 @@ export function SaleScreen() {
     if (phase === 'result') return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
-      if (document.querySelector('[role="dialog"]')) return;
+      if (document.querySelector('[aria-modal="true"]')) return; // a question or a picker is open: digits are not the amount's
       let key: KeypadKey | null = null;
       if (/^\d$/.test(e.key)) key = e.key as KeypadKey;
       else if (e.key === 'Backspace') key = 'back';
@@ -118,11 +119,26 @@ export function SaleScreen() {
   }
 
   if (phase === 'result' && s.outcome) {
-    return <SaleResult outcome={s.outcome} config={config} firstCard={s.firstCard} onNewSale={s.newSale} onRetry={s.retry} onCollectRest={s.collectRest} onVoidPartial={s.voidPartial} />;
+    return (
+      <SaleResult
+        outcome={s.outcome}
+        config={config}
+        firstCard={s.firstCard}
+        onNewSale={s.newSale}
+        onHandedToCart={s.startOver}
+        onRetry={s.retry}
+        onCollectRest={s.collectRest}
+        onVoidPartial={s.voidPartial}
+      />
+    );
   }
 
   const totals = s.totals();
   const charging = phase === 'charging' || phase === 'checking';
+  // While a keyed charge runs or its outcome is unknown, no other way to take money is open (never charged twice).
+  const lockedReason = phase === 'checking' ? 'Checking with the gateway whether the card was charged…' : charging ? 'Charging…' : null;
+  // The rest of a partial approval is a fixed amount: no tip, no tax, no items added on top.
+  const fixedRest = s.firstCard !== null;
   const taxBp = config?.taxRateBasisPoints ?? 0;
   const blocked = !config
     ? 'Loading the store settings…'
@@ -150,22 +166,23 @@ export function SaleScreen() {
             {cart.message}
           </p>
         )}
-        {catalogueOn && <QuickKeys disabled={cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
+        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {catalogueOn && (
           <button
             type="button"
             className="btn btn-secondary btn-lg btn-block"
-            disabled={s.subtotalCents === 0 || cart.busy}
+            disabled={s.subtotalCents === 0 || cart.busy || charging || fixedRest}
             onClick={() => void cart.addOpen(s.subtotalCents).then((added) => added && s.newSale())}
           >
             Add {money(s.subtotalCents)} to the cart
           </button>
         )}
         {/* Issue 14: charge a customer's saved card or bank account instead of keying one. */}
-        <SavedMethodCharge blockedReason={charging ? 'Charging…' : blocked} />
+        <SavedMethodCharge blockedReason={lockedReason ?? blocked} />
       </section>
-      {cartActive ? (
+      {/* A cart (and its tenders) never replaces a keyed sale whose outcome is not known yet. */}
+      {cartActive && !charging ? (
         <CartPanel />
       ) : (
       <section className="panel order-panel" aria-label="Order and card">
@@ -175,7 +192,7 @@ export function SaleScreen() {
           </p>
         )}
         {config && config.tipEnabled && !tipOnTerminal && !byCheck && (
-          <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging} onChange={s.setTip} />
+          <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging || fixedRest} onChange={s.setTip} />
         )}
         <dl className="summary" data-testid="sale-summary">
           <div>
@@ -186,7 +203,7 @@ export function SaleScreen() {
             <dt>
               {taxBp > 0 ? (
                 <label className="switch">
-                  <input type="checkbox" checked={s.taxOn} disabled={charging} onChange={(e) => s.setTaxOn(e.target.checked)} />
+                  <input type="checkbox" checked={s.taxOn} disabled={charging || fixedRest} onChange={(e) => s.setTaxOn(e.target.checked)} />
                   <span className="switch-track" aria-hidden="true" />
                   Sales tax ({formatPercentBp(taxBp)})
                 </label>
@@ -221,11 +238,12 @@ export function SaleScreen() {
           taxCents={totals.taxCents}
           tipCents={totals.tipCents}
           blockedReason={blocked}
+          lockedReason={lockedReason}
           onOutcome={(outcome) => useSaleStore.setState({ phase: 'result', outcome })}
           keyedForm={
             <CardForm
               ref={cardRef}
-              disabled={false}
+              disabled={charging}
               blockedReason={blocked}
               charging={charging}
               chargeLabel={`Charge ${money(totals.totalCents)}`}
@@ -238,23 +256,7 @@ export function SaleScreen() {
         />
       </section>
       )}
-      {q && (
-        <ConfirmDialog
-          title={q.kind === 'amount' ? 'Charge this large amount?' : 'Add this large tip?'}
-          confirmLabel={q.kind === 'amount' ? `Yes, charge ${money(q.totalCents)}` : `Yes, tip ${money(q.tipCents)}`}
-          onCancel={() => s.answer(false)}
-          onConfirm={() => s.answer(true)}
-        >
-          <p className="confirm-amount" data-testid="confirm-amount">
-            {money(q.kind === 'amount' ? q.totalCents : q.tipCents)}
-          </p>
-          <p>
-            {q.kind === 'amount'
-              ? `Check the amount with the customer: it is above ${money(config?.confirmAboveCents ?? 0)}.`
-              : `The tip is more than ${config?.tipConfirmPercent ?? 0}% of the ${money(q.subtotalCents)} amount. Check it with the customer.`}
-          </p>
-        </ConfirmDialog>
-      )}
+      {q && <LargeAmountDialog question={q} config={config} onAnswer={s.answer} />}
     </div>
   );
 }

@@ -4,13 +4,15 @@
  * with, as soon as a field is changed; Save is refused by the core for anyone but a
  * manager anyway.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fromForm, toForm, formFieldOf, type SettingsForm, type SettingsFormErrors } from '../lib/settings-form';
 import { useSettingsStore } from '../stores/settings-store';
 
 export const SETTINGS_MESSAGES = {
   saved: 'Saved. Every counter window uses the new settings now.',
   fix: 'Some settings need a fix before they can be saved; see the messages in red.',
+  /** The one rule for tip percents (sales.ts loadConfig; the terminal's are set on Devices). */
+  tipsWhere: 'These three are offered on the sale screen. A payment terminal asks with its own three percents (set on Devices), on the terminal only.',
 } as const;
 
 type TextKey = { [K in keyof SettingsForm]: SettingsForm[K] extends string ? K : never }[keyof SettingsForm];
@@ -24,6 +26,15 @@ export function SettingsScreen() {
   const [message, setMessage] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  /** Bumped by a Save that found errors: the first field in red gets the focus (and scrolls into view) once drawn. */
+  const [showFirstError, setShowFirstError] = useState(0);
+  useEffect(() => {
+    if (showFirstError === 0) return;
+    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    first?.scrollIntoView({ block: 'center' });
+    first?.focus({ preventScroll: true });
+  }, [showFirstError]);
 
   useEffect(() => {
     if (!settings) void load();
@@ -59,7 +70,10 @@ export function SettingsScreen() {
     setSubmitted(true);
     setSaved(false);
     const { settings: next } = fromForm(form);
-    if (!next) return setMessage(SETTINGS_MESSAGES.fix);
+    if (!next) {
+      setShowFirstError((n) => n + 1);
+      return setMessage(SETTINGS_MESSAGES.fix);
+    }
     setBusy(true);
     const r = await save(next);
     setBusy(false);
@@ -70,6 +84,7 @@ export function SettingsScreen() {
         if (f && msgs[0]) fieldErrors[f] = msgs[0];
       }
       setServerErrors(fieldErrors);
+      setShowFirstError((n) => n + 1);
       return setMessage(r.message);
     }
     setMessage(null);
@@ -121,14 +136,14 @@ export function SettingsScreen() {
   );
 
   return (
-    <form className="screen panel settings-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="settings-title">
+    <form ref={formRef} className="screen panel settings-form" onSubmit={(e) => void submit(e)} noValidate aria-labelledby="settings-title">
       <h1 id="settings-title" tabIndex={-1} data-screen-focus>
         Store settings
       </h1>
       <fieldset className="settings-group">
         <legend className="section-title">On the receipt</legend>
         <div className="settings-grid">
-          {text('storeName', 'Store name', { wide: true })}
+          {text('storeName', 'Store name', { wide: true, hint: 'Printed at the top of every receipt.' })}
           {text('storePhone', 'Phone', { inputMode: 'tel' })}
           {text('storeAddress', 'Address', { full: true, hint: 'Street and city, printed under the name.' })}
         </div>
@@ -144,6 +159,7 @@ export function SettingsScreen() {
           {text('tip1', 'First tip', { inputMode: 'numeric', suffix: '%' })}
           {text('tip2', 'Second tip', { inputMode: 'numeric', suffix: '%' })}
           {text('tip3', 'Third tip', { inputMode: 'numeric', suffix: '%' })}
+          <p className="muted settings-hint settings-full">{SETTINGS_MESSAGES.tipsWhere}</p>
         </div>
       </fieldset>
       <fieldset className="settings-group">

@@ -7,6 +7,7 @@
 import type { CartReceiptData, CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
 import type { Result } from '../../../shared/result';
 import { ringup } from '../bridge/bridge';
+import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
 import { createUserStore, userEpoch } from './user-store';
 
 /** A manager's PIN typed at the counter. */
@@ -77,8 +78,10 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     if (epoch !== userEpoch()) return false;
     if (!r.ok) {
       const code = r.error.code;
+      // The cashier said no to the large-amount question: nothing was sent, nothing to say.
+      const declined = code === DECLINED_BY_CASHIER;
       const needs = pending !== undefined && (code === 'approval_needed' || (withPin && (code === 'approval_refused' || code === 'locked')));
-      set({ busy: false, error: r.error.message, fieldErrors: needs ? {} : (r.error.fields ?? {}), approvalFor: needs ? pending : null });
+      set({ busy: false, error: declined ? null : r.error.message, fieldErrors: declined || needs ? {} : (r.error.fields ?? {}), approvalFor: needs ? pending : null });
       return false;
     }
     set({ busy: false, approvalFor: null });
@@ -97,6 +100,11 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
   /** After a tender: a new idempotency key, unless the outcome is unknown (a retry must reuse it) or nothing was sent (a manager must approve first). */
   const nextRef = () =>
     set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : crypto.randomUUID() }));
+  /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
+  const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge') =>
+    sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose);
+  /** What a card tender asks for: the typed part, or the whole balance. */
+  const tenderCents = (amountCents: number | undefined) => amountCents ?? get().cart?.balanceCents ?? 0;
 
   return {
     items: [],
@@ -120,7 +128,8 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     setSearch: (search) => set({ search }),
     // A new line starts a new story: the last sale's sentence (cancelled, approved) goes.
     addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null }))),
-    addOpen: (amountCents) => run(() => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard' }), (v) => set({ cart: v, message: null })),
+    addOpen: (amountCents) =>
+      run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), (v) => set({ cart: v, message: null })),
     setQuantity: async (lineId, quantity, approval) =>
       void (await run(() => ringup.cartSetQuantity({ lineId, quantity, ...pinArg(approval) }), showCart, { kind: 'quantity', lineId, quantity }, approval !== undefined)),
     removeLine: async (lineId, approval) =>
@@ -153,7 +162,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async payCard(card, amountCents) {
       const clientRef = get().clientRef;
       await run(
-        () => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);
@@ -168,7 +177,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async payTerminal(amountCents) {
       const clientRef = get().clientRef;
       await run(
-        () => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);
@@ -180,7 +189,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     async paySaved(methodId, amountCents) {
       const clientRef = get().clientRef;
       const done = await run(
-        () => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) }),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
           set({ message: v.message });
           showCart(v);

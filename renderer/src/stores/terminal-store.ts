@@ -8,6 +8,7 @@
 import { createUserStore } from './user-store';
 import type { ScannedCheck, SaleOutcome, TerminalScreenState, TerminalStatus } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { DECLINED_BY_CASHIER, sendConfirmed } from './amount-question-store';
 
 export type PayMethod = 'terminal' | 'keyed' | 'check';
 
@@ -58,11 +59,18 @@ export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
   async payOnTerminal(a, done) {
     if (get().running) return;
     const ask = get().tipOnTerminal && get().status?.tipPercents;
-    set({ running: true, error: null, screen: 'card', prompt: 'Insert, tap or swipe card' });
-    const r = await ringup.devicesTerminalSale({ subtotalCents: a.subtotalCents, taxCents: a.taxCents, tipCents: ask ? null : a.tipCents, clientRef: crypto.randomUUID() });
-    set({ running: false, screen: 'idle', prompt: '' });
+    // A tip picked on the terminal is not known yet: the store's guards see the amount before it (as the core does).
+    const tipCents = ask ? null : a.tipCents;
+    const clientRef = crypto.randomUUID();
+    set({ error: null });
+    const r = await sendConfirmed({ subtotalCents: a.subtotalCents, tipCents: tipCents ?? 0, totalCents: a.subtotalCents + a.taxCents + (tipCents ?? 0) }, async (c) => {
+      set({ running: true, screen: 'card', prompt: 'Insert, tap or swipe card' });
+      const sent = await ringup.devicesTerminalSale({ subtotalCents: a.subtotalCents, taxCents: a.taxCents, tipCents, clientRef, ...c });
+      set({ running: false, screen: 'idle', prompt: '' });
+      return sent;
+    });
     if (r.ok) done(r.value);
-    else set({ error: r.error.message });
+    else if (r.error.code !== DECLINED_BY_CASHIER) set({ error: r.error.message });
   },
   async cancel() {
     await ringup.devicesTerminalCancel();
@@ -75,13 +83,18 @@ export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
   async payByCheck(a, done) {
     const check = get().check;
     if (!check || get().running) return;
-    set({ running: true, error: null });
-    const r = await ringup.devicesCheckPay({ ...a, check, clientRef: crypto.randomUUID() });
-    set({ running: false });
+    const clientRef = crypto.randomUUID();
+    set({ error: null });
+    const r = await sendConfirmed({ subtotalCents: a.subtotalCents, tipCents: 0, totalCents: a.subtotalCents + a.taxCents }, async (c) => {
+      set({ running: true });
+      const sent = await ringup.devicesCheckPay({ ...a, check, clientRef, ...(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}) });
+      set({ running: false });
+      return sent;
+    });
     if (r.ok) {
       set({ check: null });
       done(r.value);
-    } else set({ error: r.error.message });
+    } else if (r.error.code !== DECLINED_BY_CASHIER) set({ error: r.error.message });
   },
   reset: () => set({ error: null, check: null, chosen: null }),
 }));

@@ -3,8 +3,11 @@
  * work (the sale in progress, its result, filters, selections, drafts, which screen
  * is open) is created with `createUserStore` instead of zustand's `create`; it
  * registers itself here, and `resetUserStores()` — called on sign-out, Switch user
- * (F8), an idle lock, or another user signing in — puts every one of them back to
- * the state it started with. It also bumps `useResetEpoch`, which app.tsx uses as
+ * (F8), an idle lock, or another user signing in — runs every one's init again, so
+ * each starts as a store does when the app opens. Re-running (not restoring the first
+ * snapshot) matters: a fresh state may hold something made once per start, such as the
+ * sale's clientRef (its transaction_api_id); a restored snapshot would hand the next
+ * person the first person's id, and their sale would come back as the earlier one. It also bumps `useResetEpoch`, which app.tsx uses as
  * the key of the screen area, so component state (open dialogs, half-typed forms)
  * is thrown away too.
  *
@@ -21,8 +24,7 @@ const resets: Array<() => void> = [];
 
 export function createUserStore<T>(init: StateCreator<T, [], []>): UseBoundStore<StoreApi<T>> {
   const store = create<T>()(init);
-  const initial = store.getState();
-  resets.push(() => store.setState(initial, true));
+  resets.push(() => store.setState(init(store.setState, store.getState, store), true));
   return store;
 }
 

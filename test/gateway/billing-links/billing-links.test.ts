@@ -126,6 +126,16 @@ describe('pay links', () => {
     expect(forged.status).toBe(403);
     expect(await forged.text()).toContain(BILLING_MSG.PAGE_FORM);
 
+    // A decline (the sandbox's 5.00) is told in words on the page, and the link stays unpaid.
+    const deny = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '5.00' } })).body.paylink;
+    const declined = await submit(deny.payment_url, CARD);
+    expect(declined.status).toBe(200);
+    expect(declined.text).toContain('The payment was declined (');
+    expect(declined.text).toContain('Nothing was charged.');
+    expect(declined.text).not.toContain('Payment approved');
+    expect((await e.get(`/paylinks/${deny.id}`)).body.paylink.status_id).not.toBe(1);
+    expect((await submit(deny.payment_url, CARD)).text).not.toContain(BILLING_MSG.PAGE_PAID);
+
     const paid = await submit(pl.payment_url, CARD);
     expect(paid.status).toBe(201);
     expect(paid.text).toContain('Payment approved');
@@ -292,9 +302,14 @@ describe('quick invoices', () => {
   test('partial payments, overpayment rules, closing, reopen conditions, thank-you', async () => {
     const full = (await e.post('/quickinvoices', { quickinvoice: { ...base(), item_list: { Service: 30 } } })).body.quickinvoice;
     const url = `${origin()}/quickinvoice/?id=${full.id}`;
-    // Full payment required: the page shows the fixed amount; a decline is told in words.
-    const declined = await submit(url, { ...CARD, account_number: '4111111111111111', amount: '5.00' });
-    expect(declined.status).toBe(201);
+    // A decline (an invoice of the sandbox's 5.00) is told in words, and the invoice stays unpaid.
+    const denied = (await e.post('/quickinvoices', { quickinvoice: { ...base(), item_list: { Service: 5 } } })).body.quickinvoice;
+    const declinedPage = await submit(`${origin()}/quickinvoice/?id=${denied.id}`, CARD);
+    expect(declinedPage.text).toContain('The payment was declined (');
+    expect((await e.get(`/quickinvoices/${denied.id}`)).body.quickinvoice).toMatchObject({ remaining_balance: '5.00', status_id: 1 });
+    // Full payment required: the page charges the fixed amount, whatever amount is posted.
+    const fullPaid = await submit(url, { ...CARD, account_number: '4111111111111111', amount: '5.00' });
+    expect(fullPaid.status).toBe(201);
     const inv = (await e.get(`/quickinvoices/${full.id}`)).body.quickinvoice;
     expect(inv).toMatchObject({ remaining_balance: '0.00', payment_status_id: 2, status_id: 0 });
     expect(outbox(full.id).map((m) => m.kind)).toEqual(['quick_invoice', 'thank_you']);

@@ -37,4 +37,15 @@ describe('one filter grammar', () => {
     const bad = await h.call('GET', '/transactions?transaction_amount=1|2|3');
     expect(bad.body.errors.transaction_amount).toEqual([MSG.BAD_FILTER.replace('{attribute}', 'Transaction Amount')]);
   });
+
+  it('id_suffix (Ringup extension) finds a transaction by how its id ends, any case; % and _ are literal', async () => {
+    const all = (await h.call('GET', '/transactions')).body.transactions as Array<{ id: string }>;
+    const id = all[1]!.id;
+    const bySuffix = await h.call('GET', `/transactions?id_suffix=${id.slice(-8).toUpperCase()}`);
+    expect(bySuffix.status).toBe(200);
+    expect(bySuffix.body.transactions.map((t: { id: string }) => t.id)).toEqual([id]);
+    expect((await h.call('GET', '/transactions?id_suffix=%25')).body.transactions).toEqual([]);
+    expect((await h.call('GET', `/transactions?id_suffix=${id.slice(-9, -1)}`)).body.transactions).toEqual([]);
+    expect((await h.call('GET', '/transactions?sort=id_suffix')).status).toBe(422);
+  });
 });

@@ -4,6 +4,8 @@
  * Basic authorization; retries exactly number_of_attempts times, attempt_interval apart
  * (driven by the sandbox clock); the receiver time-out; the delivery log and redeliver.
  */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { OUTBOX_MSG } from '../../../electron/gateway/postbacks/postback-outbox';
 import { POSTBACK_TIMEOUT_MS, SENDER_MSG } from '../../../electron/gateway/postbacks/postback-sender';
@@ -17,8 +19,14 @@ afterEach(async () => {
   for (const r of receivers.splice(0)) await r.close();
 });
 
-async function setup(opts: { failures?: number; timeoutMs?: number } = {}) {
-  const te = await TestEngine.start({ schedulerIntervalMs: 0, postbackPollMs: 0, ...(opts.timeoutMs ? { postbackTimeoutMs: opts.timeoutMs } : {}) });
+async function setup(opts: { failures?: number; timeoutMs?: number; vaultKey?: Buffer; dataDir?: string } = {}) {
+  const te = await TestEngine.start({
+    schedulerIntervalMs: 0,
+    postbackPollMs: 0,
+    ...(opts.timeoutMs ? { postbackTimeoutMs: opts.timeoutMs } : {}),
+    ...(opts.vaultKey ? { vaultKey: opts.vaultKey } : {}),
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+  });
   engines.push(te);
   const rx = await Receiver.start(opts.failures ?? 0);
   receivers.push(rx);
@@ -65,6 +73,77 @@ describe('postbacks', () => {
     expect(recs[0]!.data).not.toHaveProperty('header_message_type');
     expect(recs[1]!.data.first_name).toBe('Pat');
     expect(recs[2]!.data.first_name).toBe('Pat'); // the record as it was when deleted
+  });
+
+  it("embedded in the app, the receiver's password is sealed in the engine's files, yet deliveries still authenticate (also after a restart)", async () => {
+    const vaultKey = Buffer.alloc(32, 9);
+    const { te, rx, loc, settle, config } = await setup({ vaultKey });
+    const password = 'receiver-pw-7Q2x';
+    await config({ resource: 'contact', on_update: 0, on_delete: 0, basic_auth_username: 'hook', basic_auth_password: password });
+    expect((await te.post('/contacts', { contact: { location_id: loc, last_name: 'Sealed' } })).status).toBe(201);
+    await settle();
+    expect(rx.received.map((r) => r.headers.authorization)).toEqual([`Basic ${Buffer.from(`hook:${password}`).toString('base64')}`]);
+    const dataDir = te.dataDir;
+    const filesHolding = () =>
+      readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
+        .map((f) => join(dataDir, f))
+        .filter((f) => statSync(f).isFile() && readFileSync(f).includes(password));
+    expect(filesHolding()).toEqual([]);
+    await engines.splice(engines.indexOf(te), 1)[0]!.close(false);
+    expect(filesHolding()).toEqual([]);
+    const again = await TestEngine.start({ schedulerIntervalMs: 0, postbackPollMs: 0, vaultKey, dataDir });
+    engines.push(again);
+    expect((await again.post('/contacts', { contact: { location_id: loc, last_name: 'Again' } })).status).toBe(201);
+    await again.engine.ctx.runDueWork(loc);
+    expect(rx.received.map((r) => r.headers.authorization)).toEqual(Array(2).fill(`Basic ${Buffer.from(`hook:${password}`).toString('base64')}`));
+  });
+
+  it("an older folder's plaintext receiver password is sealed on the next start with the app's key", async () => {
+    const { te, rx, loc, config } = await setup();
+    const password = 'older-plain-pw-3k';
+    await config({ resource: 'contact', on_update: 0, on_delete: 0, basic_auth_username: 'hook', basic_auth_password: password });
+    const dataDir = te.dataDir;
+    await engines.splice(engines.indexOf(te), 1)[0]!.close(false);
+    const holding = () =>
+      readdirSync(dataDir, { recursive: true, encoding: 'utf8' })
+        .map((f) => join(dataDir, f))
+        .filter((f) => statSync(f).isFile() && readFileSync(f).includes(password));
+    expect(holding().length).toBeGreaterThan(0);
+    const sealed = await TestEngine.start({ schedulerIntervalMs: 0, postbackPollMs: 0, vaultKey: Buffer.alloc(32, 4), dataDir });
+    engines.push(sealed);
+    await sealed.engine.close();
+    engines.splice(engines.indexOf(sealed), 1);
+    expect(holding()).toEqual([]);
+    const again = await TestEngine.start({ schedulerIntervalMs: 0, postbackPollMs: 0, vaultKey: Buffer.alloc(32, 4), dataDir });
+    engines.push(again);
+    expect((await again.post('/contacts', { contact: { location_id: loc, last_name: 'Later' } })).status).toBe(201);
+    await again.engine.ctx.runDueWork(loc);
+    expect(rx.received.map((r) => r.headers.authorization)).toEqual([`Basic ${Buffer.from(`hook:${password}`).toString('base64')}`]);
+  });
+
+  it('on the wall clock, retries come attempt_interval seconds after the failed attempt began: never early, not a poll tick late', async () => {
+    // The real clock (no sandbox advance) and the engine's own timers, as in production.
+    const te = await TestEngine.start({ schedulerIntervalMs: 0 });
+    engines.push(te);
+    const rx = await Receiver.start(99);
+    receivers.push(rx);
+    const loc = te.locationId;
+    const made = await te.post('/postbackconfigs', { postbackconfig: { location_id: loc, url: rx.url, resource: 'contact', on_update: 0, on_delete: 0, attempt_interval: 1, number_of_attempts: 3 } });
+    expect(made.status).toBe(201);
+    // Late in a second: whole-second bookkeeping would make the next try due ~0.05 s later.
+    while (Date.now() % 1000 < 930) await new Promise((r) => setTimeout(r, 5));
+    expect((await te.post('/contacts', { contact: { location_id: loc, last_name: 'Clock' } })).status).toBe(201);
+    const deadline = Date.now() + 15_000;
+    while (rx.received.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(rx.received).toHaveLength(3);
+    const gaps = rx.received.slice(1).map((r, i) => r.at - rx.received[i]!.at);
+    for (const gap of gaps) {
+      // Measured at the receiver: the first request may spend tens of ms more on its way (a new connection).
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(950);
+      expect(gap, `gaps ${gaps.join(', ')} ms`).toBeLessThan(2500); // a poll tick late would be up to 2 s on a busy machine
+    }
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(rx.received).toHaveLength(3); // number_of_attempts, exactly
   });
 
   it('sends only the events a config listens to, only while active, and no Authorization header without credentials', async () => {

@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { computeCart, type Discount } from '../../shared/cart/cart-math';
 import { balanceCents, type SaleStatus, type Tender, type TenderState } from '../../shared/cart/tender-machine';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
-import type { CartLineView, CartView } from '../../shared/ipc/cart';
+import type { CartLineView, CartSaleRow, CartView } from '../../shared/ipc/cart';
+import { tenderLabel } from '../../shared/cart/tender-label';
 import type { PosDatabase } from './pos-database';
 
 interface CartRow {
@@ -20,6 +21,7 @@ interface CartRow {
   status: SaleStatus;
   cart_discount: string | null;
   discount_approved_by: string | null;
+  discount_approved_bp: number | null;
   total_cents: number;
   created_ts: number;
 }
@@ -166,15 +168,21 @@ export class CartStore {
     this.db.prepare('UPDATE carts SET cart_discount = ? WHERE id = ?').run(d ? JSON.stringify(d) : null, cartId);
   }
 
-  setApprovedBy(cartId: string, name: string | null): void {
-    this.db.prepare('UPDATE carts SET discount_approved_by = ? WHERE id = ?').run(name, cartId);
+  /** Who approved the cart's discounts above the limit, and the largest share (basis points) that approval covers. */
+  approval(cartId: string): { by: string; basisPoints: number } | null {
+    const c = this.cartRow(cartId);
+    return c.discount_approved_by !== null && c.discount_approved_bp !== null ? { by: c.discount_approved_by, basisPoints: c.discount_approved_bp } : null;
+  }
+
+  setApproval(cartId: string, a: { by: string; basisPoints: number } | null): void {
+    this.db.prepare('UPDATE carts SET discount_approved_by = ?, discount_approved_bp = ? WHERE id = ?').run(a?.by ?? null, a?.basisPoints ?? null, cartId);
   }
 
   clear(cartId: string): void {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM cart_tenders WHERE cart_id = ?').run(cartId);
       this.db.prepare('DELETE FROM cart_lines WHERE cart_id = ?').run(cartId);
-      this.db.prepare('UPDATE carts SET cart_discount = NULL, discount_approved_by = NULL, total_cents = 0 WHERE id = ?').run(cartId);
+      this.db.prepare('UPDATE carts SET cart_discount = NULL, discount_approved_by = NULL, discount_approved_bp = NULL, total_cents = 0 WHERE id = ?').run(cartId);
     })();
   }
 
@@ -203,6 +211,41 @@ export class CartStore {
       for (const id of lineIds) this.db.prepare('UPDATE cart_lines SET refunded = 1 WHERE id = ? AND cart_id = ?').run(id, cartId);
       for (const [tenderId, cents] of tenderRefunds) this.db.prepare('UPDATE cart_tenders SET refunded_cents = refunded_cents + ? WHERE id = ?').run(cents, tenderId);
     })();
+  }
+
+  /** The name of the counter user whose cart it is (null when that user was removed). */
+  cashierOf(cartId: string): string | null {
+    const r = this.db.prepare('SELECT u.name FROM carts c JOIN pos_users u ON u.id = c.user_id WHERE c.id = ?').get(cartId) as { name: string } | undefined;
+    return r?.name ?? null;
+  }
+
+  /** Paid carts, newest first: the list a cash-only sale is found in (it has no gateway transaction). */
+  paidCarts(page: number, pageSize: number): { rows: CartSaleRow[]; total: number } {
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM carts WHERE status = 'paid'`).get() as { n: number }).n;
+    const rows = this.db
+      .prepare(
+        `SELECT c.id, c.closed_ts, c.total_cents, u.name AS cashier,
+                (SELECT group_concat(kind, ',') FROM (SELECT DISTINCT kind FROM cart_tenders WHERE cart_id = c.id AND status IN ('approved', 'reversed') ORDER BY seq)) AS kinds,
+                (SELECT COUNT(*) FROM cart_lines WHERE cart_id = c.id) AS line_count,
+                (SELECT COUNT(*) FROM cart_lines WHERE cart_id = c.id AND refunded = 1) AS returned
+           FROM carts c LEFT JOIN pos_users u ON u.id = c.user_id
+          WHERE c.status = 'paid'
+          ORDER BY c.closed_ts DESC, c.id
+          LIMIT ? OFFSET ?`,
+      )
+      .all(pageSize, (page - 1) * pageSize) as Array<{ id: string; closed_ts: number; total_cents: number; cashier: string | null; kinds: string | null; line_count: number; returned: number }>;
+    return {
+      total,
+      rows: rows.map((r) => ({
+        id: r.id,
+        paidTs: r.closed_ts,
+        cashier: r.cashier,
+        totalCents: r.total_cents,
+        paidBy: [...new Set((r.kinds ?? '').split(',').filter(Boolean).map(tenderLabel))].join(' + '),
+        lineCount: r.line_count,
+        returnedLines: r.returned,
+      })),
+    };
   }
 
   setLevel3Note(tenderId: string, sent: boolean, note: string): void {

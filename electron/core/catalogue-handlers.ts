@@ -17,6 +17,13 @@ type CatalogueHandlers = Pick<
 
 export function createCatalogueHandlers(deps: { db: PosDatabase; users: UserDirectory; catalogue: Catalogue }): CatalogueHandlers {
   const { db, users, catalogue } = deps;
+  /** A SKU names one item: another item's SKU is refused on the form's field. */
+  const skuTaken = (sku: string, exceptId?: string) => {
+    const other = catalogue.bySku(sku, exceptId);
+    if (!other) return null;
+    const msg = CATALOGUE_MESSAGES.skuInUse(sku, other.name);
+    return fail('bad_request', msg, { sku: [msg] });
+  };
   return {
     'catalogue:list': async ({ includeArchived, search }) => {
       const s = users.require();
@@ -26,11 +33,14 @@ export function createCatalogueHandlers(deps: { db: PosDatabase; users: UserDire
     'catalogue:add': async (fields) => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      return ok(catalogue.add(fields));
+      const taken = skuTaken(fields.sku);
+      return taken ?? ok(catalogue.add(fields));
     },
     'catalogue:update': async ({ id, fields }) => {
       const s = users.require('manager');
       if (!s.ok) return s;
+      const taken = skuTaken(fields.sku, id);
+      if (taken) return taken;
       const item = catalogue.update(id, fields);
       return item ? ok(item) : fail('not_found', CATALOGUE_MESSAGES.notFound);
     },
@@ -50,10 +60,10 @@ export function createCatalogueHandlers(deps: { db: PosDatabase; users: UserDire
       if (!s.ok) return s;
       return ok(cartRulesOf(db));
     },
-    'catalogue:set-rules': async (rules: CartRules) => {
+    'catalogue:set-rules': async (rules: Partial<CartRules>) => {
       const s = users.require('manager');
       if (!s.ok) return s;
-      const parsed = cartRulesSchema.parse(rules);
+      const parsed = cartRulesSchema.parse({ ...cartRulesOf(db), ...rules });
       setSetting(db, CART_RULES_KEY, JSON.stringify(parsed));
       return ok(parsed);
     },

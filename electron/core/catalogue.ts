@@ -6,6 +6,12 @@
  * row checked with the same schema as the manager's form; any bad row refuses the whole
  * file, each reported by its line number, and the rows go in within one SQLite
  * transaction, so a file is imported whole or not at all.
+ *
+ * A SKU (when not blank) names one item, matched without regard to case: a row whose SKU is
+ * in the catalogue (archived items too) updates that item — the columns the file has; the
+ * others keep their value, so a price list of sku,name,price changes only names and prices —
+ * and the other rows are added. A SKU twice in one file refuses the file, and the form
+ * refuses a SKU another item has. Rows without a SKU cannot be matched and are always added.
  */
 import { randomUUID } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
@@ -47,6 +53,8 @@ export const CATALOGUE_MESSAGES = {
   price: 'The price is a dollar amount such as 3.50 (no currency sign).',
   quickKey: 'quick_key is yes or no.',
   columns: (want: number, got: number) => `This row has ${got} fields; the header has ${want}.`,
+  skuTwice: (sku: string, firstLine: number) => `The SKU ${sku} is on line ${firstLine} already: one row per SKU.`,
+  skuInUse: (sku: string, name: string) => `The SKU ${sku} is already on “${name}”: edit that item instead.`,
   empty: 'The file has no items under its header.',
   malformed: (why: string) => `The file cannot be read as CSV: ${why}`,
 } as const;
@@ -72,6 +80,13 @@ export class Catalogue {
       )
       .all(opts.includeArchived ? 1 : 0, q, q, q, q) as ItemRow[];
     return rows.map(toItem);
+  }
+
+  /** The item (archived ones too) whose SKU this is, without regard to case; other than `exceptId`. */
+  bySku(sku: string, exceptId?: string): CatalogueItem | undefined {
+    if (sku.trim() === '') return undefined;
+    const r = this.db.prepare('SELECT * FROM catalogue_items WHERE lower(sku) = lower(?) AND id IS NOT ? ORDER BY created_ts LIMIT 1').get(sku.trim(), exceptId ?? null) as ItemRow | undefined;
+    return r ? toItem(r) : undefined;
   }
 
   get(id: string): CatalogueItem | undefined {
@@ -112,16 +127,17 @@ export class Catalogue {
       records = parse(csv, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: true }) as typeof records;
     } catch (err) {
       const e = err as { message?: string; lines?: number };
-      return { imported: 0, errors: [{ line: e.lines ?? 1, message: CATALOGUE_MESSAGES.malformed((e.message ?? '').replace(/^Invalid [^:]*: /, '')) }] };
+      return { imported: 0, added: 0, updated: 0, errors: [{ line: e.lines ?? 1, message: CATALOGUE_MESSAGES.malformed((e.message ?? '').replace(/^Invalid [^:]*: /, '')) }] };
     }
     const header = csv.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
-    if (!header.includes('name') || !header.includes('price')) return { imported: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.header }] };
+    if (!header.includes('name') || !header.includes('price')) return { imported: 0, added: 0, updated: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.header }] };
     const unknown = header.find((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
-    if (unknown !== undefined) return { imported: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.unknownColumn(unknown) }] };
-    if (records.length === 0) return { imported: 0, errors: [{ line: 2, message: CATALOGUE_MESSAGES.empty }] };
+    if (unknown !== undefined) return { imported: 0, added: 0, updated: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.unknownColumn(unknown) }] };
+    if (records.length === 0) return { imported: 0, added: 0, updated: 0, errors: [{ line: 2, message: CATALOGUE_MESSAGES.empty }] };
 
     const errors: CsvImportResult['errors'] = [];
     const good: ItemFields[] = [];
+    const skuLines = new Map<string, number>();
     for (const { record, info } of records) {
       const line = info.lines;
       const got = Object.keys(record).length;
@@ -154,12 +170,43 @@ export class Catalogue {
         errors.push({ line, message: parsed.error.issues.map((i) => i.message).join(' ') });
         continue;
       }
+      const sku = parsed.data.sku.toLowerCase();
+      if (sku !== '') {
+        const first = skuLines.get(sku);
+        if (first !== undefined) {
+          errors.push({ line, message: CATALOGUE_MESSAGES.skuTwice(parsed.data.sku, first) });
+          continue;
+        }
+        skuLines.set(sku, line);
+      }
       good.push(parsed.data);
     }
-    if (errors.length > 0) return { imported: 0, errors };
+    if (errors.length > 0) return { imported: 0, added: 0, updated: 0, errors };
+    // A matched item takes the columns this file has; the others keep the item's value.
+    const has = (c: (typeof CSV_COLUMNS)[number]) => header.includes(c);
+    let added = 0;
+    let updated = 0;
     this.db.transaction(() => {
-      for (const f of good) this.add(f);
+      for (const f of good) {
+        const old = this.bySku(f.sku);
+        if (!old) {
+          this.add(f);
+          added++;
+          continue;
+        }
+        this.update(old.id, {
+          name: f.name,
+          priceCents: f.priceCents,
+          sku: old.sku,
+          productCode: has('product_code') ? f.productCode : old.productCode,
+          unitCode: has('unit_code') ? f.unitCode : old.unitCode,
+          commodityCode: has('commodity_code') ? f.commodityCode : old.commodityCode,
+          taxCategory: has('tax_category') ? f.taxCategory : old.taxCategory,
+          quickKey: has('quick_key') ? f.quickKey : old.quickKey,
+        });
+        updated++;
+      }
     })();
-    return { imported: good.length, errors: [] };
+    return { imported: good.length, added, updated, errors: [] };
   }
 }

@@ -193,6 +193,9 @@ const MIGRATIONS: readonly string[] = [
      ts INTEGER NOT NULL
    );
    CREATE INDEX cash_movements_ts ON cash_movements (ts);`,
+  // The share a manager's discount approval was given for (basis points): it covers that share,
+  // not a larger one a later edit (a line removed, a quantity lowered) would make.
+  `ALTER TABLE carts ADD COLUMN discount_approved_bp INTEGER;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

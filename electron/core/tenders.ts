@@ -12,7 +12,7 @@
  * Level 3 from the cart: after a card tender is approved, the engine's own view of the
  * transaction (its transaction_level3 expand, which it attaches for commercial BINs) says
  * whether the card is commercial; if so the cart's lines become the line items, checked
- * with the engine's shared schemas (shared/payments/level3-schema.ts) before sending.
+ * with the engine's shared schemas before sending (cart-level3.ts).
  * Simplification: a split sale sends every line with each commercial-card tender (the
  * networks' Level 3 describes the order, not the tender's share).
  */
@@ -20,10 +20,11 @@ import { randomUUID } from 'node:crypto';
 import type { GuardSettings } from '../../shared/amount-guards';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, type Tender } from '../../shared/cart/tender-machine';
-import type { CartView, HandlerMap, HandlerResults, SaleOutcome, Session } from '../../shared/ipc/contract';
+import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResults, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
-import { LEVEL3_MAX_LINE_ITEMS, validateLevel3 } from '../../shared/payments/level3-schema';
+import { validateLevel3 } from '../../shared/payments/level3-schema';
+import { LEVEL3_NOTES, level3FromCart, NETWORK_NAMES, plainLevel3Error } from './cart-level3';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
 import type { Catalogue } from './catalogue';
@@ -32,17 +33,21 @@ import { recordCash } from './cash-drawer';
 import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
 import { level3ViewOf } from './level3-handlers';
-import { verifyPin } from './pin-hash';
 import { getSetting, type PosDatabase } from './pos-database';
-import { LOCKOUT_MS, MAX_FAILED_PINS, type UserDirectory } from './users';
+import type { UserDirectory } from './users';
 
 export const CART_RULES_KEY = 'cart-rules';
 
 export const TENDER_COPY = {
   approvalNeeded: (pct: number) => `Discounts above ${pct} % need a manager's approval: a manager enters their PIN.`,
-  approvalRefused: 'That is not a manager PIN. The discount was not applied.',
+  shareGrew: (pct: number, sharePct: number) =>
+    `That leaves a discount of ${sharePct} %, above the ${pct} % a cashier may give: a manager enters their PIN (or lower the discount first).`,
+  tenderNeedsApproval: (pct: number, sharePct: number) =>
+    `This sale has a discount of ${sharePct} %, above the ${pct} % a cashier may give: a manager enters their PIN before it is paid.`,
+  approvalRefused: 'That is not a manager PIN. Nothing was changed.',
   approverLocked: 'That manager is locked out for a minute after too many wrong PINs.',
-  cancelNeedsManager: 'Cancelling a sale that took a card payment needs a manager (card payments are voided or refunded).',
+  cancelNeedsManager: 'Cancelling a sale that took a card payment needs a manager: a manager enters their PIN (card payments are voided or refunded).',
+  cancelRefused: 'That is not a manager PIN. The sale was not cancelled.',
   nothingToRefund: 'Those lines were already returned.',
   notPaid: 'Only a paid sale can have lines returned.',
   notPartial: 'Only a partly approved card sale can be collected this way.',
@@ -60,6 +65,7 @@ type CartHandlers = Pick<
   | 'cart:remove-line'
   | 'cart:set-line-discount'
   | 'cart:set-cart-discount'
+  | 'cart:approve'
   | 'cart:clear'
   | 'cart:pay-cash'
   | 'cart:pay-card'
@@ -68,6 +74,8 @@ type CartHandlers = Pick<
   | 'cart:cancel'
   | 'cart:adopt-partial'
   | 'cart:view'
+  | 'cart:receipt'
+  | 'cart:sales'
   | 'cart:of-transaction'
   | 'cart:refund-lines'
 >;
@@ -131,33 +139,44 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (step.ok) store.saveTenderState(cartId, step.value);
   }
 
-  /** Checks the discount rule after a change; reverts it (via `undo`) when it needs an approval that was not given. */
-  function approvalCheck(s: Session, cartId: string, approval: { managerId: string; pin: string } | undefined): Result<null> {
+  /** A manager's PIN typed at this counter: the manager, or why not (in the words of what was being approved). */
+  function managerPin(approval: Approval, refused: string): Result<Session['user']> {
+    const r = users.verifyManager(approval.managerId, approval.pin);
+    if (r.ok) return r;
+    if (r.error.code === 'locked') return fail('locked', TENDER_COPY.approverLocked, { approval: [TENDER_COPY.approverLocked] });
+    return fail('approval_refused', refused, { approval: [refused] });
+  }
+
+  /**
+   * The discount rule, checked after every change to what a discount is a share of and
+   * before every tender: the cart's largest discount share is within the store's limit, or a
+   * manager approved at least that share (signed in, or their PIN as `approval`). An approval
+   * covers the share it was given for, never a larger one a later edit makes; once the cart
+   * is back within the limit the approval is dropped. `refusal` words the answer without one.
+   */
+  function approvalCheck(s: Session, cartId: string, approval: Approval | undefined, refusal: (limitPct: number, sharePct: number) => string): Result<null> {
     const limitBp = cartRulesOf(db).discountApprovalPercent * 100;
-    const v = store.view(cartId);
-    if (v.totals.largestDiscountBasisPoints <= limitBp) return ok(null);
-    if (s.user.role === 'manager') {
-      store.setApprovedBy(cartId, s.user.name);
+    const share = store.view(cartId).totals.largestDiscountBasisPoints;
+    if (share <= limitBp) {
+      if (store.approval(cartId)) store.setApproval(cartId, null);
       return ok(null);
     }
-    const msg = TENDER_COPY.approvalNeeded(limitBp / 100);
-    if (!approval) return fail('approval_needed', msg, { approval: [msg] });
-    const row = db.prepare(`SELECT id, name, role, pin_hash, failed_attempts, locked_until FROM pos_users WHERE id = ?`).get(approval.managerId) as
-      | { id: string; name: string; role: string; pin_hash: string; failed_attempts: number; locked_until: number }
-      | undefined;
-    if (!row || row.role !== 'manager') return fail('approval_refused', TENDER_COPY.approvalRefused, { approval: [TENDER_COPY.approvalRefused] });
-    if (row.locked_until > now()) return fail('locked', TENDER_COPY.approverLocked);
-    if (!verifyPin(approval.pin, row.pin_hash)) {
-      // Wrong PINs here count toward the same lockout as at sign-in.
-      const attempts = row.failed_attempts + 1;
-      const locked = attempts >= MAX_FAILED_PINS;
-      db.prepare('UPDATE pos_users SET failed_attempts = ?, locked_until = ? WHERE id = ?').run(locked ? 0 : attempts, locked ? now() + LOCKOUT_MS : 0, row.id);
-      return fail('approval_refused', TENDER_COPY.approvalRefused, { approval: [TENDER_COPY.approvalRefused] });
+    const given = store.approval(cartId);
+    if (given && given.basisPoints >= share) return ok(null);
+    if (s.user.role === 'manager') {
+      store.setApproval(cartId, { by: s.user.name, basisPoints: share });
+      return ok(null);
     }
-    db.prepare('UPDATE pos_users SET failed_attempts = 0 WHERE id = ?').run(row.id);
-    store.setApprovedBy(cartId, row.name);
+    if (!approval) {
+      const msg = refusal(limitBp / 100, Math.round(share / 10) / 10);
+      return fail('approval_needed', msg, { approval: [msg] });
+    }
+    const m = managerPin(approval, TENDER_COPY.approvalRefused);
+    if (!m.ok) return m;
+    store.setApproval(cartId, { by: m.value.name, basisPoints: share });
     return ok(null);
   }
+  const discountRefusal = (limitPct: number) => TENDER_COPY.approvalNeeded(limitPct);
 
   /** Runs a line/discount change on the signed-in user's open, still editable cart. */
   function edit(fn: (cartId: string, s: Session) => Result<null>): Promise<Result<CartView>> {
@@ -182,28 +201,28 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     return store.hasLine(cartId, lineId) ? ok(null) : fail('not_found', CART_MESSAGES.noLine);
   }
 
-  /** Level 3 from the cart for an approved card tender on a commercial card. */
+  /** Level 3 from the cart for an approved card tender on a commercial card (cart-level3.ts); the note goes on the merchant's copy. */
   async function sendLevel3(cartId: string, tender: Tender): Promise<void> {
     if (!tender.transactionId) return;
     try {
       const t = await deps.client.getTransactionExpanded(tender.transactionId, ['transaction_level3']);
       const l3 = level3ViewOf(t);
       if (!l3.applies || !l3.network) return; // a personal card: nothing to send, nothing to say
-      const data = level3FromCart(store.view(cartId), l3.network);
-      const v = validateLevel3(l3.network, data);
-      if (!v.ok) {
-        store.setLevel3Note(tender.id, false, `Level 3 not sent: ${Object.values(v.errors).flat()[0] ?? 'the items do not fit the card network’s rules'}`);
-        return;
-      }
+      const view = store.view(cartId);
+      const built = level3FromCart(view, l3.network, cartRulesOf(db).defaultCommodityCode);
+      if (!built.ok) return store.setLevel3Note(tender.id, false, built.note);
+      const v = validateLevel3(l3.network, built.data);
+      if (!v.ok) return store.setLevel3Note(tender.id, false, plainLevel3Error(v.errors, view));
       await deps.client.saveLevel3(tender.transactionId, v.value);
-      store.setLevel3Note(tender.id, true, `Level 3 sent: ${data.line_items.length} line item${data.line_items.length === 1 ? '' : 's'} (${l3.cardLabel}).`);
+      store.setLevel3Note(tender.id, true, LEVEL3_NOTES.sent(built.data.line_items.length, built.folded, NETWORK_NAMES[l3.network], l3.cardLabel));
     } catch (err) {
-      store.setLevel3Note(tender.id, false, `Level 3 not sent: ${err instanceof Error ? err.message : 'the gateway did not take it'}.`);
+      store.setLevel3Note(tender.id, false, LEVEL3_NOTES.failed(`${err instanceof Error ? err.message.replace(/\.$/, '') : 'the gateway did not take it'}.`));
     }
   }
 
   /** A card tender (keyed or saved): pending first, then the gateway's answer, then Level 3 for a commercial card. */
   async function payByCard(
+    s: Session,
     cartId: string,
     kind: 'card' | 'saved-card' | 'terminal',
     clientRef: string,
@@ -214,6 +233,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     // The same clientRef again (a double click, a retry): answer what that tender became, charge nothing.
     const seen = store.tenders(cartId).find((t) => t.id === clientRef);
     if (seen) return ok({ ...store.view(cartId), message: seen.status === 'pending' ? 'This card payment is still in progress.' : 'This card payment was already sent.' });
+    const allowed = approvalCheck(s, cartId, undefined, TENDER_COPY.tenderNeedsApproval);
+    if (!allowed.ok) return allowed;
     // The store's guards on what this card is asked for, before a tender is written: a question leaves no trace in the cart.
     const asked = amountCents ?? store.view(cartId).balanceCents;
     const refused = asked > 0 ? refuseAmount(deps.guards(), { subtotalCents: asked, tipCents: 0, totalCents: asked }, { confirmedCents }) : null;
@@ -251,13 +272,25 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     }
   }
 
-  async function cancelCart(session: Session, cartId: string): Promise<Result<CartView>> {
+  /**
+   * Cancels the cart. A partial approval alone may be voided by the cashier (the sale path
+   * allows it); any other card payment needs a manager: signed in, or their PIN typed at the
+   * cashier's counter, and then the voids and refunds run as that manager (checked and audited as theirs).
+   */
+  async function cancelCart(session: Session, cartId: string, approval: Approval | undefined): Promise<Result<CartView>> {
     const state = store.tenderState(cartId);
     const taken = state.tenders.filter((t) => t.status === 'approved' && t.kind !== 'cash');
-    if (taken.length > 0 && session.user.role !== 'manager') {
-      // A partial approval alone may be voided by the cashier (the sale path allows it); other card payments need a manager.
-      if (!taken.every((t) => t.approvedCents < t.requestedCents)) return fail('forbidden', TENDER_COPY.cancelNeedsManager);
+    if (taken.length > 0 && session.user.role !== 'manager' && !taken.every((t) => t.approvedCents < t.requestedCents)) {
+      if (!approval) return fail('approval_needed', TENDER_COPY.cancelNeedsManager, { approval: [TENDER_COPY.cancelNeedsManager] });
+      const m = managerPin(approval, TENDER_COPY.cancelRefused);
+      if (!m.ok) return m;
+      return users.actAsManager(m.value, () => reverseAll(cartId));
     }
+    return reverseAll(cartId);
+  }
+
+  async function reverseAll(cartId: string): Promise<Result<CartView>> {
+    const state = store.tenderState(cartId);
     const step = beginCancel(state);
     if (!step.ok) return fail('conflict', step.message);
     let st = step.value.state;
@@ -351,32 +384,42 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         return ok(null);
       }),
 
-    'cart:set-quantity': async ({ lineId, quantity }) =>
-      edit((cartId) => {
+    'cart:set-quantity': async ({ lineId, quantity, approval }) =>
+      edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
-        if (l.ok) store.setQuantity(lineId, quantity);
-        return l;
+        if (!l.ok) return l;
+        store.setQuantity(lineId, quantity);
+        return approvalCheck(s, cartId, approval, TENDER_COPY.shareGrew);
       }),
 
-    'cart:remove-line': async ({ lineId }) =>
-      edit((cartId) => {
+    'cart:remove-line': async ({ lineId, approval }) =>
+      edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
-        if (l.ok) store.removeLine(lineId);
-        return l;
+        if (!l.ok) return l;
+        store.removeLine(lineId);
+        return approvalCheck(s, cartId, approval, TENDER_COPY.shareGrew);
       }),
+
+    'cart:approve': async ({ approval }) => {
+      const s = counter();
+      if (!s.ok) return s;
+      const cartId = mine(s.value);
+      const r = approvalCheck(s.value, cartId, approval, TENDER_COPY.tenderNeedsApproval);
+      return r.ok ? ok(store.view(cartId)) : r;
+    },
 
     'cart:set-line-discount': async ({ lineId, discount, approval }) =>
       edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.setLineDiscount(lineId, discount as Discount | null);
-        return approvalCheck(s, cartId, approval);
+        return approvalCheck(s, cartId, approval, discountRefusal);
       }),
 
     'cart:set-cart-discount': async ({ discount, approval }) =>
       edit((cartId, s) => {
         store.setCartDiscount(cartId, discount as Discount | null);
-        return approvalCheck(s, cartId, approval);
+        return approvalCheck(s, cartId, approval, discountRefusal);
       }),
 
     'cart:clear': async () =>
@@ -389,6 +432,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const s = counter();
       if (!s.ok) return s;
       const cartId = mine(s.value);
+      const allowed = approvalCheck(s.value, cartId, undefined, TENDER_COPY.tenderNeedsApproval);
+      if (!allowed.ok) return allowed;
       const step = beginTender(store.tenderState(cartId), { id: randomUUID(), kind: 'cash', tenderedCents, ...(amountCents !== undefined ? { amountCents } : {}) });
       if (!step.ok) return fail('conflict', step.message, { tenderedCents: [step.message] });
       db.transaction(() => {
@@ -402,7 +447,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     'cart:pay-card': async ({ card, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(mine(s.value), 'card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
+      return payByCard(s.value, mine(s.value), 'card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
         deps.money['sale:charge']({ subtotalCents, taxCents, tipCents: 0, card, clientRef: ref, confirmedCents }),
       );
     },
@@ -410,7 +455,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     'cart:pay-saved': async ({ methodId, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(mine(s.value), 'saved-card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
         deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },
@@ -420,16 +465,16 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       if (!s.ok) return s;
       // Through the core's terminal path (POST /v2/routertransactions, the tender id as its
       // transaction_api_id); a fixed tip of 0 so the terminal asks for none: the cart's total is set.
-      return payByCard(mine(s.value), 'terminal', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+      return payByCard(s.value, mine(s.value), 'terminal', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
         deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },
 
-    'cart:cancel': async () => {
+    'cart:cancel': async ({ approval }) => {
       const s = counter();
       if (!s.ok) return s;
       const cartId = mine(s.value);
-      return oneAtATime(cartId, () => cancelCart(s.value, cartId));
+      return oneAtATime(cartId, () => cancelCart(s.value, cartId, approval));
     },
 
     'cart:refund-lines': async ({ cartId, lineIds }) => {
@@ -468,6 +513,29 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       return ok(store.view(cartId));
     },
 
+    'cart:receipt': async ({ cartId }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      if (!store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
+      const cart = store.view(cartId);
+      // Each card tender's own gateway record: brand, last four, auth code, entry mode, signature line.
+      const cardTenders = cart.tenders.filter((t) => t.kind !== 'cash' && t.transactionId && (t.status === 'approved' || t.status === 'reversed'));
+      const views = await Promise.all(cardTenders.map((t) => deps.money['transactions:view']({ id: t.transactionId! })));
+      const cards: Record<string, TransactionView | null> = {};
+      cardTenders.forEach((t, i) => {
+        const r = views[i]!;
+        cards[t.id] = r.ok ? r.value : null;
+      });
+      return ok({ cart, cashier: store.cashierOf(cartId), cards });
+    },
+
+    'cart:sales': async ({ page }) => {
+      const s = users.require();
+      if (!s.ok) return s;
+      const { rows, total } = store.paidCarts(page, CART_SALES_PAGE_SIZE);
+      return ok({ rows, page, pageCount: Math.max(1, Math.ceil(total / CART_SALES_PAGE_SIZE)) });
+    },
+
     'cart:of-transaction': async ({ transactionId }) => {
       const s = users.require();
       if (!s.ok) return s;
@@ -480,26 +548,4 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
 
 class Rollback extends Error {}
 
-/** The cart's lines as Level 3 data for a network (decimal strings as the interface takes them). */
-export function level3FromCart(view: CartView, network: 'visa' | 'mastercard'): { line_items: Array<Record<string, string>>; tax_amount: string; sales_tax: string } {
-  const rows = view.lines
-    .map((l, i) => ({ l, t: view.totals.lines[i]! }))
-    .slice(0, LEVEL3_MAX_LINE_ITEMS[network])
-    .map(({ l, t }) => {
-      const rate = view.totals.taxByCategory.find((c) => c.category === l.taxCategory)?.rateBasisPoints ?? 0;
-      const item: Record<string, string> = {
-        description: l.name.slice(0, 26),
-        product_code: (l.productCode || l.itemId?.replace(/-/g, '').slice(0, 12) || 'OPEN').slice(0, 12),
-        unit_code: l.unitCode || 'EA',
-        unit_cost: centsToDecimal(l.unitCents),
-        quantity: String(l.quantity),
-        discount_amount: centsToDecimal(t.lineDiscountCents + t.cartDiscountShareCents),
-        tax_amount: centsToDecimal(t.taxCents),
-        tax_rate: (rate / 100).toFixed(2),
-      };
-      // No made-up commodity code: a Visa line without one fails the check and Level 3 is not sent (the note says why).
-      if (network === 'visa' && l.commodityCode) item.commodity_code = l.commodityCode;
-      return item;
-    });
-  return { line_items: rows, tax_amount: centsToDecimal(view.totals.taxCents), sales_tax: centsToDecimal(view.totals.taxCents) };
-}
+type Approval = { managerId: string; pin: string };

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AuthLock, PosUser, Role, Session } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
-import { currentCallerId } from '../ipc/caller-context';
+import { currentCallerId, runAsCaller } from '../ipc/caller-context';
 import type { AuditLog } from './audit-log';
 import { hashPin, verifyPin } from './pin-hash';
 import type { PosDatabase } from './pos-database';
@@ -157,6 +157,45 @@ export class UserDirectory {
     this.opts.audit?.record({ kind: 'sign-in', user: who });
     this.opts.onSessionChange?.(callerId, session);
     return ok(session);
+  }
+
+  /**
+   * A manager's PIN typed at someone else's counter (a large discount, cancelling a sale a
+   * card paid for): checked as at sign-in — wrong PINs count toward the same lockout and are
+   * audited — without changing who is signed in. Answers the manager.
+   */
+  verifyManager(userId: string, pin: string): Result<Session['user']> {
+    const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(userId) as UserRow | undefined;
+    if (!row || row.role !== 'manager') return fail('not_manager', AUTH_ERRORS.managerOnly);
+    const now = this.now();
+    const who = { id: row.id, name: row.name };
+    if (row.locked_until > now) return fail('locked', AUTH_ERRORS.locked);
+    if (!verifyPin(pin, row.pin_hash)) {
+      const attempts = row.failed_attempts + 1;
+      const locked = attempts >= MAX_FAILED_PINS;
+      this.db.prepare('UPDATE pos_users SET failed_attempts = ?, locked_until = ? WHERE id = ?').run(locked ? 0 : attempts, locked ? now + LOCKOUT_MS : 0, row.id);
+      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: `manager approval: ${attempts} of ${MAX_FAILED_PINS} wrong PINs in a row` });
+      if (locked) this.opts.audit?.record({ kind: 'lockout', user: who, detail: `locked for ${LOCKOUT_MS / 1000} seconds` });
+      return fail(locked ? 'locked' : 'wrong_pin', locked ? AUTH_ERRORS.locked : AUTH_ERRORS.wrongPin);
+    }
+    this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
+    return ok({ id: row.id, name: row.name, role: row.role });
+  }
+
+  /**
+   * Runs one step as a manager whose PIN was just verified (the voids and refunds of a sale
+   * a manager cancels at a cashier's counter): under a caller of its own, so the money
+   * handlers check and audit the manager, while the window's own session stays the cashier's.
+   */
+  async actAsManager<T>(manager: Session['user'], fn: () => Promise<T>): Promise<T> {
+    const callerId = `manager-approval:${randomUUID()}`;
+    const now = this.now();
+    this.sessions.set(callerId, { session: { user: manager, signedInAt: now }, lastActivity: now });
+    try {
+      return await runAsCaller(callerId, fn);
+    } finally {
+      this.sessions.delete(callerId);
+    }
   }
 
   /** The signed-in user replaces their own PIN (the current one is asked again, as on any device). */

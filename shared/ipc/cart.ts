@@ -13,6 +13,7 @@ export type { Tender } from '../cart/tender-machine';
 import { TAX_CATEGORIES } from './catalogue';
 import { centsSchema, idSchema, pinSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
+import type { TransactionView } from './transactions';
 
 /** A typed or tendered amount above the store's threshold carries the total the cashier confirmed (shared/amount-guards.ts). */
 const confirmedCents = guardConfirmationFields.confirmedCents;
@@ -49,12 +50,43 @@ export interface CartView {
   balanceCents: number;
   /** Change due on the cash tenders. */
   changeCents: number;
-  /** Who approved the discounts above the store's limit (null: none needed, or given by a signed-in manager). */
+  /** The manager who approved the discounts above the store's limit (a PIN at the counter, or signed in); null when none is needed. */
   discountApprovedBy: string | null;
   /** Level 3 sent from the cart, per card transaction: a sentence for the receipt and the result screen. */
   level3: Array<{ transactionId: string; sent: boolean; note: string }>;
   createdTs: number;
 }
+
+/** A paid cart with what its receipt needs beyond the cart: who rang it up and each card tender's gateway record. */
+export interface CartReceiptData {
+  cart: CartView;
+  /** The counter user whose cart it was. */
+  cashier: string | null;
+  /** Per card tender (by tender id): the gateway's record (brand, last four, auth code, entry mode, signature); null when it could not be read. */
+  cards: Record<string, TransactionView | null>;
+}
+
+/** One paid cart in the list of cart sales (cash ones included: they have no gateway transaction to find them by). */
+export interface CartSaleRow {
+  id: string;
+  /** Unix milliseconds when it was paid. */
+  paidTs: number;
+  cashier: string | null;
+  totalCents: number;
+  /** The tenders as words, e.g. "Cash" or "Cash + Card". */
+  paidBy: string;
+  lineCount: number;
+  /** Lines already returned. */
+  returnedLines: number;
+}
+
+export interface CartSalesPage {
+  rows: CartSaleRow[];
+  page: number;
+  pageCount: number;
+}
+
+export const CART_SALES_PAGE_SIZE = 50;
 
 export interface CashDrawerEvent {
   cartId: string;
@@ -67,10 +99,18 @@ export const cartHandlers = {
   'cart:add-item': z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }),
   /** An open amount from the keypad (no catalogue item). */
   'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard'), confirmedCents }),
-  'cart:set-quantity': z.strictObject({ lineId: idSchema, quantity: z.number().int('A quantity is a whole number.').min(1, 'A quantity is at least 1.').max(9_999, 'A quantity is at most 9,999.') }),
-  'cart:remove-line': z.strictObject({ lineId: idSchema }),
+  /** Fewer of an item raises the share an amount discount takes: past the limit, a cashier needs a manager's `approval`. */
+  'cart:set-quantity': z.strictObject({
+    lineId: idSchema,
+    quantity: z.number().int('A quantity is a whole number.').min(1, 'A quantity is at least 1.').max(9_999, 'A quantity is at most 9,999.'),
+    approval: approvalSchema.optional(),
+  }),
+  /** Removing a line raises the share a whole-sale amount discount takes: as for set-quantity. */
+  'cart:remove-line': z.strictObject({ lineId: idSchema, approval: approvalSchema.optional() }),
   'cart:set-line-discount': z.strictObject({ lineId: idSchema, discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
   'cart:set-cart-discount': z.strictObject({ discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
+  /** A manager's PIN approving the cart's discounts as they stand (a tender was refused for want of it). */
+  'cart:approve': z.strictObject({ approval: approvalSchema }),
   /** Empties the cart; refused once a tender was taken (cancel the sale instead). */
   'cart:clear': z.void(),
   /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
@@ -81,12 +121,19 @@ export const cartHandlers = {
   'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef becomes its transaction_api_id. */
   'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
-  /** Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the cashier's yes. */
-  'cart:cancel': z.strictObject({ confirmed: z.literal(true) }),
+  /**
+   * Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the
+   * cashier's yes. A card fully approved takes a manager: signed in, or their PIN as `approval` at the cashier's counter.
+   */
+  'cart:cancel': z.strictObject({ confirmed: z.literal(true), approval: approvalSchema.optional() }),
   /** A keyed sale's partial approval becomes a cart: its amount as a line, the approved card as a tender, the rest as the balance (cash or another card). */
   'cart:adopt-partial': z.strictObject({ transactionId: idSchema }),
   /** A paid cart (receipt, refunds). */
   'cart:view': z.strictObject({ cartId: idSchema }),
+  /** A paid cart with its receipt's card details and cashier (reprint, the Paid screen). */
+  'cart:receipt': z.strictObject({ cartId: idSchema }),
+  /** Paid carts, newest first, in pages (cash-only sales are found here). */
+  'cart:sales': z.strictObject({ page: z.number().int().min(1).max(10_000).default(1) }),
   /** The paid cart a card transaction belongs to, or null. */
   'cart:of-transaction': z.strictObject({ transactionId: idSchema }),
   /** Managers: returns the chosen lines, refunding each line's share of each tender. */
@@ -101,6 +148,7 @@ export interface CartResults {
   'cart:remove-line': CartView;
   'cart:set-line-discount': CartView;
   'cart:set-cart-discount': CartView;
+  'cart:approve': CartView;
   'cart:clear': CartView;
   'cart:pay-cash': CartView;
   'cart:pay-card': CartView & { message: string };
@@ -109,6 +157,8 @@ export interface CartResults {
   'cart:cancel': CartView;
   'cart:adopt-partial': CartView;
   'cart:view': CartView;
+  'cart:receipt': CartReceiptData;
+  'cart:sales': CartSalesPage;
   'cart:of-transaction': CartView | null;
   'cart:refund-lines': { cart: CartView; refundedCents: number; cashBackCents: number; message: string };
 }

@@ -43,7 +43,12 @@ export interface CatalogueItem extends ItemFields {
 }
 
 export interface CsvImportResult {
+  /** added + updated: every row of the file (0 when it was refused). */
   imported: number;
+  /** Rows whose SKU was new (or blank): new items. */
+  added: number;
+  /** Rows whose SKU an item already had: that item updated. */
+  updated: number;
   /** Line numbers count the header as line 1, as a spreadsheet shows them. */
   errors: Array<{ line: number; message: string }>;
 }
@@ -52,9 +57,11 @@ export interface CsvImportResult {
 export const cartRulesSchema = z.strictObject({
   /** Discounts above this percent of what they discount need a manager's PIN. */
   discountApprovalPercent: z.number().int().min(0, 'At least 0 %.').max(100, 'At most 100 %.'),
+  /** Level 3 for Visa: the commodity code of a line that has none (an open amount); blank: the one the sale's items carry. */
+  defaultCommodityCode: code('The commodity code', 12),
 });
 export type CartRules = z.infer<typeof cartRulesSchema>;
-export const DEFAULT_CART_RULES: CartRules = { discountApprovalPercent: 20 };
+export const DEFAULT_CART_RULES: CartRules = { discountApprovalPercent: 20, defaultCommodityCode: '' };
 
 export const catalogueHandlers = {
   /** Any signed-in user: active items (managers may ask for archived ones too). */
@@ -65,7 +72,8 @@ export const catalogueHandlers = {
   /** The CSV text (UTF-8); at most 2 MB. */
   'catalogue:import-csv': z.strictObject({ csv: z.string().max(2_000_000, 'The file is larger than 2 MB.') }),
   'catalogue:rules': z.void(),
-  'catalogue:set-rules': cartRulesSchema,
+  /** The rules given change; the others stay. */
+  'catalogue:set-rules': cartRulesSchema.partial(),
 } as const;
 
 export interface CatalogueResults {

@@ -68,7 +68,7 @@ describe('catalogue', () => {
     expect(r.errors[1]!.message).toMatch(/unit of measure/);
     expect(value(await h.call('catalogue:list', {}))).toHaveLength(0);
 
-    expect(value(await h.call('catalogue:import-csv', { csv: CSV_GOOD }))).toEqual({ imported: 4, errors: [] });
+    expect(value(await h.call('catalogue:import-csv', { csv: CSV_GOOD }))).toEqual({ imported: 4, added: 4, updated: 0, errors: [] });
     const list = value(await h.call('catalogue:list', {}));
     items = Object.fromEntries(list.map((i) => [i.sku, i]));
     expect(items.BEA).toMatchObject({ name: 'Beans, 1 lb', priceCents: 1_299, unitCode: 'LBR', taxCategory: 'exempt', quickKey: true });
@@ -203,7 +203,7 @@ describe('cart and tenders', () => {
   });
 
   it('a discount above the limit needs a manager PIN when a cashier gives it', async () => {
-    expect(value(await h.call('catalogue:set-rules', { discountApprovalPercent: 25 }))).toEqual({ discountApprovalPercent: 25 });
+    expect(value(await h.call('catalogue:set-rules', { discountApprovalPercent: 25 }))).toEqual({ discountApprovalPercent: 25, defaultCommodityCode: '' });
     value(await h.call('catalogue:set-rules', { discountApprovalPercent: 20 }));
     await h.signInAs('Casey', '0000');
     expect((await h.call('catalogue:set-rules', { discountApprovalPercent: 90 })).ok).toBe(false);

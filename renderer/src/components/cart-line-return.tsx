@@ -7,17 +7,10 @@ import { ErrorNote } from './outcome-note';
 
 /**
  * In a card sale's detail, when it was one tender of a cart: the cart's lines, and (for
- * managers) returning chosen lines — the core gives back each line's share of every tender
- * of that sale (cards refunded through the gateway, cash from the drawer).
+ * managers) returning chosen lines (see CartReturnLines).
  */
 export function CartLineReturn({ transactionId, isManager, onChanged }: { transactionId: string; isManager: boolean; onChanged(): void }) {
   const [cart, setCart] = useState<CartView | null>(null);
-  const [chosen, setChosen] = useState<Set<string>>(new Set());
-  const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
   useEffect(() => {
     let live = true;
     void ringup.cartOfTransaction({ transactionId }).then((r) => live && r.ok && setCart(r.value));
@@ -26,7 +19,23 @@ export function CartLineReturn({ transactionId, isManager, onChanged }: { transa
     };
   }, [transactionId]);
   if (!cart || cart.status !== 'paid') return null;
+  return <CartReturnLines key={cart.id} initial={cart} isManager={isManager} onChanged={onChanged} />;
+}
 
+/**
+ * A paid cart's lines, and (for managers) returning chosen lines — the core gives back each
+ * line's share of every tender of that sale (cards refunded through the gateway, cash from
+ * the drawer). Used in a card sale's detail and on the Cart sales screen (cash-only carts).
+ */
+export function CartReturnLines({ initial, isManager, onChanged }: { initial: CartView; isManager: boolean; onChanged(cart: CartView): void }) {
+  const [cart, setCart] = useState<CartView>(initial);
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [asking, setAsking] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const paymentCount = cart.tenders.filter((t) => t.status === 'approved').length;
   const lineTotal = cart.totals.lines.filter((l) => chosen.has(l.id)).reduce((a, l) => a + l.totalCents, 0);
   const submit = async () => {
     setBusy(true);
@@ -38,13 +47,13 @@ export function CartLineReturn({ transactionId, isManager, onChanged }: { transa
     setCart(r.value.cart);
     setChosen(new Set());
     setDone(r.value.message);
-    onChanged();
+    onChanged(r.value.cart);
   };
 
   return (
     <div className="cart-return" role="group" aria-labelledby="cart-return-title" data-testid="cart-return">
       <h3 id="cart-return-title" className="subsection-title">
-        Items in this sale ({cart.tenders.filter((t) => t.status === 'approved').length} payments)
+        Items in this sale ({paymentCount} {paymentCount === 1 ? 'payment' : 'payments'})
       </h3>
       <ul className="cart-lines">
         {cart.lines.map((l, i) => (

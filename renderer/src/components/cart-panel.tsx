@@ -1,14 +1,14 @@
-import { useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
 import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
-import { tenderLabel } from '../lib/tender-label';
+import { tenderLabel } from '../../../shared/cart/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
-import { useCartStore } from '../stores/cart-store';
-import { useSessionStore } from '../stores/session-store';
+import { useCartStore, type ApprovalFor } from '../stores/cart-store';
 import { CardForm, type CardFormHandle } from './card-form';
 import { CashTender } from './cash-tender';
 import { CartTerminalTender } from './cart-terminal-tender';
 import { ConfirmDialog } from './confirm-dialog';
+import { ManagerApprovalDialog } from './manager-approval-dialog';
 import { SavedMethodDialog } from './saved-method-charge';
 
 const discountText = (d: Discount) => (d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
@@ -26,26 +26,52 @@ function parseDiscount(text: string): Discount | null | 'bad' {
   return cents ? { kind: 'amount', cents } : 'bad';
 }
 
+/** What the manager is asked to approve, and the button that does it (the core's sentence shows under it). */
+function approvalWords(p: ApprovalFor): { sentence: string; confirmLabel: string } {
+  switch (p.kind) {
+    case 'cancel':
+      return { sentence: 'A card payment of this sale was approved: cancelling it takes a manager. Card payments are voided (or refunded) and cash goes back.', confirmLabel: 'Approve and cancel the sale' };
+    case 'quantity':
+    case 'remove':
+      return { sentence: 'This change makes a discount a larger share of the sale than a cashier may give.', confirmLabel: 'Approve the change' };
+    case 'tender':
+      return { sentence: "This sale's discount is larger than a cashier may give: a manager approves it before it is paid.", confirmLabel: 'Approve discount' };
+    default:
+      return { sentence: 'This discount is larger than a cashier may give.', confirmLabel: 'Approve discount' };
+  }
+}
+
 /**
  * The cart: lines (quantity, remove), discounts, tax and total from the core, then the
- * tenders until the balance is zero — cash (change shown large) and a keyed card for the
- * balance; Cancel sale gives back what was taken, after a confirmation.
+ * tenders until the balance is zero — cash (change shown large), the terminal, and a keyed
+ * or saved card for the balance or a typed part of it (two cards can split a bill); Cancel
+ * sale gives back what was taken, after a confirmation (and a manager's PIN when a card was
+ * fully approved). A discount above the store's limit, or an edit that makes one larger,
+ * waits for a manager's PIN.
  */
 export function CartPanel() {
   const c = useCartStore();
   const cart = c.cart!;
-  const users = useSessionStore((s) => s.users);
   const cardRef = useRef<CardFormHandle>(null);
   const [discountText_, setDiscountText] = useState('');
   const [discountTarget, setDiscountTarget] = useState<'cart' | string>('cart');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [savedOpen, setSavedOpen] = useState(false);
-  const [approver, setApprover] = useState('');
-  const [pin, setPin] = useState('');
+  const [cardPartText, setCardPartText] = useState('');
   const taken = cart.tenders.some((t) => t.status === 'approved' || t.status === 'pending');
   const t = cart.totals;
   const parsed = parseDiscount(discountText_);
-  const managers = users.filter((u) => u.role === 'manager');
+  const takenBy = (cash: boolean) => cart.tenders.filter((x) => (x.kind === 'cash') === cash && x.status === 'approved').reduce((a, x) => a + x.approvedCents, 0);
+  const targetHasDiscount = discountTarget === 'cart' ? cart.cartDiscount !== null : (cart.lines.find((l) => l.id === discountTarget)?.discount ?? null) !== null;
+  // A card for a typed part of the balance (blank: all of it).
+  const cardPart = parseTypedAmount(cardPartText);
+  const cardPartBlank = cardPartText.trim() === '';
+  const cardPartBad = !cardPartBlank && (cardPart === null || cardPart === 0 || cardPart > cart.balanceCents);
+  const cardAmount = cardPartBlank ? cart.balanceCents : (cardPart ?? 0);
+  const cardAmountArg = cardPartBlank ? undefined : cardAmount;
+  useEffect(() => setCardPartText(''), [cart.balanceCents]);
+  const closeApproval = useCallback(() => useCartStore.setState({ approvalFor: null, error: null }), []);
+  const approve = useCallback((a: { managerId: string; pin: string }) => void useCartStore.getState().approve(a), []);
 
   return (
     <section className="panel order-panel" aria-labelledby="cart-title">
@@ -100,8 +126,8 @@ export function CartPanel() {
             <label htmlFor="discount-value">Discount (10% or 2.50)</label>
             <input id="discount-value" className="input" value={discountText_} onChange={(e) => setDiscountText(e.target.value)} aria-invalid={parsed === 'bad'} />
           </div>
-          <button type="submit" className="btn btn-secondary btn-lg" disabled={c.busy || parsed === 'bad'}>
-            {parsed === null ? 'Remove discount' : 'Apply'}
+          <button type="submit" className="btn btn-secondary btn-lg" disabled={c.busy || parsed === 'bad' || (parsed === null && !targetHasDiscount)}>
+            {parsed === null && targetHasDiscount ? 'Remove discount' : 'Apply'}
           </button>
         </form>
       )}
@@ -149,19 +175,41 @@ export function CartPanel() {
         <>
           <CashTender balanceCents={cart.balanceCents} disabled={c.busy} onPay={(cents) => void c.payCash(cents)} />
           <CartTerminalTender balanceCents={cart.balanceCents} />
-          <CardForm
-            ref={cardRef}
-            disabled={false}
-            blockedReason={null}
-            charging={c.busy}
-            chargeLabel={`Charge ${money(cart.balanceCents)} to the card`}
-            serverErrors={c.fieldErrors}
-            resetToken={c.cardResetToken}
-            onCharge={(card) => void c.payCard(card)}
-          />
-          <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy} onClick={() => setSavedOpen(true)} data-testid="cart-saved-open">
-            Charge {money(cart.balanceCents)} to a saved card…
-          </button>
+          <div className="cash-tender" role="group" aria-labelledby="cart-card-title">
+            <h3 id="cart-card-title" className="subsection-title">
+              Card
+            </h3>
+            <div className="field">
+              <label htmlFor="cart-card-amount">Amount on this card (blank: all of it)</label>
+              <input
+                id="cart-card-amount"
+                className="input"
+                inputMode="decimal"
+                value={cardPartText}
+                onChange={(e) => setCardPartText(e.target.value)}
+                aria-invalid={cardPartBad}
+                aria-describedby={cardPartBad ? 'cart-card-amount-error' : undefined}
+              />
+              {cardPartBad && (
+                <p id="cart-card-amount-error" className="field-error">
+                  Type an amount up to the balance, {money(cart.balanceCents)}.
+                </p>
+              )}
+            </div>
+            <CardForm
+              ref={cardRef}
+              disabled={false}
+              blockedReason={cardPartBad ? `Type an amount up to the balance, ${money(cart.balanceCents)}.` : null}
+              charging={c.busy}
+              chargeLabel={`Charge ${money(cardAmount)} to the card`}
+              serverErrors={c.fieldErrors}
+              resetToken={c.cardResetToken}
+              onCharge={(card) => void c.payCard(card, cardAmountArg)}
+            />
+            <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy || cardPartBad} onClick={() => setSavedOpen(true)} data-testid="cart-saved-open">
+              Charge {money(cardAmount)} to a saved card…
+            </button>
+          </div>
         </>
       )}
 
@@ -179,8 +227,8 @@ export function CartPanel() {
 
       {savedOpen && (
         <SavedMethodDialog
-          amountCents={cart.balanceCents}
-          onCharge={async (methodId) => ((await c.paySaved(methodId)) ? null : (useCartStore.getState().error ?? ''))}
+          amountCents={cardAmount}
+          onCharge={async (methodId) => ((await c.paySaved(methodId, cardAmountArg)) ? null : (useCartStore.getState().error ?? ''))}
           onClose={() => setSavedOpen(false)}
         />
       )}
@@ -190,6 +238,7 @@ export function CartPanel() {
           danger
           busy={c.busy}
           confirmLabel="Yes, cancel and give back"
+          cancelLabel="Keep the sale"
           onCancel={() => setConfirmCancel(false)}
           onConfirm={() => {
             setConfirmCancel(false);
@@ -197,34 +246,12 @@ export function CartPanel() {
           }}
         >
           <p>
-            Card payments already taken are voided (or refunded), and cash taken ({money(cart.tenders.filter((x) => x.kind === 'cash' && x.status === 'approved').reduce((a, x) => a + x.approvedCents, 0))}) goes back to the customer.
+            Card payments already taken ({money(takenBy(false))}) are voided (or refunded), and cash taken ({money(takenBy(true))}) goes back to the customer.
           </p>
         </ConfirmDialog>
       )}
       {c.approvalFor && (
-        <ConfirmDialog
-          title="Manager approval"
-          busy={c.busy}
-          error={c.error}
-          confirmLabel="Approve discount"
-          onCancel={() => useCartStore.setState({ approvalFor: null, error: null })}
-          onConfirm={() => void c.setDiscount(c.approvalFor!.target, c.approvalFor!.discount, { managerId: approver || managers[0]?.id || '', pin })}
-        >
-          <div className="field">
-            <label htmlFor="approver">Manager</label>
-            <select id="approver" className="input" value={approver || managers[0]?.id || ''} onChange={(e) => setApprover(e.target.value)}>
-              {managers.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="approver-pin">Manager PIN</label>
-            <input id="approver-pin" className="input input-secret" inputMode="numeric" autoComplete="off" value={pin} onChange={(e) => setPin(e.target.value.replace(/\D/g, '').slice(0, 8))} />
-          </div>
-        </ConfirmDialog>
+        <ManagerApprovalDialog {...approvalWords(c.approvalFor)} busy={c.busy} error={c.error} onApprove={approve} onCancel={closeApproval} />
       )}
     </section>
   );

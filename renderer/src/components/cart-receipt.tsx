@@ -1,16 +1,60 @@
-import type { CartView } from '../../../shared/ipc/contract';
+import type { CartReceiptData, Tender, TransactionView } from '../../../shared/ipc/contract';
+import { tenderLabel } from '../../../shared/cart/tender-label';
+import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
-import { tenderLabel } from '../lib/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
+import { Fact } from './fact';
+import { AuthAndRef, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from './receipt';
 
-/** A paid cart as the customer's receipt: items, discounts, tax, each tender and the change. */
-export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: string }) {
-  const t = cart.totals;
-  const approved = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
+/** One payment of the cart: cash handed over, or a card with its facts from the gateway's record (the single-sale receipt's parts). */
+function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionView | null | undefined }) {
+  if (x.kind === 'cash') {
+    return (
+      <div>
+        <dt>Cash tendered {money(x.tenderedCents)}</dt>
+        <dd>{money(x.approvedCents)}</dd>
+      </div>
+    );
+  }
+  const partial = x.approvedCents < x.requestedCents;
   return (
-    <article className="receipt cart-receipt" aria-label="Receipt" data-testid="cart-receipt">
-      <h2 className="receipt-store">{storeName}</h2>
-      <p className="muted">{new Date(cart.createdTs).toLocaleString()}</p>
+    <>
+      <div className="receipt-tender" data-testid="receipt-card">
+        <dt>
+          {tenderLabel(x.kind)} payment{partial ? ', approved (partial)' : ''}
+        </dt>
+        <dd>{money(x.approvedCents)}</dd>
+      </div>
+      {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
+      {card ? (
+        <>
+          <CardFacts t={card} />
+          <AuthAndRef t={card} />
+        </>
+      ) : (
+        x.transactionId && <Fact label="Ref">{shortRefOf(x.transactionId)}</Fact>
+      )}
+      {x.refundedCents > 0 && <Fact label="Refunded">-{money(x.refundedCents)}</Fact>}
+    </>
+  );
+}
+
+/**
+ * A paid cart as a receipt: the store's lines, the date and the cashier; the items,
+ * discounts and tax; each payment (a card with its brand and last four, entry, auth code and
+ * Ref — the single-sale receipt's parts) and the change. The merchant's copy adds the
+ * signature line when a card's verification calls for one (simplification: one line for the
+ * sale, however many cards ask for it) and whether Level 3 went, which is the merchant's business.
+ */
+export function CartReceipt({ data, header, copy = 'customer' }: { data: CartReceiptData; header: ReceiptHeader; copy?: ReceiptCopy }) {
+  const { cart } = data;
+  const t = cart.totals;
+  const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
+  const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
+  return (
+    <article className="receipt cart-receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'cart-receipt' : 'cart-receipt-merchant'}>
+      <ReceiptHead header={header} createdTs={Math.floor(cart.createdTs / 1000)} cashier={data.cashier} />
+      <p className="receipt-type">SALE</p>
       <table className="cart-receipt-lines">
         <caption className="sr-only">Items</caption>
         <thead>
@@ -28,7 +72,9 @@ export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: st
                 {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && <div className="muted">Discount −{money(t.lines[i]!.lineDiscountCents)}</div>}
                 {l.refunded && <div className="muted">Returned</div>}
               </td>
-              <td>{l.quantity} × {money(l.unitCents)}</td>
+              <td>
+                {l.quantity} × {money(l.unitCents)}
+              </td>
               <td>{money(t.lines[i]?.grossCents ?? 0)}</td>
             </tr>
           ))}
@@ -45,25 +91,37 @@ export function CartReceipt({ cart, storeName }: { cart: CartView; storeName: st
           <dt>Subtotal</dt>
           <dd>{money(t.subtotalCents)}</dd>
         </div>
-        <CartTaxAndTotal totals={t} totalTestId="receipt-total" />
-        {approved.map((x) => (
-          <div key={x.id}>
-            <dt>{x.kind === 'cash' ? `Cash tendered ${money(x.tenderedCents)}` : `${tenderLabel(x.kind)}${x.transactionId ? ` · Ref ${x.transactionId.replace(/-/g, '').slice(-8).toUpperCase()}` : ''}`}</dt>
-            <dd>{money(x.approvedCents)}</dd>
-          </div>
+        <CartTaxAndTotal totals={t} totalTestId={copy === 'customer' ? 'receipt-total' : 'receipt-merchant-total'} />
+        {paidBy.map((x) => (
+          <TenderLines key={x.id} tender={x} card={data.cards[x.id]} />
         ))}
         {cart.changeCents > 0 && (
-          <div>
+          <div className="receipt-total">
             <dt>Change</dt>
-            <dd data-testid="receipt-change">{money(cart.changeCents)}</dd>
+            <dd data-testid={copy === 'customer' ? 'receipt-change' : undefined}>{money(cart.changeCents)}</dd>
           </div>
         )}
       </dl>
-      {cart.level3.map((n) => (
-        <p key={n.transactionId} className="muted" data-testid="receipt-level3">
-          {n.note}
-        </p>
-      ))}
+      {copy === 'merchant' &&
+        cart.level3.map((n) => (
+          <p key={n.transactionId} className="receipt-small" data-testid="receipt-level3">
+            {n.note}
+          </p>
+        ))}
+      {copy === 'merchant' && signature && <SignatureBlock />}
+      <p className="receipt-foot">{receiptFoot(copy)}</p>
     </article>
+  );
+}
+
+/** Both copies: the customer's on screen, the merchant's printed after it. */
+export function CartReceiptSet({ data, header }: { data: CartReceiptData; header: ReceiptHeader }) {
+  return (
+    <div className="receipt-set">
+      <CartReceipt data={data} header={header} copy="customer" />
+      <div className="print-only">
+        <CartReceipt data={data} header={header} copy="merchant" />
+      </div>
+    </div>
   );
 }

@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   title: string;
   children: ReactNode;
   confirmLabel: string;
+  /** The safe answer's words (default "Cancel"; say "Keep the sale" where Cancel would read as the other answer). */
+  cancelLabel?: string;
   danger?: boolean;
   busy?: boolean;
   error?: string | null;
@@ -15,7 +17,7 @@ interface ConfirmDialogProps {
 }
 
 /** A modal question with one safe default: Cancel has the focus, Esc cancels. */
-export function ConfirmDialog({ title, children, confirmLabel, danger, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ title, children, confirmLabel, cancelLabel = 'Cancel', danger, busy, error, onConfirm, onCancel }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
   useFocusTrap(dialogRef);
@@ -44,7 +46,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger, busy, err
         <ErrorNote text={error} />
         <div className="dialog-actions">
           <button ref={cancelRef} type="button" className="btn btn-secondary btn-lg" onClick={onCancel} disabled={busy}>
-            Cancel
+            {cancelLabel}
           </button>
           <button type="button" className={`btn btn-lg ${danger ? 'btn-danger' : 'btn-primary'}`} onClick={onConfirm} disabled={busy}>
             {busy ? 'Working…' : confirmLabel}

@@ -35,19 +35,84 @@ export type ReceiptCopy = 'customer' | 'merchant';
  */
 const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Check scan' } as const;
 
+/*
+ * The parts a receipt is made of, shared with the cart's receipt (cart-receipt.tsx), so a
+ * sale rung up as a cart prints the same card facts, cashier, store lines and signature.
+ */
+
+/** The store's lines, the date and the cashier. */
+export function ReceiptHead({ header, createdTs, cashier }: { header: ReceiptHeader; createdTs: number; cashier: string | null }) {
+  return (
+    <header className="receipt-head">
+      <strong className="receipt-merchant">{header.name}</strong>
+      {header.address && <span className="receipt-address">{header.address}</span>}
+      {header.phone && <span>{header.phone}</span>}
+      <span>{dateAndTime(createdTs)}</span>
+      {cashier && <span data-testid="receipt-cashier">Cashier: {cashier}</span>}
+    </header>
+  );
+}
+
+/** The card (brand and last four, never more) and how it was presented: rows of a receipt's list. */
+export function CardFacts({ t }: { t: TransactionView }) {
+  return (
+    <>
+      <div>
+        <dt>{t.entryMode === 'check' ? 'Account' : 'Card'}</dt>
+        <dd>
+          {t.cardBrand} •••• {t.lastFour}
+        </dd>
+      </div>
+      <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
+      {t.checkNumber && <Fact label="Check no." testId="receipt-check-number">{t.checkNumber}</Fact>}
+      {t.emv && (
+        <>
+          <Fact label="Application" testId="receipt-emv-label">{t.emv.label}</Fact>
+          <Fact label="AID" testId="receipt-emv-aid">{t.emv.aid}</Fact>
+          <Fact label="Verification" testId="receipt-emv-cvm">{CVM_WORDING[t.emv.cvm]}</Fact>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The issuer's auth code, the receipt's Ref and a chip card's TVR and TSI: rows of a receipt's list. */
+export function AuthAndRef({ t }: { t: TransactionView }) {
+  return (
+    <>
+      {t.authCode && <Fact label="Auth code">{t.authCode}</Fact>}
+      <div>
+        <dt>Ref</dt>
+        <dd className="receipt-ref" data-testid="receipt-ref">
+          {t.ref}
+        </dd>
+      </div>
+      {t.emv?.tvr && <Fact label="TVR">{t.emv.tvr}</Fact>}
+      {t.emv?.tsi && <Fact label="TSI">{t.emv.tsi}</Fact>}
+    </>
+  );
+}
+
+/** The signature line the merchant's copy carries when the card verification (or a check's debit) calls for one. */
+export function SignatureBlock({ text = 'I agree to pay the above total according to my card issuer agreement.' }: { text?: string }) {
+  return (
+    <div className="receipt-signature" data-testid="receipt-signature">
+      <span aria-hidden="true">X</span>
+      <span className="receipt-signature-line">Signature</span>
+      <span className="receipt-small">{text}</span>
+    </div>
+  );
+}
+
+export const receiptFoot = (copy: ReceiptCopy) => (copy === 'merchant' ? 'Merchant copy' : 'Customer copy · Thank you!');
+
 export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; header: ReceiptHeader; copy?: ReceiptCopy }) {
   const refund = t.kind === 'refund';
   const subtotal = t.requestedCents - t.taxCents - t.tipCents;
   const checkAuth = t.entryMode === 'check' && t.state !== 'declined' ? checkAuthorization(header.name) : null;
   return (
     <article className="receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'receipt' : 'receipt-merchant'}>
-      <header className="receipt-head">
-        <strong className="receipt-merchant">{header.name}</strong>
-        {header.address && <span className="receipt-address">{header.address}</span>}
-        {header.phone && <span>{header.phone}</span>}
-        <span>{dateAndTime(t.createdTs)}</span>
-        {t.clerkName && <span data-testid="receipt-cashier">Cashier: {t.clerkName}</span>}
-      </header>
+      <ReceiptHead header={header} createdTs={t.createdTs} cashier={t.clerkName} />
       <p className="receipt-type">{refund ? 'REFUND' : 'SALE'}</p>
       {/* Issue 13: taken while the gateway could not be reached; forwarded later. */}
       {t.offline && (
@@ -57,21 +122,7 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
       )}
       <dl className="receipt-lines">
         {refund && t.previousTransactionId && <Fact label="Refund of sale">Ref {shortRefOf(t.previousTransactionId)}</Fact>}
-        <div>
-          <dt>{t.entryMode === 'check' ? 'Account' : 'Card'}</dt>
-          <dd>
-            {t.cardBrand} •••• {t.lastFour}
-          </dd>
-        </div>
-        <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
-        {t.checkNumber && <Fact label="Check no." testId="receipt-check-number">{t.checkNumber}</Fact>}
-        {t.emv && (
-          <>
-            <Fact label="Application" testId="receipt-emv-label">{t.emv.label}</Fact>
-            <Fact label="AID" testId="receipt-emv-aid">{t.emv.aid}</Fact>
-            <Fact label="Verification" testId="receipt-emv-cvm">{CVM_WORDING[t.emv.cvm]}</Fact>
-          </>
-        )}
+        <CardFacts t={t} />
         {!refund && (t.taxCents > 0 || t.tipCents > 0) && <Fact label="Subtotal">{money(subtotal)}</Fact>}
         {!refund && t.taxCents > 0 && <Fact label="Tax">{money(t.taxCents)}</Fact>}
         {!refund && t.tipCents > 0 && <Fact label="Tip">{money(t.tipCents)}</Fact>}
@@ -92,29 +143,15 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
         )}
         {t.refundedCents > 0 && <Fact label="Refunded">-{money(t.refundedCents)}</Fact>}
         <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]}</Fact>
-        {t.authCode && <Fact label="Auth code">{t.authCode}</Fact>}
-        <div>
-          <dt>Ref</dt>
-          <dd className="receipt-ref" data-testid="receipt-ref">
-            {t.ref}
-          </dd>
-        </div>
-        {t.emv?.tvr && <Fact label="TVR">{t.emv.tvr}</Fact>}
-        {t.emv?.tsi && <Fact label="TSI">{t.emv.tsi}</Fact>}
+        <AuthAndRef t={t} />
       </dl>
       {checkAuth && copy === 'customer' && (
         <p className="receipt-small receipt-authorization" data-testid="receipt-check-authorization">
           {checkAuth}
         </p>
       )}
-      {copy === 'merchant' && (t.signatureLine || checkAuth) && t.state !== 'declined' && (
-        <div className="receipt-signature" data-testid="receipt-signature">
-          <span aria-hidden="true">X</span>
-          <span className="receipt-signature-line">Signature</span>
-          <span className="receipt-small">{checkAuth ?? 'I agree to pay the above total according to my card issuer agreement.'}</span>
-        </div>
-      )}
-      <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : copy === 'merchant' ? 'Merchant copy' : 'Customer copy · Thank you!'}</p>
+      {copy === 'merchant' && (t.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
+      <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : receiptFoot(copy)}</p>
     </article>
   );
 }

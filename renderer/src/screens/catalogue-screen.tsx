@@ -1,7 +1,10 @@
 /**
  * Catalogue (managers): the items the counter sells — add, edit, archive (never delete, so
  * past sales keep their items) and import a CSV file. A file with any bad row imports
- * nothing and lists each bad line; the quick-key mark puts an item on the sale screen's grid.
+ * nothing and lists each bad line; a row whose SKU an item has updates that item (the
+ * answer says how many were added and updated); the quick-key mark puts an item on the sale
+ * screen's grid (in pages of 24, by name). The cart rules: the discount limit a cashier may
+ * give, and the default commodity code Level 3 gives a line without one (an open amount).
  * Component state only (no store): leaving the screen or switching user drops a half-typed form.
  */
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
@@ -9,6 +12,7 @@ import { itemFieldsSchema, type CatalogueItem, type CsvImportResult, type TaxCat
 import { ringup } from '../bridge/bridge';
 import { money, parseTypedAmount } from '../lib/money-format';
 import { ErrorNote } from '../components/outcome-note';
+import { QUICK_KEYS_PER_PAGE } from '../components/quick-keys';
 
 interface Draft {
   id: string | null;
@@ -34,6 +38,8 @@ export function CatalogueScreen() {
   const [busy, setBusy] = useState(false);
   const [limit, setLimit] = useState('');
   const [limitSaved, setLimitSaved] = useState<string | null>(null);
+  const [commodity, setCommodity] = useState('');
+  const [commoditySaved, setCommoditySaved] = useState<{ ok: boolean; text: string } | null>(null);
 
   const reload = useCallback(async () => {
     const r = await ringup.catalogueList({ includeArchived: true, search: '' });
@@ -42,7 +48,11 @@ export function CatalogueScreen() {
   }, []);
   useEffect(() => {
     void reload();
-    void ringup.catalogueRules().then((r) => r.ok && setLimit(String(r.value.discountApprovalPercent)));
+    void ringup.catalogueRules().then((r) => {
+      if (!r.ok) return;
+      setLimit(String(r.value.discountApprovalPercent));
+      setCommodity(r.value.defaultCommodityCode);
+    });
   }, [reload]);
   const limitValue = /^\d{1,3}$/.test(limit.trim()) && Number(limit) <= 100 ? Number(limit) : null;
   const saveLimit = async (e: FormEvent) => {
@@ -51,24 +61,53 @@ export function CatalogueScreen() {
     const r = await ringup.catalogueSetRules({ discountApprovalPercent: limitValue });
     setLimitSaved(r.ok ? `Saved: discounts above ${r.value.discountApprovalPercent} % need a manager.` : r.error.message);
   };
+  const saveCommodity = async (e: FormEvent) => {
+    e.preventDefault();
+    const r = await ringup.catalogueSetRules({ defaultCommodityCode: commodity.trim() });
+    if (!r.ok) return setCommoditySaved({ ok: false, text: r.error.fields?.defaultCommodityCode?.[0] ?? r.error.message });
+    setCommoditySaved({
+      ok: true,
+      text: r.value.defaultCommodityCode
+        ? `Saved: a line without a commodity code is sent as ${r.value.defaultCommodityCode}.`
+        : 'Saved: a line without a commodity code takes the one the sale’s items carry.',
+    });
+  };
+  const archive = async (i: CatalogueItem) => {
+    setMessage(null);
+    setError(null);
+    const r = await ringup.catalogueArchive({ id: i.id, archived: !i.archived });
+    if (!r.ok) return setError(r.error.message);
+    setMessage(r.value.archived ? `${r.value.name} archived: it is off the sale screen; past sales keep it.` : `${r.value.name} restored.`);
+    await reload();
+  };
 
   const save = async (e: FormEvent) => {
     e.preventDefault();
     setMessage(null);
     setError(null);
     const priceCents = parseTypedAmount(draft.price);
-    const parsed = itemFieldsSchema.safeParse({ ...draft, id: undefined, price: undefined, priceCents: priceCents ?? -1 });
+    // The schema is strict: the draft's own keys (id, the typed price) stay out of what it checks.
+    const { id: _id, price: _price, ...fields } = draft;
+    const parsed = itemFieldsSchema.safeParse({ ...fields, priceCents: priceCents ?? -1 });
     if (!parsed.success) {
       const errs: Record<string, string> = {};
       for (const i of parsed.error.issues) errs[String(i.path[0])] ??= i.path[0] === 'priceCents' ? 'Enter a price such as 3.50.' : i.message;
       setErrors(errs);
+      // A problem no field shows (there should be none) is still said, never swallowed.
+      const unplaced = parsed.error.issues.find((i) => i.path.length === 0);
+      if (unplaced) setError(unplaced.message);
       return;
     }
     setErrors({});
     setBusy(true);
     const r = draft.id ? await ringup.catalogueUpdate({ id: draft.id, fields: parsed.data }) : await ringup.catalogueAdd(parsed.data);
     setBusy(false);
-    if (!r.ok) return setError(r.error.message);
+    if (!r.ok) {
+      // A field the core refused (a SKU another item has) shows on that field.
+      const fields = Object.fromEntries(Object.entries(r.error.fields ?? {}).map(([k, v]) => [k, v[0] ?? r.error.message]));
+      if (Object.keys(fields).length > 0) return setErrors(fields);
+      return setError(r.error.message);
+    }
     setMessage(`${r.value.name} saved.`);
     setDraft(EMPTY);
     await reload();
@@ -156,7 +195,7 @@ export function CatalogueScreen() {
         <ErrorNote text={error} />
         {imported && imported.errors.length === 0 && (
           <p className="notice notice-ok" role="status" data-testid="csv-result">
-            Imported {imported.imported} items.
+            Imported {imported.imported} {imported.imported === 1 ? 'item' : 'items'}. {imported.added} added, {imported.updated} updated (matched by SKU).
           </p>
         )}
         {imported && imported.errors.length > 0 && (
@@ -174,32 +213,65 @@ export function CatalogueScreen() {
       </section>
       <section className="panel" aria-labelledby="rules-title">
         <h2 id="rules-title" className="section-title">
-          Discounts
+          Cart rules
         </h2>
-        <form className="input-row discount-row" onSubmit={(e) => void saveLimit(e)}>
+        <form className="input-row rule-row" onSubmit={(e) => void saveLimit(e)}>
           <div className="field">
-            <label htmlFor="discount-limit">A cashier's discount above this percent needs a manager's PIN</label>
-            <input id="discount-limit" className="input" inputMode="numeric" value={limit} onChange={(e) => setLimit(e.target.value)} aria-invalid={limit !== '' && limitValue === null} aria-describedby={limit !== '' && limitValue === null ? 'discount-limit-error' : undefined} />
-            {limit !== '' && limitValue === null && (
-              <p id="discount-limit-error" className="field-error">
-                A whole percent from 0 to 100.
-              </p>
-            )}
+            <label htmlFor="discount-limit">Discount limit for cashiers (%)</label>
+            <input
+              id="discount-limit"
+              className="input input-short"
+              inputMode="numeric"
+              value={limit}
+              onChange={(e) => setLimit(e.target.value)}
+              aria-invalid={limit !== '' && limitValue === null}
+              aria-describedby={limit !== '' && limitValue === null ? 'discount-limit-error' : 'discount-limit-hint'}
+            />
           </div>
           <button type="submit" className="btn btn-secondary btn-lg" disabled={limitValue === null}>
             Save
           </button>
         </form>
+        {limit !== '' && limitValue === null ? (
+          <p id="discount-limit-error" className="field-error">
+            A whole percent from 0 to 100.
+          </p>
+        ) : (
+          <p id="discount-limit-hint" className="muted">
+            A cashier's discount above this share of what it discounts needs a manager's PIN (also when an edit makes it larger).
+          </p>
+        )}
         {limitSaved && (
           <p className="notice notice-ok" role="status">
             {limitSaved}
           </p>
         )}
+        <form className="input-row rule-row" onSubmit={(e) => void saveCommodity(e)}>
+          <div className="field">
+            <label htmlFor="default-commodity">Default commodity code</label>
+            <input id="default-commodity" className="input input-short" value={commodity} maxLength={12} onChange={(e) => setCommodity(e.target.value)} aria-describedby="default-commodity-hint" />
+          </div>
+          <button type="submit" className="btn btn-secondary btn-lg">
+            Save code
+          </button>
+        </form>
+        <p id="default-commodity-hint" className="muted">
+          Level 3 for Visa: the commodity code of a line without one, such as an open amount. Blank: the code the sale's items carry.
+        </p>
+        {commoditySaved?.ok && (
+          <p className="notice notice-ok" role="status">
+            {commoditySaved.text}
+          </p>
+        )}
+        <ErrorNote text={commoditySaved && !commoditySaved.ok ? commoditySaved.text : null} />
       </section>
       <section className="panel" aria-labelledby="items-title">
         <h2 id="items-title" className="section-title">
           Items ({items.filter((i) => !i.archived).length})
         </h2>
+        <p className="muted">
+          Quick keys: {items.filter((i) => i.quickKey && !i.archived).length}, shown on the sale screen by name in pages of {QUICK_KEYS_PER_PAGE}.
+        </p>
         <table className="breakdown" data-testid="catalogue-table">
           <thead>
             <tr>
@@ -230,7 +302,7 @@ export function CatalogueScreen() {
                     type="button"
                     className="btn btn-quiet"
                     aria-label={`${i.archived ? 'Restore' : 'Archive'} ${i.name}`}
-                    onClick={() => void ringup.catalogueArchive({ id: i.id, archived: !i.archived }).then(reload)}
+                    onClick={() => void archive(i)}
                   >
                     {i.archived ? 'Restore' : 'Archive'}
                   </button>

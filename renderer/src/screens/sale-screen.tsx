@@ -15,7 +15,8 @@ import { aboveHardCap, hardCapSentence } from '../../../shared/amount-guards';
 import { SaleResult } from './sale-result';
 // --- cart hook-in (issue 15)
 import { CartPanel } from '../components/cart-panel';
-import { CartReceipt } from '../components/cart-receipt';
+import { CartReceiptSet } from '../components/cart-receipt';
+import { receiptHeaderOf } from '../components/receipt';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
 
@@ -97,6 +98,12 @@ export function SaleScreen() {
             </p>
           )}
           {cart.message && <p className="notice notice-info">{cart.message}</p>}
+          {/* Level 3 is the merchant's business: said here and on the merchant's copy, not on the customer's. */}
+          {cart.receipt.level3.map((n) => (
+            <p key={n.transactionId} className="notice notice-info" data-testid="paid-level3">
+              {n.note}
+            </p>
+          ))}
           <div className="form-actions">
             <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
               New sale
@@ -106,7 +113,7 @@ export function SaleScreen() {
             </button>
           </div>
         </section>
-        <CartReceipt cart={cart.receipt} storeName={config?.merchantName ?? ''} />
+        <CartReceiptSet data={cart.receiptData ?? { cart: cart.receipt, cashier: null, cards: {} }} header={receiptHeaderOf(config)} />
       </div>
     );
   }
@@ -152,6 +159,11 @@ export function SaleScreen() {
           <p className="notice notice-info" data-testid="collect-rest">
             {money(s.firstCard.transaction.amountCents)} of the {money(s.firstCard.transaction.requestedCents)} sale was approved on {s.firstCard.transaction.cardBrand} ••••{' '}
             {s.firstCard.transaction.lastFour}. Charge the remaining {money(s.firstCard.restCents)} to another card.
+          </p>
+        )}
+        {!cartActive && cart.message && (
+          <p className="notice notice-ok" role="status" data-testid="cart-message">
+            {cart.message}
           </p>
         )}
         {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}

@@ -15,6 +15,7 @@ import { BatchesScreen } from './batches-screen';
 import { CounterUsersScreen } from './counter-users-screen';
 import { GatewayScreen } from './gateway-screen';
 import { AuditScreen } from './audit-screen';
+import { CartSalesScreen } from './cart-sales-screen';
 import { CatalogueScreen } from './catalogue-screen';
 import { ManageScreen } from './manage-screen';
 import { OutboxScreen } from './outbox-screen';
@@ -158,6 +159,16 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['manager'],
     render: () => <CatalogueScreen />,
+  },
+  {
+    // Cashiers open it from the Transactions screen (reprint a cart's receipt); managers also return items here.
+    id: 'cartsales',
+    label: 'Cart sales',
+    description: 'Sales rung up as a cart, cash ones too: reprint the receipt, return items.',
+    group: 'manage',
+    needsSession: true,
+    roles: ['cashier', 'manager'],
+    render: () => <CartSalesScreen />,
   },
 ];
 

@@ -4,6 +4,7 @@ import { TransactionDetail } from '../components/transaction-detail';
 import { TransactionList } from '../components/transaction-list';
 import { money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
+import { useNavStore } from '../stores/nav-store';
 import { useSessionStore } from '../stores/session-store';
 import { useStatusStore } from '../stores/status-store';
 import { applyFilters, totalsOfRows, type KindFilter } from '../lib/transaction-filters';
@@ -97,6 +98,10 @@ export function TransactionsScreen() {
             )}
             <button type="button" className="btn btn-secondary" onClick={() => setFinding((f) => !f)} aria-expanded={finding}>
               Find older…
+            </button>
+            {/* Issue 15: a cart paid all in cash has no gateway transaction; its receipt and returns are there. */}
+            <button type="button" className="btn btn-secondary" onClick={() => useNavStore.getState().go('cartsales')}>
+              Cart sales…
             </button>
             {mode === 'today' && (
               <button type="button" className="btn btn-quiet" onClick={() => void loadToday()} disabled={st.loading}>

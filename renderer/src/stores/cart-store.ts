@@ -4,11 +4,26 @@
  * answers). Card data never enters this store: the card form hands it straight to `payCard`.
  * A user's work, so it registers with the per-user reset.
  */
-import type { CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
+import type { CartReceiptData, CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
 import type { Result } from '../../../shared/result';
 import { ringup } from '../bridge/bridge';
 import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
 import { createUserStore, userEpoch } from './user-store';
+
+/** A manager's PIN typed at the counter. */
+export interface Approval {
+  managerId: string;
+  pin: string;
+}
+
+/** What waits for a manager's PIN: the step is sent again with it. */
+export type ApprovalFor =
+  | { kind: 'discount'; target: 'cart' | string; discount: Discount | null }
+  | { kind: 'quantity'; lineId: string; quantity: number }
+  | { kind: 'remove'; lineId: string }
+  /** A tender was refused: the cart's discounts as they stand need the approval first. */
+  | { kind: 'tender' }
+  | { kind: 'cancel' };
 
 interface CartState {
   items: CatalogueItem[];
@@ -24,15 +39,19 @@ interface CartState {
   cardResetToken: number;
   /** The paid cart shown as a receipt until New sale. */
   receipt: CartView | null;
-  /** A discount waiting for a manager's PIN. */
-  approvalFor: { target: 'cart' | string; discount: Discount | null } | null;
+  /** The receipt's cashier and card details (read once the cart is paid). */
+  receiptData: CartReceiptData | null;
+  /** A step waiting for a manager's PIN. */
+  approvalFor: ApprovalFor | null;
   load(): Promise<void>;
   setSearch(q: string): void;
   addItem(id: string): Promise<void>;
   addOpen(amountCents: number): Promise<boolean>;
-  setQuantity(lineId: string, quantity: number): Promise<void>;
-  removeLine(lineId: string): Promise<void>;
-  setDiscount(target: 'cart' | string, discount: Discount | null, approval?: { managerId: string; pin: string }): Promise<void>;
+  setQuantity(lineId: string, quantity: number, approval?: Approval): Promise<void>;
+  removeLine(lineId: string, approval?: Approval): Promise<void>;
+  setDiscount(target: 'cart' | string, discount: Discount | null, approval?: Approval): Promise<void>;
+  /** Sends the step waiting in `approvalFor` again with the manager's PIN. */
+  approve(approval: Approval): Promise<void>;
   clear(): Promise<void>;
   payCash(tenderedCents: number, amountCents?: number): Promise<void>;
   payCard(card: KeyedCard, amountCents?: number): Promise<void>;
@@ -40,30 +59,47 @@ interface CartState {
   payTerminal(amountCents?: number): Promise<void>;
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
   paySaved(methodId: string, amountCents?: number): Promise<boolean>;
-  cancel(): Promise<void>;
+  /** Cancels the sale (a card fully approved needs a manager: their PIN as `approval`). */
+  cancel(approval?: Approval): Promise<void>;
   /** A keyed sale's partial approval: the rest becomes the cart's balance. */
   adoptPartial(transactionId: string): Promise<boolean>;
   newSale(): Promise<void>;
 }
 
 export const useCartStore = createUserStore<CartState>((set, get) => {
-  /** Applies a core answer unless another user signed in meanwhile. */
-  async function run<T>(call: () => Promise<Result<T>>, onOk: (v: T) => void): Promise<boolean> {
+  /**
+   * Applies a core answer unless another user signed in meanwhile. A step the core refuses
+   * for want of a manager (or for a wrong PIN given with one) waits in `approvalFor`.
+   */
+  async function run<T>(call: () => Promise<Result<T>>, onOk: (v: T) => void, pending?: ApprovalFor, withPin = false): Promise<boolean> {
     const epoch = userEpoch();
     set({ busy: true, error: null, fieldErrors: {} });
     const r = await call();
     if (epoch !== userEpoch()) return false;
     if (!r.ok) {
+      const code = r.error.code;
       // The cashier said no to the large-amount question: nothing was sent, nothing to say.
-      const declined = r.error.code === DECLINED_BY_CASHIER;
-      set({ busy: false, error: declined ? null : r.error.message, fieldErrors: declined ? {} : (r.error.fields ?? {}) });
+      const declined = code === DECLINED_BY_CASHIER;
+      const needs = pending !== undefined && (code === 'approval_needed' || (withPin && (code === 'approval_refused' || code === 'locked')));
+      set({ busy: false, error: declined ? null : r.error.message, fieldErrors: declined || needs ? {} : (r.error.fields ?? {}), approvalFor: needs ? pending : null });
       return false;
     }
+    set({ busy: false, approvalFor: null });
     onOk(r.value);
-    set({ busy: false });
     return true;
   }
-  const showCart = (cart: CartView) => set(cart.status === 'paid' ? { cart: null, receipt: cart } : { cart });
+  const showCart = (cart: CartView) => {
+    if (cart.status !== 'paid') return set({ cart });
+    set({ cart: null, receipt: cart, receiptData: null });
+    // The receipt's cashier and card facts: read once; the receipt shows the cart meanwhile.
+    void ringup.cartReceipt({ cartId: cart.id }).then((r) => {
+      if (r.ok && get().receipt?.id === cart.id) set({ receiptData: r.value });
+    });
+  };
+  const pinArg = (approval?: Approval) => (approval ? { approval } : {});
+  /** After a tender: a new idempotency key, unless the outcome is unknown (a retry must reuse it) or nothing was sent (a manager must approve first). */
+  const nextRef = () =>
+    set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : crypto.randomUUID() }));
   /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
   const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge') =>
     sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose);
@@ -81,6 +117,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     clientRef: crypto.randomUUID(),
     cardResetToken: 0,
     receipt: null,
+    receiptData: null,
     approvalFor: null,
     async load() {
       const epoch = userEpoch();
@@ -89,33 +126,39 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       set({ items: items.ok ? items.value : [], cart: cart.ok ? cart.value : null, error: cart.ok ? null : cart.error.message });
     },
     setSearch: (search) => set({ search }),
-    addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), showCart)),
-    addOpen: (amountCents) => run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), showCart),
-    setQuantity: async (lineId, quantity) => void (await run(() => ringup.cartSetQuantity({ lineId, quantity }), showCart)),
-    removeLine: async (lineId) => void (await run(() => ringup.cartRemoveLine({ lineId }), showCart)),
-    async setDiscount(target, discount, approval) {
-      const call = () =>
-        target === 'cart'
-          ? ringup.cartSetCartDiscount({ discount, ...(approval ? { approval } : {}) })
-          : ringup.cartSetLineDiscount({ lineId: target, discount, ...(approval ? { approval } : {}) });
-      const epoch = userEpoch();
-      set({ busy: true, error: null });
-      const r = await call();
-      if (epoch !== userEpoch()) return;
-      if (!r.ok) {
-        const needs = r.error.code === 'approval_needed' || (approval !== undefined && r.error.code === 'approval_refused');
-        set({ busy: false, error: r.error.message, approvalFor: needs ? { target, discount } : null });
-        return;
-      }
-      set({ busy: false, approvalFor: null });
-      showCart(r.value);
+    // A new line starts a new story: the last sale's sentence (cancelled, approved) goes.
+    addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null }))),
+    addOpen: (amountCents) =>
+      run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), (v) => set({ cart: v, message: null })),
+    setQuantity: async (lineId, quantity, approval) =>
+      void (await run(() => ringup.cartSetQuantity({ lineId, quantity, ...pinArg(approval) }), showCart, { kind: 'quantity', lineId, quantity }, approval !== undefined)),
+    removeLine: async (lineId, approval) =>
+      void (await run(() => ringup.cartRemoveLine({ lineId, ...pinArg(approval) }), showCart, { kind: 'remove', lineId }, approval !== undefined)),
+    setDiscount: async (target, discount, approval) =>
+      void (await run(
+        () => (target === 'cart' ? ringup.cartSetCartDiscount({ discount, ...pinArg(approval) }) : ringup.cartSetLineDiscount({ lineId: target, discount, ...pinArg(approval) })),
+        showCart,
+        { kind: 'discount', target, discount },
+        approval !== undefined,
+      )),
+    async approve(approval) {
+      const p = get().approvalFor;
+      if (!p) return;
+      if (p.kind === 'discount') return get().setDiscount(p.target, p.discount, approval);
+      if (p.kind === 'quantity') return get().setQuantity(p.lineId, p.quantity, approval);
+      if (p.kind === 'remove') return get().removeLine(p.lineId, approval);
+      if (p.kind === 'cancel') return get().cancel(approval);
+      await run(() => ringup.cartApprove({ approval }), (v) => {
+        set({ message: `Approved by ${v.discountApprovedBy ?? 'the manager'}: take the payment again.` });
+        showCart(v);
+      }, p, true);
     },
     clear: async () => void (await run(() => ringup.cartClear(), showCart)),
     payCash: async (tenderedCents, amountCents) =>
       void (await run(() => ringup.cartPayCash({ tenderedCents, ...(amountCents !== undefined ? { amountCents } : {}) }), (v) => {
         set({ message: null });
         showCart(v);
-      })),
+      }, { kind: 'tender' })),
     async payCard(card, amountCents) {
       const clientRef = get().clientRef;
       await run(
@@ -124,9 +167,12 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
           set({ message: v.message });
           showCart(v);
         },
+        { kind: 'tender' },
       );
-      // The gateway answered (or refused before charging): the next card is a new tender. An unknown outcome keeps the ref.
-      set((s) => ({ cardResetToken: s.cardResetToken + 1, clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+      // The gateway answered (or refused before charging): the next card is a new tender; the card
+      // stays typed while a manager's approval is asked first (nothing was sent).
+      if (get().approvalFor?.kind !== 'tender') set((s) => ({ cardResetToken: s.cardResetToken + 1 }));
+      nextRef();
     },
     async payTerminal(amountCents) {
       const clientRef = get().clientRef;
@@ -136,8 +182,9 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
           set({ message: v.message });
           showCart(v);
         },
+        { kind: 'tender' },
       );
-      set((s) => ({ clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+      nextRef();
     },
     async paySaved(methodId, amountCents) {
       const clientRef = get().clientRef;
@@ -147,18 +194,19 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
           set({ message: v.message });
           showCart(v);
         },
+        { kind: 'tender' },
       );
-      set((s) => ({ clientRef: s.error?.includes('did not answer') ? s.clientRef : crypto.randomUUID() }));
+      nextRef();
       return done;
     },
-    cancel: async () =>
-      void (await run(() => ringup.cartCancel({ confirmed: true }), () => {
+    cancel: async (approval) =>
+      void (await run(() => ringup.cartCancel({ confirmed: true, ...pinArg(approval) }), () => {
         set({ cart: null, message: 'The sale was cancelled; payments taken were given back.' });
         void get().load();
-      })),
+      }, { kind: 'cancel' }, approval !== undefined)),
     adoptPartial: (transactionId) => run(() => ringup.cartAdoptPartial({ transactionId }), showCart),
     async newSale() {
-      set({ receipt: null, message: null, error: null });
+      set({ receipt: null, receiptData: null, message: null, error: null });
       await get().load();
     },
   };

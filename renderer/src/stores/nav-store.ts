@@ -2,7 +2,7 @@
 import { createUserStore } from './user-store';
 
 /** Every screen's name; its entry (label, key, roles) lives in screens/screen-registry.tsx. */
-export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit' | 'users' | 'gateway' | 'recurring' | 'outbox' | 'paylinks' | 'queue' | 'catalogue';
+export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit' | 'users' | 'gateway' | 'recurring' | 'outbox' | 'paylinks' | 'queue' | 'catalogue' | 'cartsales';
 
 interface NavState {
   screen: ScreenName;

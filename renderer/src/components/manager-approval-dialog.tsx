@@ -1,0 +1,66 @@
+import { useCallback, useState } from 'react';
+import type { Approval } from '../stores/cart-store';
+import { useSessionStore } from '../stores/session-store';
+import { ConfirmDialog } from './confirm-dialog';
+
+/**
+ * A manager approves a step at a cashier's counter (a large discount, an edit that makes a
+ * discount's share larger, cancelling a sale a card paid for): they pick their name and type
+ * their PIN; the core checks it (wrong PINs count toward the same lockout as at sign-in).
+ * Enter in the PIN field approves. The PIN lives only here, never in a store.
+ */
+export function ManagerApprovalDialog({
+  sentence,
+  confirmLabel,
+  busy,
+  error,
+  onApprove,
+  onCancel,
+}: {
+  sentence: string;
+  confirmLabel: string;
+  busy: boolean;
+  error: string | null;
+  onApprove(approval: Approval): void;
+  onCancel(): void;
+}) {
+  const managers = useSessionStore((s) => s.users).filter((u) => u.role === 'manager');
+  const [approver, setApprover] = useState('');
+  const [pin, setPin] = useState('');
+  const managerId = approver || managers[0]?.id || '';
+  // Stable callbacks: the dialog moves the focus to Cancel whenever they change, which would pull it out of the PIN field as it is typed.
+  const approve = useCallback(() => onApprove({ managerId, pin }), [onApprove, managerId, pin]);
+  const cancel = useCallback(() => onCancel(), [onCancel]);
+  return (
+    <ConfirmDialog title="Manager approval" busy={busy} error={error} confirmLabel={confirmLabel} onCancel={cancel} onConfirm={approve}>
+      <p>{sentence}</p>
+      <div className="field">
+        <label htmlFor="approver">Manager</label>
+        <select id="approver" className="input" value={managerId} onChange={(e) => setApprover(e.target.value)}>
+          {managers.map((m) => (
+            <option key={m.id} value={m.id}>
+              {m.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor="approver-pin">Manager PIN</label>
+        <input
+          id="approver-pin"
+          className="input input-secret"
+          inputMode="numeric"
+          autoComplete="off"
+          value={pin}
+          onChange={(e) => setPin(e.target.value.replace(/\D/g, '').slice(0, 8))}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && pin.length > 0 && !busy) {
+              e.preventDefault();
+              approve();
+            }
+          }}
+        />
+      </div>
+    </ConfirmDialog>
+  );
+}

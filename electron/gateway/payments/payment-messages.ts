@@ -33,6 +33,7 @@ export const PAY_MSG = {
   VAULT_METHOD: 'The account vault holds a {method} account.',
   CONTACT_INVALID: 'Contact Id is invalid.',
   PREVIOUS_INVALID: 'Previous Transaction Id is invalid.',
+  PREVIOUS_WITH_ACCOUNT: 'Send account data (account_number, account_vault_id, track_data, micr_data …) or previous_transaction_id, not both: a transaction of an earlier one uses its card or account.',
   API_ID_SPACES: 'Transaction Api Id must not contain spaces.',
   API_ID_LENGTH: 'Transaction Api Id should contain at most 64 characters.',
   TEXT_TOO_LONG: '{attribute} should contain at most {max} characters.',

@@ -172,6 +172,13 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'notification_email_address', type: 'email', max: 128, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'E-mail a receipt (also on edit).' },
 ];
 
+/**
+ * The fields that say where the money comes from (or goes to) besides an earlier
+ * transaction. The docs: "Account details OR previous_transaction_id should be passed";
+ * both together is 422, so a refund "of" a sale can never pay out to another card.
+ */
+export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_data', 'micr_data', 'account_vault_id', 'account_vault_api_id'] as const;
+
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */

@@ -10,7 +10,7 @@ import { typedAccount } from './card-source';
 import { EMAIL_RE, money, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 import { readTableFields } from './transaction-field-reader';
-import { FIELD_BY_NAME, type PostAction } from './transaction-fields';
+import { ACCOUNT_SOURCE_FIELDS, FIELD_BY_NAME, type PostAction } from './transaction-fields';
 
 export function transactionShapeErrors(body: Body, action: PostAction): ErrorCollector {
   const errs = new ErrorCollector();
@@ -26,6 +26,10 @@ export function transactionShapeErrors(body: Body, action: PostAction): ErrorCol
   }
   const explicit = present(body.payment_method) ? String(body.payment_method) : undefined;
   if (explicit !== undefined && explicit !== 'cc' && explicit !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+  // An earlier transaction is the account: account data beside it would send the money elsewhere.
+  if ((present(body.previous_transaction_id) || present(body.previous_transaction_api_id)) && ACCOUNT_SOURCE_FIELDS.some((k) => present(body[k]))) {
+    errs.add(present(body.previous_transaction_id) ? 'previous_transaction_id' : 'previous_transaction_api_id', PAY_MSG.PREVIOUS_WITH_ACCOUNT);
+  }
   if (present(body.account_number) && !present(body.account_vault_id) && !present(body.account_vault_api_id)) {
     typedAccount(body, explicit === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc', errs);
   }

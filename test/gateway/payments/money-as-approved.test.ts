@@ -131,6 +131,31 @@ describe('tip edits', () => {
   });
 });
 
+describe('a refund of an earlier transaction', () => {
+  it('goes back to that card only: account data beside previous_transaction_id(_api_id) is 422 and nothing moves', async () => {
+    const s = (await post({ transaction_amount: '30.00', transaction_api_id: 'linked-refund-sale' })).body.transaction;
+    const other = { account_number: '5454545454545454', exp_date: EXP };
+    const vault = (await h.call('POST', '/accountvaults', { accountvault: { location_id: s.location_id, payment_method: 'cc', account_number: '5454545454545454', exp_date: EXP } })).body.accountvault;
+    const tries: Record<string, unknown>[] = [
+      { previous_transaction_id: s.id, ...other },
+      { previous_transaction_api_id: 'linked-refund-sale', ...other },
+      { previous_transaction_id: s.id, account_vault_id: vault.id },
+      { previous_transaction_id: s.id, track_data: ';5454545454545454=30121010000000000000?' },
+    ];
+    for (const extra of tries) {
+      const r = await h.call('POST', '/transactions', { transaction: { action: 'refund', transaction_amount: '30.00', ...extra } });
+      expect(r.status, JSON.stringify(extra)).toBe(422);
+      expect(Object.values(r.body.errors).flat()).toContain(PAY_MSG.PREVIOUS_WITH_ACCOUNT);
+    }
+    expect(refundedCents(s.id)).toBe(0);
+    const rows = h.engine.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE previous_transaction_id = ?').get(s.id) as { n: number };
+    expect(rows.n).toBe(0);
+    // Without account data it refunds the original card.
+    const ok = await refund(s.id, '30.00');
+    expect(ok.body.transaction).toMatchObject({ status_id: 111, last_four: '1111' });
+  });
+});
+
 describe('voids', () => {
   it('voiding a refund gives back exactly what it refunded', async () => {
     const s = (await post({ transaction_amount: '2.01' })).body.transaction;

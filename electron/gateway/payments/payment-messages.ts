@@ -50,6 +50,7 @@ export const PAY_MSG = {
   PARTIAL_REVERSAL_BELOW_REFUNDED: 'Transaction Amount cannot be less than what was already refunded ({refunded}).',
   AUTHINCREMENT_DECLINED: 'The issuer declined the increment ({verbiage}); the authorization is unchanged.',
   AMOUNT_TOO_LARGE: 'Transaction Amount would exceed the largest amount a transaction can carry (999999999.99).',
+  TIP_OVER_TOLERANCE: 'A tip adjust can raise the sale to at most {max} (20% over the approved {approved}); run a new sale for more.',
   TIP_BELOW_REFUNDED: 'The new tip would take the transaction below what was already refunded ({refunded}).',
   EDIT_NOT_ALLOWED: 'Only an unsettled, approved transaction can be edited.',
   TIP_NOT_CARD: 'A tip can only be adjusted on a card transaction.',

@@ -97,6 +97,19 @@ const VERBIAGE: Record<number, string> = {
   1622: 'EXPIRED CARD',
 };
 
+/**
+ * How far a tip adjust may raise a fully approved card sale above what the issuer approved:
+ * the card networks let a tip-eligible merchant settle up to 20% over the authorization
+ * without a new one. Beyond it the sale needs a new authorization (a new sale), so a tip
+ * edit can never turn a 10.00 approval into an arbitrary capture.
+ */
+export const TIP_ADJUST_TOLERANCE_PERCENT = 20;
+
+/** The highest amount a tip adjust may settle for an approval of `approvedCents`. */
+export function tipAdjustCeiling(approvedCents: number): number {
+  return approvedCents + Math.floor((approvedCents * TIP_ADJUST_TOLERANCE_PERCENT) / 100);
+}
+
 /** The gateway's processor time-out (TestData: "the API has a default time-out period of 10000ms"). */
 export const PROCESSOR_TIMEOUT_MS = 10_000;
 export const TIMEOUT_VERBIAGE = 'TIMEOUT';

@@ -39,7 +39,7 @@ import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './
 import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
-import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
+import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
@@ -67,6 +67,8 @@ export interface TransactionRow {
   reason_code_id: number;
   amount: number;
   auth_amount: number;
+  /** What the issuer approved (moved by authcomplete/authincrement/partialreversal, never by a tip edit). */
+  approved_amount: number;
   refunded: number;
   first_six: string | null;
   last_four: string | null;
@@ -544,11 +546,11 @@ export class TransactionService {
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
-            reason_code_id, amount, auth_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
+            reason_code_id, amount, auth_amount, approved_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
             previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
-          outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
+          outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc);
@@ -614,6 +616,7 @@ export class TransactionService {
       let reason = cur.reason_code_id;
       let amt = cur.amount;
       let authAmt = cur.auth_amount;
+      let approvedAmt = cur.approved_amount;
       let batchId = cur.batch_id;
       const isCard = cur.payment_method === 'cc';
       const unsettled = cur.settled === 0;
@@ -652,6 +655,7 @@ export class TransactionService {
           }
           amt = done;
           authAmt = done; // what is captured is what counts from now on
+          approvedAmt = done;
           status = STATUS.approved;
           reason = REASON.authCompleted;
           d.verbiage = verbiageFor(REASON.approved);
@@ -670,6 +674,7 @@ export class TransactionService {
           if (cur.amount + (amount ?? 0) > MAX_AMOUNT_CENTS) throw new ApiError(422, { transaction_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
           amt = cur.amount + (amount ?? 0);
           authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
+          approvedAmt = cur.approved_amount + inc.authAmountCents;
           break;
         }
         case 'partialreversal': {
@@ -681,6 +686,7 @@ export class TransactionService {
           if (final < cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
           amt = final;
           authAmt = final;
+          approvedAmt = final;
           break;
         }
         case 'edit': {
@@ -692,9 +698,17 @@ export class TransactionService {
             amt = cur.amount - oldTip + tip;
             if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
             // An authorization keeps what the issuer approved (authcomplete is bounded by it).
-            // A fully approved sale's tip adjust is the captured amount; a partial approval's
-            // approved part never grows.
-            if (cur.status_id === STATUS.approved) authAmt = cur.auth_amount >= cur.amount ? amt : Math.min(cur.auth_amount, amt);
+            // A fully approved sale's tip adjust is the captured amount, at most the networks'
+            // tip tolerance over what the issuer approved (measured from the approval, so
+            // edits never compound); a partial approval's approved part never grows.
+            if (cur.status_id === STATUS.approved) {
+              const full = cur.auth_amount >= cur.amount;
+              const ceiling = tipAdjustCeiling(cur.approved_amount);
+              if (full && amt > ceiling) {
+                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(cur.approved_amount) })] });
+              }
+              authAmt = full ? amt : Math.min(cur.auth_amount, amt);
+            }
             if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
@@ -719,8 +733,8 @@ export class TransactionService {
       const doc = JSON.stringify(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
-        .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
-        .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);
+        .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
+        .run(status, reason, amt, authAmt, approvedAmt, batchId, now, doc, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });

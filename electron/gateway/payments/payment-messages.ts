@@ -60,6 +60,7 @@ export const PAY_MSG = {
   // the field table (transaction-fields.ts)
   FIELD_NOT_FOR_ACTION: '{attribute} is not accepted by the {action} action.',
   FIELD_PATTERN: '{attribute} may contain only {what}.',
+  FIELD_CARD_NUMBER: '{attribute} looks like a card number; card numbers are not accepted in this field.',
   FIELD_ENUM: '{attribute} must be one of: {values}.',
   FIELD_ENCODING: '{attribute} must be {encoding} text.',
   JSON_TOO_LONG: '{attribute} should contain at most {max} characters as JSON.',

@@ -21,6 +21,8 @@ const BOOLEANS = new Set<unknown>([true, false, 1, 0, '1', '0', 'true', 'false']
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
+/** What maskCardNumbers leaves of a card number. */
+const MASKED_CARD = /\*{9,15}\d{4}/;
 
 export function isIsoDate(s: string): boolean {
   const m = DATE_RE.exec(s);
@@ -37,7 +39,11 @@ function stringValue(f: TransactionField, v: unknown, errs: ErrorCollector): str
   const s = String(v);
   if (f.max !== undefined && s.length > f.max) errs.add(f.name, MSG.TOO_LONG, { max: f.max });
   else if (f.min !== undefined && s.length < f.min) errs.add(f.name, f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT, { min: f.min, length: f.min });
-  else if (f.pattern && !f.pattern.test(s)) errs.add(f.name, PAY_MSG.FIELD_PATTERN, { what: f.patternText ?? 'valid characters' });
+  else if (f.pattern && !f.pattern.test(s)) {
+    // A card number typed here was masked on arrival (framework/card-mask.ts): say so.
+    if (MASKED_CARD.test(s)) errs.add(f.name, PAY_MSG.FIELD_CARD_NUMBER);
+    else errs.add(f.name, PAY_MSG.FIELD_PATTERN, { what: f.patternText ?? 'valid characters' });
+  }
   else return s;
   return undefined;
 }

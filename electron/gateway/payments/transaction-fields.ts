@@ -21,11 +21,14 @@
  *   last_four, ...); `never` — used for this request only and never stored or returned
  *   (card secrets, identity checks).
  * - `ownReader`: the engine's own code checks it with a finer rule than the bounds.
+ * - `keepsDigits`: account data or an identifier; card-number masking leaves it alone.
  * - `description`: one sentence for the README and the OpenAPI document.
  *
  * Bounds follow the interface family's field tables (PayaConnect Endpoints/Transactions),
  * where the engine reads them differently the description says so.
  */
+import type { KeepsDigits } from '../framework/card-mask';
+
 export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
 export const PUT_ACTIONS = ['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit'] as const;
 export const TRANSACTION_ACTIONS = [...POST_ACTIONS, ...PUT_ACTIONS] as const;
@@ -48,6 +51,12 @@ export interface TransactionField {
   storage: 'record' | 'engine' | 'never';
   /** Checked by the engine's own reader with a finer rule than the bounds (e.g. CVV length by brand). */
   ownReader?: true;
+  /**
+   * Holds account data or an identifier, so a long digit run in it is kept as sent; in
+   * every other field (po_number, customer_id, custom_data …) a card number is masked
+   * before anything reads it (framework/card-mask.ts).
+   */
+  keepsDigits?: true;
   description: string;
 }
 
@@ -84,10 +93,10 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   // --- what to do and where
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', description: 'The action; POST defaults to sale.' },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: ALL_POST, storage: 'engine', description: 'cc or ach (debit and credit imply ach).' },
-  { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction." },
-  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id.' },
-  { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method." },
-  { name: 'transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency).' },
+  { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: true },
+  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id.', keepsDigits: true },
+  { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: true },
+  { name: 'transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency).', keepsDigits: true },
   // --- the money
   { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount.' },
   { name: 'subtotal_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'The amount before tax, tip and surcharge; with it the parts must add up to transaction_amount.' },
@@ -97,18 +106,18 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'additional_amounts', type: 'additional_amounts', max: 5, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', description: 'The voice authorization code of a force.' },
   // --- the account
-  { name: 'account_number', type: 'string', min: 4, max: 19, actions: ALL_POST, storage: 'engine', description: 'Card number (13-19 digits, Luhn) or bank account (4-17 digits); only first_six/last_four are kept.' },
+  { name: 'account_number', type: 'string', min: 4, max: 19, actions: ALL_POST, storage: 'engine', description: 'Card number (13-19 digits, Luhn) or bank account (4-17 digits); only first_six/last_four are kept.', keepsDigits: true },
   { name: 'exp_date', type: 'mmyy', actions: CARD_POST, storage: 'engine', description: 'Card expiry MMYY.' },
   { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
-  { name: 'track_data', type: 'string', max: 256, actions: CARD_POST, storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S; never stored.' },
-  { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data (here: the track text's bytes in hex, see Simplifications); needs e_format; entry mode S." },
+  { name: 'track_data', type: 'string', max: 256, actions: CARD_POST, storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S; never stored.', keepsDigits: true },
+  { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data (here: the track text's bytes in hex, see Simplifications); needs e_format; entry mode S.", keepsDigits: true },
   { name: 'e_format', type: 'enum', values: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
-  { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN)." },
-  { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number." },
-  { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.' },
-  { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.' },
-  { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.' },
-  { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.' },
+  { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN).", keepsDigits: true },
+  { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number.", keepsDigits: true },
+  { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.', keepsDigits: true },
+  { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.', keepsDigits: true },
+  { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.', keepsDigits: true },
+  { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.', keepsDigits: true },
   { name: 'account_holder_name', type: 'string', max: 32, actions: ALL_POST, storage: 'engine', description: 'Name on the card or account (required for ACH without a vault).' },
   {
     name: 'account_type',
@@ -118,17 +127,17 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
     storage: 'engine',
     description: 'ACH: checking or savings. Cards: read only; a card type sent (visa, mc, …) is accepted and the engine sets the brand from the number.',
   },
-  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).' },
+  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).', keepsDigits: true },
   { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).' },
   { name: 'effective_date', type: 'date', actions: ['debit', 'credit'], storage: 'record', description: 'ACH effective date, kept as sent (default: today).' },
-  { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).' },
+  { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).', keepsDigits: true },
   { name: 'ach_identifier', type: 'string', min: 1, max: 1, actions: ACH_POST, storage: 'record', description: 'ACH identifier.' },
-  { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification)." },
+  { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification).", keepsDigits: true },
   { name: 'dl_state', type: 'string', min: 2, max: 2, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence state." },
   { name: 'dob_year', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'record', description: 'Year of birth (ACH identity check).' },
   { name: 'ssn4', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'never', description: 'Last 4 of the SSN (ACH identity check); never stored.' },
-  { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).' },
-  { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).' },
+  { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: true },
+  { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: true },
   { name: 'save_account', type: 'boolean', actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'engine', description: 'Vault the account when approved (account_vault_id on the record).' },
   { name: 'save_account_title', type: 'string', max: 16, actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'record', description: 'Title of the vault made by save_account.' },
   // --- verification and processor settings per request
@@ -142,8 +151,8 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'auto_decline_street_override', type: 'boolean', actions: CARD_POST, storage: 'record', description: 'Decline when the street does not match (AVS).' },
   { name: 'allow_partial_authorization_override', type: 'boolean', actions: ['sale', 'authonly', 'authincrement'], storage: 'record', description: 'Partial approvals allowed (default yes); off, 2.01 declines.' },
   { name: 'card_present', type: 'boolean', actions: ['sale', 'refund', 'force'], storage: 'record', description: 'Card present (default: 1 when swiped, else 0).' },
-  { name: 'cavv', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure authentication value; never stored.' },
-  { name: 'xid', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure transaction id; never stored.' },
+  { name: 'cavv', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure authentication value; never stored.', keepsDigits: true },
+  { name: 'xid', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure transaction id; never stored.', keepsDigits: true },
   // --- lodging
   { name: 'checkin_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-in (at most 99 days before checkout).' },
   { name: 'checkout_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-out.' },
@@ -158,7 +167,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
   { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },
   { name: 'customer_ip', type: 'string', max: 39, actions: ALL_POST, storage: 'record', description: "The payer's IP address." },
-  { name: 'terminal_serial_number', type: 'string', max: 24, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Serial number of the terminal used.' },
+  { name: 'terminal_serial_number', type: 'string', max: 24, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Serial number of the terminal used.', keepsDigits: true },
   { name: 'transaction_c1', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 1.' },
   { name: 'transaction_c2', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 2.' },
   { name: 'transaction_c3', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 3.' },
@@ -166,9 +175,9 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'tags', type: 'tags', max: 64, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Tag titles (array or comma list); edit replaces them.' },
   { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', description: 'Locale such as en_CA.' },
   { name: 'terms_agree', type: 'boolean', actions: ALL_POST, storage: 'record', description: 'The payer agreed to the terms.' },
-  { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.' },
-  { name: 'contact_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Contact of the same location.' },
-  { name: 'contact_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The contact by its api_id.' },
+  { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.', keepsDigits: true },
+  { name: 'contact_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Contact of the same location.', keepsDigits: true },
+  { name: 'contact_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The contact by its api_id.', keepsDigits: true },
   { name: 'notification_email_address', type: 'email', max: 128, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'E-mail a receipt (also on edit).' },
 ];
 
@@ -180,6 +189,12 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
 export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_data', 'micr_data', 'account_vault_id', 'account_vault_api_id'] as const;
 
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
+
+/** The transaction routes' card-masking declaration: only these keys of `{"transaction": {...}}` keep long digit runs. */
+export const TRANSACTION_KEEPS_DIGITS: KeepsDigits = {
+  wrapper: 'transaction',
+  fields: new Set(['id', ...TRANSACTION_FIELDS.filter((f) => f.keepsDigits).map((f) => f.name)]),
+};
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
 export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);

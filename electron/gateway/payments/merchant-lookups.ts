@@ -82,6 +82,18 @@ export class MerchantLookups {
     return id;
   }
 
+  /** The one location among `candidates` (the caller's) with this location_api_id, else undefined. */
+  locationByApiId(apiId: string, candidates: ReadonlySet<string>): string | undefined {
+    let rows: Row[];
+    try {
+      rows = this.ctx.stmt('SELECT id FROM locations WHERE location_api_id = ?').all(apiId) as Row[];
+    } catch {
+      return undefined;
+    }
+    const mine = rows.map((r) => String(r.id)).filter((id) => candidates.has(id));
+    return mine.length === 1 ? mine[0] : undefined;
+  }
+
   locationName(locationId: string): string {
     const r = this.safeGet('SELECT name FROM locations WHERE id = ?', locationId);
     return r ? String(r.name ?? '') : '';

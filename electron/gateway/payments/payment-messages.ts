@@ -12,6 +12,7 @@ export const PAY_MSG = {
   PAYMENT_METHOD_MISMATCH: 'Action {action} is not available for payment method {method}.',
   LOCATION_BLANK: 'Location Id cannot be blank.',
   LOCATION_INVALID: 'Location Id is invalid.',
+  LOCATION_API_ID_INVALID: 'Location Api Id is invalid.',
   PRODUCT_TRANSACTION_INVALID: 'Product Transaction Id is invalid.',
   PRODUCT_TRANSACTION_MISSING: 'The location has no default product transaction for this payment method; send product_transaction_id.',
   PRODUCT_TRANSACTION_METHOD: 'Product Transaction Id is for payment method {method}.',

@@ -94,7 +94,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', description: 'The action; POST defaults to sale.' },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: ALL_POST, storage: 'engine', description: 'cc or ach (debit and credit imply ach).' },
   { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: true },
-  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id.', keepsDigits: true },
+  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: true },
   { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: true },
   { name: 'transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency).', keepsDigits: true },
   // --- the money

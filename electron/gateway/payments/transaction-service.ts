@@ -275,6 +275,12 @@ export class TransactionService {
       locationId = String(body.location_id);
       if (!auth.locationSet.has(locationId)) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_INVALID] });
     }
+    // location_api_id stands in for location_id: one of the caller's locations, and the same one when both are sent.
+    if (present(body.location_api_id)) {
+      const byApiId = this.lookups.locationByApiId(String(body.location_api_id), auth.locationSet);
+      if (byApiId === undefined || (locationId !== undefined && byApiId !== locationId)) throw new ApiError(422, { location_api_id: [PAY_MSG.LOCATION_API_ID_INVALID] });
+      locationId = byApiId;
+    }
     let pt: ProductTransaction | undefined;
     if (present(body.product_transaction_id)) {
       pt = this.lookups.productTransaction(String(body.product_transaction_id));

@@ -91,4 +91,25 @@ describe('over HTTP', () => {
     const vault = await h.call('GET', `/accountvaults/${saved.body.transaction.account_vault_id}`);
     expect(vault.body.accountvault.title).toBe('Blue Visa');
   });
+
+  it("location_api_id picks the location (a second location's api id lands there); unknown or disagreeing with location_id is 422", async () => {
+    const { locationId: store, parentLocationId: hq } = h.engine.seed;
+    expect((await h.call('PUT', `/locations/${store}`, { location: { location_api_id: 'store-location-api-id-000001' } })).status).toBe(200);
+    expect((await h.call('PUT', `/locations/${hq}`, { location: { location_api_id: 'hq-location-api-id-0000001' } })).status).toBe(200);
+    // Give the second location a card account of its own (product transactions have no endpoint).
+    const pt = h.engine.db.prepare("SELECT * FROM product_transactions WHERE location_id = ? AND payment_method = 'cc'").get(store) as Record<string, unknown>;
+    const copy = { ...pt, id: 'hq-cc-product-transaction-0001', location_id: hq };
+    h.engine.db.prepare(`INSERT INTO product_transactions (${Object.keys(copy).join(', ')}) VALUES (${Object.keys(copy).map(() => '?').join(', ')})`).run(...Object.values(copy));
+    const atHq = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001' });
+    expect(atHq.status, atHq.text).toBe(201);
+    expect(atHq.body.transaction).toMatchObject({ location_id: hq, product_transaction_id: 'hq-cc-product-transaction-0001', status_id: 101 });
+    const atStore = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'store-location-api-id-000001' });
+    expect(atStore.body.transaction.location_id).toBe(store);
+    const unknown = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'no-such-location' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors.location_api_id).toEqual([PAY_MSG.LOCATION_API_ID_INVALID]);
+    const both = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001', location_id: store });
+    expect(both.status).toBe(422);
+    expect(both.body.errors.location_api_id).toEqual([PAY_MSG.LOCATION_API_ID_INVALID]);
+  });
 });

@@ -75,12 +75,6 @@ const EXAMPLES: Record<string, unknown> = {
   notification_email_address: 'pat@example.com',
 };
 
-/** Actions for which a field must be sent (the table says which actions take a field; these say which need it). */
-const REQUIRED_FOR: Record<string, readonly TransactionAction[]> = {
-  transaction_amount: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'],
-  auth_code: ['force'],
-};
-
 const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type']> = {
   string: 'string', money: 'money', boolean: 'boolean', date: 'string', mmyy: 'string', json: 'object', enum: 'string',
   hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
@@ -98,7 +92,7 @@ export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = T
   if (f.pattern) d.pattern = f.pattern.source;
   if (f.type === 'email') d.format = 'email';
   if (f.type === 'date') d.format = 'date';
-  if (REQUIRED_FOR[f.name]) d.requiredFor = REQUIRED_FOR[f.name];
+  if (f.requiredFor) d.requiredFor = f.requiredFor;
   if (f.name in EXAMPLES) d.example = EXAMPLES[f.name];
   return d;
 });

@@ -36,7 +36,7 @@ import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type Ac
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
 import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
-import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
+import { flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
@@ -48,8 +48,6 @@ import { readTableFields, storedValue, type FieldValues } from './transaction-fi
 import { permissionForAction, requirePermission } from '../merchant/roles';
 import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 
-/** The values the field table declares for account_type (an engine-read field, so the generic reader skips it). */
-const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(FIELD_BY_NAME.get('account_type')?.values ?? []);
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
@@ -233,21 +231,19 @@ export class TransactionService {
     }
     requirePermission(auth, permissionForAction(action));
     const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
-    if (apiId !== null) {
-      if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
-      else if (apiId.length > 64) errs.add('transaction_api_id', PAY_MSG.API_ID_LENGTH);
-    }
-    // Every field's own checks and the location together, so one 422 names every bad field.
+    // Every field's own checks (the table: type, bounds, action, required) and the location
+    // together, so one 422 names every bad field.
     mergeErrors(errs, transactionShapeErrors(body, action).errors);
-    // For a card it is read only (the engine sets the brand); a value from neither list is a mistake.
-    if (present(body.account_type) && !ACCOUNT_TYPE_VALUES.has(String(body.account_type).toLowerCase())) errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_UNKNOWN);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
     let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
-    try {
-      resolved = this.resolveLocation(body, auth, methodHint);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 422)) throw err;
-      mergeErrors(errs, err.errors);
+    // An id the table already refused (too long …) is not looked up as well.
+    if (!['location_id', 'location_api_id', 'product_transaction_id'].some((k) => errs.has(k))) {
+      try {
+        resolved = this.resolveLocation(body, auth, methodHint);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 422)) throw err;
+        mergeErrors(errs, err.errors);
+      }
     }
     errs.throwIfAny();
     const { locationId, pt } = resolved!;
@@ -327,8 +323,7 @@ export class TransactionService {
     let vault: VaultRow | undefined;
     let swiped = false;
     let micrCheckNumber: string | null = null;
-    const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
-    if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+    const explicitMethod = f.payment_method as 'cc' | 'ach' | undefined;
     if (presented) {
       account = presented.account;
     } else if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
@@ -389,7 +384,7 @@ export class TransactionService {
     }
 
     // --- amounts and plain fields
-    let amount = money(body, 'transaction_amount', errs);
+    let amount = (f.transaction_amount as number | undefined) ?? null;
     const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
       if (action === 'avsonly') amount = 0;
@@ -401,16 +396,9 @@ export class TransactionService {
     checkStay(f, errs);
     const fields: Record<string, string | null> = {};
     for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
-    let email: string | null = null;
-    if (present(body.notification_email_address)) {
-      email = String(body.notification_email_address);
-      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
-    }
-    let authCode: string | null = null;
-    if (action === 'force') {
-      authCode = typeof body.auth_code === 'string' || typeof body.auth_code === 'number' ? String(body.auth_code) : '';
-      if (authCode.length !== 6) errs.add('auth_code', PAY_MSG.AUTH_CODE_INVALID);
-    }
+    const email = (f.notification_email_address as string | undefined) ?? null;
+    // The table requires a 6-character auth_code for a force.
+    let authCode: string | null = action === 'force' ? ((f.auth_code as string | undefined) ?? null) : null;
     let contactId: string | null = null;
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
@@ -587,20 +575,14 @@ export class TransactionService {
     requirePermission(auth, permissionForAction(action));
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
-    // Every field of the table: accepted by this action, typed and bounded; on edit null or "" clears.
+    // Every field of the table: accepted by this action, typed and bounded, required where
+    // the table says so; on edit null or "" clears.
     const f = readTableFields(body, action, errs, action === 'edit');
-    const amount = money(body, 'transaction_amount', errs);
+    const amount = (f.transaction_amount as number | undefined) ?? null;
     const tip = typeof f.tip_amount === 'number' ? f.tip_amount : null;
-    let email: string | null = null;
-    if (present(body.notification_email_address)) {
-      email = String(body.notification_email_address);
-      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
-    }
+    const email = (f.notification_email_address as string | null | undefined) ?? null;
     const partsSent = ['subtotal_amount', 'tax', 'tip_amount', 'surcharge_amount'].some((k) => f[k] !== undefined);
     if (action === 'authcomplete' && amount !== null && partsSent) checkAmountParts(f, amount, errs);
-    if ((action === 'authincrement' || action === 'partialreversal') && amount === null && !errs.has('transaction_amount')) {
-      errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
-    }
     if (amount !== null && amount <= 0) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
     errs.throwIfAny();
     const now = this.ctx.clock.now();

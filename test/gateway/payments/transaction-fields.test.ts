@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../electron/gateway/framework/errors';
 import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
 import { renderFieldTable, TRANSACTION_FIELDS } from '../../../electron/gateway/payments/transaction-fields';
+import { TRANSACTION_INPUT_FIELDS } from '../../../electron/gateway/payments/payments-openapi';
 import { startHarness, VISA, EXP, type Harness } from './engine-harness';
 
 let h: Harness;
@@ -158,6 +159,45 @@ describe('expands', () => {
 });
 
 describe('one declaration', () => {
+  it('bounds the engine-read fields from the table too (ids and api ids give "too long", not "invalid")', async () => {
+    const r = await post({ account_vault_api_id: 'v'.repeat(37), location_api_id: 'l'.repeat(37), contact_id: 'c'.repeat(37) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({
+      account_vault_api_id: ['Account Vault Api Id should contain at most 36 characters.'],
+      location_api_id: ['Location Api Id should contain at most 36 characters.'],
+      contact_id: ['Contact Id should contain at most 36 characters.'],
+    });
+    const refund = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_api_id: 'p'.repeat(65), transaction_amount: '1.00' } });
+    expect(refund.body.errors).toEqual({ previous_transaction_api_id: ['Previous Transaction Api Id should contain at most 64 characters.'] });
+  });
+
+  it('which actions require a field is in the table: the checks and the OpenAPI document read it there', async () => {
+    const required = Object.fromEntries(TRANSACTION_FIELDS.filter((f) => f.requiredFor).map((f) => [f.name, [...(f.requiredFor ?? [])]]));
+    expect(required).toEqual({
+      transaction_amount: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'],
+      auth_code: ['force'],
+    });
+    for (const d of TRANSACTION_INPUT_FIELDS) expect(d.requiredFor, d.name).toEqual(required[d.name]);
+    // Blank where required is named together with every other bad field in one 422.
+    const force = await h.call('POST', '/transactions', { transaction: { action: 'force', ...card, description: 'x'.repeat(65) } });
+    expect(force.body.errors).toEqual({
+      transaction_amount: [PAY_MSG.AMOUNT_BLANK],
+      auth_code: [MSG.BLANK.replace('{attribute}', 'Auth Code')],
+      description: ['Description should contain at most 64 characters.'],
+    });
+    const a = (await post({ action: 'authonly' })).body.transaction;
+    expect((await put(a.id, { action: 'authincrement' })).body.errors).toEqual({ transaction_amount: [PAY_MSG.AMOUNT_BLANK] });
+  });
+
+  it("account_number's bounds are declared per payment method (card 13-19 digits, bank account 4-17) and the readers use them", async () => {
+    const f = TRANSACTION_FIELDS.find((x) => x.name === 'account_number');
+    expect([f?.min, f?.max, f?.byMethod]).toEqual([4, 19, { cc: { min: 13, max: 19 }, ach: { min: 4, max: 17 } }]);
+    expect((await post({ account_number: '411111111111' })).body.errors.account_number).toEqual([PAY_MSG.CARD_NUMBER_INVALID]);
+    const ach = (n: string) => h.call('POST', '/transactions', { transaction: { action: 'debit', account_number: n, routing: '072000326', account_holder_name: 'Pat', transaction_amount: '1.00' } });
+    expect((await ach('1'.repeat(18))).body.errors.account_number).toEqual([PAY_MSG.ACH_ACCOUNT_INVALID]);
+    expect((await ach('1'.repeat(17))).status).toBe(201);
+  });
+
   it('the README field table is the rendering of TRANSACTION_FIELDS', () => {
     const url = new URL('../../../electron/gateway/payments/README.md', import.meta.url);
     let readme = readFileSync(url, 'utf8');

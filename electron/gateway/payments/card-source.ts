@@ -61,7 +61,7 @@ export interface VaultRow {
 export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollector): AccountData | undefined {
   const number = digitsOnly(body.account_number);
   // Its bounds (at most 32) are the field table's, checked with every other field.
-  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
+  const holder = sentHolder(body);
   if (method === 'cc') {
     const numberOk = !!number && number.length >= CARD.min && number.length <= CARD.max && luhnValid(number);
     if (!numberOk) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
@@ -126,9 +126,14 @@ export function fromVault(v: VaultRow, body: Body, errs: ErrorCollector): Accoun
   return {
     paymentMethod: method, brand, firstSix: v.first_six, lastFour: v.last_four ?? '', expDate, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: v.routing, accountType: v.account_type,
-    accountHolderName: v.account_holder_name, achSecCode: method === 'ach' ? (present(body.ach_sec_code) ? readSecCode(body, errs) : v.ach_sec_code ?? 'WEB') : null,
+    accountHolderName: sentHolder(body) ?? v.account_holder_name, achSecCode: method === 'ach' ? (present(body.ach_sec_code) ? readSecCode(body, errs) : v.ach_sec_code ?? 'WEB') : null,
     vaultId: v.id,
   };
+}
+
+/** account_holder_name as sent (trimmed), for a charge from a vault or an earlier transaction: it wins over the stored name. */
+export function sentHolder(body: Body): string | null {
+  return typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
 }
 
 /** The stored record keeps first six + account_type; recover the brand for the processor. */

@@ -110,13 +110,13 @@ const NO_SPACES = /^\S*$/;
 export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   // --- what to do and where
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
-  { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: ALL_POST, storage: 'engine', description: 'cc or ach (debit and credit imply ach).', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
+  { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
   { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: true },
   { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: true },
   { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: true },
-  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: ALL_POST, storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency).', keepsDigits: true, messages: { pattern: PAY_MSG.API_ID_SPACES } },
+  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency). On PUT: the record\'s own (422 otherwise), or given to a record without one.', keepsDigits: true, messages: { pattern: PAY_MSG.API_ID_SPACES } },
   // --- the money
-  { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount.', messages: { invalid: PAY_MSG.AMOUNT_INVALID } },
+  { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount; void: the whole amount, if sent.', messages: { invalid: PAY_MSG.AMOUNT_INVALID } },
   { name: 'subtotal_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'The amount before tax, tip and surcharge; with it the parts must add up to transaction_amount.' },
   { name: 'tax', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'Sales tax, included in transaction_amount.' },
   { name: 'tip_amount', type: 'money', actions: [...CARD_CHARGE, 'authcomplete', 'edit'], storage: 'record', description: 'Tip, included in transaction_amount; edit adjusts it (card, unsettled).' },
@@ -125,7 +125,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', requiredFor: ['force'], description: 'The voice authorization code of a force.', messages: { invalid: PAY_MSG.AUTH_CODE_INVALID } },
   // --- the account
   { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: true },
-  { name: 'exp_date', type: 'mmyy', actions: CARD_POST, storage: 'engine', description: 'Card expiry MMYY.', messages: { invalid: PAY_MSG.EXP_DATE_INVALID } },
+  { name: 'exp_date', type: 'mmyy', actions: [...CARD_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'Card expiry MMYY; on authcomplete/authincrement it replaces the stored one.', messages: { invalid: PAY_MSG.EXP_DATE_INVALID } },
   { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
   { name: 'track_data', type: 'string', max: 256, actions: CARD_POST, storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S; never stored.', keepsDigits: true },
   { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data (here: the track text's bytes in hex, see Simplifications); needs e_format; entry mode S.", keepsDigits: true },
@@ -136,7 +136,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.', keepsDigits: true },
   { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.', keepsDigits: true },
   { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.', keepsDigits: true },
-  { name: 'account_holder_name', type: 'string', max: 32, trim: true, actions: ALL_POST, storage: 'engine', description: 'Name on the card or account (required for ACH without a vault).' },
+  { name: 'account_holder_name', type: 'string', max: 32, trim: true, actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Name on the card or account (required for ACH without a vault); on PUT it replaces the stored one.' },
   {
     name: 'account_type',
     type: 'enum',
@@ -175,13 +175,13 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   // --- lodging
   { name: 'checkin_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-in (at most 99 days before checkout).' },
   { name: 'checkout_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-out.' },
-  { name: 'room_num', type: 'string', max: 12, actions: LODGING, storage: 'record', description: 'Lodging room number.' },
-  { name: 'room_rate', type: 'money', actions: LODGING, storage: 'record', description: 'Lodging room rate.' },
+  { name: 'room_num', type: 'string', max: 12, actions: [...LODGING, 'void', 'partialreversal'], storage: 'record', description: 'Lodging room number.' },
+  { name: 'room_rate', type: 'money', actions: [...LODGING, 'void', 'partialreversal'], storage: 'record', description: 'Lodging room rate.' },
   { name: 'advance_deposit', type: 'boolean', actions: LODGING, storage: 'record', description: 'Lodging advance deposit.' },
-  { name: 'no_show', type: 'boolean', actions: ['sale', 'authonly', 'force'], storage: 'record', description: 'Lodging no-show charge.' },
+  { name: 'no_show', type: 'boolean', actions: ['sale', 'authonly', 'force', 'refund', 'authcomplete', 'authincrement'], storage: 'record', description: 'Lodging no-show charge.' },
   // --- descriptive
   { name: 'description', type: 'string', max: 64, actions: ALL, storage: 'record', description: 'Description.' },
-  { name: 'order_num', type: 'string', max: 32, pattern: ORDER_NUM, patternText: 'letters, digits, spaces and periods', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Order number.' },
+  { name: 'order_num', type: 'string', max: 32, pattern: ORDER_NUM, patternText: 'letters, digits, spaces and periods', actions: [...ALL_POST, 'authcomplete', 'authincrement', 'edit'], storage: 'record', description: 'Order number.' },
   { name: 'po_number', type: 'string', max: 24, pattern: ALNUM_SPACE, patternText: 'letters, digits and spaces', actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Purchase order number.' },
   { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
   { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },
@@ -191,13 +191,15 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'transaction_c2', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 2.' },
   { name: 'transaction_c3', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 3.' },
   { name: 'custom_data', type: 'json', max: 512, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Your JSON object (at most 512 characters serialised).' },
-  { name: 'tags', type: 'tags', max: 64, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Tag titles (array or comma list); edit replaces them.' },
+  { name: 'tags', type: 'tags', max: 64, actions: ALL, storage: 'record', description: 'Tag titles (array or comma list); on PUT they replace the stored ones.' },
   { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', description: 'Locale such as en_CA.' },
   { name: 'terms_agree', type: 'boolean', actions: ALL_POST, storage: 'record', description: 'The payer agreed to the terms.' },
   { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.', keepsDigits: true },
-  { name: 'contact_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Contact of the same location.', keepsDigits: true },
-  { name: 'contact_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The contact by its api_id.', keepsDigits: true },
-  { name: 'notification_email_address', type: 'email', max: 128, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'E-mail a receipt (also on edit).', messages: { invalid: PAY_MSG.EMAIL_INVALID } },
+  { name: 'contact_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'Contact of the same location; edit moves the transaction to it ("" detaches it).', keepsDigits: true },
+  { name: 'contact_api_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'The contact by its api_id.', keepsDigits: true },
+  { name: 'notification_email_address', type: 'email', max: 128, actions: ALL, storage: 'engine', description: 'E-mail a receipt (also on every PUT action).', messages: { invalid: PAY_MSG.EMAIL_INVALID } },
+  { name: 'move_account_vault', type: 'boolean', actions: ['edit'], storage: 'never', description: "With contact_id: the transaction's account vault moves to that contact too." },
+  { name: 'move_account_vault_transactions', type: 'boolean', actions: ['edit'], storage: 'never', description: "With move_account_vault: every transaction of that vault moves to the contact too." },
 ];
 
 /**

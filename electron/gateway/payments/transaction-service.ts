@@ -32,7 +32,7 @@ import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors
 import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
-import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type AccountData, type VaultRow } from './card-source';
+import { brandFromStored, fromVault, readCvv, readSecCode, sentHolder, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
 import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
@@ -584,6 +584,15 @@ export class TransactionService {
     const partsSent = ['subtotal_amount', 'tax', 'tip_amount', 'surcharge_amount'].some((k) => f[k] !== undefined);
     if (action === 'authcomplete' && amount !== null && partsSent) checkAmountParts(f, amount, errs);
     if (amount !== null && amount <= 0) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    // payment_method on a PUT (authcomplete, authincrement) names the transaction's own method.
+    if (f.payment_method !== undefined && f.payment_method !== row.payment_method) errs.add('payment_method', PAY_MSG.TRANSACTION_METHOD, { method: row.payment_method });
+    const contactChange = action === 'edit' ? this.readContactChange(f, row.location_id, errs) : undefined;
+    const moveVault = f.move_account_vault === true;
+    const moveVaultTransactions = f.move_account_vault_transactions === true;
+    if ((moveVault || moveVaultTransactions) && !errs.has('contact_id') && (contactChange === undefined || contactChange === null)) {
+      errs.add(moveVault ? 'move_account_vault' : 'move_account_vault_transactions', PAY_MSG.MOVE_NEEDS_CONTACT);
+    } else if (moveVaultTransactions && !moveVault) errs.add('move_account_vault_transactions', PAY_MSG.MOVE_TXNS_NEEDS_VAULT);
+    else if (moveVault && !row.account_vault_id) errs.add('move_account_vault', PAY_MSG.MOVE_NO_VAULT);
     errs.throwIfAny();
     const now = this.ctx.clock.now();
     const locationName = email ? this.lookups.locationName(row.location_id) : '';
@@ -606,10 +615,24 @@ export class TransactionService {
       let authAmt = cur.auth_amount;
       let approvedAmt = cur.approved_amount;
       let batchId = cur.batch_id;
+      let contactId = cur.contact_id;
+      let expDate = cur.exp_date;
+      let apiId = cur.transaction_api_id;
       const isCard = cur.payment_method === 'cc';
       const unsettled = cur.settled === 0;
+      // transaction_api_id on a PUT: the record's own, or the first one it gets (unique in the location).
+      if (typeof f.transaction_api_id === 'string' && f.transaction_api_id !== cur.transaction_api_id) {
+        if (cur.transaction_api_id !== null) throw new ApiError(422, { transaction_api_id: [fmt(PAY_MSG.API_ID_MISMATCH, { current: cur.transaction_api_id })] });
+        if (this.byApiId(cur.location_id, f.transaction_api_id)) {
+          throw new ApiError(422, { transaction_api_id: [fmt(MSG.TAKEN, { attribute: 'Transaction Api Id', value: f.transaction_api_id })] });
+        }
+        apiId = f.transaction_api_id;
+        d.transaction_api_id = apiId;
+      }
       switch (action) {
         case 'void': {
+          // transaction_amount is optional on a void (the docs' O): a void reverses all of it.
+          if (amount !== null && amount !== cur.amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.VOID_AMOUNT, { amount: formatMoney(cur.amount) })] });
           if (isCard) {
             if (cur.settled === 1) throw new ApiError(422, { id: [PAY_MSG.VOID_SETTLED] });
             if (![STATUS.approved, STATUS.authonly, STATUS.refunded].includes(cur.status_id as 101)) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
@@ -700,8 +723,19 @@ export class TransactionService {
             if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
+          if (contactChange !== undefined) {
+            contactId = contactChange;
+            d.contact_id = contactChange;
+            if (moveVault && cur.account_vault_id && contactChange !== null) this.moveVaultToContact(cur, contactChange, moveVaultTransactions, auth.userId, now);
+          }
           break;
         }
+      }
+      // Engine-read fields a PUT may carry (the docs' O and C cells): they replace the stored values.
+      if (typeof f.account_holder_name === 'string') d.account_holder_name = f.account_holder_name;
+      if (typeof f.exp_date === 'string' && isCard) {
+        expDate = f.exp_date;
+        d.exp_date = expDate;
       }
       // The table's fields this action took (description on every action; the rest per the table).
       for (const [k, v] of Object.entries(f)) if (!(k === 'tip_amount' && action === 'edit') && FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
@@ -721,11 +755,51 @@ export class TransactionService {
       const doc = JSON.stringify(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
-        .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
-        .run(status, reason, amt, authAmt, approvedAmt, batchId, now, doc, cur.id);
+        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, contact_id = ?,
+            exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ? WHERE id = ?`)
+        .run(status, reason, amt, authAmt, approvedAmt, batchId, contactId, expDate, apiId, now, doc, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
+  }
+
+  /**
+   * edit's contact_id / contact_api_id: a contact of the transaction's location (id), ""
+   * to detach (null), or not sent (undefined). The docs: "You cannot move a transaction
+   * across locations."
+   */
+  private readContactChange(f: FieldValues, locationId: string, errs: ErrorCollector): string | null | undefined {
+    const byId = 'contact_id' in f;
+    if (!byId && !('contact_api_id' in f)) return undefined;
+    const raw = byId ? f.contact_id : f.contact_api_id;
+    if (raw === null) return null;
+    const c = byId ? this.lookups.contact(String(raw)) : this.lookups.contactByApiId(locationId, String(raw));
+    if (!c || c.location_id !== locationId) {
+      errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      return undefined;
+    }
+    return c.id;
+  }
+
+  /**
+   * edit with move_account_vault: the transaction's vault moves to the contact, and with
+   * move_account_vault_transactions every other transaction of that vault in the location
+   * moves too (each change logged and announced). Runs inside the edit's write job.
+   */
+  private moveVaultToContact(cur: TransactionRow, contactId: string, withTransactions: boolean, userId: string, now: number): void {
+    this.vaults.setContact(cur.account_vault_id as string, contactId, now);
+    if (!withTransactions) return;
+    const others = this.ctx
+      .stmt('SELECT * FROM transactions WHERE account_vault_id = ? AND location_id = ? AND id <> ?')
+      .all(cur.account_vault_id, cur.location_id, cur.id) as TransactionRow[];
+    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', ?, '$.modified_user_id', ?) WHERE id = ?`);
+    for (const t of others) {
+      if (t.contact_id === contactId) continue;
+      upd.run(contactId, now, contactId, now, userId, t.id);
+      recordChange(this.ctx, t.id, userId, 'edit', { contact_id: [t.contact_id, contactId] }, now);
+      const after = this.getRow(t.id) as TransactionRow;
+      this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, after.doc);
+    }
   }
 
   findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
@@ -787,7 +861,7 @@ function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector
   return {
     paymentMethod: method, brand, firstSix: p.first_six, lastFour: p.last_four ?? '', expDate: p.exp_date, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: (d.routing as string | null) ?? null,
-    accountType: (d.account_type as string | null) ?? null, accountHolderName: (d.account_holder_name as string | null) ?? null,
+    accountType: (d.account_type as string | null) ?? null, accountHolderName: sentHolder(body) ?? (d.account_holder_name as string | null) ?? null,
     achSecCode: method === 'ach' && present(body.ach_sec_code) ? readSecCode(body, errs) : ((d.ach_sec_code as string | null) ?? null), vaultId: p.account_vault_id,
   };
 }

@@ -305,6 +305,12 @@ export class VaultService {
   }
 
   /** Announces a vault write for postbacks (inside the write; see record-events.ts). */
+  /** Moves a vault to a contact (a transaction's edit with move_account_vault); call inside a write job. */
+  setContact(vaultId: string, contactId: string, now: number): void {
+    this.ctx.stmt('UPDATE account_vaults SET contact_id = ?, modified_ts = ? WHERE id = ?').run(contactId, now, vaultId);
+    this.announce('UPDATE', this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(vaultId) as VaultRow);
+  }
+
   private announce(type: RecordEventType, row: VaultRow): void {
     this.ctx.recordEvent({ resource: 'accountvault', type, locationId: row.location_id, recordId: row.id, snapshot: (expands) => this.serialize(row, [...expands]) });
   }

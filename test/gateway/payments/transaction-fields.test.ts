@@ -111,6 +111,79 @@ describe('bounds and actions', () => {
   });
 });
 
+describe("the docs' optional and conditional fields per action (Transactions README, Applicable Actions: O, C)", () => {
+  it('authcomplete takes payment_method, exp_date and order_num; authincrement and partialreversal take account_holder_name', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '30.00' })).body.transaction;
+    const inc = await put(a.id, { action: 'authincrement', transaction_amount: '4.00', account_holder_name: 'Pat Doe', order_num: 'ORD 7' });
+    expect(inc.status, inc.text).toBe(200);
+    expect(inc.body.transaction).toMatchObject({ account_holder_name: 'Pat Doe', order_num: 'ORD 7' });
+    const pr = await put(a.id, { action: 'partialreversal', transaction_amount: '25.00', account_holder_name: 'Pat Q Doe' });
+    expect(pr.status, pr.text).toBe(200);
+    expect(pr.body.transaction.account_holder_name).toBe('Pat Q Doe');
+    const wrongMethod = await put(a.id, { action: 'authcomplete', payment_method: 'ach' });
+    expect(wrongMethod.body.errors.payment_method).toEqual([PAY_MSG.TRANSACTION_METHOD.replace('{method}', 'cc')]);
+    const done = await put(a.id, { action: 'authcomplete', payment_method: 'cc', exp_date: '1231', order_num: 'ORD 8' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.transaction).toMatchObject({ status_id: 101, exp_date: '1231', order_num: 'ORD 8' });
+  });
+
+  it('void takes transaction_api_id, notification_email_address, tags, room_num and its own amount; refund takes no_show', async () => {
+    const s = (await post({ transaction_api_id: 'void-doc-1' })).body.transaction;
+    const other = await put(s.id, { action: 'void', transaction_api_id: 'another-id' });
+    expect(other.body.errors.transaction_api_id).toEqual([PAY_MSG.API_ID_MISMATCH.replace('{current}', 'void-doc-1')]);
+    const part = await put(s.id, { action: 'void', transaction_amount: '4.00' });
+    expect(part.body.errors.transaction_amount).toEqual([PAY_MSG.VOID_AMOUNT.replace('{amount}', '10.00')]);
+    const v = await put(s.id, { action: 'void', transaction_api_id: 'void-doc-1', transaction_amount: '10.00', notification_email_address: 'pat@example.com', tags: ['voided-at-desk'], room_num: '12B' });
+    expect(v.status, v.text).toBe(200);
+    expect(v.body.transaction).toMatchObject({ status_id: 201, notification_email_sent: true, tags: ['voided-at-desk'], room_num: '12B' });
+    const sale = (await post({})).body.transaction;
+    const r = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: sale.id, transaction_amount: '1.00', no_show: 1 } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.transaction.no_show).toBe(true);
+    // A record without an api id gets the one a PUT sends (unique in the location).
+    const bare = (await post({})).body.transaction;
+    const named = await put(bare.id, { action: 'void', transaction_api_id: 'named-by-void' });
+    expect(named.body.transaction.transaction_api_id).toBe('named-by-void');
+  });
+
+  it('account_holder_name sent with a vault (the family\'s cc_vault_sale.php) or a previous transaction is kept on the record', async () => {
+    const loc = h.engine.credentials.location_id;
+    const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP, account_holder_name: 'Vault Name' } })).body.accountvault;
+    const sale = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id, account_holder_name: 'SDK Test' });
+    expect(sale.body.transaction).toMatchObject({ status_id: 101, account_holder_name: 'SDK Test' });
+    const plain = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id });
+    expect(plain.body.transaction.account_holder_name).toBe('Vault Name');
+    const again = await post({ account_number: undefined, exp_date: undefined, previous_transaction_id: plain.body.transaction.id, account_holder_name: 'Pat Again' });
+    expect(again.body.transaction.account_holder_name).toBe('Pat Again');
+  });
+
+  it("the docs' own edit example: contact_id with move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
+    const loc = h.engine.credentials.location_id;
+    const first = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'First' } })).body.contact;
+    const second = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'Second' } })).body.contact;
+    const saved = (await post({ save_account: 1, contact_id: first.id })).body.transaction;
+    const vaultId = saved.account_vault_id as string;
+    const again = (await post({ account_number: undefined, exp_date: undefined, account_vault_id: vaultId })).body.transaction;
+    expect(again.contact_id).toBe(first.id);
+    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'this is a description' });
+    expect(edit.status, edit.text).toBe(200);
+    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'this is a description' });
+    expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
+    expect((await h.call('GET', `/transactions/${again.id}`)).body.transaction.contact_id).toBe(second.id);
+    // Without move_account_vault only this transaction moves; "" disassociates it.
+    const alone = await put(again.id, { action: 'edit', contact_id: first.id });
+    expect(alone.body.transaction.contact_id).toBe(first.id);
+    expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
+    const none = await put(again.id, { action: 'edit', contact_id: '' });
+    expect(none.body.transaction.contact_id).toBeNull();
+    // The move needs a contact; another location's contact is refused.
+    const noContact = await put(saved.id, { action: 'edit', move_account_vault: 1 });
+    expect(noContact.body.errors.move_account_vault).toEqual([PAY_MSG.MOVE_NEEDS_CONTACT]);
+    const unknown = await put(saved.id, { action: 'edit', contact_id: 'no-such-contact' });
+    expect(unknown.body.errors.contact_id).toEqual([PAY_MSG.CONTACT_INVALID]);
+  });
+});
+
 describe('amount parts', () => {
   it('subtotal + tax + tip + surcharge must equal transaction_amount', async () => {
     const r = await post({ transaction_amount: '12.00', subtotal_amount: '10.00', tax: '1.00' });

@@ -12,7 +12,6 @@ export interface ProductTransaction {
   location_id: string;
   payment_method: 'cc' | 'ach';
   auto_decline_cvv: boolean;
-  /** Not columns of this engine's product transactions yet: read when present, else off / on. */
   auto_decline_zip: boolean;
   auto_decline_street: boolean;
   allow_partial_authorization: boolean;

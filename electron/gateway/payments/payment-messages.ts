@@ -82,6 +82,9 @@ export const PAY_MSG = {
   TRACK_DATA_INVALID: 'Track Data is not a readable track 1 (%B...^...^YYMM...?) or track 2 (;...=YYMM...?) swipe.',
   E_FORMAT_BLANK: 'E Format cannot be blank when e_track_data is sent.',
   E_TRACK_DATA_INVALID: 'E Track Data could not be decrypted into card data.',
+  E_SERIAL_NUMBER_BLANK: 'E Serial Number (the reader\'s KSN) cannot be blank for this e_format.',
+  MICR_ACCOUNT_MISMATCH: 'Account Number is not the account on the check\'s MICR line.',
+  MICR_ROUTING_MISMATCH: 'Routing is not the routing number on the check\'s MICR line.',
   MICR_INVALID: 'Micr Data is not a readable MICR line (routing between transit symbols, account ended by an on-us symbol, no unreadable characters).',
   PREVIOUS_API_ID_INVALID: 'Previous Transaction Api Id is invalid.',
   // account vaults

@@ -35,8 +35,8 @@ import type { BatchService } from './batch-service';
 import { brandFromStored, fromVault, readCvv, readSecCode, sentHolder, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
-import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
-import { flag, present, type Body } from './input-fields';
+import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type SwipedCard } from './card-data-forms';
+import { digitsOnly, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
@@ -324,6 +324,11 @@ export class TransactionService {
     let swiped = false;
     let micrCheckNumber: string | null = null;
     const explicitMethod = f.payment_method as 'cc' | 'ach' | undefined;
+    // A check's MICR line: micr_data, or track_data on an ACH transaction (the docs' Payroll
+    // example; TestData's POP and C21 terminals read the check so). It is the account: typed
+    // account_number / routing beside it must be the line's own.
+    const achAction = explicitMethod === 'ach' || action === 'debit' || action === 'credit';
+    const micrField = present(body.micr_data) ? 'micr_data' : achAction && present(body.track_data) ? 'track_data' : null;
     if (presented) {
       account = presented.account;
     } else if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
@@ -333,29 +338,33 @@ export class TransactionService {
       if (!vault || vault.location_id !== locationId) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_INVALID] });
       if (!this.vaults.opens(vault.id)) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_KEY_MISMATCH] });
       account = fromVault(vault, body, errs);
+    } else if (micrField !== null) {
+      const check = parseMicr(String(body[micrField]));
+      if (!check) errs.add(micrField, PAY_MSG.MICR_INVALID);
+      else {
+        if (present(body.account_number) && digitsOnly(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
+        if (present(body.routing) && digitsOnly(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
+        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
+        micrCheckNumber = check.checkNumber;
+      }
     } else if (present(body.account_number)) {
       const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
       account = typedAccount(body, method, errs);
     } else if (present(body.track_data) || present(body.e_track_data)) {
-      let card: SwipedCard | null;
+      let card: SwipedCard | null = null;
       if (present(body.track_data)) {
         card = parseTrackData(String(body.track_data));
         if (!card) errs.add('track_data', PAY_MSG.TRACK_DATA_INVALID);
       } else {
-        card = decryptTrackData(String(body.e_track_data));
         if (!present(body.e_format)) errs.add('e_format', PAY_MSG.E_FORMAT_BLANK);
-        if (!card) errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
+        const read = decryptTrackData(String(body.e_track_data), (f.e_format as EncryptedFormat | undefined) ?? 'idtech', (f.e_serial_number as string | undefined) ?? null);
+        if ('card' in read) card = read.card;
+        else if (read.error === 'ksn_missing') errs.add('e_serial_number', PAY_MSG.E_SERIAL_NUMBER_BLANK);
+        else errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
       }
       if (card) {
         account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
         swiped = true;
-      }
-    } else if (present(body.micr_data)) {
-      const check = parseMicr(String(body.micr_data));
-      if (!check) errs.add('micr_data', PAY_MSG.MICR_INVALID);
-      else {
-        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
-        micrCheckNumber = check.checkNumber;
       }
     } else if (previous) {
       account = accountFromPrevious(previous, body, errs);

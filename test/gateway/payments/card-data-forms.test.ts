@@ -2,6 +2,7 @@
  * Card data as integrators send it: swipes (track 1, track 2, both), encrypted reader
  * data, MICR lines for checks, and the api-id alternatives to ids. Over real HTTP.
  */
+import { createCipheriv, createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptTrackData, parseMicr, parseTrackData } from '../../../electron/gateway/payments/card-data-forms';
 import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
@@ -22,8 +23,8 @@ describe('parsers', () => {
     expect(parseTrackData(TRACK1 + TRACK2)).toEqual({ number: VISA, expDate: '1230', name: 'PAT DOE' });
     expect(parseTrackData(TRACK1 + `;4012888888881881=30121010000000000000?`)).toBeNull();
     expect(parseTrackData('garbage')).toBeNull();
-    expect(decryptTrackData(Buffer.from(TRACK2).toString('hex'))?.number).toBe(VISA);
-    expect(decryptTrackData('zz')).toBeNull();
+    expect(decryptTrackData(Buffer.from(TRACK2).toString('hex'))).toEqual({ card: { number: VISA, expDate: '1230', name: null } });
+    expect(decryptTrackData('zz')).toEqual({ error: 'unreadable' });
   });
 
   it('reads MICR lines and rejects unreadable characters', () => {
@@ -57,6 +58,59 @@ describe('over HTTP', () => {
     expect(r.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', e_format: 'idtech', e_serial_number: 'FFFF9876543210E00001' });
     const badFormat = await post({ e_track_data: hex, e_format: 'rot13' });
     expect(badFormat.body.errors.e_format).toEqual(['E Format must be one of: ksn, ksnpin, idtech, magnesafe.']);
+  });
+
+  it("e_track_data in the docs' MagneSafe, ksn and ksnpin layouts is read with the sandbox's simulated reader key", async () => {
+    // The recipe the engine documents (not DUKPT: the sandbox holds no reader keys): 3DES-CBC, zero IV,
+    // key = the first 24 bytes of SHA-256("ringup sandbox reader bdk:" + KSN), the track text NUL-padded.
+    const ksn = 'FFFF9876543210E00001';
+    const key = createHash('sha256').update(`ringup sandbox reader bdk:${ksn}`).digest().subarray(0, 24);
+    const enc = (track: string) => {
+      const plain = Buffer.alloc(Math.ceil(track.length / 8) * 8);
+      plain.write(track, 'latin1');
+      const c = createCipheriv('des-ede3-cbc', key, Buffer.alloc(8));
+      c.setAutoPadding(false);
+      return Buffer.concat([c.update(plain), c.final()]).toString('hex').toUpperCase();
+    };
+    const masked = `%*4111********1111^DOE/PAT^*******************************?*;4111********1111=********************?*`;
+    const magnesafe = `${masked}|1|${enc(TRACK1)}|${enc(TRACK2)}|1|1|1|1|1|${ksn}`;
+    const m = await post({ e_track_data: magnesafe, e_format: 'magnesafe' });
+    expect(m.status, m.text).toBe(201);
+    expect(m.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', exp_date: '1230', e_format: 'magnesafe' });
+    expect(m.text).not.toContain(VISA);
+    const k = await post({ e_track_data: `${masked}|${enc(TRACK1)}|${enc(TRACK2)}`, e_format: 'ksn', e_serial_number: ksn });
+    expect(k.body.transaction).toMatchObject({ status_id: 101, last_four: '1111', e_serial_number: ksn });
+    // ksn and ksnpin carry no KSN of their own: it comes in e_serial_number.
+    const noKsn = await post({ e_track_data: `${masked}|${enc(TRACK1)}|${enc(TRACK2)}`, e_format: 'ksnpin' });
+    expect(noKsn.body.errors.e_serial_number).toEqual([PAY_MSG.E_SERIAL_NUMBER_BLANK]);
+    // A masked PAN that is not the encrypted one, and the docs' own example (a real reader's key), cannot be read.
+    const other = await post({ e_track_data: magnesafe.replace(/4111\*{8}1111/g, '5428********0254'), e_format: 'magnesafe' });
+    expect(other.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
+    const docs = '%*5428********0254^YOU/A GIFT FOR^*******************************?*;5428********0254=********************?*|1|41110C1670EC146DC3970151CE0BC0385CD59CA04D798B9D325A3638237240B35DA7309EEBF35CC9CAC92AB6B3CC5BBCB542CE2075094542393CA4A7EF1320E094EA5A1A1829D619|208540237170186B1A2E0DC26CFA29B42CEE62DA313C6EFCD11227456599FBBAFAA8C64311B296D8|1|1|1|1|1|62994900730004200002';
+    const literal = await post({ e_track_data: docs, e_format: 'magnesafe' });
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
+  });
+
+  it("the docs' Payroll example: a check's MICR line in track_data on an ACH debit is read like micr_data", async () => {
+    const payroll = {
+      action: 'debit', payment_method: 'ach', ach_identifier: 'P', transaction_amount: '777777.07', ach_sec_code: 'C21',
+      account_holder_name: 'trx+C21@1612 (1616/)-trx', check_number: '8520748520963', account_type: 'checking', routing: '051904524',
+      image_front: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=', image_back: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=',
+      billing_zip: '58469', billing_street: '1612-1616*street', billing_city: '1612-34645656city', billing_state: 'VI', billing_phone: '7894561230',
+      track_data: 'T051904524T 741025349520O 8520748520963', dob_year: '2000', ssn4: '8527',
+    };
+    const r = await post({ ...payroll, account_number: '741025349520' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 131, type_id: 50, routing: '051904524', last_four: '9520', check_number: '8520748520963', ach_sec_code: 'C21', ach_identifier: 'P' });
+    const lineOnly = await post({ ...payroll, routing: undefined });
+    expect(lineOnly.body.transaction).toMatchObject({ status_id: 131, routing: '051904524', last_four: '9520' });
+    // The docs' literal account_number (24345) is not the account on the check's line: which one to debit? 422.
+    const literal = await post({ ...payroll, account_number: '24345' });
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors.account_number).toEqual([PAY_MSG.MICR_ACCOUNT_MISMATCH]);
+    const otherBank = await post({ ...payroll, routing: '072000326' });
+    expect(otherBank.body.errors.routing).toEqual([PAY_MSG.MICR_ROUTING_MISMATCH]);
   });
 
   it('micr_data debits a check with its routing, account and check number', async () => {

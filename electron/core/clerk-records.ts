@@ -5,6 +5,7 @@
  * the rest of a partial approval to that first sale, and finds transactions by the
  * short reference printed on receipts.
  */
+import { maskCardNumbersInText } from '../../shared/payments/masking';
 import type { PosDatabase } from './pos-database';
 
 export type ClerkAction = 'sale' | 'refund' | 'void';
@@ -22,6 +23,15 @@ export interface ClerkRecord {
 /** The interface's clerk_number for a user: letters and digits of the user id, at most 16 (PayaConnect's bound). */
 export function clerkNumberOf(userId: string): string {
   return userId.replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
+}
+
+/**
+ * The users' names by id and by clerk_number, also as the engine answers a clerk_number
+ * that looks like a card (it masks those, so about one user id in 1,300 comes back as
+ * "************1234").
+ */
+export function clerkNamesOf(users: readonly { id: string; name: string }[]): Map<string, string> {
+  return new Map(users.flatMap((u) => [[u.id, u.name], [clerkNumberOf(u.id), u.name], [maskCardNumbersInText(clerkNumberOf(u.id)), u.name]] as const));
 }
 
 export { shortRefOf } from '../../shared/short-ref';

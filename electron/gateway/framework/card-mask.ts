@@ -19,10 +19,9 @@
  * Simplification: a route that declares nothing (the router's and billing pages' own
  * routes, OAuth forms) falls back to exemption by key name at the record level only.
  */
-import { luhnValid } from '../../../shared/payments/luhn';
+import { maskCardNumbersInText } from '../../../shared/payments/masking';
 import type { ResourceDef } from './resource';
 
-const CARD_RUN = /\d(?:[ -]?\d){12,18}/g;
 /** The fallback for routes without a declaration (see the simplification above). */
 const EXEMPT_KEY = /(^|_)(id|ids|number|routing|password|key|phone|serial|track|token|zip|signature)(_|$)|_id$|password|_key$/;
 /** Credentials may come as query parameters; they are read as sent. */
@@ -41,13 +40,8 @@ declare module 'fastify' {
   }
 }
 
-export function maskCardNumbers(text: string): string {
-  if (text.length < 13 || !/\d{4}/.test(text)) return text;
-  return text.replace(CARD_RUN, (run) => {
-    const digits = run.replace(/[ -]/g, '');
-    return luhnValid(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
-  });
-}
+/** The masking itself lives in shared/ (the app recognises masked values with it too). */
+export const maskCardNumbers = maskCardNumbersInText;
 
 function maskScalar(value: unknown): unknown {
   if (typeof value === 'string') return maskCardNumbers(value);

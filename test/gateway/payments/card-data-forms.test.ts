@@ -154,9 +154,13 @@ describe('over HTTP', () => {
     const pt = h.engine.db.prepare("SELECT * FROM product_transactions WHERE location_id = ? AND payment_method = 'cc'").get(store) as Record<string, unknown>;
     const copy = { ...pt, id: 'hq-cc-product-transaction-0001', location_id: hq };
     h.engine.db.prepare(`INSERT INTO product_transactions (${Object.keys(copy).join(', ')}) VALUES (${Object.keys(copy).map(() => '?').join(', ')})`).run(...Object.values(copy));
-    const atHq = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001' });
+    // (Location defaults are cached for 10 s, so the new account is named: what is tested is where the api id points.)
+    const atHq = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001', product_transaction_id: 'hq-cc-product-transaction-0001' });
     expect(atHq.status, atHq.text).toBe(201);
     expect(atHq.body.transaction).toMatchObject({ location_id: hq, product_transaction_id: 'hq-cc-product-transaction-0001', status_id: 101 });
+    // The store's api id with the second location's account: the account is not the store's.
+    const mixed = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'store-location-api-id-000001', product_transaction_id: 'hq-cc-product-transaction-0001' });
+    expect(mixed.body.errors.product_transaction_id).toEqual([PAY_MSG.PRODUCT_TRANSACTION_INVALID]);
     const atStore = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'store-location-api-id-000001' });
     expect(atStore.body.transaction.location_id).toBe(store);
     const unknown = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'no-such-location' });

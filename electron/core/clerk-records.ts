@@ -6,6 +6,7 @@
  * short reference printed on receipts.
  */
 import type { Session, TransactionView } from '../../shared/ipc/contract';
+import { maskCardNumbersInText } from '../../shared/payments/masking';
 import type { PosDatabase } from './pos-database';
 
 export type ClerkAction = 'sale' | 'refund' | 'void';
@@ -23,6 +24,15 @@ export interface ClerkRecord {
 /** The interface's clerk_number for a user: letters and digits of the user id, at most 16 (PayaConnect's bound). */
 export function clerkNumberOf(userId: string): string {
   return userId.replace(/[^A-Za-z0-9]/g, '').slice(0, 16);
+}
+
+/**
+ * The users' names by id and by clerk_number, also as the engine answers a clerk_number
+ * that looks like a card (it masks those, so about one user id in 1,300 comes back as
+ * "************1234").
+ */
+export function clerkNamesOf(users: readonly { id: string; name: string }[]): Map<string, string> {
+  return new Map(users.flatMap((u) => [[u.id, u.name], [clerkNumberOf(u.id), u.name], [maskCardNumbersInText(clerkNumberOf(u.id)), u.name]] as const));
 }
 
 export { shortRefOf } from '../../shared/short-ref';

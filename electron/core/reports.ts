@@ -33,7 +33,7 @@ import type { V2Transaction, V2TransactionFilters } from '../client/v2-types';
 import { addToBreakdown, counted, sortedBreakdown, totalsOfCounted, type CountedTransaction } from './approved-money';
 import { guardedCall } from './guarded-call';
 import type { PosDatabase } from './pos-database';
-import { clerkNumberOf } from './clerk-records';
+import { clerkNamesOf } from './clerk-records';
 import type { UserDirectory } from './users';
 import { offlineCountsBetween } from './offline-queue';
 import { ZReportStore } from './z-report-store';
@@ -186,9 +186,9 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       cashCount = { floatCents, countedCents: count.countedCashCents, expectedCents, overShortCents: count.countedCashCents - expectedCents };
     }
 
-    // The gateway carries each user's clerk_number (clerkNumberOf their id); show their name.
+    // The gateway carries each user's clerk_number (clerkNumberOf their id; masked when it looks like a card); show their name.
     const offline = offlineCountsBetween(deps.db, from, to);
-    const names = new Map(users.list().flatMap((u) => [[u.id, u.name] as const, [clerkNumberOf(u.id), u.name] as const]));
+    const names = clerkNamesOf(users.list());
     return {
       kind,
       number: kind === 'z' ? store.nextNumber() : null,

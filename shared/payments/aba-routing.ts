@@ -10,7 +10,9 @@ export function abaRoutingValid(routing: string): boolean {
   return sum % 10 === 0;
 }
 
-/** ACH bank account numbers the gateway accepts: 4 to 17 digits. */
+/** ACH bank account numbers the gateway accepts: 4 to 17 digits (the family's test data). */
+export const ACH_ACCOUNT_DIGITS = { min: 4, max: 17 } as const;
+
 export function achAccountValid(account: string): boolean {
-  return /^\d{4,17}$/.test(account);
+  return /^\d+$/.test(account) && account.length >= ACH_ACCOUNT_DIGITS.min && account.length <= ACH_ACCOUNT_DIGITS.max;
 }

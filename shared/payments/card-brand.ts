@@ -5,6 +5,9 @@
  */
 export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'unknown';
 
+/** Card numbers the gateway accepts: 13 to 19 digits (and Luhn). */
+export const CARD_NUMBER_DIGITS = { min: 13, max: 19 } as const;
+
 /** Short code the v2 records carry in `account_type` for cards. */
 export const CARD_BRAND_ACCOUNT_TYPE: Record<CardBrand, string> = {
   visa: 'visa',

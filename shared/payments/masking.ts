@@ -2,6 +2,7 @@
  * Masking of account numbers for display, receipts and storage. Only the first six
  * and last four digits ever leave the vault (PCI DSS allows at most these).
  */
+import { luhnValid } from './luhn';
 export function firstSix(accountNumber: string): string {
   return accountNumber.slice(0, 6);
 }
@@ -19,4 +20,20 @@ export function maskAccountNumber(accountNumber: string): string {
 /** Receipt line: "VISA ************1111" style (brand label + last four). */
 export function maskForReceipt(lastFourDigits: string, brandLabel = ''): string {
   return `${brandLabel ? brandLabel.toUpperCase() + ' ' : ''}************${lastFourDigits}`;
+}
+
+const CARD_RUN = /\d(?:[ -]?\d){12,18}/g;
+
+/**
+ * Card numbers inside free text: every run of 13–19 digits (single spaces or hyphens
+ * between them allowed) that passes Luhn becomes asterisks plus its last four digits
+ * ("************1111"). The engine applies it to what it stores (framework/card-mask.ts);
+ * the app uses it to recognise a value the engine masked.
+ */
+export function maskCardNumbersInText(text: string): string {
+  if (text.length < 13 || !/\d{4}/.test(text)) return text;
+  return text.replace(CARD_RUN, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    return luhnValid(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
+  });
 }

@@ -8,6 +8,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../electron/gateway/framework/errors';
 import { MAX_JSON_DEPTH } from '../../electron/gateway/framework/json-depth';
+import { PAY_MSG } from '../../electron/gateway/payments/payment-messages';
 import { TestEngine, errorsOf, type ApiAnswer } from './helpers/engine-fixture';
 
 const VISA = '4111111111111111';
@@ -148,6 +149,49 @@ describe('card numbers in free text', () => {
     // Not a card: a non-Luhn 16-digit reference and a short number stay.
     const n = await t.post('/contacts', { contact: { location_id: t.locationId, last_name: 'Ref', company_name: 'order 1234567890123456 / 42' } });
     expect(n.body.contact.company_name).toBe('order 1234567890123456 / 42');
+  });
+
+  it('masks card numbers in every field not declared to hold account data or an id, and anywhere inside custom data', async () => {
+    const [mc, amex, disc, visa2, visa3] = ['5454545454545454', '371449635398431', '6011000995500000', '4005562231212149', '4012888888881881'];
+    // A field whose pattern a masked number cannot meet says why instead of storing it.
+    const po = await t.post('/transactions', { transaction: { action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', po_number: visa3 } });
+    expect(po.status).toBe(422);
+    expect(po.body.errors.po_number).toEqual([PAY_MSG.FIELD_CARD_NUMBER.replace('{attribute}', 'Po Number')]);
+    expect(po.text).not.toContain(visa3);
+    const r = await t.post('/transactions', {
+      transaction: {
+        action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', description: `paid with ${visa3}`,
+        clerk_number: mc, customer_id: amex, custom_data: { card_number: disc, id: visa2, nested: { account_number: mc } },
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 101, last_four: '1111' }); // the declared account_number still charges
+    const stored = JSON.stringify(t.engine.db.prepare('SELECT * FROM transactions WHERE id = ?').get(r.body.transaction.id));
+    for (const n of [VISA, mc, amex, disc, visa2, visa3]) {
+      expect(stored, n).not.toContain(n);
+      expect(r.text, n).not.toContain(n);
+    }
+    expect(r.body.transaction.custom_data).toEqual({ card_number: '************0000', id: '************2149', nested: { account_number: '************5454' } });
+    // A contact's account_number is the merchant's own reference, not account data: masked too.
+    const c = await t.post('/contacts', { contact: { location_id: t.locationId, last_name: 'Doe', account_number: VISA } });
+    expect(c.status).toBe(201);
+    expect(JSON.stringify(t.engine.db.prepare('SELECT * FROM contacts WHERE id = ?').get(c.body.contact.id))).not.toContain(VISA);
+    expect(c.text).not.toContain(VISA);
+    // Declared identifiers keep their digits: a numeric api id is found again as sent.
+    const byApi = await t.post('/transactions', { transaction: { action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', transaction_api_id: disc } });
+    expect(byApi.body.transaction.transaction_api_id).toBe(disc);
+    const again = await t.get(`/transactions/${disc}?api_id=1&location_id=${t.locationId}`);
+    expect(again.status).toBe(200);
+    expect(again.body.transaction.id).toBe(byApi.body.transaction.id);
+  });
+
+  it('never echoes a card number from the query string in an error (masked once, before any handler)', async () => {
+    for (const base of ['/contacts', '/transactions', '/accountvaults']) {
+      const a = await t.get(`${base}?sort=${VISA}`);
+      expect(a.status, base).toBe(422);
+      expect(a.text, base).not.toContain(VISA);
+      expect(a.text, base).toContain('1111');
+    }
   });
 
   it('never echoes a card number from the query string in pagination links', async () => {

@@ -150,6 +150,28 @@ describe('real answers match the documented schemas', () => {
     return { status: res.status, body: parsed, problems: check(method, docPath, res.status, parsed) };
   }
 
+  test("the reference page's transaction examples run as they are (no location_id beside location_api_id, no invented ids)", async () => {
+    const origin = new URL(engine.credentials.base_url).origin;
+    const send = async (method: string, path: string, body: unknown) => {
+      const res = await fetch(`${origin}${path}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: res.status, text: await res.text() };
+    };
+    const posts = doc.paths['/v2/transactions'].post.requestBody.content['application/json'].examples as Record<string, { value: { transaction: Record<string, unknown> } }>;
+    expect(Object.keys(posts).length).toBeGreaterThanOrEqual(3);
+    for (const [name, ex] of Object.entries(posts)) {
+      const r = await send('POST', '/v2/transactions', ex.value);
+      expect(r.status, `${name}: ${r.text}`).toBe(201);
+    }
+    const puts = doc.paths['/v2/transactions/{id}'].put.requestBody.content['application/json'].examples as Record<string, { value: { transaction: Record<string, unknown> } }>;
+    expect(Object.keys(puts).length).toBeGreaterThanOrEqual(3);
+    for (const [name, ex] of Object.entries(puts)) {
+      const onAuth = ['authcomplete', 'authincrement'].includes(String(ex.value.transaction.action));
+      const t = JSON.parse((await send('POST', '/v2/transactions', { transaction: { action: onAuth ? 'authonly' : 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '50.00' } })).text).transaction;
+      const r = await send('PUT', `/v2/transactions/${t.id}`, ex.value);
+      expect(r.status, `${name}: ${r.text}`).toBe(200);
+    }
+  });
+
   test('a scripted tour of every resource validates (successes and errors)', async () => {
     const c = engine.credentials;
     const loc = c.location_id;

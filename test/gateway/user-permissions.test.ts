@@ -1,6 +1,6 @@
 /**
- * Who may do what to users (issue 9, point 7): another user's password, status, role,
- * API key or deletion needs an admin role (250) over every location that user belongs
+ * Who may do what to users (issue 9, point 7): any change to another user (password, status, role,
+ * API key, but also username, e-mail, names, primary location) or its deletion needs an admin role (250) over every location that user belongs
  * to; expands never show another user's secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,20 @@ describe('changing other users', () => {
     forbidden(await t.del(`/users/${storeAdmin.userId}`, { creds: member }));
     // The admin still signs in with the same key.
     expect((await t.get('/users/me', { creds: admin })).status).toBe(200);
+  });
+
+  it("a plain member cannot change any of the admin's details (username, e-mail, names, primary location)", async () => {
+    const before = (await t.get('/users/me', { creds: admin })).body.user;
+    // A location the member can see (a child of the store), so the reference itself is valid.
+    const child = await t.post('/locations', { location: { name: 'Store Annex', parent_id: t.locationId, branding_domain_url: 'annex.example' } });
+    expect(child.status, child.text).toBe(201);
+    for (const change of [{ username: 'pwned' }, { email: 'attacker@evil.example' }, { first_name: 'Evil' }, { last_name: 'Evil' }, { primary_location_id: child.body.location.id }, { tz: 'UTC' }]) {
+      forbidden(await t.put(`/users/${admin.userId}`, { user: change }, { creds: member }));
+    }
+    const after = (await t.get('/users/me', { creds: admin })).body.user;
+    expect(after).toMatchObject({ username: before.username, email: before.email, first_name: before.first_name, last_name: before.last_name, primary_location_id: before.primary_location_id });
+    // Nor another plain member's.
+    forbidden(await t.put(`/users/${storeAdmin.userId}`, { user: { email: 'x@evil.example' } }, { creds: member }));
   });
 
   it('a plain member may still change their own password, key and details', async () => {

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCollector } from './errors';
 import type { EngineContext } from './context';
 import { checkApiIdUnique } from './records';
+import { keepsDigitsOf } from './card-mask';
 import { pathOf, type HookArgs, type ResourceDef, type Row } from './resource';
 import type { RecordEventType } from './record-events';
 
@@ -35,11 +36,13 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   const base = pathOf(def);
   const m = new Set(def.methods);
   const wrap = (row: Record<string, unknown>, req: FastifyRequest) => ({ [def.name]: ctx.serialize(def, row, req.auth, ctx.expandsOf(def, req)) });
+  // Which fields keep long digit runs (ids, api ids, secrets); card numbers anywhere else are masked.
+  const config = { keepsDigits: keepsDigitsOf(def) };
 
-  if (m.has('list')) app.get(base, async (req) => ctx.list(def, req).body);
+  if (m.has('list')) app.get(base, { config }, async (req) => ctx.list(def, req).body);
 
   if (m.has('create')) {
-    app.post(base, async (req, reply) => {
+    app.post(base, { config }, async (req, reply) => {
       const input = ctx.validateWrite(def, req.body, 'create', req);
       const { status, row } = ctx.db.transaction(() => {
         const args = hookArgs(ctx, req);
@@ -57,10 +60,10 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
     });
   }
 
-  if (m.has('view')) app.get(`${base}/:id`, async (req) => wrap(ctx.findVisible(def, idParam(req), req), req));
+  if (m.has('view')) app.get(`${base}/:id`, { config }, async (req) => wrap(ctx.findVisible(def, idParam(req), req), req));
 
   if (m.has('update')) {
-    app.put(`${base}/:id`, async (req) => {
+    app.put(`${base}/:id`, { config }, async (req) => {
       const existing = ctx.findVisible(def, idParam(req), req);
       const input = ctx.validateWrite(def, req.body, 'update', req, existing);
       const row = ctx.db.transaction(() => {
@@ -78,7 +81,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   }
 
   if (m.has('delete')) {
-    app.delete(`${base}/:id`, async (req, reply) => {
+    app.delete(`${base}/:id`, { config }, async (req, reply) => {
       const existing = ctx.findVisible(def, idParam(req), req);
       ctx.db.transaction(() => {
         const args = hookArgs(ctx, req);

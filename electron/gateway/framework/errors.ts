@@ -101,8 +101,11 @@ export function fieldError(field: string, template: string, vars: Record<string,
 /** Collects field errors and throws one 422 with all of them. */
 export class ErrorCollector {
   readonly errors: ErrorMap = {};
+  /** Adds a message; the same message twice for one field is kept once (two readers may check one rule). */
   add(field: string, template: string, vars: Record<string, string | number> = {}): void {
-    (this.errors[field] ??= []).push(fmt(template, { attribute: labelOf(field), ...vars }));
+    const list = (this.errors[field] ??= []);
+    const message = fmt(template, { attribute: labelOf(field), ...vars });
+    if (!list.includes(message)) list.push(message);
   }
   has(field?: string): boolean {
     return field === undefined ? Object.keys(this.errors).length > 0 : field in this.errors;

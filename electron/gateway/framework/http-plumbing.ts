@@ -7,7 +7,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, MSG, fmt, type ErrorMap } from './errors';
 import type { Authenticator } from './auth';
-import { maskCardsDeep } from './card-mask';
+import { maskBody, maskQuery, type KeepsDigits } from './card-mask';
 import { MAX_JSON_DEPTH, jsonDepth } from './json-depth';
 import { parseXmlBody, toXml, wantsXml } from './xml-format';
 
@@ -31,11 +31,12 @@ export function isLoopback(host: string): boolean {
 
 /**
  * What every parsed body goes through, whatever its format: the nesting limit (422
- * before anything is stored) and the masking of card numbers typed into free text.
+ * before anything is stored) and the masking of card numbers typed where the route does
+ * not declare account data, ids or secrets (card-mask.ts).
  */
-export function acceptBody(parsed: unknown): unknown {
+export function acceptBody(parsed: unknown, keepsDigits?: KeepsDigits): unknown {
   if (jsonDepth(parsed, MAX_JSON_DEPTH) > MAX_JSON_DEPTH) throw new ApiError(422, { general: [fmt(MSG.TOO_DEEP, { max: MAX_JSON_DEPTH })] });
-  return maskCardsDeep(parsed);
+  return maskBody(parsed, keepsDigits);
 }
 
 /** The envelope as raw HTTP, for failures fastify answers before any route (bad URL encoding, unparsable requests). */
@@ -68,6 +69,10 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
   app.decorateRequest('auth', undefined as never);
 
   app.addHook('onRequest', async (req) => {
+    // Card numbers in the query string are masked once, before any hook or handler reads
+    // it (a sort or filter error then cannot echo one); the route's declaration says which
+    // parameters keep their digits.
+    maskQuery(req.query, req.routeOptions.config?.keepsDigits);
     if (opts.checkHost) {
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       if (!isLoopback(host)) throw new ApiError(403, { general: [MSG.HOST_NOT_ALLOWED] });
@@ -77,7 +82,7 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
 
   // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).
   app.removeAllContentTypeParsers();
-  const parseJson = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+  const parseJson = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     let parsed: unknown;
@@ -87,18 +92,18 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
       return done(new ApiError(400, { general: [MSG.MALFORMED_JSON] }), undefined);
     }
     try {
-      done(null, acceptBody(parsed));
+      done(null, acceptBody(parsed, req.routeOptions.config?.keepsDigits));
     } catch (err) {
       done(err as Error, undefined);
     }
   };
   app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
   app.addContentTypeParser(/^application\/[\w.-]+\+json(;.*)?$/, { parseAs: 'string', bodyLimit: BODY_LIMIT }, parseJson);
-  const parseXml = (_req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+  const parseXml = (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
-      done(null, acceptBody(parseXmlBody(text)));
+      done(null, acceptBody(parseXmlBody(text), req.routeOptions.config?.keepsDigits));
     } catch (err) {
       done(err as Error, undefined);
     }

@@ -67,6 +67,12 @@ export interface FieldDef {
   outputAsInt?: boolean;
   /** A valid value, shown in the API reference and sent by the contract run (else derived from the bounds). */
   example?: unknown;
+  /**
+   * Keeps a long digit run as sent (a key, a device serial number): card-number masking
+   * (card-mask.ts) leaves it alone. Ids, references, api ids and write-only fields keep
+   * their digits without it.
+   */
+  keepsDigits?: true;
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
 }

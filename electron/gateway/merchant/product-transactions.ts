@@ -1,7 +1,8 @@
 /**
  * Product transactions (a location's merchant/deposit accounts). The interface has no
  * endpoints for them; they appear in location expands and location infos, and the
- * payments module reads them (processor settings, level3_allow, auto_decline_cvv).
+ * payments module reads them (processor settings, level3_allow, auto_decline_cvv/zip/street,
+ * allow_partial_authorization).
  * Declared so serialisation and references are generic; no routes.
  */
 import type { FieldDef, ResourceDef } from '../framework/resource';
@@ -55,6 +56,11 @@ export const productTransactionResource: ResourceDef = {
     hosted_payment_page_max_allowed: { type: 'integer' },
     hosted_payment_page_allow: b,
     auto_decline_cvv: b,
+    /** Decline when a zip (street) was sent and AVS says it does not match; `auto_decline_*_override` wins per request. */
+    auto_decline_zip: b,
+    auto_decline_street: b,
+    /** Partial approvals (the sandbox's 2.01); off, they decline. `allow_partial_authorization_override` wins per request. */
+    allow_partial_authorization: b,
     level3_allow: b,
     level3_default: s,
     /** Engine extension: HH:MM (location time) at which the open batch closes by itself each day. */

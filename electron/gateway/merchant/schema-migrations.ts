@@ -159,5 +159,18 @@ const v3: Migration = {
   },
 };
 
-export const merchantMigrations: Migration[] = [v1, v2, v3];
+const v4: Migration = {
+  version: 4,
+  module: M,
+  name: "product transactions' AVS and partial-authorization settings (the per-request overrides win over them)",
+  up(db) {
+    db.exec(`
+      ALTER TABLE product_transactions ADD COLUMN auto_decline_zip INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE product_transactions ADD COLUMN auto_decline_street INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE product_transactions ADD COLUMN allow_partial_authorization INTEGER NOT NULL DEFAULT 1;
+    `);
+  },
+};
+
+export const merchantMigrations: Migration[] = [v1, v2, v3, v4];
 export const merchantReferenceTables = ['terminal_manufacturers', 'terminal_applications', 'scanner_manufacturers', 'scanner_models'];

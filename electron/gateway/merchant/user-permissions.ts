@@ -1,9 +1,11 @@
 /**
  * Who may do what to users. A user may always manage themselves (own password with
- * old_password, own key, own details). Another user's password, status, role (user_type_id)
- * or API key — or deleting them — needs the caller to be an admin (250) whose locations
- * (memberships and descendants) cover every location the target belongs to; otherwise a
- * plain member could take over the admin's key and reach the admin's other locations.
+ * old_password, own key, own details; not their own role). Any change to another user —
+ * password, status, role (user_type_id), API key, but also username, e-mail, names,
+ * primary location or any other field — or deleting them, needs the caller to be an
+ * admin (250) whose locations (memberships and descendants) cover every location the
+ * target belongs to; otherwise a plain member could take over the admin's key, or rename
+ * the admin (sign-in is domain + username + password) and point their e-mail elsewhere.
  * Creating an admin needs the same over the new user's primary location.
  *
  * Secrets: `user_hash_key` is shown to its own user only; key and password hashes never.
@@ -16,8 +18,6 @@ import { MERCHANT_MSG } from './messages';
 
 export const ADMIN_USER_TYPE = 250;
 
-/** Fields whose change on another user needs admin rights over that user. */
-export const GUARDED_USER_FIELDS = ['password', 'status_id', 'user_type_id'] as const;
 
 export function isAdmin(auth: AuthInfo): boolean {
   return auth.user.user_type_id === ADMIN_USER_TYPE;
@@ -42,12 +42,23 @@ export function assertMayManage(ctx: EngineContext, auth: AuthInfo, target: Row)
   if (!isAdminOverUser(ctx, auth, target.id)) throw forbidden();
 }
 
-/** On update: a guarded field that actually changes needs the rights above (own role too). */
+/**
+ * On update: changing one's own role, or changing anything of another user, needs the
+ * rights above. A value sent equal to the stored one is no change (a password always is).
+ */
 export function assertMayUpdate(ctx: EngineContext, auth: AuthInfo, existing: Row, values: Row): void {
-  const changes = (f: string) => values[f] !== undefined && (f === 'password' || values[f] !== existing[f]);
+  const changes = (f: string) => values[f] !== undefined && (f === 'password' || !sameValue(values[f], existing[f]));
   if (changes('user_type_id') && !isAdminOverUser(ctx, auth, existing.id)) throw forbidden();
   if (existing.id === auth.userId) return;
-  if (GUARDED_USER_FIELDS.some(changes) && !isAdminOverUser(ctx, auth, existing.id)) throw forbidden();
+  if (Object.keys(values).some(changes) && !isAdminOverUser(ctx, auth, existing.id)) throw forbidden();
+}
+
+/** Stored booleans are 0/1 and JSON is text; compare what the value means. */
+function sameValue(sent: unknown, stored: unknown): boolean {
+  if (sent === stored) return true;
+  if (typeof sent === 'boolean') return (sent ? 1 : 0) === stored;
+  if (typeof sent === 'object' && sent !== null) return typeof stored === 'string' && JSON.stringify(sent) === stored;
+  return false;
 }
 
 /** Whether `viewer` may see the secrets (user_hash_key) of `row`. */

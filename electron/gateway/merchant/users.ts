@@ -84,7 +84,7 @@ export const userResource: ResourceDef = {
     terms_agree_ip: str(0, 64),
     ui_prefs: uiPrefs,
     // Kept when supplied on create (16–64 characters); generated otherwise.
-    user_hash_key: str(16, 64, { update: false, format: 'no-spaces' }),
+    user_hash_key: str(16, 64, { update: false, format: 'no-spaces', keepsDigits: true }),
     first_name: str(0, 64),
     last_name: str(1, 64, { required: true }),
     address: str(0, 64),

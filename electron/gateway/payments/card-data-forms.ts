@@ -7,11 +7,22 @@
  * Track 1: `%B<pan>^<SURNAME/GIVEN>^<YYMM><service code>...?`; track 2:
  * `;<pan>=<YYMM><service code>...?`; a swipe may carry both (track 1 first).
  *
- * Simplification: the simulated processor holds no reader keys, so `e_track_data` is
- * "decrypted" by reading it as the hex of the track text (what a test reader here sends:
- * `Buffer.from(track).toString('hex')`). A real gateway decrypts with the reader's key
- * (DUKPT, identified by `e_serial_number`).
+ * Encrypted reader data (`e_track_data` + `e_format`) in the layouts of the docs'
+ * "Encryption Examples": `magnesafe` — the masked tracks, then `|`-separated fields: a
+ * flag, the encrypted track 1, the encrypted track 2, five flags and the KSN; `ksn` and
+ * `ksnpin` — the masked tracks, the encrypted track 1 and track 2, the KSN coming in
+ * `e_serial_number`. The masked tracks show the card's first and last four digits
+ * (`%*4111********1111^...`), which must be those of the decrypted card.
+ *
+ * Simplification (a simulated decryption): the sandbox holds no reader keys, so it does
+ * not run DUKPT. Its "sandbox reader" encrypts each track's text (NUL-padded to 8 bytes)
+ * with 3DES-CBC, zero IV, key = the first 24 bytes of SHA-256("ringup sandbox reader
+ * bdk:" + KSN); data from a real reader (the docs' own examples included) cannot be read
+ * and answers 422. `idtech` data is read only in the plain test form: the track text's
+ * bytes in hex (`Buffer.from(track).toString('hex')`), which every format also takes. A
+ * real gateway decrypts with the reader's key, identified by the KSN.
  */
+import { createDecipheriv, createHash } from 'node:crypto';
 
 export interface SwipedCard {
   number: string;
@@ -41,10 +52,55 @@ export function parseTrackData(track: string): SwipedCard | null {
   return { number: m[1] as string, expDate: `${m[3]}${m[2]}`, name: null };
 }
 
-/** See the simplification above: hex of the track text. */
-export function decryptTrackData(hex: string): SwipedCard | null {
-  if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) return null;
-  return parseTrackData(Buffer.from(hex, 'hex').toString('latin1'));
+const HEX = /^(?:[0-9a-fA-F]{2})+$/;
+const KSN = /^[0-9a-fA-F]{20}$/;
+
+/** The sandbox reader's key for a KSN (see the simplification above). */
+function sandboxReaderKey(ksn: string): Buffer {
+  return createHash('sha256').update(`ringup sandbox reader bdk:${ksn.toUpperCase()}`).digest().subarray(0, 24);
+}
+
+function decryptBlock(hex: string, ksn: string): string | null {
+  if (!HEX.test(hex) || (hex.length / 2) % 8 !== 0) return null;
+  try {
+    const d = createDecipheriv('des-ede3-cbc', sandboxReaderKey(ksn), Buffer.alloc(8));
+    d.setAutoPadding(false);
+    return Buffer.concat([d.update(Buffer.from(hex, 'hex')), d.final()]).toString('latin1').replace(/\0+$/, '');
+  } catch {
+    return null; // a crypto library without 3DES reads nothing rather than failing the request
+  }
+}
+
+/** The first and last four digits a masked track shows (`%*4111********1111^` or `;4111********1111=`). */
+function maskedEnds(masked: string): { first: string; last: string } | null {
+  const m = /[%;]\*?(\d{4,6})\*+(\d{4})[=^]/.exec(masked);
+  return m ? { first: m[1] as string, last: m[2] as string } : null;
+}
+
+export type EncryptedFormat = 'ksn' | 'ksnpin' | 'idtech' | 'magnesafe';
+export type DecryptResult = { card: SwipedCard } | { error: 'unreadable' | 'ksn_missing' };
+
+/**
+ * Reads encrypted reader data (see the top of the file): the docs' pipe layouts with the
+ * sandbox reader's key, or the plain test form (hex of the track text). `ksn` is
+ * e_serial_number, which ksn/ksnpin need.
+ */
+export function decryptTrackData(data: string, format: EncryptedFormat = 'idtech', ksn: string | null = null): DecryptResult {
+  if (HEX.test(data)) {
+    const card = parseTrackData(Buffer.from(data, 'hex').toString('latin1'));
+    return card ? { card } : { error: 'unreadable' };
+  }
+  if (format === 'idtech' || !data.includes('|')) return { error: 'unreadable' };
+  const parts = data.split('|');
+  const ends = maskedEnds(parts[0] ?? '');
+  const last = parts[parts.length - 1] ?? '';
+  const key = format === 'magnesafe' && KSN.test(last) ? last : ksn;
+  if (!key || !KSN.test(key)) return format === 'magnesafe' ? { error: 'unreadable' } : { error: 'ksn_missing' };
+  const blocks = parts.slice(1).filter((p) => p !== key && p.length >= 16 && HEX.test(p));
+  const text = blocks.map((b) => decryptBlock(b, key)).filter((t): t is string => t !== null).join('');
+  const card = parseTrackData(text);
+  if (!card || !ends || !card.number.startsWith(ends.first) || !card.number.endsWith(ends.last)) return { error: 'unreadable' };
+  return { card };
 }
 
 export interface MicrCheck {

@@ -14,13 +14,16 @@ import { luhnValid } from '../../../shared/payments/luhn';
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
-import { MSG, type ErrorCollector } from '../framework/errors';
+import type { ErrorCollector } from '../framework/errors';
 import { digitsOnly, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
 import { FIELD_BY_NAME, SEC_CODES } from './transaction-fields';
 
 export { SEC_CODES };
+
+/** account_number's bounds per payment method, as the field table declares them. */
+const { cc: CARD, ach: ACH } = FIELD_BY_NAME.get('account_number')?.byMethod ?? { cc: { min: 13, max: 19 }, ach: { min: 4, max: 17 } };
 
 export interface AccountData {
   paymentMethod: 'cc' | 'ach';
@@ -57,12 +60,10 @@ export interface VaultRow {
 /** Typed account data (`account_number` present). */
 export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollector): AccountData | undefined {
   const number = digitsOnly(body.account_number);
-  const holder = typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
-  // Too long is the caller's mistake to hear about, not to have cut silently (found by the contract run).
-  const holderMax = FIELD_BY_NAME.get('account_holder_name')?.max ?? 32;
-  if (holder !== null && holder.length > holderMax) errs.add('account_holder_name', MSG.TOO_LONG, { max: holderMax });
+  // Its bounds (at most 32) are the field table's, checked with every other field.
+  const holder = sentHolder(body);
   if (method === 'cc') {
-    const numberOk = !!number && number.length >= 13 && number.length <= 19 && luhnValid(number);
+    const numberOk = !!number && number.length >= CARD.min && number.length <= CARD.max && luhnValid(number);
     if (!numberOk) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
     // The expiry is checked even after a bad number, so one 422 names both.
     let expDate: string | null = null;
@@ -77,7 +78,7 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
       routing: null, accountType: CARD_BRAND_ACCOUNT_TYPE[brand], accountHolderName: holder, achSecCode: null, vaultId: null,
     };
   }
-  if (!number || !achAccountValid(number)) {
+  if (!number || number.length < ACH.min || number.length > ACH.max || !achAccountValid(number)) {
     errs.add('account_number', PAY_MSG.ACH_ACCOUNT_INVALID);
     return undefined;
   }
@@ -125,9 +126,14 @@ export function fromVault(v: VaultRow, body: Body, errs: ErrorCollector): Accoun
   return {
     paymentMethod: method, brand, firstSix: v.first_six, lastFour: v.last_four ?? '', expDate, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: v.routing, accountType: v.account_type,
-    accountHolderName: v.account_holder_name, achSecCode: method === 'ach' ? (present(body.ach_sec_code) ? readSecCode(body, errs) : v.ach_sec_code ?? 'WEB') : null,
+    accountHolderName: sentHolder(body) ?? v.account_holder_name, achSecCode: method === 'ach' ? (present(body.ach_sec_code) ? readSecCode(body, errs) : v.ach_sec_code ?? 'WEB') : null,
     vaultId: v.id,
   };
+}
+
+/** account_holder_name as sent (trimmed), for a charge from a vault or an earlier transaction: it wins over the stored name. */
+export function sentHolder(body: Body): string | null {
+  return typeof body.account_holder_name === 'string' && body.account_holder_name.trim() ? body.account_holder_name.trim() : null;
 }
 
 /** The stored record keeps first six + account_type; recover the brand for the processor. */

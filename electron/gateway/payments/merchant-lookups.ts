@@ -12,7 +12,6 @@ export interface ProductTransaction {
   location_id: string;
   payment_method: 'cc' | 'ach';
   auto_decline_cvv: boolean;
-  /** Not columns of this engine's product transactions yet: read when present, else off / on. */
   auto_decline_zip: boolean;
   auto_decline_street: boolean;
   allow_partial_authorization: boolean;
@@ -80,6 +79,18 @@ export class MerchantLookups {
     }
     this.defaultCache.set(key, { at: Date.now(), id });
     return id;
+  }
+
+  /** The one location among `candidates` (the caller's) with this location_api_id, else undefined. */
+  locationByApiId(apiId: string, candidates: ReadonlySet<string>): string | undefined {
+    let rows: Row[];
+    try {
+      rows = this.ctx.stmt('SELECT id FROM locations WHERE location_api_id = ?').all(apiId) as Row[];
+    } catch {
+      return undefined;
+    }
+    const mine = rows.map((r) => String(r.id)).filter((id) => candidates.has(id));
+    return mine.length === 1 ? mine[0] : undefined;
   }
 
   locationName(locationId: string): string {

@@ -176,6 +176,20 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 104,
+    module: 'payments',
+    name: "what the issuer approved, apart from auth_amount (a tip adjust's tolerance is measured from it)",
+    up(db) {
+      // auth_amount follows a tip adjust; approved_amount moves only with the issuer's
+      // answers (sale, authcomplete, authincrement, partialreversal), so repeated tip edits
+      // never compound the 20% tolerance.
+      db.exec(`
+        ALTER TABLE transactions ADD COLUMN approved_amount INTEGER NOT NULL DEFAULT 0;
+        UPDATE transactions SET approved_amount = auth_amount;
+      `);
+    },
+  },
   // 600–609: the notifications/postbacks work (issue 10) on payments tables.
   {
     version: 600,

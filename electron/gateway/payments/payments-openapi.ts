@@ -75,12 +75,6 @@ const EXAMPLES: Record<string, unknown> = {
   notification_email_address: 'pat@example.com',
 };
 
-/** Actions for which a field must be sent (the table says which actions take a field; these say which need it). */
-const REQUIRED_FOR: Record<string, readonly TransactionAction[]> = {
-  transaction_amount: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'],
-  auth_code: ['force'],
-};
-
 const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type']> = {
   string: 'string', money: 'money', boolean: 'boolean', date: 'string', mmyy: 'string', json: 'object', enum: 'string',
   hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
@@ -98,7 +92,7 @@ export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = T
   if (f.pattern) d.pattern = f.pattern.source;
   if (f.type === 'email') d.format = 'email';
   if (f.type === 'date') d.format = 'date';
-  if (REQUIRED_FOR[f.name]) d.requiredFor = REQUIRED_FOR[f.name];
+  if (f.requiredFor) d.requiredFor = f.requiredFor;
   if (f.name in EXAMPLES) d.example = EXAMPLES[f.name];
   return d;
 });
@@ -344,6 +338,35 @@ function op(tag: string, o: OpenApiOperation, errors: ErrorStatus[]): OpenApiOpe
   return { tags: [tag], ...o, responses: { ...(o.responses as object), ...errorResponses(errors) } };
 }
 const body = (key: string, schemaName: string) => ({ required: true, content: jsonContent(wrapper(key, ref(schemaName))) });
+
+type Example = { summary: string; value: { transaction: Record<string, unknown> } };
+const card = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' };
+/**
+ * Whole request bodies for the reference page's "Test Request" and for readers: each runs as
+ * it is against any engine (no location_id, which defaults to yours; no invented ids; the
+ * sandbox's good AVS address). The per-field examples of the schema stay for the fields
+ * alone: sent all together they would name a location twice and invent ids (422).
+ * openapi.test.ts runs every one of them.
+ */
+const POST_EXAMPLES: Record<string, Example> = {
+  sale: { summary: 'Card sale', value: { transaction: { action: 'sale', ...card, transaction_amount: '10.00', billing_street: '5800 NW 39th AVE', billing_zip: '32606' } } },
+  authonly: { summary: 'Authorize, complete later', value: { transaction: { action: 'authonly', ...card, transaction_amount: '50.00' } } },
+  refund: { summary: 'Blind refund to a card', value: { transaction: { action: 'refund', payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '5.00' } } },
+  debit: {
+    summary: 'ACH debit (WEB)',
+    value: { transaction: { action: 'debit', payment_method: 'ach', account_number: '123456789', routing: '072000326', account_type: 'checking', account_holder_name: 'Pat Doe', ach_sec_code: 'WEB', transaction_amount: '12.00' } },
+  },
+};
+const PUT_EXAMPLES: Record<string, Example> = {
+  void: { summary: 'Void (before the batch settles)', value: { transaction: { action: 'void' } } },
+  authcomplete: { summary: 'Complete an authonly for less', value: { transaction: { action: 'authcomplete', transaction_amount: '45.00' } } },
+  partialreversal: { summary: 'Reduce a sale or authorization to a final amount', value: { transaction: { action: 'partialreversal', transaction_amount: '40.00' } } },
+  edit: { summary: 'Tip adjust and description', value: { transaction: { action: 'edit', tip_amount: '5.00', description: 'Table 4' } } },
+};
+const bodyWithExamples = (schemaName: string, examples: Record<string, Example>) => {
+  const b = body('transaction', schemaName);
+  return { ...b, content: { 'application/json': { ...b.content['application/json'], examples } } };
+};
 const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS];
 
 export function paymentsOpenApi(): OpenApiPart {
@@ -396,7 +419,7 @@ export function paymentsOpenApi(): OpenApiPart {
           {
             operationId: 'transactionsCreate',
             summary: 'Run a transaction (sale, authonly, avsonly, force, refund, debit, credit)',
-            requestBody: body('transaction', 'TransactionCreate'),
+            requestBody: bodyWithExamples('TransactionCreate', POST_EXAMPLES),
             responses: { 201: responseOf('Processed (approved or declined: see status_id), or the original for a repeated transaction_api_id.', txn) },
           },
           writeErrors,
@@ -419,7 +442,7 @@ export function paymentsOpenApi(): OpenApiPart {
             operationId: 'transactionsAction',
             summary: 'Act on a transaction (void, authcomplete, authincrement, partialreversal, edit)',
             parameters: [id, ...API_ID_PARAMETERS],
-            requestBody: body('transaction', 'TransactionAction'),
+            requestBody: bodyWithExamples('TransactionAction', PUT_EXAMPLES),
             responses: { 200: responseOf('The transaction after the action.', txn) },
           },
           writeErrors,

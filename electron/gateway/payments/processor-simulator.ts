@@ -7,14 +7,18 @@
  * 5.00 deny (1500); 5.10/5.20/5.30/5.40 → 1510/1520/1530/1540; 6.01–6.31 decline with
  * 1601–1631, except 6.30: approved, and the first settle of its batch fails (1630);
  * 8.00–8.09: declined (1500) after xx seconds; 8.10–8.99: the gateway's 10-second
- * processor time-out, declined (1500, verbiage TIMEOUT) after 10 seconds.
- * AVS: "5800 NW 39th AVE" + "32606" → GOOD; "2831 NW 41st St STE J" + "32615" → BAD and the
- * sale is declined (1500); street alone matching the good address → STREET, zip alone →
- * ZIP, anything else, and no address at all → BAD (not declined). With auto-decline on zip
- * (or street), a non-matching zip (street) declines.
+ * processor time-out, declined (1500, verbiage TIMEOUT) after 10 seconds. Like every test
+ * amount these belong to sales and authorizations: refunds and avsonly answer at once.
+ * AVS ("avs", the docs' table: GOOD street and zip both good, if provided; STREET the street
+ * does not match; ZIP the zip does not match; BAD neither matches): "5800 NW 39th AVE" and
+ * "32606" are the good street and zip; "2831 NW 41st St STE J" + "32615" → BAD and the sale
+ * is declined (1500); a part not sent is not a mismatch; nothing sent → BAD (not declined).
+ * With auto-decline on zip (or street), a zip (street) that was sent and does not match
+ * declines ("value must be provided for it to be evaluated").
  * CVV: 999 (Amex 1234) → M; 123 (Amex 9999) → N; 124/125/126/127 (Amex 9998/9997/9996/9995)
  * → P/S/U/X; any other value → N; none sent → N, never declined for it. With
- * auto_decline_cvv, a sent CVV whose answer is not M is declined (1500).
+ * auto_decline_cvv, a sent CVV answered P, S, U or X is declined (1500); N is not (TestData:
+ * "N - No Match but NOT decline the transaction").
  * 2.01: partial approval of 1.00, or a decline (1500) when partial authorization is off.
  * Expired card → 1622. ACH debit/credit/refund → 131 pending origination (see achStatusAt).
  * Simplification: terminal-only amounts (5.01, 5.31, 5.99, 7.xx) belong to router
@@ -97,6 +101,19 @@ const VERBIAGE: Record<number, string> = {
   1622: 'EXPIRED CARD',
 };
 
+/**
+ * How far a tip adjust may raise a fully approved card sale above what the issuer approved:
+ * the card networks let a tip-eligible merchant settle up to 20% over the authorization
+ * without a new one. Beyond it the sale needs a new authorization (a new sale), so a tip
+ * edit can never turn a 10.00 approval into an arbitrary capture.
+ */
+export const TIP_ADJUST_TOLERANCE_PERCENT = 20;
+
+/** The highest amount a tip adjust may settle for an approval of `approvedCents`. */
+export function tipAdjustCeiling(approvedCents: number): number {
+  return approvedCents + Math.floor((approvedCents * TIP_ADJUST_TOLERANCE_PERCENT) / 100);
+}
+
 /** The gateway's processor time-out (TestData: "the API has a default time-out period of 10000ms"). */
 export const PROCESSOR_TIMEOUT_MS = 10_000;
 export const TIMEOUT_VERBIAGE = 'TIMEOUT';
@@ -115,22 +132,27 @@ export interface AvsAnswer {
   avs: 'GOOD' | 'BAD' | 'STREET' | 'ZIP';
   /** The decline pair. */
   decline: boolean;
-  streetMatch: boolean;
-  zipMatch: boolean;
+  /** A street (zip) was sent and does not match: what auto_decline_street (zip) declines on. */
+  streetMismatch: boolean;
+  zipMismatch: boolean;
 }
 
 export function avsResult(street: string | null | undefined, zip: string | null | undefined): AvsAnswer {
   const s = norm(street);
   const z = (zip ?? '').trim().slice(0, 5);
-  const streetMatch = s === GOOD_STREET;
-  const zipMatch = z === GOOD_ZIP;
-  if (s === DECLINE_STREET && z === DECLINE_ZIP) return { avs: 'BAD', decline: true, streetMatch, zipMatch };
-  const avs = streetMatch && zipMatch ? 'GOOD' : streetMatch ? 'STREET' : zipMatch ? 'ZIP' : 'BAD';
-  return { avs, decline: false, streetMatch, zipMatch };
+  const streetMismatch = s !== '' && s !== GOOD_STREET;
+  const zipMismatch = z !== '' && z !== GOOD_ZIP;
+  if (s === DECLINE_STREET && z === DECLINE_ZIP) return { avs: 'BAD', decline: true, streetMismatch, zipMismatch };
+  // Nothing to verify, or nothing that matched: BAD. Otherwise name the part that did not match.
+  const avs = (s === '' && z === '') || (streetMismatch && zipMismatch) ? 'BAD' : streetMismatch ? 'STREET' : zipMismatch ? 'ZIP' : 'GOOD';
+  return { avs, decline: false, streetMismatch, zipMismatch };
 }
 
 const CVV_SPECIAL: Record<string, ProcessorOutcome['cvvResponse']> = { '123': 'N', '124': 'P', '125': 'S', '126': 'U', '127': 'X' };
 const CVV_SPECIAL_AMEX: Record<string, ProcessorOutcome['cvvResponse']> = { '9999': 'N', '9998': 'P', '9997': 'S', '9996': 'U', '9995': 'X' };
+
+/** The CVV answers auto_decline_cvv declines on (TestData: P, S, U, X; never N). */
+const CVV_AUTO_DECLINED: ReadonlySet<string> = new Set(['P', 'S', 'U', 'X']);
 
 /** The CVV answer; null only when no CVV was sent (the caller reports that as N, never declined). */
 export function cvvResult(cvv: string | null | undefined, brand: CardBrand | undefined): ProcessorOutcome['cvvResponse'] {
@@ -167,7 +189,9 @@ export function simulate(req: ProcessorRequest): ProcessorOutcome {
   }
   const avs = avsResult(req.billingStreet, req.billingZip);
   const cvvSent = cvvResult(req.cvv, req.brand);
-  const base = { avs: avs.avs, cvvResponse: cvvSent ?? 'N', delayMs: delayForAmount(cents), failsFirstSettle: false };
+  // The 8.xx delays are sale amounts: only a sale or an authorization waits.
+  const delayMs = req.action === 'sale' || req.action === 'authonly' ? delayForAmount(cents) : 0;
+  const base = { avs: avs.avs, cvvResponse: cvvSent ?? 'N', delayMs, failsFirstSettle: false };
 
   if (req.action === 'avsonly') {
     const reason = avs.decline || req.expired ? (req.expired ? REASON.cardExpired : REASON.deny) : REASON.approved;
@@ -182,9 +206,9 @@ export function simulate(req: ProcessorRequest): ProcessorOutcome {
   const timedOut = cents >= 810 && cents <= 899;
   let reason: number | null = req.expired ? REASON.cardExpired : cents >= 800 && cents <= 899 ? REASON.deny : amountReason(cents);
   if (reason === null && avs.decline) reason = REASON.deny;
-  if (reason === null && req.autoDeclineZip && !avs.zipMatch) reason = REASON.deny;
-  if (reason === null && req.autoDeclineStreet && !avs.streetMatch) reason = REASON.deny;
-  if (reason === null && req.autoDeclineCvv && cvvSent !== null && cvvSent !== 'M') reason = REASON.deny;
+  if (reason === null && req.autoDeclineZip && avs.zipMismatch) reason = REASON.deny;
+  if (reason === null && req.autoDeclineStreet && avs.streetMismatch) reason = REASON.deny;
+  if (reason === null && req.autoDeclineCvv && cvvSent !== null && CVV_AUTO_DECLINED.has(cvvSent)) reason = REASON.deny;
   if (reason === null && cents === 201 && req.allowPartial === false) reason = REASON.deny;
   if (reason !== null) {
     const verbiage = timedOut ? TIMEOUT_VERBIAGE : verbiageFor(reason);

@@ -1,9 +1,8 @@
 /**
  * Validates a transaction body against the field table (`transaction-fields.ts`): a known
- * field sent with an action that does not take it is a 422, and every `record` or `never`
- * field is checked for its type and bounds. Returns the normalised values of the fields
- * that are read here (`record` and `never`); `engine` fields are read by the service's own
- * code (account data, ids, amounts) and only checked for the action here.
+ * field sent with an action that does not take it is a 422, a field the action requires
+ * and that is missing is a 422, and every field without its own reader (`ownReader`:
+ * action, account_number, cvv) is checked for its type and bounds and returned normalised.
  *
  * Unknown keys are ignored (the family's API does the same), so an integrator's extra
  * bookkeeping keys do not break a charge.
@@ -13,7 +12,9 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { EMAIL_RE, flag, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
-import { ADDITIONAL_AMOUNT_TYPES, FIELD_BY_NAME, type TransactionAction, type TransactionField } from './transaction-fields';
+import { ADDITIONAL_AMOUNT_TYPES, FIELD_BY_NAME, TRANSACTION_FIELDS, type TransactionAction, type TransactionField } from './transaction-fields';
+
+const REQUIRED_FIELDS = TRANSACTION_FIELDS.filter((f) => f.requiredFor);
 
 export type FieldValues = Record<string, unknown>;
 
@@ -21,6 +22,8 @@ const BOOLEANS = new Set<unknown>([true, false, 1, 0, '1', '0', 'true', 'false']
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
+/** What maskCardNumbers leaves of a card number. */
+const MASKED_CARD = /\*{9,15}\d{4}/;
 
 export function isIsoDate(s: string): boolean {
   const m = DATE_RE.exec(s);
@@ -31,47 +34,52 @@ export function isIsoDate(s: string): boolean {
 
 function stringValue(f: TransactionField, v: unknown, errs: ErrorCollector): string | undefined {
   if (typeof v !== 'string' && typeof v !== 'number') {
-    errs.add(f.name, MSG.NOT_STRING);
+    errs.add(f.name, f.messages?.invalid ?? MSG.NOT_STRING);
     return undefined;
   }
-  const s = String(v);
-  if (f.max !== undefined && s.length > f.max) errs.add(f.name, MSG.TOO_LONG, { max: f.max });
-  else if (f.min !== undefined && s.length < f.min) errs.add(f.name, f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT, { min: f.min, length: f.min });
-  else if (f.pattern && !f.pattern.test(s)) errs.add(f.name, PAY_MSG.FIELD_PATTERN, { what: f.patternText ?? 'valid characters' });
-  else return s;
+  const s = f.trim ? String(v).trim() : String(v);
+  const invalid = f.messages?.invalid;
+  if (f.max !== undefined && s.length > f.max) errs.add(f.name, invalid ?? MSG.TOO_LONG, { max: f.max });
+  else if (f.min !== undefined && s.length < f.min) errs.add(f.name, invalid ?? (f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT), { min: f.min, length: f.min });
+  else if (f.pattern && !f.pattern.test(s)) {
+    // A card number typed here was masked on arrival (framework/card-mask.ts): say so.
+    if (MASKED_CARD.test(s)) errs.add(f.name, PAY_MSG.FIELD_CARD_NUMBER);
+    else errs.add(f.name, f.messages?.pattern ?? invalid ?? PAY_MSG.FIELD_PATTERN, { what: f.patternText ?? 'valid characters' });
+  } else return s;
   return undefined;
 }
 
 function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown {
+  const invalid = f.messages?.invalid;
   switch (f.type) {
     case 'string':
       return stringValue(f, v, errs);
     case 'money': {
       const c = parseMoney(v);
-      if (c === null) errs.add(f.name, PAY_MSG.MONEY_INVALID);
+      if (c === null) errs.add(f.name, invalid ?? PAY_MSG.MONEY_INVALID);
       return c ?? undefined; // cents
     }
     case 'boolean':
       if (!BOOLEANS.has(v)) {
-        errs.add(f.name, MSG.NOT_BOOLEAN);
+        errs.add(f.name, invalid ?? MSG.NOT_BOOLEAN);
         return undefined;
       }
       return flag(v);
     case 'date':
       if (typeof v !== 'string' || !isIsoDate(v)) {
-        errs.add(f.name, MSG.BAD_DATE);
+        errs.add(f.name, invalid ?? MSG.BAD_DATE);
         return undefined;
       }
       return v;
     case 'mmyy':
       if (typeof v !== 'string' || !parseExpDate(v)) {
-        errs.add(f.name, PAY_MSG.EXP_DATE_INVALID);
+        errs.add(f.name, invalid ?? PAY_MSG.EXP_DATE_INVALID);
         return undefined;
       }
       return v;
     case 'json': {
       if (typeof v !== 'object' || v === null || Array.isArray(v)) {
-        errs.add(f.name, PAY_MSG.CUSTOM_DATA_INVALID);
+        errs.add(f.name, invalid ?? PAY_MSG.CUSTOM_DATA_INVALID);
         return undefined;
       }
       if (f.max !== undefined && JSON.stringify(v).length > f.max) {
@@ -83,7 +91,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
     case 'enum': {
       const s = typeof v === 'string' ? v : String(v);
       const hit = (f.values ?? []).find((x) => x.toLowerCase() === s.toLowerCase());
-      if (hit === undefined) errs.add(f.name, PAY_MSG.FIELD_ENUM, { values: (f.values ?? []).join(', ') });
+      if (hit === undefined) errs.add(f.name, invalid ?? PAY_MSG.FIELD_ENUM, { values: (f.values ?? []).join(', ') });
       return hit;
     }
     case 'hex':
@@ -91,7 +99,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
       const s = stringValue({ ...f, pattern: undefined }, v, errs);
       if (s === undefined) return undefined;
       if (!(f.type === 'hex' ? HEX_RE : BASE64_RE).test(s)) {
-        errs.add(f.name, PAY_MSG.FIELD_ENCODING, { encoding: f.type === 'hex' ? 'hexadecimal' : 'base64' });
+        errs.add(f.name, invalid ?? PAY_MSG.FIELD_ENCODING, { encoding: f.type === 'hex' ? 'hexadecimal' : 'base64' });
         return undefined;
       }
       return s;
@@ -99,7 +107,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
     case 'email': {
       const s = typeof v === 'string' ? v : '';
       if (!s || s.length > (f.max ?? 128) || !EMAIL_RE.test(s)) {
-        errs.add(f.name, PAY_MSG.EMAIL_INVALID);
+        errs.add(f.name, invalid ?? PAY_MSG.EMAIL_INVALID);
         return undefined;
       }
       return s;
@@ -133,8 +141,12 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
 }
 
 /**
- * Reads the table's fields for `action`. With `clearing` (PUT edit), a field sent as null
- * or "" is returned as null (it clears the stored value); otherwise absent.
+ * Reads the table's fields for `action`: every sent field must be one the action takes,
+ * and every field but those with their own reader is checked against its type and bounds
+ * (`engine` fields too, so an overlong id is "too long", not "invalid") and returned
+ * normalised (money in cents). A field the table requires for the action and that is not
+ * sent is "cannot be blank". With `clearing` (PUT edit), a field sent as null or "" is
+ * returned as null (it clears the stored value); otherwise absent.
  */
 export function readTableFields(body: Body, action: TransactionAction, errs: ErrorCollector, clearing = false): FieldValues {
   const out: FieldValues = {};
@@ -148,13 +160,16 @@ export function readTableFields(body: Body, action: TransactionAction, errs: Err
       if (sent) errs.add(key, PAY_MSG.FIELD_NOT_FOR_ACTION, { action });
       continue;
     }
-    if (f.storage === 'engine' || f.ownReader) continue;
+    if (f.ownReader) continue;
     if (!sent) {
       out[key] = null;
       continue;
     }
     const value = readOne(f, v, errs);
     if (value !== undefined) out[key] = value;
+  }
+  for (const f of REQUIRED_FIELDS) {
+    if ((f.requiredFor as readonly string[]).includes(action) && !present(body[f.name]) && !errs.has(f.name)) errs.add(f.name, MSG.BLANK);
   }
   return out;
 }

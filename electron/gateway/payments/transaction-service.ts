@@ -32,14 +32,14 @@ import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors
 import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
-import { brandFromStored, fromVault, readCvv, readSecCode, typedAccount, type AccountData, type VaultRow } from './card-source';
+import { brandFromStored, fromVault, readCvv, readSecCode, sentHolder, typedAccount, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
-import { decryptTrackData, parseMicr, parseTrackData, type SwipedCard } from './card-data-forms';
-import { EMAIL_RE, flag, money, present, type Body } from './input-fields';
+import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type SwipedCard } from './card-data-forms';
+import { digitsOnly, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
-import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
+import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
@@ -48,8 +48,6 @@ import { readTableFields, storedValue, type FieldValues } from './transaction-fi
 import { permissionForAction, requirePermission } from '../merchant/roles';
 import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
 
-/** The values the field table declares for account_type (an engine-read field, so the generic reader skips it). */
-const ACCOUNT_TYPE_VALUES: ReadonlySet<string> = new Set(FIELD_BY_NAME.get('account_type')?.values ?? []);
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
@@ -67,6 +65,8 @@ export interface TransactionRow {
   reason_code_id: number;
   amount: number;
   auth_amount: number;
+  /** What the issuer approved (moved by authcomplete/authincrement/partialreversal, never by a tip edit). */
+  approved_amount: number;
   refunded: number;
   first_six: string | null;
   last_four: string | null;
@@ -231,21 +231,19 @@ export class TransactionService {
     }
     requirePermission(auth, permissionForAction(action));
     const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
-    if (apiId !== null) {
-      if (/\s/.test(apiId)) errs.add('transaction_api_id', PAY_MSG.API_ID_SPACES);
-      else if (apiId.length > 64) errs.add('transaction_api_id', PAY_MSG.API_ID_LENGTH);
-    }
-    // Every field's own checks and the location together, so one 422 names every bad field.
+    // Every field's own checks (the table: type, bounds, action, required) and the location
+    // together, so one 422 names every bad field.
     mergeErrors(errs, transactionShapeErrors(body, action).errors);
-    // For a card it is read only (the engine sets the brand); a value from neither list is a mistake.
-    if (present(body.account_type) && !ACCOUNT_TYPE_VALUES.has(String(body.account_type).toLowerCase())) errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_UNKNOWN);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
     let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
-    try {
-      resolved = this.resolveLocation(body, auth, methodHint);
-    } catch (err) {
-      if (!(err instanceof ApiError && err.status === 422)) throw err;
-      mergeErrors(errs, err.errors);
+    // An id the table already refused (too long …) is not looked up as well.
+    if (!['location_id', 'location_api_id', 'product_transaction_id'].some((k) => errs.has(k))) {
+      try {
+        resolved = this.resolveLocation(body, auth, methodHint);
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 422)) throw err;
+        mergeErrors(errs, err.errors);
+      }
     }
     errs.throwIfAny();
     const { locationId, pt } = resolved!;
@@ -272,6 +270,12 @@ export class TransactionService {
     if (present(body.location_id)) {
       locationId = String(body.location_id);
       if (!auth.locationSet.has(locationId)) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_INVALID] });
+    }
+    // location_api_id stands in for location_id: one of the caller's locations, and the same one when both are sent.
+    if (present(body.location_api_id)) {
+      const byApiId = this.lookups.locationByApiId(String(body.location_api_id), auth.locationSet);
+      if (byApiId === undefined || (locationId !== undefined && byApiId !== locationId)) throw new ApiError(422, { location_api_id: [PAY_MSG.LOCATION_API_ID_INVALID] });
+      locationId = byApiId;
     }
     let pt: ProductTransaction | undefined;
     if (present(body.product_transaction_id)) {
@@ -319,8 +323,12 @@ export class TransactionService {
     let vault: VaultRow | undefined;
     let swiped = false;
     let micrCheckNumber: string | null = null;
-    const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
-    if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+    const explicitMethod = f.payment_method as 'cc' | 'ach' | undefined;
+    // A check's MICR line: micr_data, or track_data on an ACH transaction (the docs' Payroll
+    // example; TestData's POP and C21 terminals read the check so). It is the account: typed
+    // account_number / routing beside it must be the line's own.
+    const achAction = explicitMethod === 'ach' || action === 'debit' || action === 'credit';
+    const micrField = present(body.micr_data) ? 'micr_data' : achAction && present(body.track_data) ? 'track_data' : null;
     if (presented) {
       account = presented.account;
     } else if (present(body.account_vault_id) || present(body.account_vault_api_id)) {
@@ -330,29 +338,33 @@ export class TransactionService {
       if (!vault || vault.location_id !== locationId) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_INVALID] });
       if (!this.vaults.opens(vault.id)) throw new ApiError(422, { account_vault_id: [PAY_MSG.VAULT_KEY_MISMATCH] });
       account = fromVault(vault, body, errs);
+    } else if (micrField !== null) {
+      const check = parseMicr(String(body[micrField]));
+      if (!check) errs.add(micrField, PAY_MSG.MICR_INVALID);
+      else {
+        if (present(body.account_number) && digitsOnly(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
+        if (present(body.routing) && digitsOnly(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
+        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
+        micrCheckNumber = check.checkNumber;
+      }
     } else if (present(body.account_number)) {
       const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
       account = typedAccount(body, method, errs);
     } else if (present(body.track_data) || present(body.e_track_data)) {
-      let card: SwipedCard | null;
+      let card: SwipedCard | null = null;
       if (present(body.track_data)) {
         card = parseTrackData(String(body.track_data));
         if (!card) errs.add('track_data', PAY_MSG.TRACK_DATA_INVALID);
       } else {
-        card = decryptTrackData(String(body.e_track_data));
         if (!present(body.e_format)) errs.add('e_format', PAY_MSG.E_FORMAT_BLANK);
-        if (!card) errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
+        const read = decryptTrackData(String(body.e_track_data), (f.e_format as EncryptedFormat | undefined) ?? 'idtech', (f.e_serial_number as string | undefined) ?? null);
+        if ('card' in read) card = read.card;
+        else if (read.error === 'ksn_missing') errs.add('e_serial_number', PAY_MSG.E_SERIAL_NUMBER_BLANK);
+        else errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
       }
       if (card) {
         account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
         swiped = true;
-      }
-    } else if (present(body.micr_data)) {
-      const check = parseMicr(String(body.micr_data));
-      if (!check) errs.add('micr_data', PAY_MSG.MICR_INVALID);
-      else {
-        account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
-        micrCheckNumber = check.checkNumber;
       }
     } else if (previous) {
       account = accountFromPrevious(previous, body, errs);
@@ -381,7 +393,7 @@ export class TransactionService {
     }
 
     // --- amounts and plain fields
-    let amount = money(body, 'transaction_amount', errs);
+    let amount = (f.transaction_amount as number | undefined) ?? null;
     const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
       if (action === 'avsonly') amount = 0;
@@ -393,16 +405,9 @@ export class TransactionService {
     checkStay(f, errs);
     const fields: Record<string, string | null> = {};
     for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
-    let email: string | null = null;
-    if (present(body.notification_email_address)) {
-      email = String(body.notification_email_address);
-      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
-    }
-    let authCode: string | null = null;
-    if (action === 'force') {
-      authCode = typeof body.auth_code === 'string' || typeof body.auth_code === 'number' ? String(body.auth_code) : '';
-      if (authCode.length !== 6) errs.add('auth_code', PAY_MSG.AUTH_CODE_INVALID);
-    }
+    const email = (f.notification_email_address as string | undefined) ?? null;
+    // The table requires a 6-character auth_code for a force.
+    let authCode: string | null = action === 'force' ? ((f.auth_code as string | undefined) ?? null) : null;
     let contactId: string | null = null;
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
@@ -544,11 +549,11 @@ export class TransactionService {
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
-            reason_code_id, amount, auth_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
+            reason_code_id, amount, auth_amount, approved_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
             previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
-          outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
+          outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc);
@@ -579,21 +584,24 @@ export class TransactionService {
     requirePermission(auth, permissionForAction(action));
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
-    // Every field of the table: accepted by this action, typed and bounded; on edit null or "" clears.
+    // Every field of the table: accepted by this action, typed and bounded, required where
+    // the table says so; on edit null or "" clears.
     const f = readTableFields(body, action, errs, action === 'edit');
-    const amount = money(body, 'transaction_amount', errs);
+    const amount = (f.transaction_amount as number | undefined) ?? null;
     const tip = typeof f.tip_amount === 'number' ? f.tip_amount : null;
-    let email: string | null = null;
-    if (present(body.notification_email_address)) {
-      email = String(body.notification_email_address);
-      if (email.length > 128 || !EMAIL_RE.test(email)) errs.add('notification_email_address', PAY_MSG.EMAIL_INVALID);
-    }
+    const email = (f.notification_email_address as string | null | undefined) ?? null;
     const partsSent = ['subtotal_amount', 'tax', 'tip_amount', 'surcharge_amount'].some((k) => f[k] !== undefined);
     if (action === 'authcomplete' && amount !== null && partsSent) checkAmountParts(f, amount, errs);
-    if ((action === 'authincrement' || action === 'partialreversal') && amount === null && !errs.has('transaction_amount')) {
-      errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
-    }
     if (amount !== null && amount <= 0) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    // payment_method on a PUT (authcomplete, authincrement) names the transaction's own method.
+    if (f.payment_method !== undefined && f.payment_method !== row.payment_method) errs.add('payment_method', PAY_MSG.TRANSACTION_METHOD, { method: row.payment_method });
+    const contactChange = action === 'edit' ? this.readContactChange(f, row.location_id, errs) : undefined;
+    const moveVault = f.move_account_vault === true;
+    const moveVaultTransactions = f.move_account_vault_transactions === true;
+    if ((moveVault || moveVaultTransactions) && !errs.has('contact_id') && (contactChange === undefined || contactChange === null)) {
+      errs.add(moveVault ? 'move_account_vault' : 'move_account_vault_transactions', PAY_MSG.MOVE_NEEDS_CONTACT);
+    } else if (moveVaultTransactions && !moveVault) errs.add('move_account_vault_transactions', PAY_MSG.MOVE_TXNS_NEEDS_VAULT);
+    else if (moveVault && !row.account_vault_id) errs.add('move_account_vault', PAY_MSG.MOVE_NO_VAULT);
     errs.throwIfAny();
     const now = this.ctx.clock.now();
     const locationName = email ? this.lookups.locationName(row.location_id) : '';
@@ -614,11 +622,26 @@ export class TransactionService {
       let reason = cur.reason_code_id;
       let amt = cur.amount;
       let authAmt = cur.auth_amount;
+      let approvedAmt = cur.approved_amount;
       let batchId = cur.batch_id;
+      let contactId = cur.contact_id;
+      let expDate = cur.exp_date;
+      let apiId = cur.transaction_api_id;
       const isCard = cur.payment_method === 'cc';
       const unsettled = cur.settled === 0;
+      // transaction_api_id on a PUT: the record's own, or the first one it gets (unique in the location).
+      if (typeof f.transaction_api_id === 'string' && f.transaction_api_id !== cur.transaction_api_id) {
+        if (cur.transaction_api_id !== null) throw new ApiError(422, { transaction_api_id: [fmt(PAY_MSG.API_ID_MISMATCH, { current: cur.transaction_api_id })] });
+        if (this.byApiId(cur.location_id, f.transaction_api_id)) {
+          throw new ApiError(422, { transaction_api_id: [fmt(MSG.TAKEN, { attribute: 'Transaction Api Id', value: f.transaction_api_id })] });
+        }
+        apiId = f.transaction_api_id;
+        d.transaction_api_id = apiId;
+      }
       switch (action) {
         case 'void': {
+          // transaction_amount is optional on a void (the docs' O): a void reverses all of it.
+          if (amount !== null && amount !== cur.amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.VOID_AMOUNT, { amount: formatMoney(cur.amount) })] });
           if (isCard) {
             if (cur.settled === 1) throw new ApiError(422, { id: [PAY_MSG.VOID_SETTLED] });
             if (![STATUS.approved, STATUS.authonly, STATUS.refunded].includes(cur.status_id as 101)) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
@@ -652,6 +675,7 @@ export class TransactionService {
           }
           amt = done;
           authAmt = done; // what is captured is what counts from now on
+          approvedAmt = done;
           status = STATUS.approved;
           reason = REASON.authCompleted;
           d.verbiage = verbiageFor(REASON.approved);
@@ -670,6 +694,7 @@ export class TransactionService {
           if (cur.amount + (amount ?? 0) > MAX_AMOUNT_CENTS) throw new ApiError(422, { transaction_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
           amt = cur.amount + (amount ?? 0);
           authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
+          approvedAmt = cur.approved_amount + inc.authAmountCents;
           break;
         }
         case 'partialreversal': {
@@ -681,6 +706,7 @@ export class TransactionService {
           if (final < cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
           amt = final;
           authAmt = final;
+          approvedAmt = final;
           break;
         }
         case 'edit': {
@@ -692,14 +718,33 @@ export class TransactionService {
             amt = cur.amount - oldTip + tip;
             if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
             // An authorization keeps what the issuer approved (authcomplete is bounded by it).
-            // A fully approved sale's tip adjust is the captured amount; a partial approval's
-            // approved part never grows.
-            if (cur.status_id === STATUS.approved) authAmt = cur.auth_amount >= cur.amount ? amt : Math.min(cur.auth_amount, amt);
+            // A fully approved sale's tip adjust is the captured amount, at most the networks'
+            // tip tolerance over what the issuer approved (measured from the approval, so
+            // edits never compound); a partial approval's approved part never grows.
+            if (cur.status_id === STATUS.approved) {
+              const full = cur.auth_amount >= cur.amount;
+              const ceiling = tipAdjustCeiling(cur.approved_amount);
+              if (full && amt > ceiling) {
+                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(cur.approved_amount) })] });
+              }
+              authAmt = full ? amt : Math.min(cur.auth_amount, amt);
+            }
             if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
             d.tip_amount = formatMoney(tip);
           }
+          if (contactChange !== undefined) {
+            contactId = contactChange;
+            d.contact_id = contactChange;
+            if (moveVault && cur.account_vault_id && contactChange !== null) this.moveVaultToContact(cur, contactChange, moveVaultTransactions, auth.userId, now);
+          }
           break;
         }
+      }
+      // Engine-read fields a PUT may carry (the docs' O and C cells): they replace the stored values.
+      if (typeof f.account_holder_name === 'string') d.account_holder_name = f.account_holder_name;
+      if (typeof f.exp_date === 'string' && isCard) {
+        expDate = f.exp_date;
+        d.exp_date = expDate;
       }
       // The table's fields this action took (description on every action; the rest per the table).
       for (const [k, v] of Object.entries(f)) if (!(k === 'tip_amount' && action === 'edit') && FIELD_BY_NAME.get(k)?.storage === 'record') d[k] = storedValue(k, v);
@@ -719,11 +764,51 @@ export class TransactionService {
       const doc = JSON.stringify(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
-        .stmt('UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, batch_id = ?, modified_ts = ?, doc = ? WHERE id = ?')
-        .run(status, reason, amt, authAmt, batchId, now, doc, cur.id);
+        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, contact_id = ?,
+            exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ? WHERE id = ?`)
+        .run(status, reason, amt, authAmt, approvedAmt, batchId, contactId, expDate, apiId, now, doc, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
+  }
+
+  /**
+   * edit's contact_id / contact_api_id: a contact of the transaction's location (id), ""
+   * to detach (null), or not sent (undefined). The docs: "You cannot move a transaction
+   * across locations."
+   */
+  private readContactChange(f: FieldValues, locationId: string, errs: ErrorCollector): string | null | undefined {
+    const byId = 'contact_id' in f;
+    if (!byId && !('contact_api_id' in f)) return undefined;
+    const raw = byId ? f.contact_id : f.contact_api_id;
+    if (raw === null) return null;
+    const c = byId ? this.lookups.contact(String(raw)) : this.lookups.contactByApiId(locationId, String(raw));
+    if (!c || c.location_id !== locationId) {
+      errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      return undefined;
+    }
+    return c.id;
+  }
+
+  /**
+   * edit with move_account_vault: the transaction's vault moves to the contact, and with
+   * move_account_vault_transactions every other transaction of that vault in the location
+   * moves too (each change logged and announced). Runs inside the edit's write job.
+   */
+  private moveVaultToContact(cur: TransactionRow, contactId: string, withTransactions: boolean, userId: string, now: number): void {
+    this.vaults.setContact(cur.account_vault_id as string, contactId, now);
+    if (!withTransactions) return;
+    const others = this.ctx
+      .stmt('SELECT * FROM transactions WHERE account_vault_id = ? AND location_id = ? AND id <> ?')
+      .all(cur.account_vault_id, cur.location_id, cur.id) as TransactionRow[];
+    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', ?, '$.modified_user_id', ?) WHERE id = ?`);
+    for (const t of others) {
+      if (t.contact_id === contactId) continue;
+      upd.run(contactId, now, contactId, now, userId, t.id);
+      recordChange(this.ctx, t.id, userId, 'edit', { contact_id: [t.contact_id, contactId] }, now);
+      const after = this.getRow(t.id) as TransactionRow;
+      this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, after.doc);
+    }
   }
 
   findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
@@ -785,7 +870,7 @@ function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector
   return {
     paymentMethod: method, brand, firstSix: p.first_six, lastFour: p.last_four ?? '', expDate: p.exp_date, accountNumber: null,
     cvv: method === 'cc' ? readCvv(body, brand, errs) : null, routing: (d.routing as string | null) ?? null,
-    accountType: (d.account_type as string | null) ?? null, accountHolderName: (d.account_holder_name as string | null) ?? null,
+    accountType: (d.account_type as string | null) ?? null, accountHolderName: sentHolder(body) ?? (d.account_holder_name as string | null) ?? null,
     achSecCode: method === 'ach' && present(body.ach_sec_code) ? readSecCode(body, errs) : ((d.ach_sec_code as string | null) ?? null), vaultId: p.account_vault_id,
   };
 }

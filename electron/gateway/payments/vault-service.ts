@@ -9,6 +9,7 @@
  * Simplification: a vault made from a previous transaction has no stored number (the
  * transaction never kept one); it charges through the simulated processor like any other.
  */
+import type { KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
@@ -42,6 +43,16 @@ const TEXT: [string, number][] = [
   ['accountvault_c2', 128], ['accountvault_c3', 128],
 ];
 const UPDATABLE = new Set(['title', 'account_holder_name', 'exp_date', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'contact_id', 'active', 'ach_sec_code']);
+
+/**
+ * The vault routes' card-masking declaration (framework/card-mask.ts): the account data a
+ * vault is made of and the ids keep their digits; customer_id, titles, custom fields … are
+ * masked.
+ */
+export const VAULT_KEEPS_DIGITS: KeepsDigits = {
+  wrapper: 'accountvault',
+  fields: new Set(['id', 'location_id', 'account_number', 'routing', 'contact_id', 'contact_api_id', 'account_vault_api_id', 'previous_transaction_id', 'dl_number']),
+};
 
 export const VAULT_LIST: ListSpec = {
   table: 'account_vaults',
@@ -294,6 +305,12 @@ export class VaultService {
   }
 
   /** Announces a vault write for postbacks (inside the write; see record-events.ts). */
+  /** Moves a vault to a contact (a transaction's edit with move_account_vault); call inside a write job. */
+  setContact(vaultId: string, contactId: string, now: number): void {
+    this.ctx.stmt('UPDATE account_vaults SET contact_id = ?, modified_ts = ? WHERE id = ?').run(contactId, now, vaultId);
+    this.announce('UPDATE', this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(vaultId) as VaultRow);
+  }
+
   private announce(type: RecordEventType, row: VaultRow): void {
     this.ctx.recordEvent({ resource: 'accountvault', type, locationId: row.location_id, recordId: row.id, snapshot: (expands) => this.serialize(row, [...expands]) });
   }

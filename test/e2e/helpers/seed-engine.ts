@@ -41,6 +41,7 @@ export function cloneTransactions(engineDataDir: string, opts: CloneOptions): vo
           transaction_api_id: null,
           amount: cents,
           auth_amount: cents,
+          approved_amount: cents,
           last_four: lastFour,
           created_ts: ts,
           modified_ts: ts,

@@ -2,6 +2,7 @@
  * Card data as integrators send it: swipes (track 1, track 2, both), encrypted reader
  * data, MICR lines for checks, and the api-id alternatives to ids. Over real HTTP.
  */
+import { createCipheriv, createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptTrackData, parseMicr, parseTrackData } from '../../../electron/gateway/payments/card-data-forms';
 import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
@@ -22,8 +23,8 @@ describe('parsers', () => {
     expect(parseTrackData(TRACK1 + TRACK2)).toEqual({ number: VISA, expDate: '1230', name: 'PAT DOE' });
     expect(parseTrackData(TRACK1 + `;4012888888881881=30121010000000000000?`)).toBeNull();
     expect(parseTrackData('garbage')).toBeNull();
-    expect(decryptTrackData(Buffer.from(TRACK2).toString('hex'))?.number).toBe(VISA);
-    expect(decryptTrackData('zz')).toBeNull();
+    expect(decryptTrackData(Buffer.from(TRACK2).toString('hex'))).toEqual({ card: { number: VISA, expDate: '1230', name: null } });
+    expect(decryptTrackData('zz')).toEqual({ error: 'unreadable' });
   });
 
   it('reads MICR lines and rejects unreadable characters', () => {
@@ -59,6 +60,59 @@ describe('over HTTP', () => {
     expect(badFormat.body.errors.e_format).toEqual(['E Format must be one of: ksn, ksnpin, idtech, magnesafe.']);
   });
 
+  it("e_track_data in the docs' MagneSafe, ksn and ksnpin layouts is read with the sandbox's simulated reader key", async () => {
+    // The recipe the engine documents (not DUKPT: the sandbox holds no reader keys): 3DES-CBC, zero IV,
+    // key = the first 24 bytes of SHA-256("ringup sandbox reader bdk:" + KSN), the track text NUL-padded.
+    const ksn = 'FFFF9876543210E00001';
+    const key = createHash('sha256').update(`ringup sandbox reader bdk:${ksn}`).digest().subarray(0, 24);
+    const enc = (track: string) => {
+      const plain = Buffer.alloc(Math.ceil(track.length / 8) * 8);
+      plain.write(track, 'latin1');
+      const c = createCipheriv('des-ede3-cbc', key, Buffer.alloc(8));
+      c.setAutoPadding(false);
+      return Buffer.concat([c.update(plain), c.final()]).toString('hex').toUpperCase();
+    };
+    const masked = `%*4111********1111^DOE/PAT^*******************************?*;4111********1111=********************?*`;
+    const magnesafe = `${masked}|1|${enc(TRACK1)}|${enc(TRACK2)}|1|1|1|1|1|${ksn}`;
+    const m = await post({ e_track_data: magnesafe, e_format: 'magnesafe' });
+    expect(m.status, m.text).toBe(201);
+    expect(m.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', exp_date: '1230', e_format: 'magnesafe' });
+    expect(m.text).not.toContain(VISA);
+    const k = await post({ e_track_data: `${masked}|${enc(TRACK1)}|${enc(TRACK2)}`, e_format: 'ksn', e_serial_number: ksn });
+    expect(k.body.transaction).toMatchObject({ status_id: 101, last_four: '1111', e_serial_number: ksn });
+    // ksn and ksnpin carry no KSN of their own: it comes in e_serial_number.
+    const noKsn = await post({ e_track_data: `${masked}|${enc(TRACK1)}|${enc(TRACK2)}`, e_format: 'ksnpin' });
+    expect(noKsn.body.errors.e_serial_number).toEqual([PAY_MSG.E_SERIAL_NUMBER_BLANK]);
+    // A masked PAN that is not the encrypted one, and the docs' own example (a real reader's key), cannot be read.
+    const other = await post({ e_track_data: magnesafe.replace(/4111\*{8}1111/g, '5428********0254'), e_format: 'magnesafe' });
+    expect(other.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
+    const docs = '%*5428********0254^YOU/A GIFT FOR^*******************************?*;5428********0254=********************?*|1|41110C1670EC146DC3970151CE0BC0385CD59CA04D798B9D325A3638237240B35DA7309EEBF35CC9CAC92AB6B3CC5BBCB542CE2075094542393CA4A7EF1320E094EA5A1A1829D619|208540237170186B1A2E0DC26CFA29B42CEE62DA313C6EFCD11227456599FBBAFAA8C64311B296D8|1|1|1|1|1|62994900730004200002';
+    const literal = await post({ e_track_data: docs, e_format: 'magnesafe' });
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
+  });
+
+  it("the docs' Payroll example: a check's MICR line in track_data on an ACH debit is read like micr_data", async () => {
+    const payroll = {
+      action: 'debit', payment_method: 'ach', ach_identifier: 'P', transaction_amount: '777777.07', ach_sec_code: 'C21',
+      account_holder_name: 'trx+C21@1612 (1616/)-trx', check_number: '8520748520963', account_type: 'checking', routing: '051904524',
+      image_front: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=', image_back: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=',
+      billing_zip: '58469', billing_street: '1612-1616*street', billing_city: '1612-34645656city', billing_state: 'VI', billing_phone: '7894561230',
+      track_data: 'T051904524T 741025349520O 8520748520963', dob_year: '2000', ssn4: '8527',
+    };
+    const r = await post({ ...payroll, account_number: '741025349520' });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 131, type_id: 50, routing: '051904524', last_four: '9520', check_number: '8520748520963', ach_sec_code: 'C21', ach_identifier: 'P' });
+    const lineOnly = await post({ ...payroll, routing: undefined });
+    expect(lineOnly.body.transaction).toMatchObject({ status_id: 131, routing: '051904524', last_four: '9520' });
+    // The docs' literal account_number (24345) is not the account on the check's line: which one to debit? 422.
+    const literal = await post({ ...payroll, account_number: '24345' });
+    expect(literal.status).toBe(422);
+    expect(literal.body.errors.account_number).toEqual([PAY_MSG.MICR_ACCOUNT_MISMATCH]);
+    const otherBank = await post({ ...payroll, routing: '072000326' });
+    expect(otherBank.body.errors.routing).toEqual([PAY_MSG.MICR_ROUTING_MISMATCH]);
+  });
+
   it('micr_data debits a check with its routing, account and check number', async () => {
     const r = await post({ action: 'debit', payment_method: 'ach', micr_data: 'T072000326T123456789U1001', account_holder_name: 'Pat Doe', ach_sec_code: 'BOC' });
     expect(r.status).toBe(201);
@@ -90,5 +144,30 @@ describe('over HTTP', () => {
     expect(saved.body.transaction.save_account_title).toBe('Blue Visa');
     const vault = await h.call('GET', `/accountvaults/${saved.body.transaction.account_vault_id}`);
     expect(vault.body.accountvault.title).toBe('Blue Visa');
+  });
+
+  it("location_api_id picks the location (a second location's api id lands there); unknown or disagreeing with location_id is 422", async () => {
+    const { locationId: store, parentLocationId: hq } = h.engine.seed;
+    expect((await h.call('PUT', `/locations/${store}`, { location: { location_api_id: 'store-location-api-id-000001' } })).status).toBe(200);
+    expect((await h.call('PUT', `/locations/${hq}`, { location: { location_api_id: 'hq-location-api-id-0000001' } })).status).toBe(200);
+    // Give the second location a card account of its own (product transactions have no endpoint).
+    const pt = h.engine.db.prepare("SELECT * FROM product_transactions WHERE location_id = ? AND payment_method = 'cc'").get(store) as Record<string, unknown>;
+    const copy = { ...pt, id: 'hq-cc-product-transaction-0001', location_id: hq };
+    h.engine.db.prepare(`INSERT INTO product_transactions (${Object.keys(copy).join(', ')}) VALUES (${Object.keys(copy).map(() => '?').join(', ')})`).run(...Object.values(copy));
+    // (Location defaults are cached for 10 s, so the new account is named: what is tested is where the api id points.)
+    const atHq = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001', product_transaction_id: 'hq-cc-product-transaction-0001' });
+    expect(atHq.status, atHq.text).toBe(201);
+    expect(atHq.body.transaction).toMatchObject({ location_id: hq, product_transaction_id: 'hq-cc-product-transaction-0001', status_id: 101 });
+    // The store's api id with the second location's account: the account is not the store's.
+    const mixed = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'store-location-api-id-000001', product_transaction_id: 'hq-cc-product-transaction-0001' });
+    expect(mixed.body.errors.product_transaction_id).toEqual([PAY_MSG.PRODUCT_TRANSACTION_INVALID]);
+    const atStore = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'store-location-api-id-000001' });
+    expect(atStore.body.transaction.location_id).toBe(store);
+    const unknown = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'no-such-location' });
+    expect(unknown.status).toBe(422);
+    expect(unknown.body.errors.location_api_id).toEqual([PAY_MSG.LOCATION_API_ID_INVALID]);
+    const both = await post({ account_number: VISA, exp_date: EXP, location_api_id: 'hq-location-api-id-0000001', location_id: store });
+    expect(both.status).toBe(422);
+    expect(both.body.errors.location_api_id).toEqual([PAY_MSG.LOCATION_API_ID_INVALID]);
   });
 });

@@ -113,6 +113,33 @@ describe('tip edits', () => {
     expect(over.body.errors.transaction_amount).toEqual([PAY_MSG.REFUND_EXCEEDS.replace('{remaining}', '32.00')]);
   });
 
+  it('raise a fully approved sale at most 20% over what the issuer approved (a cashier cannot turn 10.00 into 100,009.00)', async () => {
+    const s = (await post({ transaction_amount: '10.00' })).body.transaction;
+    const tolerance = PAY_MSG.TIP_OVER_TOLERANCE.replace('{max}', '12.00').replace('{approved}', '10.00');
+    const huge = await put(s.id, { action: 'edit', tip_amount: '99999.00' });
+    expect(huge.status).toBe(422);
+    expect(huge.body.errors.tip_amount).toEqual([tolerance]);
+    expect((await h.call('GET', `/transactions/${s.id}`)).body.transaction).toMatchObject({ transaction_amount: '10.00', auth_amount: '10.00' });
+    const ok = await put(s.id, { action: 'edit', tip_amount: '2.00' });
+    expect(ok.body.transaction).toMatchObject({ transaction_amount: '12.00', auth_amount: '12.00', tip_amount: '2.00' });
+    // Measured from the approval, not from the last edit: edits never compound.
+    const again = await put(s.id, { action: 'edit', tip_amount: '2.01' });
+    expect(again.status).toBe(422);
+    expect(again.body.errors.tip_amount).toEqual([tolerance]);
+    expect((await refund(s.id, '12.01')).status).toBe(422);
+    expect((await refund(s.id, '12.00')).status).toBe(201);
+    expect(refundedCents(s.id)).toBe(1200);
+  });
+
+  it('a partial reversal lowers the approval the tolerance is measured from', async () => {
+    const s = (await post({ transaction_amount: '50.00' })).body.transaction;
+    await put(s.id, { action: 'partialreversal', transaction_amount: '20.00' });
+    const over = await put(s.id, { action: 'edit', tip_amount: '4.01' });
+    expect(over.body.errors.tip_amount).toEqual([PAY_MSG.TIP_OVER_TOLERANCE.replace('{max}', '24.00').replace('{approved}', '20.00')]);
+    const ok = await put(s.id, { action: 'edit', tip_amount: '4.00' });
+    expect(ok.body.transaction).toMatchObject({ transaction_amount: '24.00', auth_amount: '24.00' });
+  });
+
   it('after a refund cannot take the sale below what was refunded', async () => {
     const s = (await post({ transaction_amount: '50.00', tip_amount: '20.00' })).body.transaction;
     expect((await refund(s.id, '40.00')).status).toBe(201);
@@ -128,6 +155,31 @@ describe('tip edits', () => {
     const tip = await put(s.id, { action: 'edit', tip_amount: '3.00' });
     expect(tip.body.transaction).toMatchObject({ transaction_amount: '5.01', auth_amount: '1.00' });
     expect((await refund(s.id, '1.01')).status).toBe(422);
+  });
+});
+
+describe('a refund of an earlier transaction', () => {
+  it('goes back to that card only: account data beside previous_transaction_id(_api_id) is 422 and nothing moves', async () => {
+    const s = (await post({ transaction_amount: '30.00', transaction_api_id: 'linked-refund-sale' })).body.transaction;
+    const other = { account_number: '5454545454545454', exp_date: EXP };
+    const vault = (await h.call('POST', '/accountvaults', { accountvault: { location_id: s.location_id, payment_method: 'cc', account_number: '5454545454545454', exp_date: EXP } })).body.accountvault;
+    const tries: Record<string, unknown>[] = [
+      { previous_transaction_id: s.id, ...other },
+      { previous_transaction_api_id: 'linked-refund-sale', ...other },
+      { previous_transaction_id: s.id, account_vault_id: vault.id },
+      { previous_transaction_id: s.id, track_data: ';5454545454545454=30121010000000000000?' },
+    ];
+    for (const extra of tries) {
+      const r = await h.call('POST', '/transactions', { transaction: { action: 'refund', transaction_amount: '30.00', ...extra } });
+      expect(r.status, JSON.stringify(extra)).toBe(422);
+      expect(Object.values(r.body.errors).flat()).toContain(PAY_MSG.PREVIOUS_WITH_ACCOUNT);
+    }
+    expect(refundedCents(s.id)).toBe(0);
+    const rows = h.engine.db.prepare('SELECT COUNT(*) AS n FROM transactions WHERE previous_transaction_id = ?').get(s.id) as { n: number };
+    expect(rows.n).toBe(0);
+    // Without account data it refunds the original card.
+    const ok = await refund(s.id, '30.00');
+    expect(ok.body.transaction).toMatchObject({ status_id: 111, last_four: '1111' });
   });
 });
 

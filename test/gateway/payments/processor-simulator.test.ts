@@ -19,18 +19,29 @@ describe('processor simulator', () => {
     expect(sale(630)).toMatchObject({ statusId: 101, failsFirstSettle: true });
     expect(sale(805)).toMatchObject({ statusId: 301, reasonCodeId: 1500, delayMs: 5_000 });
     expect(sale(812)).toMatchObject({ statusId: 301, reasonCodeId: 1500, verbiage: 'TIMEOUT', delayMs: 10_000 });
+    // The delays belong to the sale amounts (sale, authonly); a refund or an avsonly of 8.xx answers at once.
+    expect(simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: 803 })).toMatchObject({ statusId: 301, delayMs: 3_000 });
+    expect(simulate({ action: 'refund', paymentMethod: 'cc', amountCents: 803 })).toMatchObject({ statusId: 111, delayMs: 0 });
+    expect(simulate({ action: 'avsonly', paymentMethod: 'cc', amountCents: 802 })).toMatchObject({ statusId: 121, delayMs: 0 });
     expect(sale(201, { allowPartial: false })).toMatchObject({ statusId: 301, authAmountCents: 0 });
     expect(sale(1000, { expired: true }).reasonCodeId).toBe(REASON.cardExpired);
   });
-  it('applies AVS rules', () => {
+  it("applies AVS rules as the docs' AVS table names them (STREET: the street does not match; ZIP: the zip does not match)", () => {
     expect(avsResult('5800 NW 39th AVE', '32606')).toMatchObject({ avs: 'GOOD', decline: false });
     expect(avsResult('2831 NW 41st St STE J', '32615')).toMatchObject({ avs: 'BAD', decline: true });
-    expect(avsResult('1 Main St', '32606').avs).toBe('ZIP');
-    expect(avsResult('5800 nw 39th ave', '99999').avs).toBe('STREET');
+    expect(avsResult('1 Main St', '32606').avs).toBe('STREET');
+    expect(avsResult('5800 nw 39th ave', '99999').avs).toBe('ZIP');
+    // GOOD: "street or zip are both good (if provided)"; a part not sent is not a mismatch.
+    expect(avsResult(null, '32606').avs).toBe('GOOD');
+    expect(avsResult(null, '99999').avs).toBe('ZIP');
+    expect(avsResult('1 Main St', null).avs).toBe('STREET');
     expect(avsResult('1 Main St', '10001')).toMatchObject({ avs: 'BAD', decline: false });
     expect(avsResult(null, null)).toMatchObject({ avs: 'BAD', decline: false });
-    expect(sale(1000, { billingZip: '10001', autoDeclineZip: true })).toMatchObject({ statusId: 301, avs: 'BAD' });
-    expect(sale(1000, { billingZip: '32606', autoDeclineStreet: true })).toMatchObject({ statusId: 301, avs: 'ZIP' });
+    expect(sale(1000, { billingZip: '10001', autoDeclineZip: true })).toMatchObject({ statusId: 301, avs: 'ZIP' });
+    expect(sale(1000, { billingZip: '32606', billingStreet: '1 Main', autoDeclineStreet: true })).toMatchObject({ statusId: 301, avs: 'STREET' });
+    // "Zip (street) value must be provided for it to be evaluated."
+    expect(sale(1000, { billingZip: '32606', autoDeclineStreet: true })).toMatchObject({ statusId: 101, avs: 'GOOD' });
+    expect(sale(1000, { autoDeclineZip: true, autoDeclineStreet: true })).toMatchObject({ statusId: 101, avs: 'BAD' });
     expect(sale(1000, { billingStreet: '2831 NW 41st St STE J', billingZip: '32615' })).toMatchObject({ statusId: 301, avs: 'BAD' });
     expect(sale(1000, { billingStreet: '1 Main', billingZip: '10001' })).toMatchObject({ statusId: 101, avs: 'BAD' });
   });
@@ -41,7 +52,10 @@ describe('processor simulator', () => {
     expect(['9999', '9998', '9997', '9996', '9995', '1111'].map((c) => cvvResult(c, 'amex'))).toEqual(['N', 'P', 'S', 'U', 'X', 'N']);
     expect(sale(1000, { autoDeclineCvv: true })).toMatchObject({ statusId: 101, cvvResponse: 'N' });
     expect(sale(1000, { cvv: '123' }).statusId).toBe(101);
-    expect(sale(1000, { cvv: '123', autoDeclineCvv: true }).statusId).toBe(301);
+    // TestData: 123 is "N - No Match but NOT decline"; only P/S/U/X decline with auto_decline_cvv.
+    expect(sale(1000, { cvv: '123', autoDeclineCvv: true }).statusId).toBe(101);
+    expect(sale(1000, { cvv: '4321', autoDeclineCvv: true }).statusId).toBe(101);
+    expect(['124', '125', '126', '127'].map((c) => sale(1000, { cvv: c, autoDeclineCvv: true }).statusId)).toEqual([301, 301, 301, 301]);
     expect(sale(1000, { cvv: '999', autoDeclineCvv: true }).statusId).toBe(101);
   });
   it('starts ACH at 131 and moves it along the clock', () => {

@@ -27,6 +27,16 @@ describe('8.xx delayed answers', () => {
     expect(h.clock.slept).toEqual([5000]);
   });
 
+  it('only sales and authorizations wait: a refund of 8.03 and an avsonly of 8.02 answer at once', async () => {
+    const s = (await sale({ transaction_amount: '20.00' })).body.transaction;
+    h.clock.slept.length = 0;
+    const r = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '8.03' } });
+    expect(r.body.transaction).toMatchObject({ status_id: 111 });
+    const avs = await sale({ action: 'avsonly', transaction_amount: '8.02' });
+    expect(avs.body.transaction).toMatchObject({ status_id: 121 });
+    expect(h.clock.slept).toEqual([]);
+  });
+
   it('8.10 and above time out after the gateway\'s 10 seconds', async () => {
     h.clock.slept.length = 0;
     for (const amount of ['8.10', '8.99']) {
@@ -67,13 +77,47 @@ describe('AVS', () => {
     expect(r.body.transaction).toMatchObject({ avs: 'BAD', status_id: 101 });
   });
 
-  it('zip and street overrides decline on a mismatch', async () => {
+  it('zip and street overrides decline on a mismatch of a zip or street that was sent', async () => {
     const zip = await sale({ billing_zip: '99999', auto_decline_zip_override: 1 });
-    expect(zip.body.transaction).toMatchObject({ status_id: 301, avs: 'BAD' });
+    expect(zip.body.transaction).toMatchObject({ status_id: 301, avs: 'ZIP' });
     const zipOk = await sale({ billing_zip: '32606', auto_decline_zip_override: 1 });
-    expect(zipOk.body.transaction).toMatchObject({ status_id: 101, avs: 'ZIP' });
+    expect(zipOk.body.transaction).toMatchObject({ status_id: 101, avs: 'GOOD' });
     const street = await sale({ billing_street: '1 Main St', billing_zip: '32606', auto_decline_street_override: 1 });
-    expect(street.body.transaction).toMatchObject({ status_id: 301, avs: 'ZIP' });
+    expect(street.body.transaction).toMatchObject({ status_id: 301, avs: 'STREET' });
+    // "Zip (street) value must be provided for it to be evaluated."
+    const noZip = await sale({ auto_decline_zip_override: 1 });
+    expect(noZip.body.transaction).toMatchObject({ status_id: 101, avs: 'BAD' });
+    const noStreet = await sale({ billing_zip: '32606', auto_decline_street_override: 1 });
+    expect(noStreet.body.transaction).toMatchObject({ status_id: 101 });
+  });
+
+  it("answers STREET when the street does not match and ZIP when the zip does not (the docs' AVS table)", async () => {
+    const cases: [string | undefined, string | undefined, string][] = [
+      ['5800 NW 39th AVE', '32606', 'GOOD'], ['1 Main St', '32606', 'STREET'], ['5800 NW 39th AVE', '11111', 'ZIP'], ['1 Main St', '11111', 'BAD'],
+    ];
+    for (const [street, zip, avs] of cases) {
+      const r = await sale({ billing_street: street, billing_zip: zip });
+      expect(r.body.transaction.avs, `${street} / ${zip}`).toBe(avs);
+    }
+  });
+});
+
+describe("a strict product transaction's settings, and the overrides that win over them", () => {
+  it('auto_decline_cvv/zip/street and allow_partial_authorization of the product decline; each override false (true) wins', async () => {
+    const db = h.engine.db;
+    const pt = h.engine.credentials.cc_product_transaction_id;
+    const row = db.prepare('SELECT * FROM product_transactions WHERE id = ?').get(pt) as Record<string, unknown>;
+    const strict = { ...row, id: 'pt-strict-all', auto_decline_cvv: 1, auto_decline_zip: 1, auto_decline_street: 1, allow_partial_authorization: 0 };
+    db.prepare(`INSERT INTO product_transactions (${Object.keys(strict).join(', ')}) VALUES (${Object.keys(strict).map(() => '?').join(', ')})`).run(...Object.values(strict));
+    const on = (extra: Record<string, unknown>) => sale({ product_transaction_id: 'pt-strict-all', ...extra });
+    expect((await on({ cvv: '124' })).body.transaction).toMatchObject({ status_id: 301, cvv_response: 'P' });
+    expect((await on({ cvv: '124', auto_decline_cvv_override: false })).body.transaction).toMatchObject({ status_id: 101, cvv_response: 'P' });
+    expect((await on({ billing_zip: '99999' })).body.transaction.status_id).toBe(301);
+    expect((await on({ billing_zip: '99999', auto_decline_zip_override: false })).body.transaction.status_id).toBe(101);
+    expect((await on({ billing_street: '1 Main St' })).body.transaction.status_id).toBe(301);
+    expect((await on({ billing_street: '1 Main St', auto_decline_street_override: 0 })).body.transaction.status_id).toBe(101);
+    expect((await on({ transaction_amount: '2.01' })).body.transaction).toMatchObject({ status_id: 301, auth_amount: '0.00' });
+    expect((await on({ transaction_amount: '2.01', allow_partial_authorization_override: true })).body.transaction).toMatchObject({ status_id: 101, reason_code_id: 1201, auth_amount: '1.00' });
   });
 });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MSG } from '../../../electron/gateway/framework/errors';
 import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
 import { renderFieldTable, TRANSACTION_FIELDS } from '../../../electron/gateway/payments/transaction-fields';
+import { TRANSACTION_INPUT_FIELDS } from '../../../electron/gateway/payments/payments-openapi';
 import { startHarness, VISA, EXP, type Harness } from './engine-harness';
 
 let h: Harness;
@@ -110,6 +111,79 @@ describe('bounds and actions', () => {
   });
 });
 
+describe("the docs' optional and conditional fields per action (Transactions README, Applicable Actions: O, C)", () => {
+  it('authcomplete takes payment_method, exp_date and order_num; authincrement and partialreversal take account_holder_name', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '30.00' })).body.transaction;
+    const inc = await put(a.id, { action: 'authincrement', transaction_amount: '4.00', account_holder_name: 'Pat Doe', order_num: 'ORD 7' });
+    expect(inc.status, inc.text).toBe(200);
+    expect(inc.body.transaction).toMatchObject({ account_holder_name: 'Pat Doe', order_num: 'ORD 7' });
+    const pr = await put(a.id, { action: 'partialreversal', transaction_amount: '25.00', account_holder_name: 'Pat Q Doe' });
+    expect(pr.status, pr.text).toBe(200);
+    expect(pr.body.transaction.account_holder_name).toBe('Pat Q Doe');
+    const wrongMethod = await put(a.id, { action: 'authcomplete', payment_method: 'ach' });
+    expect(wrongMethod.body.errors.payment_method).toEqual([PAY_MSG.TRANSACTION_METHOD.replace('{method}', 'cc')]);
+    const done = await put(a.id, { action: 'authcomplete', payment_method: 'cc', exp_date: '1231', order_num: 'ORD 8' });
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.transaction).toMatchObject({ status_id: 101, exp_date: '1231', order_num: 'ORD 8' });
+  });
+
+  it('void takes transaction_api_id, notification_email_address, tags, room_num and its own amount; refund takes no_show', async () => {
+    const s = (await post({ transaction_api_id: 'void-doc-1' })).body.transaction;
+    const other = await put(s.id, { action: 'void', transaction_api_id: 'another-id' });
+    expect(other.body.errors.transaction_api_id).toEqual([PAY_MSG.API_ID_MISMATCH.replace('{current}', 'void-doc-1')]);
+    const part = await put(s.id, { action: 'void', transaction_amount: '4.00' });
+    expect(part.body.errors.transaction_amount).toEqual([PAY_MSG.VOID_AMOUNT.replace('{amount}', '10.00')]);
+    const v = await put(s.id, { action: 'void', transaction_api_id: 'void-doc-1', transaction_amount: '10.00', notification_email_address: 'pat@example.com', tags: ['voided-at-desk'], room_num: '12B' });
+    expect(v.status, v.text).toBe(200);
+    expect(v.body.transaction).toMatchObject({ status_id: 201, notification_email_sent: true, tags: ['voided-at-desk'], room_num: '12B' });
+    const sale = (await post({})).body.transaction;
+    const r = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_id: sale.id, transaction_amount: '1.00', no_show: 1 } });
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.transaction.no_show).toBe(true);
+    // A record without an api id gets the one a PUT sends (unique in the location).
+    const bare = (await post({})).body.transaction;
+    const named = await put(bare.id, { action: 'void', transaction_api_id: 'named-by-void' });
+    expect(named.body.transaction.transaction_api_id).toBe('named-by-void');
+  });
+
+  it('account_holder_name sent with a vault (the family\'s cc_vault_sale.php) or a previous transaction is kept on the record', async () => {
+    const loc = h.engine.credentials.location_id;
+    const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP, account_holder_name: 'Vault Name' } })).body.accountvault;
+    const sale = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id, account_holder_name: 'SDK Test' });
+    expect(sale.body.transaction).toMatchObject({ status_id: 101, account_holder_name: 'SDK Test' });
+    const plain = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id });
+    expect(plain.body.transaction.account_holder_name).toBe('Vault Name');
+    const again = await post({ account_number: undefined, exp_date: undefined, previous_transaction_id: plain.body.transaction.id, account_holder_name: 'Pat Again' });
+    expect(again.body.transaction.account_holder_name).toBe('Pat Again');
+  });
+
+  it("the docs' own edit example: contact_id with move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
+    const loc = h.engine.credentials.location_id;
+    const first = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'First' } })).body.contact;
+    const second = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'Second' } })).body.contact;
+    const saved = (await post({ save_account: 1, contact_id: first.id })).body.transaction;
+    const vaultId = saved.account_vault_id as string;
+    const again = (await post({ account_number: undefined, exp_date: undefined, account_vault_id: vaultId })).body.transaction;
+    expect(again.contact_id).toBe(first.id);
+    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'this is a description' });
+    expect(edit.status, edit.text).toBe(200);
+    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'this is a description' });
+    expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
+    expect((await h.call('GET', `/transactions/${again.id}`)).body.transaction.contact_id).toBe(second.id);
+    // Without move_account_vault only this transaction moves; "" disassociates it.
+    const alone = await put(again.id, { action: 'edit', contact_id: first.id });
+    expect(alone.body.transaction.contact_id).toBe(first.id);
+    expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
+    const none = await put(again.id, { action: 'edit', contact_id: '' });
+    expect(none.body.transaction.contact_id).toBeNull();
+    // The move needs a contact; another location's contact is refused.
+    const noContact = await put(saved.id, { action: 'edit', move_account_vault: 1 });
+    expect(noContact.body.errors.move_account_vault).toEqual([PAY_MSG.MOVE_NEEDS_CONTACT]);
+    const unknown = await put(saved.id, { action: 'edit', contact_id: 'no-such-contact' });
+    expect(unknown.body.errors.contact_id).toEqual([PAY_MSG.CONTACT_INVALID]);
+  });
+});
+
 describe('amount parts', () => {
   it('subtotal + tax + tip + surcharge must equal transaction_amount', async () => {
     const r = await post({ transaction_amount: '12.00', subtotal_amount: '10.00', tax: '1.00' });
@@ -158,6 +232,45 @@ describe('expands', () => {
 });
 
 describe('one declaration', () => {
+  it('bounds the engine-read fields from the table too (ids and api ids give "too long", not "invalid")', async () => {
+    const r = await post({ account_vault_api_id: 'v'.repeat(37), location_api_id: 'l'.repeat(37), contact_id: 'c'.repeat(37) });
+    expect(r.status).toBe(422);
+    expect(r.body.errors).toEqual({
+      account_vault_api_id: ['Account Vault Api Id should contain at most 36 characters.'],
+      location_api_id: ['Location Api Id should contain at most 36 characters.'],
+      contact_id: ['Contact Id should contain at most 36 characters.'],
+    });
+    const refund = await h.call('POST', '/transactions', { transaction: { action: 'refund', previous_transaction_api_id: 'p'.repeat(65), transaction_amount: '1.00' } });
+    expect(refund.body.errors).toEqual({ previous_transaction_api_id: ['Previous Transaction Api Id should contain at most 64 characters.'] });
+  });
+
+  it('which actions require a field is in the table: the checks and the OpenAPI document read it there', async () => {
+    const required = Object.fromEntries(TRANSACTION_FIELDS.filter((f) => f.requiredFor).map((f) => [f.name, [...(f.requiredFor ?? [])]]));
+    expect(required).toEqual({
+      transaction_amount: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'],
+      auth_code: ['force'],
+    });
+    for (const d of TRANSACTION_INPUT_FIELDS) expect(d.requiredFor, d.name).toEqual(required[d.name]);
+    // Blank where required is named together with every other bad field in one 422.
+    const force = await h.call('POST', '/transactions', { transaction: { action: 'force', ...card, description: 'x'.repeat(65) } });
+    expect(force.body.errors).toEqual({
+      transaction_amount: [PAY_MSG.AMOUNT_BLANK],
+      auth_code: [MSG.BLANK.replace('{attribute}', 'Auth Code')],
+      description: ['Description should contain at most 64 characters.'],
+    });
+    const a = (await post({ action: 'authonly' })).body.transaction;
+    expect((await put(a.id, { action: 'authincrement' })).body.errors).toEqual({ transaction_amount: [PAY_MSG.AMOUNT_BLANK] });
+  });
+
+  it("account_number's bounds are declared per payment method (card 13-19 digits, bank account 4-17) and the readers use them", async () => {
+    const f = TRANSACTION_FIELDS.find((x) => x.name === 'account_number');
+    expect([f?.min, f?.max, f?.byMethod]).toEqual([4, 19, { cc: { min: 13, max: 19 }, ach: { min: 4, max: 17 } }]);
+    expect((await post({ account_number: '411111111111' })).body.errors.account_number).toEqual([PAY_MSG.CARD_NUMBER_INVALID]);
+    const ach = (n: string) => h.call('POST', '/transactions', { transaction: { action: 'debit', account_number: n, routing: '072000326', account_holder_name: 'Pat', transaction_amount: '1.00' } });
+    expect((await ach('1'.repeat(18))).body.errors.account_number).toEqual([PAY_MSG.ACH_ACCOUNT_INVALID]);
+    expect((await ach('1'.repeat(17))).status).toBe(201);
+  });
+
   it('the README field table is the rendering of TRANSACTION_FIELDS', () => {
     const url = new URL('../../../electron/gateway/payments/README.md', import.meta.url);
     let readme = readFileSync(url, 'utf8');

@@ -83,7 +83,7 @@ describe('card transactions', () => {
 
   it('avsonly and force', async () => {
     const avs = await sale({ action: 'avsonly', transaction_amount: undefined, billing_street: '1 Main', billing_zip: '32606' });
-    expect(avs.body.transaction).toMatchObject({ status_id: 121, type_id: 21, avs: 'ZIP', transaction_amount: '0.00' });
+    expect(avs.body.transaction).toMatchObject({ status_id: 121, type_id: 21, avs: 'STREET', transaction_amount: '0.00' });
     const badForce = await sale({ action: 'force', auth_code: '123' });
     expect(badForce.body.errors.auth_code).toEqual([PAY_MSG.AUTH_CODE_INVALID]);
     const force = await sale({ action: 'force', auth_code: 'ABC123' });
@@ -157,8 +157,11 @@ describe('sandbox behaviours over HTTP', () => {
     db.exec(`CREATE TEMP TABLE pt_copy AS SELECT * FROM product_transactions WHERE id = '${pt}'`);
     db.exec("UPDATE pt_copy SET id = 'pt-strict-cvv', auto_decline_cvv = 1");
     db.exec('INSERT INTO product_transactions SELECT * FROM pt_copy');
-    const strictBad = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '123' });
-    expect(strictBad.body.transaction).toMatchObject({ status_id: 301, cvv_response: 'N', product_transaction_id: 'pt-strict-cvv' });
+    // TestData: only P/S/U/X decline with auto_decline_cvv; 123 is "N - No Match but NOT decline".
+    const strictN = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '123' });
+    expect(strictN.body.transaction).toMatchObject({ status_id: 101, cvv_response: 'N', product_transaction_id: 'pt-strict-cvv' });
+    const strictBad = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '124' });
+    expect(strictBad.body.transaction).toMatchObject({ status_id: 301, cvv_response: 'P', product_transaction_id: 'pt-strict-cvv' });
     const strictOk = await sale({ product_transaction_id: 'pt-strict-cvv', cvv: '999' });
     expect(strictOk.body.transaction).toMatchObject({ status_id: 101, cvv_response: 'M' });
     const lax = await sale({ cvv: '123' });

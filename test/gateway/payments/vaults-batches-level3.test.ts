@@ -158,6 +158,28 @@ describe('level 3', () => {
     expect((await h.call('GET', `/transactionlevel3s/${id}`)).status).toBe(404);
   });
 
+  it("takes Level 3 on every commercial card of the family's test data, and not on its consumer cards", async () => {
+    // TestData.md: purchasing, fleet, GSA, business, government and corporate cards; 4005562231212149 is
+    // the project's Visa corporate card (GATEWAY-FACTS), whatever TestData's "Debit Classic" says.
+    const commercial = ['4005562231212149', '4485271031055802', '4485420616463945', '4716677219134014', '4716917729443632', '4000491425554808',
+      '4001578329427195', '4614677725500115', '4486101754876333', '4486108123830545', '5405222222222226', '5435815271011988', '5470675332875417',
+      '5565061411468182', '5568022953219547', '5560988568989757', '5566806760567334'];
+    const base = { description: 'Bolts', product_code: 'B-1', unit_code: 'BX', unit_cost: 2.5, quantity: 4 };
+    const itemFor = (card: string) => (card.startsWith('4') ? { ...base, commodity_code: '3100' } : { ...base, debit_credit: 'D' });
+    for (const card of commercial) {
+      const t = (await sale({ account_number: card })).body.transaction;
+      expect(t.status_id, card).toBe(101);
+      const l3 = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { line_items: [itemFor(card)] } } });
+      expect(l3.status, `${card}: ${l3.text}`).toBe(201);
+    }
+    for (const card of ['4916065618219339', '4556773060150333', '5288071301680537', '5454545454545454']) {
+      const t = (await sale({ account_number: card })).body.transaction;
+      const l3 = await h.call('POST', '/transactionlevel3s', { transactionlevel3: { transaction_id: t.id, level3_data: { line_items: [itemFor(card)] } } });
+      expect(l3.status, card).toBe(422);
+      expect(l3.body.errors.transaction_id, card).toEqual([PAY_MSG.L3_CANNOT_CARRY]);
+    }
+  });
+
   it('gives commercial cards default data and limits Mastercard to 98 items; settled data cannot be deleted', async () => {
     const mc = (await sale({ account_number: '5405222222222226' })).body.transaction;
     const ex = (await h.call('GET', `/transactions/${mc.id}?expand=transaction_level3`)).body.transaction.transaction_level3;

@@ -23,7 +23,7 @@ import { OAuthClients, type ClientRow } from './oauth-clients';
 import { OAUTH_MSG } from './oauth-messages';
 import { REQUEST_TTL, type AuthRequestRow, type OAuthStore } from './oauth-store';
 import { sha256Hex } from './secrets';
-import { paramsOf, type Params } from './form-params';
+import { OAUTH_ROUTE_CONFIG, paramsOf, type Params } from './form-params';
 
 export const BROWSER_COOKIE = 'ringup_oauth';
 /** One cookie per authorization request, so two sign-ins in two tabs do not break each other. */
@@ -74,7 +74,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
 
   const targetOrigin = (uri: string): string => new URL(uri).origin;
 
-  app.get(AUTHORIZE_PATH, async (req, reply) => {
+  app.get(AUTHORIZE_PATH, { config: OAUTH_ROUTE_CONFIG }, async (req, reply) => {
     store.sweep();
     const p = paramsOf(req);
     const client = clients.get(p.client_id);
@@ -98,7 +98,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
     return sendPage(reply, 200, { title: 'Sign in', body: loginForm(client, opened.id, opened.csrf) });
   });
 
-  app.post(AUTHORIZE_PATH, async (req: FastifyRequest, reply: FastifyReply) => {
+  app.post(AUTHORIZE_PATH, { config: OAUTH_ROUTE_CONFIG }, async (req: FastifyRequest, reply: FastifyReply) => {
     const p = paramsOf(req);
     const requestCookie = typeof p.request_id === 'string' ? cookie(req.headers.cookie, browserCookieName(p.request_id)) : undefined;
     const found = store.findRequest(p.request_id, p.csrf_token, requestCookie);

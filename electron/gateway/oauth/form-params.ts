@@ -10,6 +10,20 @@ import { BODY_LIMIT } from '../framework/http-plumbing';
 
 export type Params = Record<string, string>;
 
+/**
+ * The OAuth routes carry protocol values, never card data: a client's numeric `state` (or a
+ * code, a key) must come back exactly as sent, so the card mask (card-mask.ts) leaves these
+ * parameters alone on /o/authrize, /o/token and /o/revoke.
+ */
+export const OAUTH_ROUTE_CONFIG = {
+  keepsDigits: {
+    fields: new Set([
+      'client_id', 'client_secret', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method',
+      'request_id', 'csrf_token', 'decision', 'domain', 'username', 'password', 'grant_type', 'code', 'code_verifier', 'refresh_token', 'token',
+    ]),
+  },
+};
+
 export function addFormParser(app: FastifyInstance): void {
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
     const out: Params = {};

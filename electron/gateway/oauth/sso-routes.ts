@@ -151,8 +151,11 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
     return reply.redirect(`/hosted/${route}`, 302);
   };
 
+  // `data` / `e_data` are hex blobs: their digit runs can pass a Luhn check, and masking one
+  // would break the link. Every other parameter is masked as anywhere else (card-mask.ts).
+  const config = { keepsDigits: { fields: new Set(['data', 'e_data']) } };
   for (const path of ['/custom/sso', '/custom/contactsso']) {
-    app.get(path, handle);
-    app.post(path, handle);
+    app.get(path, { config }, handle);
+    app.post(path, { config }, handle);
   }
 }

@@ -10,7 +10,7 @@ import { ApiError, MSG, fmt, labelOf } from '../framework/errors';
 import type { OAuthClients } from './oauth-clients';
 import { OAUTH_MSG } from './oauth-messages';
 import type { OAuthStore } from './oauth-store';
-import { paramsOf, type Params } from './form-params';
+import { OAUTH_ROUTE_CONFIG, paramsOf, type Params } from './form-params';
 
 const safeDecode = (v: string): string | undefined => {
   try {
@@ -35,7 +35,7 @@ const blank = (field: string) => new ApiError(400, { [field]: [fmt(MSG.BLANK, { 
 export function registerTokenRoutes(app: FastifyInstance, store: OAuthStore, clients: OAuthClients, developerId: () => string): void {
   const noStore = (reply: FastifyReply) => reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
 
-  app.post('/o/token', async (req, reply) => {
+  app.post('/o/token', { config: OAUTH_ROUTE_CONFIG }, async (req, reply) => {
     const p = paramsOf(req);
     const cred = clientCredentials(req, p);
     if (!cred.id) throw blank('client_id');
@@ -56,7 +56,7 @@ export function registerTokenRoutes(app: FastifyInstance, store: OAuthStore, cli
     return { ...pair, state };
   });
 
-  app.post('/o/revoke', async (req, reply) => {
+  app.post('/o/revoke', { config: OAUTH_ROUTE_CONFIG }, async (req, reply) => {
     const p = paramsOf(req);
     const cred = clientCredentials(req, p);
     if (!cred.id) throw blank('client_id');

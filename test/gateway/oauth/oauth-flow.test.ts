@@ -149,6 +149,15 @@ describe('authorization code flow', () => {
     expect(dead.body.errors.refresh_token).toEqual([OAUTH_MSG.REFRESH_INVALID]);
   });
 
+  it('a numeric state that looks like a card number comes back exactly as sent (the card mask leaves OAuth parameters alone)', async () => {
+    const numeric = '4111111111111111';
+    const q = await authorize({ state: numeric });
+    expect(q.get('state')).toBe(numeric);
+    const t = await token({ grant_type: 'authorization_code', code: q.get('code') as string, state: numeric });
+    expect(t.status).toBe(200);
+    expect(t.body.state).toBe(numeric);
+  });
+
   it('keeps no secret in plaintext: codes, tokens and client secrets are stored as SHA-256', async () => {
     const q = await authorize();
     const t = await token({ grant_type: 'authorization_code', code: q.get('code') as string });

@@ -45,8 +45,7 @@ import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
 import { accountKey, enterAccount } from './account-records';
 import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './offline-queue';
 import { OfflineForwarder } from './offline-forwarder';
-import { createOfflineSales } from './offline-sales';
-import { ClerkRecords } from './clerk-records';
+import { createOfflineSales, offlineForwardedRecorder } from './offline-sales';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -208,14 +207,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Offline store-and-forward (issue 13). Forwarding goes as the gateway's admin user whoever is signed in
   // (or nobody): signing out or switching user never holds a queued sale back.
   const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
-  const offlineClerks = new ClerkRecords(db);
   const forwarder = new OfflineForwarder({
     queue: offlineQueue,
     client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
     settings,
     onStatus: (q) => events.emit('queue:status', q),
-    onForwarded: (sale, transactionId) =>
-      offlineClerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) }),
+    onForwarded: offlineForwardedRecorder(db),
   });
   const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
 
@@ -335,6 +332,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       db,
       users,
       catalogue,
+      offline,
       // Level 3 from the cart is sent by the core on the sale's behalf (a cashier's engine user may only sell).
       client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
       events,

@@ -9,16 +9,25 @@
  *   stays pending, this run stops, and the next starts after a backoff (1 s doubling to
  *   `maxBackoffMs`) — or at once when the core's health probe sees the gateway again.
  * - A 201 is a result: approved (also partly) or declined. Any other 4xx means the
- *   gateway refused the request itself: recorded as `error` and not retried (the manager
- *   collects another way). Results are recorded in group commits; their card data is
- *   erased in the same statement.
+ *   gateway refused the request itself — or that it already has a sale under this
+ *   transaction_api_id and says so with a 4xx instead of answering the original (the
+ *   interface does not promise a 201 for a repeat). So before recording `error` the sale is
+ *   looked up by its transaction_api_id: found, it is that sale's result; not found, it is
+ *   recorded as `error` and not retried (the manager collects another way); the lookup
+ *   unanswered, the sale stays pending. Results are recorded in group commits; their card
+ *   data is erased in the same statement.
+ * - A keyed sale forwards its typed card; a card read on the terminal forwards the
+ *   terminal's encrypted card data (e_track_data, e_format, e_serial_number), which the
+ *   gateway decrypts; the entry mode comes from inside it.
+ * - `withdraw` takes back a sale not sent yet; while that sale is in flight it waits for
+ *   the answer, so a sale the gateway took is never withdrawn (and never lost from the queue).
  * - Pending sales past the expiry window are marked `expired` and never sent.
  */
 import type { QueueStatus, StoreSettings } from '../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../shared/payments/money';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2Transaction } from '../client/v2-types';
-import type { DueSale, ForwardResult, OfflineQueue } from './offline-queue';
+import type { V2Transaction, V2TransactionCreate } from '../client/v2-types';
+import { isTerminalRead, type DueSale, type ForwardResult, type OfflineQueue, type QueuedCard, type WithdrawOutcome } from './offline-queue';
 import { outcomeSentence, STATUS, approvedCents } from './transaction-view';
 
 export interface ForwarderOptions {
@@ -36,6 +45,8 @@ export interface ForwarderOptions {
   onForwarded?: (sale: DueSale, transactionId: string) => void;
   /** Results are committed in groups of at most this many (default 64). */
   commitEvery?: number;
+  /** A run stopped on a gateway that did not answer: the next starts by itself after `waitMs` (or sooner, when kicked). */
+  onBackoff?: (waitMs: number) => void;
 }
 
 const TRANSIENT = (status: number) => status === 0 || status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
@@ -60,6 +71,12 @@ export function resultOf(t: V2Transaction, askedCents: number): ForwardResult {
   return { state: 'error', message: outcomeSentence(t.reason_code_id == null ? null : Number(t.reason_code_id), status), transactionId: t.id };
 }
 
+/** The request's card fields: a keyed card's digits, or the terminal's encrypted read. */
+function cardFields(card: QueuedCard): Pick<V2TransactionCreate, 'e_track_data' | 'e_format' | 'e_serial_number' | 'account_number' | 'exp_date' | 'cvv' | 'billing_zip'> {
+  if (isTerminalRead(card)) return { e_track_data: card.eTrackData, e_format: card.eFormat, e_serial_number: card.eSerialNumber };
+  return { account_number: card.number, exp_date: card.expiry, cvv: card.cvv, billing_zip: card.zip };
+}
+
 export class OfflineForwarder {
   private readonly parallelism: number;
   private readonly baseBackoffMs: number;
@@ -74,6 +91,8 @@ export class OfflineForwarder {
   private progress: QueueStatus['progress'] = null;
   private stopped = false;
   private results: Array<{ seq: number } & ForwardResult> = [];
+  /** Sales being forwarded right now (seq → its forward), so a withdrawal waits for the answer. */
+  private readonly inFlight = new Map<number, Promise<boolean>>();
   private forwarded: Array<{ sale: DueSale; transactionId: string }> = [];
 
   constructor(private readonly o: ForwarderOptions) {
@@ -156,15 +175,48 @@ export class OfflineForwarder {
       this.backoffMs = Math.min(this.backoffMs * 2, this.maxBackoffMs);
       this.retryTimer = setTimeout(() => void this.kick(), wait);
       this.retryTimer.unref();
+      this.o.onBackoff?.(wait);
     } else {
       this.backoffMs = this.baseBackoffMs;
     }
   }
 
+  /**
+   * Takes back a sale that was not sent yet (a cart cancelled at the counter). Waits while
+   * that sale is in flight and records what the gateway answered first, so a sale the
+   * gateway took comes back as approved (to be voided) rather than withdrawn. Answers the
+   * item afterwards: `withdrawn`, or what it had become; null for an unknown reference.
+   */
+  async withdraw(clientRef: string): Promise<WithdrawOutcome> {
+    for (;;) {
+      // A result still waiting for its group commit is recorded first: the DB then tells the truth.
+      this.flush();
+      const item = this.o.queue.item(clientRef);
+      if (!item) return null;
+      const flying = this.inFlight.get(item.seq);
+      if (flying) {
+        await flying.catch(() => undefined);
+        continue;
+      }
+      if (item.state !== 'pending') return item;
+      // Nothing awaits between the check above and this statement: the forwarder cannot start it meanwhile.
+      const out = this.o.queue.withdraw(clientRef);
+      this.emitNow();
+      return out;
+    }
+  }
+
   /** Forwards one sale; false when the gateway could not be used (the run stops). */
-  private async forwardOne(sale: DueSale): Promise<boolean> {
+  private forwardOne(sale: DueSale): Promise<boolean> {
+    const p = this.send(sale).finally(() => this.inFlight.delete(sale.seq));
+    // Marked before the card is read (synchronously, in send's first step): a withdrawal sees it.
+    this.inFlight.set(sale.seq, p);
+    return p;
+  }
+
+  private async send(sale: DueSale): Promise<boolean> {
     const card = this.o.queue.cardOf(sale.seq);
-    if (!card) return true; // recorded meanwhile (another run): nothing to send
+    if (!card) return true; // recorded meanwhile (another run, a withdrawal): nothing to send
     try {
       const t = await this.o.client.createTransaction({
         action: 'sale',
@@ -174,30 +226,44 @@ export class OfflineForwarder {
         transaction_amount: formatMoney(sale.amountCents),
         ...(sale.taxCents > 0 ? { tax: formatMoney(sale.taxCents) } : {}),
         ...(sale.tipCents > 0 ? { tip_amount: formatMoney(sale.tipCents) } : {}),
-        account_number: card.number,
-        exp_date: card.expiry,
-        cvv: card.cvv,
-        billing_zip: card.zip,
+        ...cardFields(card),
         transaction_api_id: sale.clientRef,
         ...(sale.clerkNumber ? { clerk_number: sale.clerkNumber } : {}),
       });
-      // A gateway that answers another sale for this id (it should not) is an error, not a success.
-      if (t.transaction_api_id && t.transaction_api_id !== sale.clientRef) {
-        this.record(sale, { state: 'error', message: 'The gateway answered with another sale for this reference. Check it in Transactions.', transactionId: t.id });
-        return true;
-      }
-      this.record(sale, resultOf(t, parseMoney(t.transaction_amount) ?? sale.amountCents));
-      this.forwarded.push({ sale, transactionId: t.id });
+      this.recordAnswer(sale, t);
       return true;
     } catch (err) {
       if (err instanceof GatewayError && !TRANSIENT(err.status)) {
-        const first = Object.values(err.errors)[0]?.[0];
+        // A gateway may refuse a repeated transaction_api_id instead of answering the original: ask it first.
+        let found: V2Transaction | null;
+        try {
+          found = await this.o.client.findByApiId(sale.clientRef, sale.locationId ?? undefined);
+        } catch (lookupErr) {
+          this.o.queue.recordFailure(sale.seq, failureWords(lookupErr), Math.floor(Date.now() / 1000));
+          return false;
+        }
+        if (found) {
+          this.recordAnswer(sale, found);
+          return true;
+        }
+        const first = Object.values(err.errors)[0]?.[0]?.replace(/\.$/, '');
         this.record(sale, { state: 'error', message: `The gateway refused this sale${first ? `: ${first}` : ''}. Collect the money another way.`, transactionId: null });
         return true;
       }
       this.o.queue.recordFailure(sale.seq, failureWords(err), Math.floor(Date.now() / 1000));
       return false;
     }
+  }
+
+  /** The gateway's record of a forwarded sale (its answer, or found by transaction_api_id). */
+  private recordAnswer(sale: DueSale, t: V2Transaction): void {
+    // A gateway that answers another sale for this id (it should not) is an error, not a success.
+    if (t.transaction_api_id && t.transaction_api_id !== sale.clientRef) {
+      this.record(sale, { state: 'error', message: 'The gateway answered with another sale for this reference. Check it in Transactions.', transactionId: t.id });
+      return;
+    }
+    this.record(sale, resultOf(t, parseMoney(t.transaction_amount) ?? sale.amountCents));
+    this.forwarded.push({ sale, transactionId: t.id });
   }
 
   private record(sale: DueSale, r: ForwardResult): void {

@@ -7,14 +7,41 @@
  * transaction_api_id (the gateway's id does not exist yet); once forwarded, the sale is
  * found in Transactions under its gateway reference.
  */
-import type { HandlerMap, SaleChargeArgs, SaleOutcome, Session, StoreSettings, TransactionView } from '../../shared/ipc/contract';
+import type { HandlerMap, QueueItem, SaleChargeArgs, SaleOutcome, Session, StoreSettings, TransactionView } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
-import { clerkNumberOf, shortRefOf } from './clerk-records';
+import { ClerkRecords, clerkNumberOf, shortRefOf } from './clerk-records';
 import type { OfflineForwarder } from './offline-forwarder';
-import type { OfflineQueue, OfflineRules } from './offline-queue';
+import type { DueSale, OfflineQueue, OfflineRules, WithdrawOutcome } from './offline-queue';
+import type { PosDatabase } from './pos-database';
 import type { UserDirectory } from './users';
 
 export const OFFLINE_APPROVED = 'Approved offline. The sale is stored on this computer and goes to the gateway by itself when it answers again.';
+
+/** What the cart says of a card payment that still waits in the offline queue. */
+export const OFFLINE_TENDER_COPY = {
+  notSentYet: 'This card payment was approved offline and still waits to be sent to the gateway: it can be returned once the gateway has it.',
+  neverCharged: 'This card payment was approved offline but never charged (declined once sent, or not sent in time): there is nothing to give back on it.',
+} as const;
+
+/** An offline sale's stand-in transaction id until the gateway has it (the receipt and a cart tender carry it). */
+const OFFLINE_ID_PREFIX = 'offline-';
+export const offlinePlaceholderId = (clientRef: string) => `${OFFLINE_ID_PREFIX}${clientRef}`;
+export const isOfflinePlaceholder = (id: string | null | undefined): id is string => typeof id === 'string' && id.startsWith(OFFLINE_ID_PREFIX);
+
+/**
+ * What the core does when a queued sale reached the gateway: records who rang it up (like
+ * any sale), and gives a cart tender paid offline the gateway's transaction id in place of
+ * its stand-in, so the cart's cancel and line returns reach the real sale.
+ */
+export function offlineForwardedRecorder(db: PosDatabase): (sale: DueSale, transactionId: string) => void {
+  const clerks = new ClerkRecords(db);
+  // The cart tender's id is the sale's transaction_api_id (tenders.ts); only a stand-in is replaced.
+  const tender = db.prepare('UPDATE cart_tenders SET transaction_id = ? WHERE id = ? AND transaction_id = ?');
+  return (sale, transactionId) => {
+    clerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) });
+    tender.run(transactionId, sale.clientRef, offlinePlaceholderId(sale.clientRef));
+  };
+}
 
 export interface OfflineSalesDeps {
   queue: OfflineQueue;
@@ -31,6 +58,10 @@ export interface OfflineSales {
    * the store takes no keyed cards offline (its default): the sale path answers as it did.
    */
   take(args: SaleChargeArgs, session: Session): Result<SaleOutcome> | null;
+  /** Takes back a sale not sent yet (a cart cancelled); see OfflineForwarder.withdraw. */
+  withdraw(clientRef: string): Promise<WithdrawOutcome>;
+  /** A queued sale by its transaction_api_id (null: never queued). */
+  item(clientRef: string): QueueItem | null;
   handlers: Pick<HandlerMap, 'queue:status' | 'queue:list' | 'queue:forward-now'>;
 }
 
@@ -72,7 +103,7 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
       void forwarder.kick();
       const it = r.item;
       const view: TransactionView = {
-        id: `offline-${it.clientRef}`,
+        id: offlinePlaceholderId(it.clientRef),
         apiId: it.clientRef,
         kind: 'sale',
         state: 'approved',
@@ -105,6 +136,8 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
       };
       return ok({ approved: true, message: OFFLINE_APPROVED, transaction: view });
     },
+    withdraw: (clientRef) => forwarder.withdraw(clientRef),
+    item: (clientRef) => queue.item(clientRef),
     handlers: {
       'queue:status': async () => {
         const s = users.require();

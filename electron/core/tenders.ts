@@ -31,6 +31,7 @@ import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
 import { level3ViewOf } from './level3-handlers';
 import { verifyPin } from './pin-hash';
+import { isOfflinePlaceholder, OFFLINE_TENDER_COPY, type OfflineSales } from './offline-sales';
 import { getSetting, type PosDatabase } from './pos-database';
 import { LOCKOUT_MS, MAX_FAILED_PINS, type UserDirectory } from './users';
 
@@ -81,6 +82,8 @@ export interface TenderDeps {
   taxRateBasisPoints: () => number;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
   money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge' | 'devices:terminal-sale'>;
+  /** The offline queue (issue 13): a card tender approved offline is withdrawn, or found under its gateway id once sent. */
+  offline?: Pick<OfflineSales, 'withdraw' | 'item'>;
   now?: () => number;
 }
 
@@ -261,10 +264,22 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         st = markReversed(st, t.id);
         continue;
       }
+      // ── Offline store-and-forward (issue 13): a card payment approved offline still carries its stand-in id.
+      let id = t.transactionId!;
+      if (isOfflinePlaceholder(id) && deps.offline) {
+        const q = await deps.offline.withdraw(t.id);
+        // Withdrawn now (never sent), or declined, refused or expired once sent: no money moved.
+        if (q && q.state !== 'approved') {
+          st = markReversed(st, t.id);
+          continue;
+        }
+        if (!q?.transactionId) continue; // not in this queue: stays for Cancel again
+        id = q.transactionId; // the gateway took it meanwhile: void (or refund) that sale
+      }
       const partial = t.approvedCents < t.requestedCents;
-      let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id: t.transactionId! }) : await deps.money['transactions:void']({ id: t.transactionId! });
+      let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id }) : await deps.money['transactions:void']({ id });
       // Settled already: refund what it collected instead.
-      if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: t.approvedCents - t.refundedCents });
+      if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id, amountCents: t.approvedCents - t.refundedCents });
       if (r.ok) st = markReversed(st, t.id);
     }
     store.saveTenderState(cartId, st);
@@ -295,7 +310,17 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         refunded += cents;
         continue;
       }
-      const r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: cents });
+      let id = t.transactionId!;
+      if (isOfflinePlaceholder(id)) {
+        // ── Offline store-and-forward (issue 13): only a sale the gateway has can be refunded.
+        const q = deps.offline?.item(t.id);
+        if (q?.state !== 'approved' || !q.transactionId) {
+          problems.push(q?.state === 'pending' ? OFFLINE_TENDER_COPY.notSentYet : OFFLINE_TENDER_COPY.neverCharged);
+          continue;
+        }
+        id = q.transactionId;
+      }
+      const r = await deps.money['transactions:refund']({ id, amountCents: cents });
       if (r.ok && r.value.approved) {
         done.set(t.id, cents);
         refunded += cents;

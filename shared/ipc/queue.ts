@@ -11,8 +11,12 @@ import { z } from 'zod';
  * - `approved` / `declined`: the gateway's answer once forwarded (card data erased).
  * - `error`: the gateway refused the request itself (not a decline; card data erased).
  * - `expired`: not forwarded within the expiry window; never sent (card data erased).
+ * - `withdrawn`: cancelled at the counter before it was sent (a cart cancelled); never sent (card data erased).
  */
-export type QueueItemState = 'pending' | 'approved' | 'declined' | 'error' | 'expired';
+export type QueueItemState = 'pending' | 'approved' | 'declined' | 'error' | 'expired' | 'withdrawn';
+
+/** How the card was presented: K keyed, S swiped, C chip, P contactless (the interface's entry_mode_id). */
+export type QueueEntryMode = 'K' | 'S' | 'C' | 'P';
 
 export interface QueueItem {
   /** Queue order (1, 2, 3 …): forwarding follows it. */
@@ -24,8 +28,13 @@ export interface QueueItem {
   tipCents: number;
   cardBrand: string;
   lastFour: string;
-  /** The ZIP the customer gave (to find them again if the sale is declined later). */
+  /** The ZIP the customer gave (to find them again if the sale is declined later); empty for a card read on the terminal. */
   zip: string;
+  entryMode: QueueEntryMode;
+  /** What the customer gave at the counter to be reached if the sale is declined later (optional; empty when not given). */
+  customerName: string;
+  /** A phone number or an e-mail address. */
+  customerContact: string;
   clerkName: string;
   /** Unix seconds. */
   queuedTs: number;

@@ -14,8 +14,8 @@ import { useQueueStore } from '../stores/queue-store';
 import { useSettingsStore } from '../stores/settings-store';
 import { ErrorNote } from '../components/outcome-note';
 
-const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approved: 'Approved', declined: 'Declined', error: 'Refused', expired: 'Expired' };
-const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other' };
+const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approved: 'Approved', declined: 'Declined', error: 'Refused', expired: 'Expired', withdrawn: 'Cancelled' };
+const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other', withdrawn: 'other' };
 const PROBLEM: ReadonlySet<QueueItemState> = new Set(['declined', 'error', 'expired']);
 
 export function QueueScreen() {

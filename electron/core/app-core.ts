@@ -46,6 +46,7 @@ import { accountKey, enterAccount } from './account-records';
 import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './offline-queue';
 import { OfflineForwarder } from './offline-forwarder';
 import { createOfflineSales, offlineForwardedRecorder } from './offline-sales';
+import { createOfflineTerminal } from './offline-terminal-sale';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -211,7 +212,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     queue: offlineQueue,
     client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
     settings,
-    onStatus: (q) => events.emit('queue:status', q),
+    onStatus: (q) => {
+      events.emit('queue:status', q);
+      // Sales are getting through ("Send now" may beat the health probe): the probe looks again, so the banner goes with it.
+      if (q.forwarding && (q.progress?.done ?? 0) > 0 && gateway.health !== 'ok') void checkGateway();
+    },
     onForwarded: offlineForwardedRecorder(db),
   });
   const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
@@ -271,6 +276,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     events,
     locationId,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
+    offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId }),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 

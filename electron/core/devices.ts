@@ -18,7 +18,7 @@
  */
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
-import type { HandlerMap, Role, ScannedCheck, SaleOutcome, TerminalRecord, TerminalStatus, TerminalScreenState, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
+import type { HandlerMap, Role, ScannedCheck, SaleOutcome, Session, TerminalRecord, TerminalStatus, TerminalScreenState, DeviceChoice, ScannerRecord } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
@@ -29,6 +29,7 @@ import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-
 import { DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { CoreEvents } from './events';
+import type { KnownTerminal, OfflineTerminal } from './offline-terminal-sale';
 import { gatewayFailure } from './gateway-messages';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
@@ -54,6 +55,8 @@ export interface DevicesDeps {
   locationId: string | undefined;
   statusIntervalMs?: number;
   statePollMs?: number;
+  /** Card-present sales while the gateway cannot be reached (issue 13, offline-terminal-sale.ts). */
+  offline?: OfflineTerminal;
 }
 
 type Row = Record<string, unknown>;
@@ -92,6 +95,16 @@ function deviceFailure(e: unknown): Result<never> {
   throw e;
 }
 
+/** A terminal row as the counter needs it to drive the terminal without the gateway. */
+function knownOf(t: Row): KnownTerminal {
+  return {
+    id: String(t.id),
+    title: String(t.title || t.serial_number),
+    address: addressOf(t) as DeviceAddress,
+    settings: { timeouts: effectiveTimeouts(parseJson(t.terminal_timeouts)), tipPercents: tipPercentsOf(parseJson(t.tip_percents)) },
+  };
+}
+
 export interface DevicesExtras {
   close(): void;
   refreshStatus(): Promise<TerminalStatus>;
@@ -125,7 +138,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
   }
 
   async function counterTerminal(): Promise<Row | undefined> {
-    return (await terminalRows()).find((t) => (t.active === true || t.active === 1) && addressOf(t) !== null);
+    const t = (await terminalRows()).find((x) => (x.active === true || x.active === 1) && addressOf(x) !== null);
+    // ── Offline store-and-forward (issue 13): the counter keeps its terminal for when the gateway is away.
+    deps.offline?.remember(t ? knownOf(t) : null);
+    return t;
   }
 
   async function refreshStatus(): Promise<TerminalStatus> {
@@ -147,7 +163,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         next = { ...base, connection: busy ? 'busy' : reachable ? 'connected' : 'offline' };
       }
     } catch {
-      next = { ...status, connection: status.terminalId ? 'offline' : 'none' };
+      // ── Offline store-and-forward (issue 13): the gateway is away, the terminal may not be; it still sells (offline).
+      const k = deps.offline?.known();
+      if (k) {
+        const reachable = saleRunning || (k.address.kind === 'tcp' ? await tcpReachable(k.address.host, k.address.port) : existsSync(k.address.path));
+        next = { terminalId: k.id, title: k.title, tipPercents: k.settings.tipPercents, connection: saleRunning ? 'busy' : reachable ? 'connected' : 'offline' };
+      } else next = { ...status, connection: status.terminalId ? 'offline' : 'none' };
     }
     if (JSON.stringify(next) !== JSON.stringify(status)) {
       status = next;
@@ -218,6 +239,21 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     }
   };
 
+  /** The terminal sale read by the core itself and queued (offline-terminal-sale.ts); the terminal shows busy meanwhile. */
+  async function sellOffline(args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], session: Session): Promise<Result<SaleOutcome>> {
+    const off = deps.offline!;
+    const terminalId = off.known()?.id ?? '';
+    saleRunning = true;
+    void refreshStatus();
+    try {
+      return await off.sell(args, session);
+    } finally {
+      saleRunning = false;
+      events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
+      void refreshStatus();
+    }
+  }
+
   async function storeCardOnTerminal(contactId: string): Promise<Result<V2AccountVault>> {
     if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
     return guarded(async () => {
@@ -253,7 +289,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       if (!s.ok) return s;
       if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
       return guarded(async () => {
-        const t = await counterTerminal();
+        let t: Row | undefined;
+        try {
+          t = await counterTerminal();
+        } catch (e) {
+          // Nothing was sent to the gateway yet: any missing answer may go offline.
+          if (deps.offline && e instanceof GatewayError && e.status === 0) return sellOffline(args, s.value);
+          throw e;
+        }
         if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
         const terminalId = String(t.id);
         saleRunning = true;
@@ -285,18 +328,23 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             },
           });
           return ok(outcomeOf(r.routertransaction));
+        } catch (e) {
+          // Refused at connect: the request never left, the terminal was never asked — the sale may go offline.
+          if (!(deps.offline && e instanceof GatewayError && e.status === 0 && e.errors.general?.[0] === 'unreachable')) throw e;
         } finally {
           clearInterval(poll);
           saleRunning = false;
           events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
           void refreshStatus();
         }
+        return sellOffline(args, s.value);
       });
     },
 
     'devices:terminal-cancel': async () => {
       const s = requireCounter();
       if (!s.ok) return s;
+      if (deps.offline?.cancel()) return ok(null); // a store-and-forward read the core drives itself
       return guarded(async () => {
         if (status.terminalId) await client.request('POST', `/terminals/${status.terminalId}/cancel`);
         return ok(null);

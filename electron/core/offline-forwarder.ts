@@ -25,6 +25,7 @@
  */
 import type { QueueStatus, StoreSettings } from '../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../shared/payments/money';
+import { declineCause } from '../../shared/payments/reason-codes';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2Transaction, V2TransactionCreate } from '../client/v2-types';
 import { isTerminalRead, type DueSale, type ForwardResult, type OfflineQueue, type QueuedCard, type WithdrawOutcome } from './offline-queue';
@@ -59,16 +60,25 @@ function failureWords(err: unknown): string {
   return 'Forwarding failed unexpectedly. Will try again.';
 }
 
-/** What a forwarded sale's answer means for the queue. */
+/**
+ * What a forwarded sale's answer means for the queue. The sentences are for the manager
+ * after the customer has left (not "ask for another card"): what happened, and what to collect.
+ */
 export function resultOf(t: V2Transaction, askedCents: number): ForwardResult {
   const status = Number(t.status_id);
+  const reason = t.reason_code_id == null ? null : Number(t.reason_code_id);
   if (status === STATUS.approved || status === STATUS.authonly) {
     const got = approvedCents(t);
-    const message = got < askedCents ? `Partly approved: $${formatMoney(got)} of $${formatMoney(askedCents)}. Collect the rest another way.` : 'Approved.';
+    const message =
+      got < askedCents
+        ? `Partly approved once sent: $${formatMoney(got)} of $${formatMoney(askedCents)}. Reach the customer and collect the other $${formatMoney(askedCents - got)} another way.`
+        : 'Approved.';
     return { state: 'approved', message, transactionId: t.id };
   }
-  if (status === STATUS.declined) return { state: 'declined', message: outcomeSentence(t.reason_code_id == null ? null : Number(t.reason_code_id), status), transactionId: t.id };
-  return { state: 'error', message: outcomeSentence(t.reason_code_id == null ? null : Number(t.reason_code_id), status), transactionId: t.id };
+  if (status === STATUS.declined) {
+    return { state: 'declined', message: `Declined once sent (${declineCause(reason)}): the card was not charged. Reach the customer and collect $${formatMoney(askedCents)} another way.`, transactionId: t.id };
+  }
+  return { state: 'error', message: outcomeSentence(reason, status), transactionId: t.id };
 }
 
 /** The request's card fields: a keyed card's digits, or the terminal's encrypted read. */

@@ -48,6 +48,8 @@ export const OFFLINE_ERRORS = {
   overTotal: (waiting: number, cap: number) =>
     `The payment gateway cannot be reached, and the offline queue is full: ${dollars(waiting)} is waiting, and the limit is ${dollars(cap)}. Take another payment until the gateway answers again.`,
   needsManager: (above: number) => `An offline sale above ${dollars(above)} needs a manager: ask a manager to sign in and ring it up.`,
+  debit: 'The payment gateway cannot be reached, and a debit card with PIN needs the bank online. Ask for a credit card or another payment.',
+  noStoreAndForward: 'The payment gateway cannot be reached, and this terminal cannot store a card for later. Take another payment, or wait until the gateway answers again.',
 } as const;
 
 /**
@@ -61,7 +63,8 @@ export interface TerminalRead {
   eFormat: string;
   /** The reader's key serial number (KSN), the interface's e_serial_number. */
   eSerialNumber: string;
-  entryMode: Exclude<QueueEntryMode, 'K'>;
+  /** K: keyed on the terminal's pad. */
+  entryMode: QueueEntryMode;
   /** Brand label ("Visa"). */
   brand: string;
   lastFour: string;

@@ -31,7 +31,8 @@ import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
 import { level3ViewOf } from './level3-handlers';
 import { verifyPin } from './pin-hash';
-import { isOfflinePlaceholder, OFFLINE_TENDER_COPY, type OfflineSales } from './offline-sales';
+import { isOfflinePlaceholder } from '../../shared/offline-ref';
+import { OFFLINE_TENDER_COPY, type OfflineSales } from './offline-sales';
 import { getSetting, type PosDatabase } from './pos-database';
 import { LOCKOUT_MS, MAX_FAILED_PINS, type UserDirectory } from './users';
 

@@ -5,6 +5,8 @@
  * - `swallow`: the request reaches the gateway (which acts on it) but its answer is
  *   thrown away and the connection is held open: "accepted, never answered".
  * - `drop`: new connections are accepted and closed at once (the gateway is not reached).
+ * `delayMs` (any mode that passes) holds each piece of the gateway's answer that long: a
+ * slow link or a slow gateway, in order.
  * It counts the requests it forwarded, so a test can check exactly one charge.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
@@ -16,6 +18,8 @@ export interface TcpProxy {
   /** http://127.0.0.1:<port> */
   readonly origin: string;
   mode: ProxyMode;
+  /** Each chunk of an answer waits this long before it reaches the client (0: at once). */
+  delayMs: number;
   /** Request lines seen (e.g. "POST /v2/transactions HTTP/1.1"), in order, for every forwarded connection. */
   readonly requests: string[];
   close(): Promise<void>;
@@ -24,7 +28,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pass'): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
-  const state = { mode: initial };
+  const state = { mode: initial, delayMs: 0 };
   const server: Server = createServer((client) => {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
@@ -46,10 +50,14 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     upstream.on('data', (chunk: Buffer) => {
       // While swallowing, answers are read and thrown away (the gateway answers in milliseconds, so none is left when passing resumes).
       if (state.mode === 'swallow') return;
-      client.write(chunk);
+      if (state.delayMs > 0) setTimeout(() => client.write(chunk), state.delayMs);
+      else client.write(chunk);
     });
     upstream.on('end', () => {
-      if (state.mode !== 'swallow') client.end();
+      if (state.mode === 'swallow') return;
+      // After the delayed chunks (timers of equal delay fire in order).
+      if (state.delayMs > 0) setTimeout(() => client.end(), state.delayMs);
+      else client.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -64,6 +72,12 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       state.mode = m;
       // Going down cuts kept-alive connections too, as a pulled cable would.
       if (m === 'drop') for (const s of sockets) s.destroy();
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
     },
     requests,
     async close() {

@@ -126,6 +126,18 @@ describe('a gateway that refuses a sale outright (4xx, not found by its transact
   });
 });
 
+describe('a decline found after the customer left', () => {
+  it('is worded for the manager: why, that nothing was charged, and what to collect', async () => {
+    const [s] = queued(1, 601);
+    gw.onSale = () => ({ kind: 'take', status: 301 });
+    await forwarder().kick();
+    expect(queue.item(s!)).toMatchObject({
+      state: 'declined',
+      message: 'Declined once sent (the issuer said do not honor): the card was not charged. Reach the customer and collect $6.01 another way.',
+    });
+  });
+});
+
 describe('backoff while the gateway stays away', () => {
   it('doubles the wait after each failed run up to the ceiling, and starts again from the base once a run gets through', async () => {
     const [s] = queued(1);

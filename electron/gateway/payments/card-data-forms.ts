@@ -7,17 +7,28 @@
  * Track 1: `%B<pan>^<SURNAME/GIVEN>^<YYMM><service code>...?`; track 2:
  * `;<pan>=<YYMM><service code>...?`; a swipe may carry both (track 1 first).
  *
- * Simplification: the simulated processor holds no reader keys, so `e_track_data` is
- * "decrypted" by reading it as the hex of the track text (what a test reader here sends:
- * `Buffer.from(track).toString('hex')`). A real gateway decrypts with the reader's key
- * (DUKPT, identified by `e_serial_number`).
+ * `e_track_data` with `e_format` ksn and a KSN in `e_serial_number` is decrypted as the
+ * simulated terminals encrypt a card read (devices/reader-encryption.ts: the test BDK,
+ * EMV tags inside): the card, its entry mode (C chip, P contactless, S swiped) and its EMV
+ * receipt data (K when it was keyed on the terminal's pad). This is how a sale a terminal read for store-and-forward reaches the
+ * gateway when the counter forwards it later.
+ *
+ * Simplification: any other `e_track_data` is "decrypted" by reading it as the hex of the
+ * track text (what a test reader here sends: `Buffer.from(track).toString('hex')`), entry
+ * mode S. A real gateway decrypts with the reader's key (DUKPT, identified by
+ * `e_serial_number`).
  */
+import { decryptCardRead, READER_E_FORMAT } from '../../devices/reader-encryption';
 
 export interface SwipedCard {
   number: string;
   /** MMYY, as exp_date is sent. */
   expDate: string;
   name: string | null;
+  /** How the card was read, when the data says (an encrypted terminal read); a plain swipe is S. */
+  entryMode?: 'C' | 'P' | 'S' | 'K';
+  /** The chip's receipt data (AID, APPLAB, APPN, TVR, TSI) of an encrypted chip or contactless read. */
+  emv?: Record<string, string> | null;
 }
 
 const TRACK1 = /%B(\d{12,19})\^([^^]{0,26})\^(\d{2})(\d{2})[^?]*\?/;
@@ -41,9 +52,13 @@ export function parseTrackData(track: string): SwipedCard | null {
   return { number: m[1] as string, expDate: `${m[3]}${m[2]}`, name: null };
 }
 
-/** See the simplification above: hex of the track text. */
-export function decryptTrackData(hex: string): SwipedCard | null {
+/** A terminal's encrypted read (ksn format with its KSN), else the simplification above: hex of the track text. */
+export function decryptTrackData(hex: string, format?: string, ksn?: string): SwipedCard | null {
   if (!/^(?:[0-9a-fA-F]{2})+$/.test(hex)) return null;
+  if (format === READER_E_FORMAT && ksn) {
+    const read = decryptCardRead(hex, ksn);
+    if (read) return { number: read.pan, expDate: read.expDate, name: null, entryMode: read.entryMode, emv: read.emv ? { ...read.emv, APPN: read.emv.APPLAB } : null };
+  }
   return parseTrackData(Buffer.from(hex, 'hex').toString('latin1'));
 }
 

@@ -101,7 +101,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'exp_date', type: 'mmyy', actions: CARD_POST, storage: 'engine', description: 'Card expiry MMYY.' },
   { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
   { name: 'track_data', type: 'string', max: 256, actions: CARD_POST, storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S; never stored.' },
-  { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data (here: the track text's bytes in hex, see Simplifications); needs e_format; entry mode S." },
+  { name: 'e_track_data', type: 'hex', max: 1024, actions: CARD_POST, storage: 'never', description: "Encrypted reader data; needs e_format. With e_format ksn and the KSN in e_serial_number: a terminal's read (entry mode C, P or S and EMV data inside); otherwise here the track text's bytes in hex (see Simplifications), entry mode S." },
   { name: 'e_format', type: 'enum', values: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
   { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN)." },
   { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number." },

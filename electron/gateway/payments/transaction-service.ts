@@ -318,6 +318,8 @@ export class TransactionService {
     let account: AccountData | undefined;
     let vault: VaultRow | undefined;
     let swiped = false;
+    /** A card read by a reader (track or encrypted data): its entry mode and EMV data when the data carries them. */
+    let read: SwipedCard | null = null;
     let micrCheckNumber: string | null = null;
     const explicitMethod = present(body.payment_method) ? String(body.payment_method) : undefined;
     if (explicitMethod !== undefined && explicitMethod !== 'cc' && explicitMethod !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
@@ -339,13 +341,14 @@ export class TransactionService {
         card = parseTrackData(String(body.track_data));
         if (!card) errs.add('track_data', PAY_MSG.TRACK_DATA_INVALID);
       } else {
-        card = decryptTrackData(String(body.e_track_data));
+        card = decryptTrackData(String(body.e_track_data), present(body.e_format) ? String(body.e_format) : undefined, present(body.e_serial_number) ? String(body.e_serial_number) : undefined);
         if (!present(body.e_format)) errs.add('e_format', PAY_MSG.E_FORMAT_BLANK);
         if (!card) errs.add('e_track_data', PAY_MSG.E_TRACK_DATA_INVALID);
       }
       if (card) {
         account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
         swiped = true;
+        read = card;
       }
     } else if (present(body.micr_data)) {
       const check = parseMicr(String(body.micr_data));
@@ -483,8 +486,9 @@ export class TransactionService {
     d.account_type = account.accountType;
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
-    d.entry_mode_id = method === 'cc' ? (swiped ? 'S' : 'K') : null;
+    d.entry_mode_id = method === 'cc' ? (swiped ? (read?.entryMode ?? 'S') : 'K') : null;
     if (d.card_present == null && swiped) d.card_present = true;
+    if (read?.emv) d.emv_receipt_data = read.emv;
     // A card read at the terminal brings its own entry mode, card_present and EMV data.
     if (presented) Object.assign(d, presented.doc);
     d.is_recurring = false;

@@ -16,6 +16,7 @@ import { SaleResult } from './sale-result';
 // --- cart hook-in (issue 15)
 import { CartPanel } from '../components/cart-panel';
 import { CartReceipt } from '../components/cart-receipt';
+import { OfflineTenderCustomer } from '../components/offline-customer';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
 
@@ -96,6 +97,7 @@ export function SaleScreen() {
             </p>
           )}
           {cart.message && <p className="notice notice-info">{cart.message}</p>}
+          <OfflineTenderCustomer tenders={cart.receipt.tenders} />
           <div className="form-actions">
             <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
               New sale

@@ -190,6 +190,39 @@ describe('the order sales reach the gateway', () => {
   });
 });
 
+describe('how many sales are in flight', () => {
+  /** Holds each answer until `width` are in flight (or a moment passed); answers the most seen at once. */
+  function widthProbe(width: number): () => number {
+    let inFlight = 0;
+    let most = 0;
+    let waiting: Array<() => void> = [];
+    gw.onSale = async () => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      if (inFlight >= width) {
+        waiting.forEach((w) => w());
+        waiting = [];
+      } else await new Promise<void>((r) => (waiting.push(r), setTimeout(r, 300)));
+      inFlight--;
+      return { kind: 'take' };
+    };
+    return () => most;
+  }
+
+  it('a few sales: four at a time; a large backlog (a long outage) drains with up to sixteen, never more', async () => {
+    let most = widthProbe(4);
+    queued(20);
+    await forwarder().kick();
+    expect(most()).toBe(4);
+
+    most = widthProbe(16);
+    queued(250);
+    await forwarder().kick();
+    expect(most()).toBe(16);
+    expect(gw.arrivals).toHaveLength(270);
+  });
+});
+
 describe('withdrawing a waiting sale while the forwarder runs', () => {
   it('a sale not sent yet is withdrawn: its card data is erased and it never reaches the gateway', async () => {
     const [keep, gone] = queued(2);

@@ -184,7 +184,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
 
   /** Level 3 from the cart for an approved card tender on a commercial card. */
   async function sendLevel3(cartId: string, tender: Tender): Promise<void> {
-    if (!tender.transactionId) return;
+    // Simplification: a card payment approved offline (issue 13) sends no Level 3 (the gateway has no record of it yet).
+    if (!tender.transactionId || isOfflinePlaceholder(tender.transactionId)) return;
     try {
       const t = await deps.client.getTransactionExpanded(tender.transactionId, ['transaction_level3']);
       const l3 = level3ViewOf(t);

@@ -164,4 +164,40 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     expect(rows[0]![0]!.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT' });
     await c.core.close();
   }, 60_000);
+
+  it('a cart paid on the terminal offline: the tender waits in the queue, and Cancel sale withdraws it — nothing charged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-cart-'));
+    dirs.push(dir);
+    const c = await counter(dir);
+    await c.call('auth:sign-out');
+    const users = await c.call('auth:users');
+    const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan') : undefined;
+    expect((await c.call('auth:sign-in', { userId: morgan!.id, pin: '1234' })).ok).toBe(true);
+    expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
+
+    await gate.down();
+    await c.call('gateway:check');
+    expect((await c.call('cart:add-open', { name: 'Lamp', amountCents: 1_500, taxCategory: 'exempt' })).ok).toBe(true);
+    const clientRef = ref();
+    // Part of the balance on the terminal (a paid cart is not cancelled; its lines are returned instead).
+    const paid = await c.call('cart:pay-terminal', { clientRef, amountCents: 1_000 });
+    if (!paid.ok) throw new Error(paid.error.message);
+    expect(paid.value).toMatchObject({ status: 'open', message: OFFLINE_APPROVED, balanceCents: 500, tenders: [{ kind: 'terminal', status: 'approved', approvedCents: 1_000 }] });
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_000 } });
+
+    const cancelled = await c.call('cart:cancel', { confirmed: true });
+    expect(cancelled.ok && cancelled.value.status).toBe('cancelled');
+    const listed = await c.call('queue:list');
+    expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ state: 'withdrawn', entryMode: 'C' });
+
+    await gate.up();
+    await c.call('gateway:check');
+    for (let i = 0; i < 100; i++) {
+      const st = await c.call('queue:status');
+      if (st.ok && !st.value.forwarding) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await atEngine(clientRef)).toEqual([]);
+    await c.core.close();
+  }, 60_000);
 });

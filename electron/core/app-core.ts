@@ -210,7 +210,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
   const forwarder = new OfflineForwarder({
     queue: offlineQueue,
-    client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+    // node:http: a drain of thousands of sales is paced by the client's cost per request (bench:queue).
+    client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout, transport: 'node-http' }),
     settings,
     onStatus: (q) => {
       events.emit('queue:status', q);

@@ -165,5 +165,9 @@ describe('a cart paid by card offline', () => {
     expect(cancelled.ok && cancelled.value.status).toBe('cancelled');
     const rows = (await engineRows(`transaction_api_id=${clientRef}`)).filter((t) => t.transaction_api_id === clientRef);
     expect(rows.map((r) => Number(r.status_id))).toEqual([201]); // voided: one sale, no money taken
+
+    // The day's report counts the sales taken offline: the withdrawn one was never a sale.
+    const x = await call('reports:x');
+    expect(x.ok && x.value.offlineCount).toBe(2);
   }, 30_000);
 });

@@ -41,6 +41,8 @@ import type {
   V2TransactionFilters,
 } from './v2-types';
 
+import { NodeHttpTransport } from './node-http-transport';
+
 export type { GatewayHealth } from '../../shared/ipc/core';
 import type { GatewayHealth } from '../../shared/ipc/core';
 
@@ -97,6 +99,12 @@ export interface GatewayClientOptions {
   authFor?: () => GatewayAuth | undefined;
   /** Per-request timeout, ms (default 10 s; shorter in tests). */
   timeoutMs?: number;
+  /**
+   * `node-http`: node:http(s) with a keep-alive agent instead of fetch (node-http-transport.ts),
+   * for the offline queue's forwarding, where the client's cost per request sets the pace.
+   * The health probe keeps fetch.
+   */
+  transport?: 'fetch' | 'node-http';
 }
 
 export class GatewayClient {
@@ -104,12 +112,14 @@ export class GatewayClient {
   private readonly auth: GatewayAuth;
   private readonly authFor: (() => GatewayAuth | undefined) | undefined;
   private readonly timeoutMs: number;
+  private readonly nodeHttp: NodeHttpTransport | undefined;
 
   constructor(opts: GatewayClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.auth = opts.auth;
     this.authFor = opts.authFor;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
+    this.nodeHttp = opts.transport === 'node-http' ? new NodeHttpTransport() : undefined;
   }
 
   /**
@@ -121,22 +131,22 @@ export class GatewayClient {
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const auth = this.authFor?.() ?? this.auth;
     let sentWith: string | undefined;
-    const send = async () => {
+    const send = async (): Promise<{ status: number; text(): Promise<string> }> => {
       const headers = await this.headers(auth);
       sentWith = bearerOf(headers);
-      return fetch(url, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        body: body === undefined ? null : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
+      const sent = { method, headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' }, body: body === undefined ? null : JSON.stringify(body) };
+      if (this.nodeHttp) {
+        const answer = await this.nodeHttp.send(url, { ...sent, timeoutMs: this.timeoutMs });
+        return { status: answer.status, text: async () => answer.text };
+      }
+      return fetch(url, { ...sent, signal: AbortSignal.timeout(this.timeoutMs) });
     };
-    let res: Response;
+    let res: { status: number; text(): Promise<string> };
     try {
       res = await send();
       // A Bearer token the gateway no longer takes: refresh once and send again (a 401 is never a processed request).
       if (res.status === 401 && auth.tokens && (await auth.tokens.refreshNow(sentWith))) {
-        await res.arrayBuffer();
+        await res.text();
         res = await send();
       }
     } catch (err) {
@@ -151,7 +161,7 @@ export class GatewayClient {
         parsed = undefined;
       }
     }
-    if (!res.ok) {
+    if (res.status < 200 || res.status > 299) {
       const errors = (parsed as { errors?: unknown } | undefined)?.errors;
       throw new GatewayError(res.status, isErrors(errors) ? errors : { general: [`HTTP ${res.status}`] });
     }
@@ -361,7 +371,8 @@ export class GatewayClient {
 export function networkFailure(err: unknown): 'unreachable' | 'timeout' | 'lost' {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) return 'timeout';
   const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-  const code = cause?.code;
+  // fetch puts the socket's error in `cause`; node:http (node-http-transport.ts) throws it as is.
+  const code = cause?.code ?? (err as { code?: unknown } | null)?.code;
   if (cause?.message === 'bad port') return 'unreachable'; // fetch refuses some ports before connecting
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EHOSTUNREACH' || code === 'ENETUNREACH' ? 'unreachable' : 'lost';
 }

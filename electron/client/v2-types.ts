@@ -68,6 +68,10 @@ export interface V2TransactionCreate {
   exp_date?: string;
   cvv?: string;
   billing_zip?: string;
+  /** A card read by a reader that encrypts (the terminal's store-and-forward read): its data, format and key serial number. */
+  e_track_data?: string;
+  e_format?: string;
+  e_serial_number?: string;
   transaction_api_id?: string;
   previous_transaction_id?: string;
   entry_mode_id?: 'K';

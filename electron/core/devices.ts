@@ -36,6 +36,7 @@ import type { GuardSettings } from '../../shared/amount-guards';
 import { refuseAmount } from './amount-refusal';
 import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
+import type { KnownTerminal, OfflineTerminal } from './offline-terminal-sale';
 import { gatewayFailure } from './gateway-messages';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
@@ -65,6 +66,8 @@ export interface DevicesDeps {
   clerks: ClerkRecords;
   statusIntervalMs?: number;
   statePollMs?: number;
+  /** Card-present sales while the gateway cannot be reached (issue 13, offline-terminal-sale.ts). */
+  offline?: OfflineTerminal;
 }
 
 type Row = Record<string, unknown>;
@@ -103,6 +106,16 @@ function deviceFailure(e: unknown): Result<never> {
   throw e;
 }
 
+/** A terminal row as the counter needs it to drive the terminal without the gateway. */
+function knownOf(t: Row): KnownTerminal {
+  return {
+    id: String(t.id),
+    title: String(t.title || t.serial_number),
+    address: addressOf(t) as DeviceAddress,
+    settings: { timeouts: effectiveTimeouts(parseJson(t.terminal_timeouts)), tipPercents: tipPercentsOf(parseJson(t.tip_percents)) },
+  };
+}
+
 export interface DevicesExtras {
   close(): void;
   refreshStatus(): Promise<TerminalStatus>;
@@ -138,7 +151,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
   }
 
   async function counterTerminal(): Promise<Row | undefined> {
-    return (await terminalRows()).find((t) => (t.active === true || t.active === 1) && addressOf(t) !== null);
+    const t = (await terminalRows()).find((x) => (x.active === true || x.active === 1) && addressOf(x) !== null);
+    // ── Offline store-and-forward (issue 13): the counter keeps its terminal for when the gateway is away.
+    deps.offline?.remember(t ? knownOf(t) : null);
+    return t;
   }
 
   async function refreshStatus(): Promise<TerminalStatus> {
@@ -160,7 +176,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         next = { ...base, connection: busy ? 'busy' : reachable ? 'connected' : 'offline' };
       }
     } catch {
-      next = { ...status, connection: status.terminalId ? 'offline' : 'none' };
+      // ── Offline store-and-forward (issue 13): the gateway is away, the terminal may not be; it still sells (offline).
+      const k = deps.offline?.known();
+      if (k) {
+        const reachable = saleRunning || (k.address.kind === 'tcp' ? await tcpReachable(k.address.host, k.address.port) : existsSync(k.address.path));
+        next = { terminalId: k.id, title: k.title, tipPercents: k.settings.tipPercents, connection: saleRunning ? 'busy' : reachable ? 'connected' : 'offline' };
+      } else next = { ...status, connection: status.terminalId ? 'offline' : 'none' };
     }
     if (JSON.stringify(next) !== JSON.stringify(status)) {
       status = next;
@@ -234,6 +255,21 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     }
   };
 
+  /** The terminal sale read by the core itself and queued (offline-terminal-sale.ts); the terminal shows busy meanwhile. */
+  async function sellOffline(args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], session: Session): Promise<Result<SaleOutcome>> {
+    const off = deps.offline!;
+    const terminalId = off.known()?.id ?? '';
+    saleRunning = true;
+    void refreshStatus();
+    try {
+      return await off.sell(args, session);
+    } finally {
+      saleRunning = false;
+      events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
+      void refreshStatus();
+    }
+  }
+
   async function storeCardOnTerminal(contactId: string): Promise<Result<V2AccountVault>> {
     if (saleRunning) return fail('busy', DEVICE_ERRORS.terminalBusy);
     return guarded(async () => {
@@ -276,7 +312,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
       sale = mine;
       return guarded(async () => {
-        const t = await counterTerminal();
+        let t: Row | undefined;
+        try {
+          t = await counterTerminal();
+        } catch (e) {
+          // Nothing was sent to the gateway yet: any missing answer may go offline.
+          if (deps.offline && e instanceof GatewayError && e.status === 0) return sellOffline(args, s.value);
+          throw e;
+        }
         if (!t) return fail('no_terminal', DEVICE_ERRORS.noTerminal);
         const terminalId = String(t.id);
         mine.terminalId = terminalId;
@@ -312,12 +355,16 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             },
           });
           return ok(madeBy(outcomeOf(r.routertransaction), s.value));
+        } catch (e) {
+          // Refused at connect: the request never left, the terminal was never asked — the sale may go offline.
+          if (!(deps.offline && e instanceof GatewayError && e.status === 0 && e.errors.general?.[0] === 'unreachable')) throw e;
         } finally {
           clearInterval(poll);
           saleRunning = false;
           events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
           void refreshStatus();
         }
+        return sellOffline(args, s.value);
       }).finally(() => {
         if (sale === mine) sale = null;
       });
@@ -326,6 +373,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-cancel': async () => {
       const s = requireCounter();
       if (!s.ok) return s;
+      if (deps.offline?.cancel()) return ok(null); // a store-and-forward read the core drives itself
       return guarded(async () => {
         const current = sale;
         if (current) current.cancelled = true;

@@ -6,21 +6,27 @@
  * - Durable before it answers: `enqueue` is one committed SQLite transaction on a
  *   connection with synchronous = FULL (the WAL is fsynced at commit), so a sale the
  *   cashier saw as "approved offline" survives a kill -9 or a power cut.
- * - Card data (number, expiry, CVV, ZIP) is one AES-256-GCM blob, keyed with a SecretStore
- *   key, authenticated with the sale's transaction_api_id; it is set to NULL in the same
- *   statement that records the forward's result (or the expiry). Only brand, last four,
- *   amount and ZIP stay readable (the manager needs them to find the customer again).
+ * - Card data is one AES-256-GCM blob, keyed with a SecretStore key, authenticated with the
+ *   sale's transaction_api_id; it is set to NULL in the same statement that records the
+ *   forward's result (or the expiry, or a withdrawal). A keyed card's blob holds number,
+ *   expiry, CVV and ZIP; a card read on the terminal holds what the terminal answered for
+ *   store-and-forward: its encrypted card data (e_track_data, e_format and the reader's KSN),
+ *   which this app cannot read either. Only brand, last four, entry mode, amount, ZIP and
+ *   the customer's optional name and phone or e-mail stay readable (the manager needs them
+ *   to find the customer again).
  * - Each sale carries its transaction_api_id from the start; forwarding it again after a
  *   crash returns the gateway's original record, so nothing is charged twice.
  * - The rules are store settings (caps, keyed, manager approval, expiry); the cap check and
  *   the insert are one IMMEDIATE transaction, so two counters cannot both slip under the total cap.
+ * - `withdraw` takes back a sale not yet sent (a cart cancelled at the counter): one
+ *   statement guarded by state = 'pending', like the forwarder's result statement, so of
+ *   the two exactly one wins (the forwarder also holds a withdrawal back while that very
+ *   sale is in flight: OfflineForwarder.withdraw).
  *
- * Simplifications: only keyed sales reach this queue (a terminal's card-present sale goes
- * through the gateway's router, so it cannot run while the gateway is away); "manager
- * approval" means a manager is the one signed in and ringing it up.
+ * Simplification: "manager approval" means a manager is the one signed in and ringing it up.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { KeyedCard, QueueItem, QueueItemState, QueueStatus, Role, StoreSettings } from '../../shared/ipc/contract';
+import type { KeyedCard, QueueEntryMode, QueueItem, QueueItemState, QueueStatus, Role, StoreSettings } from '../../shared/ipc/contract';
 import { formatMoney } from '../../shared/payments/money';
 import { brandLabel } from './card-brand';
 import type { PosDatabase } from './pos-database';
@@ -42,7 +48,38 @@ export const OFFLINE_ERRORS = {
   overTotal: (waiting: number, cap: number) =>
     `The payment gateway cannot be reached, and the offline queue is full: ${dollars(waiting)} is waiting, and the limit is ${dollars(cap)}. Take another payment until the gateway answers again.`,
   needsManager: (above: number) => `An offline sale above ${dollars(above)} needs a manager: ask a manager to sign in and ring it up.`,
+  debit: 'The payment gateway cannot be reached, and a debit card with PIN needs the bank online. Ask for a credit card or another payment.',
+  noStoreAndForward: 'The payment gateway cannot be reached, and this terminal cannot store a card for later. Take another payment, or wait until the gateway answers again.',
 } as const;
+
+/**
+ * A card read on the terminal for store-and-forward: the terminal's own encryption of the
+ * card (its reader's key; the gateway decrypts it when the sale is forwarded), with the
+ * masked facts it shows. Never a card number.
+ */
+export interface TerminalRead {
+  kind: 'read';
+  eTrackData: string;
+  eFormat: string;
+  /** The reader's key serial number (KSN), the interface's e_serial_number. */
+  eSerialNumber: string;
+  /** K: keyed on the terminal's pad. */
+  entryMode: QueueEntryMode;
+  /** Brand label ("Visa"). */
+  brand: string;
+  lastFour: string;
+}
+
+/** What a queued sale pays with: typed digits (no `kind`, as stored from the start) or a terminal's read. */
+export type QueuedCard = KeyedCard | TerminalRead;
+
+export const isTerminalRead = (c: QueuedCard): c is TerminalRead => 'kind' in c && c.kind === 'read';
+
+/** The customer's details for a decline found after they left (both optional). */
+export interface OfflineCustomer {
+  name: string;
+  contact: string;
+}
 
 export interface OfflineSaleInput {
   clientRef: string;
@@ -50,7 +87,8 @@ export interface OfflineSaleInput {
   amountCents: number;
   taxCents: number;
   tipCents: number;
-  card: KeyedCard;
+  card: QueuedCard;
+  customer?: OfflineCustomer;
   clerk: { id: string; name: string; number: string | null; role: Role };
   locationId: string | null;
   productTransactionId: string | null;
@@ -58,6 +96,9 @@ export interface OfflineSaleInput {
   /** Card-not-present (typed in). */
   keyed: boolean;
 }
+
+/** What a withdrawal found: withdrawn now, or what became of the sale (forwarded, expired …), or nothing under that reference. */
+export type WithdrawOutcome = QueueItem | null;
 
 /** A queued sale ready to go: the stored row plus what the forward request needs. */
 export interface DueSale {
@@ -90,6 +131,9 @@ interface Row {
   card_brand: string;
   last_four: string;
   zip: string;
+  entry_mode: QueueEntryMode;
+  customer_name: string;
+  customer_contact: string;
   clerk_id: string;
   clerk_name: string;
   clerk_number: string | null;
@@ -106,7 +150,7 @@ interface Row {
 }
 
 const ITEM_COLUMNS =
-  'seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, queued_ts, expires_ts, state, attempts, message, transaction_id, forwarded_ts';
+  'seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, entry_mode, customer_name, customer_contact, clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, queued_ts, expires_ts, state, attempts, message, transaction_id, forwarded_ts';
 
 function itemOf(r: Row): QueueItem {
   return {
@@ -118,6 +162,9 @@ function itemOf(r: Row): QueueItem {
     cardBrand: r.card_brand,
     lastFour: r.last_four,
     zip: r.zip,
+    entryMode: r.entry_mode,
+    customerName: r.customer_name,
+    customerContact: r.customer_contact,
     clerkName: r.clerk_name,
     queuedTs: r.queued_ts,
     expiresTs: r.expires_ts,
@@ -165,10 +212,10 @@ export class OfflineQueue {
       pendingTotals: db.prepare('SELECT pending_count AS n, pending_cents AS cents FROM offline_queue_totals WHERE id = 1'),
       nextExpiry: db.prepare(`SELECT MIN(expires_ts) AS next FROM offline_queue WHERE state = 'pending'`),
       insert: db.prepare(
-        `INSERT INTO offline_queue (client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, clerk_id, clerk_name, clerk_number,
-           location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts)
-         VALUES (@clientRef, @amountCents, @taxCents, @tipCents, @cardBrand, @lastFour, @zip, @clerkId, @clerkName, @clerkNumber,
-           @locationId, @productTransactionId, @collectsRestOf, @cardBlob, @queuedTs, @expiresTs)`,
+        `INSERT INTO offline_queue (client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, entry_mode, customer_name, customer_contact,
+           clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts)
+         VALUES (@clientRef, @amountCents, @taxCents, @tipCents, @cardBrand, @lastFour, @zip, @entryMode, @customerName, @customerContact,
+           @clerkId, @clerkName, @clerkNumber, @locationId, @productTransactionId, @collectsRestOf, @cardBlob, @queuedTs, @expiresTs)`,
       ),
       due: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE state = 'pending' AND next_try_ts <= ? ORDER BY seq LIMIT ?`),
       blob: db.prepare('SELECT client_ref, card_blob FROM offline_queue WHERE seq = ?'),
@@ -182,6 +229,11 @@ export class OfflineQueue {
          WHERE state = 'pending' AND expires_ts <= ?`,
       ),
       soon: db.prepare(`SELECT COUNT(*) AS n FROM offline_queue WHERE state = 'pending' AND expires_ts <= ?`),
+      withdraw: db.prepare(
+        `UPDATE offline_queue SET state = 'withdrawn', card_blob = NULL, message = 'Cancelled at the counter before it was sent: the card was never charged.'
+         WHERE client_ref = ? AND state = 'pending'`,
+      ),
+      customer: db.prepare('UPDATE offline_queue SET customer_name = ?, customer_contact = ? WHERE client_ref = ?'),
       problems: db.prepare(`SELECT COUNT(*) AS n FROM offline_queue WHERE state IN ('declined', 'error', 'expired')`),
       list: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue ORDER BY seq DESC LIMIT ?`),
       retryNow: db.prepare(`UPDATE offline_queue SET next_try_ts = 0 WHERE state = 'pending'`),
@@ -216,14 +268,19 @@ export class OfflineQueue {
         const refused = this.refusal(input, rules, waiting.cents);
         if (refused) return { ok: false, message: refused };
         const queuedTs = this.nowTs();
+        const card = input.card;
+        const read = isTerminalRead(card) ? card : null;
         const row: Omit<Row, 'seq'> = {
           client_ref: input.clientRef,
           amount_cents: input.amountCents,
           tax_cents: input.taxCents,
           tip_cents: input.tipCents,
-          card_brand: brandLabel(null, input.card.number.slice(0, 6)),
-          last_four: input.card.number.slice(-4),
-          zip: input.card.zip,
+          card_brand: read ? read.brand : brandLabel(null, (card as KeyedCard).number.slice(0, 6)),
+          last_four: read ? read.lastFour : (card as KeyedCard).number.slice(-4),
+          zip: read ? '' : (card as KeyedCard).zip,
+          entry_mode: read ? read.entryMode : 'K',
+          customer_name: cleanCustomer(input.customer).name,
+          customer_contact: cleanCustomer(input.customer).contact,
           clerk_id: input.clerk.id,
           clerk_name: input.clerk.name,
           clerk_number: input.clerk.number,
@@ -246,6 +303,9 @@ export class OfflineQueue {
           cardBrand: row.card_brand,
           lastFour: row.last_four,
           zip: row.zip,
+          entryMode: row.entry_mode,
+          customerName: row.customer_name,
+          customerContact: row.customer_contact,
           clerkId: row.clerk_id,
           clerkName: row.clerk_name,
           clerkNumber: row.clerk_number,
@@ -266,8 +326,8 @@ export class OfflineQueue {
     return (this.stmts.due.all(this.nowTs(), limit) as Row[]).map(dueOf);
   }
 
-  /** The card data of a pending sale (null once forwarded: it was erased). */
-  cardOf(seq: number): KeyedCard | null {
+  /** The card data of a pending sale (null once forwarded, expired or withdrawn: it was erased). */
+  cardOf(seq: number): QueuedCard | null {
     const r = this.stmts.blob.get(seq) as { client_ref: string; card_blob: Buffer | null } | undefined;
     if (!r?.card_blob) return null;
     return this.open(r.client_ref, r.card_blob);
@@ -294,6 +354,23 @@ export class OfflineQueue {
   /** Pending sales past their expiry become `expired` (card data erased); answers how many. */
   expireDue(): number {
     return this.stmts.expire.run(this.nowTs()).changes;
+  }
+
+  /**
+   * Takes a sale back that was not sent yet (state `withdrawn`, card data erased), in one
+   * statement guarded by state = 'pending'. Answers the item as it is afterwards: withdrawn
+   * now, or what it had already become (approved, declined …); null for an unknown reference.
+   * Call it through OfflineForwarder.withdraw, which holds it back while the sale is in flight.
+   */
+  withdraw(clientRef: string): WithdrawOutcome {
+    this.stmts.withdraw.run(clientRef);
+    return this.item(clientRef);
+  }
+
+  /** Records the customer's name and phone or e-mail on a queued sale (for a decline after they left); false when there is no such sale. */
+  setCustomer(clientRef: string, customer: OfflineCustomer): boolean {
+    const c = cleanCustomer(customer);
+    return this.stmts.customer.run(c.name, c.contact, clientRef).changes === 1;
   }
 
   /** Every pending sale is due now (a manager asked to forward now). */
@@ -327,7 +404,7 @@ export class OfflineQueue {
   }
 
   /** iv (12) | tag (16) | ciphertext; the clientRef is authenticated with it, so a blob cannot be moved to another row. */
-  private seal(clientRef: string, card: KeyedCard): Buffer {
+  private seal(clientRef: string, card: QueuedCard): Buffer {
     const iv = randomBytes(12);
     const c = createCipheriv('aes-256-gcm', this.key, iv);
     c.setAAD(Buffer.from(clientRef));
@@ -335,18 +412,26 @@ export class OfflineQueue {
     return Buffer.concat([iv, c.getAuthTag(), body]);
   }
 
-  private open(clientRef: string, blob: Buffer): KeyedCard {
+  private open(clientRef: string, blob: Buffer): QueuedCard {
     const d = createDecipheriv('aes-256-gcm', this.key, blob.subarray(0, 12));
     d.setAAD(Buffer.from(clientRef));
     d.setAuthTag(blob.subarray(12, 28));
-    return JSON.parse(Buffer.concat([d.update(blob.subarray(28)), d.final()]).toString('utf8')) as KeyedCard;
+    return JSON.parse(Buffer.concat([d.update(blob.subarray(28)), d.final()]).toString('utf8')) as QueuedCard;
   }
 }
 
-/** For the X and Z reports: sales taken offline in [from, to] (unix seconds), and how many of them the gateway declined or refused once forwarded. */
+/** The customer's details as stored: trimmed, at most 64 characters each. */
+function cleanCustomer(c: OfflineCustomer | undefined): OfflineCustomer {
+  return { name: (c?.name ?? '').trim().slice(0, 64), contact: (c?.contact ?? '').trim().slice(0, 64) };
+}
+
+/**
+ * For the X and Z reports: sales taken offline in [from, to] (unix seconds), and how many of them the gateway declined or refused once forwarded.
+ * A sale withdrawn before it was sent (its cart cancelled) is no sale.
+ */
 export function offlineCountsBetween(db: PosDatabase, from: number, to: number): { offline: number; declinedAfterForward: number } {
   const r = db
-    .prepare(`SELECT COUNT(*) AS offline, COALESCE(SUM(state IN ('declined', 'error')), 0) AS declined FROM offline_queue WHERE queued_ts BETWEEN ? AND ?`)
+    .prepare(`SELECT COUNT(*) AS offline, COALESCE(SUM(state IN ('declined', 'error')), 0) AS declined FROM offline_queue WHERE queued_ts BETWEEN ? AND ? AND state <> 'withdrawn'`)
     .get(from, to) as { offline: number; declined: number };
   return { offline: r.offline, declinedAfterForward: r.declined };
 }

@@ -7,14 +7,39 @@
  * transaction_api_id (the gateway's id does not exist yet); once forwarded, the sale is
  * found in Transactions under its gateway reference.
  */
-import type { HandlerMap, SaleChargeArgs, SaleOutcome, Session, StoreSettings, TransactionView } from '../../shared/ipc/contract';
+import type { HandlerMap, QueueItem, SaleChargeArgs, SaleOutcome, Session, StoreSettings, TransactionView } from '../../shared/ipc/contract';
+import { offlinePlaceholderId } from '../../shared/offline-ref';
 import { fail, ok, type Result } from '../../shared/result';
-import { clerkNumberOf, shortRefOf } from './clerk-records';
+import { type ClerkRecords, clerkNumberOf, shortRefOf } from './clerk-records';
 import type { OfflineForwarder } from './offline-forwarder';
-import type { OfflineQueue, OfflineRules } from './offline-queue';
+import type { DueSale, OfflineQueue, OfflineRules, WithdrawOutcome } from './offline-queue';
+import type { PosDatabase } from './pos-database';
 import type { UserDirectory } from './users';
 
 export const OFFLINE_APPROVED = 'Approved offline. The sale is stored on this computer and goes to the gateway by itself when it answers again.';
+
+export const OFFLINE_CUSTOMER_NOT_QUEUED = 'That sale is not in the offline queue.';
+
+/** What the cart says of a card payment that still waits in the offline queue. */
+export const OFFLINE_TENDER_COPY = {
+  notSentYet: 'This card payment was approved offline and still waits to be sent to the gateway: it can be returned once the gateway has it.',
+  neverCharged: 'This card payment was approved offline but never charged (declined once sent, or not sent in time): there is nothing to give back on it.',
+} as const;
+
+
+/**
+ * What the core does when a queued sale reached the gateway: records who rang it up (like
+ * any sale), and gives a cart tender paid offline the gateway's transaction id in place of
+ * its stand-in, so the cart's cancel and line returns reach the real sale.
+ */
+export function offlineForwardedRecorder(db: PosDatabase, clerks: ClerkRecords): (sale: DueSale, transactionId: string) => void {
+  // The cart tender's id is the sale's transaction_api_id (tenders.ts); only a stand-in is replaced.
+  const tender = db.prepare('UPDATE cart_tenders SET transaction_id = ? WHERE id = ? AND transaction_id = ?');
+  return (sale, transactionId) => {
+    clerks.record({ transactionId, action: 'sale', userId: sale.clerkId, userName: sale.clerkName, linkedTo: sale.collectsRestOf, createdTs: Math.floor(Date.now() / 1000) });
+    tender.run(transactionId, sale.clientRef, offlinePlaceholderId(sale.clientRef));
+  };
+}
 
 export interface OfflineSalesDeps {
   queue: OfflineQueue;
@@ -27,11 +52,15 @@ export interface OfflineSalesDeps {
 
 export interface OfflineSales {
   /**
-   * Queues a keyed sale the gateway could not take (durably, before answering). Null when
-   * the store takes no keyed cards offline (its default): the sale path answers as it did.
+   * Queues a keyed sale the gateway could not take (durably, before answering), or refuses
+   * it with the store's rule in a sentence (by default a store takes no keyed cards offline).
    */
-  take(args: SaleChargeArgs, session: Session): Result<SaleOutcome> | null;
-  handlers: Pick<HandlerMap, 'queue:status' | 'queue:list' | 'queue:forward-now'>;
+  take(args: SaleChargeArgs, session: Session): Result<SaleOutcome>;
+  /** Takes back a sale not sent yet (a cart cancelled); see OfflineForwarder.withdraw. */
+  withdraw(clientRef: string): Promise<WithdrawOutcome>;
+  /** A queued sale by its transaction_api_id (null: never queued). */
+  item(clientRef: string): QueueItem | null;
+  handlers: Pick<HandlerMap, 'queue:status' | 'queue:list' | 'queue:forward-now' | 'queue:set-customer'>;
 }
 
 export function offlineRulesOf(s: StoreSettings): OfflineRules {
@@ -45,13 +74,55 @@ export function offlineRulesOf(s: StoreSettings): OfflineRules {
   };
 }
 
+const ENTRY_VIEW = { K: 'keyed', S: 'swiped', C: 'chip', P: 'contactless' } as const;
+
+/**
+ * The sale screen's and the receipt's view of a sale taken offline: approved, marked
+ * offline, under its stand-in id; nothing to refund or void before the gateway has it.
+ */
+export function offlineViewOf(it: QueueItem, opts: { collectsRestOf: string | null; signatureLine?: boolean }): TransactionView {
+  return {
+    id: offlinePlaceholderId(it.clientRef),
+    apiId: it.clientRef,
+    kind: 'sale',
+    state: 'approved',
+    statusId: 0,
+    reasonCodeId: null,
+    message: OFFLINE_APPROVED,
+    amountCents: it.amountCents,
+    requestedCents: it.amountCents,
+    partial: false,
+    taxCents: it.taxCents,
+    tipCents: it.tipCents,
+    refundedCents: 0,
+    // Nothing can be refunded or voided before the gateway has the sale.
+    refundableCents: 0,
+    voidable: false,
+    cardBrand: it.cardBrand,
+    lastFour: it.lastFour,
+    authCode: null,
+    createdTs: it.queuedTs,
+    settled: false,
+    previousTransactionId: null,
+    notificationEmail: null,
+    ref: shortRefOf(it.clientRef),
+    entryMode: ENTRY_VIEW[it.entryMode],
+    // Keyed and swiped cards sign; a chip or contactless read signs when its CVM said so.
+    signatureLine: opts.signatureLine ?? (it.entryMode === 'K' || it.entryMode === 'S'),
+    clerkName: it.clerkName,
+    voidedBy: null,
+    collectsRestOf: opts.collectsRestOf,
+    offline: true,
+  };
+}
+
 export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
   const { queue, forwarder, users } = deps;
   return {
     take(args, session) {
       const rules = offlineRulesOf(deps.settings());
-      if (!rules.offlineAllowKeyed) return null;
       const total = args.subtotalCents + args.taxCents + args.tipCents;
+      // A keyed card is refused with its own sentence unless the store takes keyed cards offline (enqueue checks).
       const r = queue.enqueue(
         {
           clientRef: args.clientRef,
@@ -70,41 +141,10 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
       if (!r.ok) return fail('offline_refused', r.message);
       // On disk now: the status bar follows, and forwarding starts at once should the gateway already be back.
       void forwarder.kick();
-      const it = r.item;
-      const view: TransactionView = {
-        id: `offline-${it.clientRef}`,
-        apiId: it.clientRef,
-        kind: 'sale',
-        state: 'approved',
-        statusId: 0,
-        reasonCodeId: null,
-        message: OFFLINE_APPROVED,
-        amountCents: it.amountCents,
-        requestedCents: it.amountCents,
-        partial: false,
-        taxCents: it.taxCents,
-        tipCents: it.tipCents,
-        refundedCents: 0,
-        // Nothing can be refunded or voided before the gateway has the sale.
-        refundableCents: 0,
-        voidable: false,
-        cardBrand: it.cardBrand,
-        lastFour: it.lastFour,
-        authCode: null,
-        createdTs: it.queuedTs,
-        settled: false,
-        previousTransactionId: null,
-        notificationEmail: null,
-        ref: shortRefOf(it.clientRef),
-        entryMode: 'keyed',
-        signatureLine: true,
-        clerkName: it.clerkName,
-        voidedBy: null,
-        collectsRestOf: args.collectsRestOf ?? null,
-        offline: true,
-      };
-      return ok({ approved: true, message: OFFLINE_APPROVED, transaction: view });
+      return ok({ approved: true, message: OFFLINE_APPROVED, transaction: offlineViewOf(r.item, { collectsRestOf: args.collectsRestOf ?? null }) });
     },
+    withdraw: (clientRef) => forwarder.withdraw(clientRef),
+    item: (clientRef) => queue.item(clientRef),
     handlers: {
       'queue:status': async () => {
         const s = users.require();
@@ -122,6 +162,12 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
         queue.makeAllDue();
         void forwarder.kick();
         return ok(forwarder.status());
+      },
+      'queue:set-customer': async ({ clientRef, name, contact }) => {
+        const s = users.requireCounter();
+        if (!s.ok) return s;
+        if (!queue.setCustomer(clientRef, { name, contact })) return fail('not_found', OFFLINE_CUSTOMER_NOT_QUEUED);
+        return ok(queue.item(clientRef)!);
       },
     },
   };

@@ -196,6 +196,55 @@ const MIGRATIONS: readonly string[] = [
   // The share a manager's discount approval was given for (basis points): it covers that share,
   // not a larger one a later edit (a line removed, a quantity lowered) would make.
   `ALTER TABLE carts ADD COLUMN discount_approved_bp INTEGER;`,
+  // The offline queue, second shape (issue 13 follow-ups): a pending sale may be withdrawn (a
+  // cart cancelled before it was sent); card-present sales keep their entry mode (C chip,
+  // S swiped, P contactless; K keyed); the customer's name and phone or e-mail, given at the
+  // counter, reach the manager when a sale is declined after the customer left. SQLite cannot
+  // change a CHECK, so the table is rebuilt (its triggers go with it and are made again).
+  `CREATE TABLE offline_queue_v2 (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     client_ref TEXT NOT NULL UNIQUE,
+     amount_cents INTEGER NOT NULL CHECK (amount_cents > 0),
+     tax_cents INTEGER NOT NULL DEFAULT 0,
+     tip_cents INTEGER NOT NULL DEFAULT 0,
+     card_brand TEXT NOT NULL,
+     last_four TEXT NOT NULL,
+     zip TEXT NOT NULL DEFAULT '',
+     entry_mode TEXT NOT NULL DEFAULT 'K' CHECK (entry_mode IN ('K', 'S', 'C', 'P')),
+     customer_name TEXT NOT NULL DEFAULT '',
+     customer_contact TEXT NOT NULL DEFAULT '',
+     clerk_id TEXT NOT NULL,
+     clerk_name TEXT NOT NULL,
+     clerk_number TEXT,
+     location_id TEXT,
+     product_transaction_id TEXT,
+     collects_rest_of TEXT,
+     card_blob BLOB,
+     queued_ts INTEGER NOT NULL,
+     expires_ts INTEGER NOT NULL,
+     state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'approved', 'declined', 'error', 'expired', 'withdrawn')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_try_ts INTEGER NOT NULL DEFAULT 0,
+     message TEXT,
+     transaction_id TEXT,
+     forwarded_ts INTEGER
+   );
+   INSERT INTO offline_queue_v2 (seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, clerk_id, clerk_name, clerk_number,
+       location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts, state, attempts, next_try_ts, message, transaction_id, forwarded_ts)
+     SELECT seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, clerk_id, clerk_name, clerk_number,
+       location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts, state, attempts, next_try_ts, message, transaction_id, forwarded_ts
+     FROM offline_queue;
+   DROP TABLE offline_queue;
+   ALTER TABLE offline_queue_v2 RENAME TO offline_queue;
+   CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);
+   CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
+   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

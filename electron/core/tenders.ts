@@ -33,6 +33,8 @@ import { recordCash } from './cash-drawer';
 import { CART_MESSAGES, CartStore } from './cart-store';
 import type { CoreEvents } from './events';
 import { level3ViewOf } from './level3-handlers';
+import { isOfflinePlaceholder } from '../../shared/offline-ref';
+import { OFFLINE_TENDER_COPY, type OfflineSales } from './offline-sales';
 import { getSetting, type PosDatabase } from './pos-database';
 import type { UserDirectory } from './users';
 
@@ -93,6 +95,8 @@ export interface TenderDeps {
   guards: () => GuardSettings;
   /** The app's own money handlers (audited): the cart calls them, never the gateway directly. */
   money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge' | 'devices:terminal-sale'>;
+  /** The offline queue (issue 13): a card tender approved offline is withdrawn, or found under its gateway id once sent. */
+  offline?: Pick<OfflineSales, 'withdraw' | 'item'>;
   now?: () => number;
 }
 
@@ -203,7 +207,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
 
   /** Level 3 from the cart for an approved card tender on a commercial card (cart-level3.ts); the note goes on the merchant's copy. */
   async function sendLevel3(cartId: string, tender: Tender): Promise<void> {
-    if (!tender.transactionId) return;
+    // Simplification: a card payment approved offline (issue 13) sends no Level 3 (the gateway has no record of it yet).
+    if (!tender.transactionId || isOfflinePlaceholder(tender.transactionId)) return;
     try {
       const t = await deps.client.getTransactionExpanded(tender.transactionId, ['transaction_level3']);
       const l3 = level3ViewOf(t);
@@ -303,10 +308,22 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         st = markReversed(st, t.id);
         continue;
       }
+      // ── Offline store-and-forward (issue 13): a card payment approved offline still carries its stand-in id.
+      let id = t.transactionId!;
+      if (isOfflinePlaceholder(id) && deps.offline) {
+        const q = await deps.offline.withdraw(t.id);
+        // Withdrawn now (never sent), or declined, refused or expired once sent: no money moved.
+        if (q && q.state !== 'approved') {
+          st = markReversed(st, t.id);
+          continue;
+        }
+        if (!q?.transactionId) continue; // not in this queue: stays for Cancel again
+        id = q.transactionId; // the gateway took it meanwhile: void (or refund) that sale
+      }
       const partial = t.approvedCents < t.requestedCents;
-      let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id: t.transactionId! }) : await deps.money['transactions:void']({ id: t.transactionId! });
+      let r: Result<unknown> = partial ? await deps.money['sale:void-partial']({ id }) : await deps.money['transactions:void']({ id });
       // Settled already: refund what it collected instead.
-      if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: t.approvedCents - t.refundedCents });
+      if (!r.ok && r.error.code === 'conflict') r = await deps.money['transactions:refund']({ id, amountCents: t.approvedCents - t.refundedCents });
       if (r.ok) st = markReversed(st, t.id);
     }
     store.saveTenderState(cartId, st);
@@ -337,7 +354,17 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         refunded += cents;
         continue;
       }
-      const r = await deps.money['transactions:refund']({ id: t.transactionId!, amountCents: cents });
+      let id = t.transactionId!;
+      if (isOfflinePlaceholder(id)) {
+        // ── Offline store-and-forward (issue 13): only a sale the gateway has can be refunded.
+        const q = deps.offline?.item(t.id);
+        if (q?.state !== 'approved' || !q.transactionId) {
+          problems.push(q?.state === 'pending' ? OFFLINE_TENDER_COPY.notSentYet : OFFLINE_TENDER_COPY.neverCharged);
+          continue;
+        }
+        id = q.transactionId;
+      }
+      const r = await deps.money['transactions:refund']({ id, amountCents: cents });
       if (r.ok && r.value.approved) {
         done.set(t.id, cents);
         refunded += cents;

@@ -12,6 +12,10 @@
  *   sub-fields, so the settings stored in the engine apply to each operation.
  * - The terminal reads the card and answers 000000 with the card data; the host decision
  *   (approve/decline by amount) is the engine's processor, as for keyed sales.
+ * - Store-and-forward (the counter reads a card itself while the gateway cannot be reached):
+ *   a T00/T02 request with `saf=1` among its settings asks the terminal for the card as its
+ *   reader encrypted it for the gateway (reader-encryption.ts); the answer's ninth field
+ *   carries it as e_format, KSN and e_track_data. Without `saf=1` the field stays empty.
  */
 import { TIMEOUT_KEYS, type TerminalTimeouts, type TipPercents } from '../../shared/payments/terminal-timeouts';
 import { joinSub, splitSub } from './poslink-frame';
@@ -79,10 +83,12 @@ export interface TransactionRequest {
   tipCents?: number;
   ecrRef: string;
   origRef?: string;
+  /** Answer the card encrypted for the gateway, to be forwarded later (store-and-forward). */
+  storeAndForward?: boolean;
 }
 
 export function encodeTransaction(r: TransactionRequest, s: OperationSettings): string[] {
-  return [TRANS_TYPE[r.type], joinSub([r.amountCents, r.tipCents ?? '']), r.ecrRef, r.origRef ?? '', encodeSettings(s)];
+  return [TRANS_TYPE[r.type], joinSub([r.amountCents, r.tipCents ?? '']), r.ecrRef, r.origRef ?? '', encodeSettings(s, r.storeAndForward ? { saf: 1 } : {})];
 }
 
 export function decodeTransaction(fields: string[]): { req: TransactionRequest; settings: OperationSettings } | undefined {
@@ -92,7 +98,9 @@ export function decodeTransaction(fields: string[]): { req: TransactionRequest; 
   const req: TransactionRequest = { type, amountCents: Number(amount), ecrRef: fields[2] ?? '' };
   if (tip && /^\d+$/.test(tip)) req.tipCents = Number(tip);
   if (fields[3]) req.origRef = fields[3];
-  return { req, settings: decodeSettings(fields[4]).settings };
+  const { settings, extra } = decodeSettings(fields[4]);
+  if (extra.saf === '1') req.storeAndForward = true;
+  return { req, settings };
 }
 
 /** What the terminal answers for a transaction (T01/T03). Never a full card number. */
@@ -114,6 +122,8 @@ export interface TerminalResult {
   emv: Record<string, string> | null;
   /** base64 PNG when a signature was captured. */
   signature: string | null;
+  /** The card as the reader encrypted it for the gateway, when the request asked for store-and-forward. */
+  encrypted?: { eTrackData: string; eFormat: string; eSerialNumber: string } | null;
 }
 
 export function encodeResult(r: TerminalResult): string[] {
@@ -126,6 +136,7 @@ export function encodeResult(r: TerminalResult): string[] {
     r.cvm,
     r.emv ? joinSub(Object.entries(r.emv).map(([k, v]) => `${k}=${v}`)) : '',
     r.signature ?? '',
+    r.encrypted ? joinSub([r.encrypted.eFormat, r.encrypted.eSerialNumber, r.encrypted.eTrackData]) : '',
   ];
 }
 
@@ -161,5 +172,11 @@ export function decodeResult(f: string[]): TerminalResult {
     cvm: (f[5] || 'none') as Cvm,
     emv,
     signature: f[7] || null,
+    encrypted: encryptedOf(f[8]),
   };
+}
+
+function encryptedOf(field: string | undefined): TerminalResult['encrypted'] {
+  const [eFormat = '', eSerialNumber = '', eTrackData = ''] = splitSub(field);
+  return eFormat && eSerialNumber && eTrackData ? { eFormat, eSerialNumber, eTrackData } : null;
 }

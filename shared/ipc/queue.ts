@@ -5,14 +5,19 @@
  * expiry) are store settings (settings.ts).
  */
 import { z } from 'zod';
+import { idSchema } from './common';
 
 /**
  * - `pending`: waiting to be forwarded (card data encrypted on disk).
  * - `approved` / `declined`: the gateway's answer once forwarded (card data erased).
  * - `error`: the gateway refused the request itself (not a decline; card data erased).
  * - `expired`: not forwarded within the expiry window; never sent (card data erased).
+ * - `withdrawn`: cancelled at the counter before it was sent (a cart cancelled); never sent (card data erased).
  */
-export type QueueItemState = 'pending' | 'approved' | 'declined' | 'error' | 'expired';
+export type QueueItemState = 'pending' | 'approved' | 'declined' | 'error' | 'expired' | 'withdrawn';
+
+/** How the card was presented: K keyed, S swiped, C chip, P contactless (the interface's entry_mode_id). */
+export type QueueEntryMode = 'K' | 'S' | 'C' | 'P';
 
 export interface QueueItem {
   /** Queue order (1, 2, 3 …): forwarding follows it. */
@@ -24,8 +29,13 @@ export interface QueueItem {
   tipCents: number;
   cardBrand: string;
   lastFour: string;
-  /** The ZIP the customer gave (to find them again if the sale is declined later). */
+  /** The ZIP the customer gave (to find them again if the sale is declined later); empty for a card read on the terminal. */
   zip: string;
+  entryMode: QueueEntryMode;
+  /** What the customer gave at the counter to be reached if the sale is declined later (optional; empty when not given). */
+  customerName: string;
+  /** A phone number or an e-mail address. */
+  customerContact: string;
   clerkName: string;
   /** Unix seconds. */
   queuedTs: number;
@@ -61,6 +71,22 @@ export interface QueueList {
   items: QueueItem[];
 }
 
+/** A phone number (7 to 15 digits, with spaces, dashes, dots, brackets or a leading +) or an e-mail address. */
+const PHONE = /^\+?[\d\s().-]{7,24}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const CUSTOMER_CONTACT_ERROR = 'Type a phone number or an e-mail address, or leave it empty.';
+
+/** The customer's details on a sale approved offline: optional, for reaching them if the card is declined once sent. */
+export const queueCustomerSchema = z.strictObject({
+  clientRef: idSchema,
+  name: z.string().trim().max(64, 'A name is at most 64 characters.'),
+  contact: z
+    .string()
+    .trim()
+    .max(64, 'At most 64 characters.')
+    .refine((c) => c === '' || EMAIL.test(c) || (PHONE.test(c) && (c.match(/\d/g)?.length ?? 0) >= 7 && (c.match(/\d/g)?.length ?? 0) <= 15), CUSTOMER_CONTACT_ERROR),
+});
+
 export const queueHandlers = {
   /** Any signed-in user (the status bar). */
   'queue:status': z.void(),
@@ -68,12 +94,15 @@ export const queueHandlers = {
   'queue:list': z.void(),
   /** Managers: try forwarding now instead of waiting for the backoff. */
   'queue:forward-now': z.void(),
+  /** Any counter user: the customer's name and phone or e-mail on a sale just approved offline. */
+  'queue:set-customer': queueCustomerSchema,
 } as const;
 
 export interface QueueResults {
   'queue:status': QueueStatus;
   'queue:list': QueueList;
   'queue:forward-now': QueueStatus;
+  'queue:set-customer': QueueItem;
 }
 
 export interface QueueEventPayloads {

@@ -22,6 +22,25 @@ const SENTENCES: Record<number, string> = {
   1630: 'The batch was rejected by the processor. Try settling it again.',
 };
 
+/** Why a card was declined, as a short phrase (for a decline found after the customer left, when there is no one to ask). */
+const DECLINE_CAUSES: Record<number, string> = {
+  1003: 'the issuer did not authorize the amount',
+  1500: 'declined by the card issuer',
+  1510: 'the issuer asked for a voice authorization',
+  1520: 'the issuer asked to keep the card',
+  1530: 'declined for now',
+  1540: 'the merchant account is not set up for this card',
+  1601: 'the payment could not be processed',
+  1615: 'the issuer said do not honor',
+  1616: 'insufficient funds',
+  1622: 'the card has expired',
+};
+
+export function declineCause(reasonCodeId: number | null | undefined): string {
+  if (reasonCodeId == null) return 'no reason given';
+  return DECLINE_CAUSES[reasonCodeId] ?? `code ${reasonCodeId}`;
+}
+
 export function reasonCodeSentence(reasonCodeId: number | null | undefined): string {
   if (reasonCodeId == null) return 'No response from the processor yet.';
   const s = SENTENCES[reasonCodeId];

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
 import { openTcpLink } from '../../electron/devices/device-link';
 import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
+import { decryptCardRead } from '../../electron/devices/reader-encryption';
 import { MOCK_AMOUNTS, SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
@@ -50,6 +51,20 @@ describe('terminal driver over TCP', () => {
   it('initializes and reads the terminal serial number', async () => {
     const info = await driver().initialize();
     expect(info.serialNumber).toBe('SIM-TEST-1');
+  });
+
+  it('a store-and-forward read (saf=1) answers the card encrypted for the gateway, never in the clear; a normal read carries none', async () => {
+    const plain = await driver().sale({ amountCents: 714, ecrRef: 'r0' });
+    expect(plain.encrypted).toBeNull();
+    const r = await driver().sale({ amountCents: 714, ecrRef: 'r1', storeAndForward: true });
+    expect(r).toMatchObject({ entryMode: 'C', lastFour: '1111', encrypted: { eFormat: 'ksn', eSerialNumber: expect.stringMatching(/^[0-9A-F]{20}$/) } });
+    expect(JSON.stringify(r)).not.toContain('4111111111111111');
+    // Only the gateway's key opens it: the card, its entry mode and chip data.
+    expect(decryptCardRead(r.encrypted!.eTrackData, r.encrypted!.eSerialNumber)).toMatchObject({ pan: '4111111111111111', expDate: '1230', entryMode: 'C', emv: { AID: 'A0000000031010' } });
+    // Each read has its own key serial number.
+    const next = await driver().sale({ amountCents: 718, ecrRef: 'r2', storeAndForward: true });
+    expect(next.encrypted!.eSerialNumber).not.toBe(r.encrypted!.eSerialNumber);
+    expect(decryptCardRead(next.encrypted!.eTrackData, next.encrypted!.eSerialNumber)?.entryMode).toBe('P');
   });
 
   it('runs a chip sale, follows the states and sends the terminal settings with the request', async () => {

@@ -8,6 +8,8 @@
  * Independently of the mode, `postDelayMs` > 0 makes every POST reach the gateway that
  * much later (a slow hop): the client may give up first, and the POST still lands and is
  * acted on. GETs on other connections pass at once, so a lookup can run ahead of it.
+ * `delayMs` (any mode that passes) holds each piece of the gateway's answer that long: a
+ * slow link or a slow gateway, in order.
  * It counts the requests it forwarded, so a test can check exactly one charge.
  * `hold(pattern)` holds back the answers of the requests whose request line matches (the
  * gateway acts at once; the caller waits) until the returned release is called: a slow
@@ -26,6 +28,8 @@ export interface TcpProxy {
   postDelayMs: number;
   /** Delayed writes not yet made: 0 once every late POST has reached the gateway. */
   readonly delayedPending: number;
+  /** Each chunk of an answer waits this long before it reaches the client (0: at once). */
+  delayMs: number;
   /** Request lines seen (e.g. "POST /v2/transactions HTTP/1.1"), in order, for every forwarded connection. */
   readonly requests: string[];
   /** Holds the answers to requests whose request line matches; the returned function lets them through. */
@@ -36,7 +40,7 @@ export interface TcpProxy {
 export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pass'): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const requests: string[] = [];
-  const state = { mode: initial, postDelayMs: 0, delayedPending: 0 };
+  const state = { mode: initial, postDelayMs: 0, delayedPending: 0, delayMs: 0 };
   /** Connections whose answers are held, each with what it has held back so far. */
   const held = new Map<Socket, { chunks: Buffer[]; ended: boolean }>();
   let holdPattern: RegExp | null = null;
@@ -80,12 +84,16 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       if (state.mode === 'swallow') return;
       const h = held.get(client);
       if (h) h.chunks.push(chunk);
+      else if (state.delayMs > 0) setTimeout(() => client.write(chunk), state.delayMs);
       else client.write(chunk);
     });
     upstream.on('end', () => {
       const h = held.get(client);
       if (h) h.ended = true;
-      else if (state.mode !== 'swallow') client.end();
+      else if (state.mode === 'swallow') return;
+      // After the delayed chunks (timers of equal delay fire in order).
+      else if (state.delayMs > 0) setTimeout(() => client.end(), state.delayMs);
+      else client.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -109,6 +117,12 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     },
     get delayedPending() {
       return state.delayedPending;
+    },
+    get delayMs() {
+      return state.delayMs;
+    },
+    set delayMs(ms: number) {
+      state.delayMs = ms;
     },
     requests,
     hold(pattern) {

@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
-import { GATEWAY_MESSAGES } from '../../electron/core/gateway-messages';
 import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
-import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { OFFLINE_APPROVED, OFFLINE_CUSTOMER_NOT_QUEUED } from '../../electron/core/offline-sales';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
-import type { HandlerResults, QueueStatus } from '../../shared/ipc/contract';
+import { CUSTOMER_CONTACT_ERROR, type HandlerResults, type QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
@@ -92,13 +91,12 @@ describe('selling through a gateway outage', () => {
     expect(online.ok && online.value.transaction.offline).toBeFalsy();
 
     await gate.down();
-    // The store's default: card-present only, so a keyed card is refused offline with a sentence.
-    // The store's default takes no keyed card offline: the sale is refused as before, nothing queued.
+    // The store's default: card-present only, so a keyed card is refused offline with its own sentence; nothing queued.
     // (The first request after the outage may meet a dead kept-alive connection: "did not answer".)
     const stale = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
-    expect(!stale.ok && ['gateway_unreachable', 'outcome_unknown']).toContain(!stale.ok && stale.error.code);
+    expect(!stale.ok && ['offline_refused', 'outcome_unknown']).toContain(!stale.ok && stale.error.code);
     const keyed = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
-    expect(keyed).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+    expect(keyed).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
     expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 0 } });
 
     settings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true, offlineApprovalAboveCents: 8_000 };
@@ -152,4 +150,38 @@ describe('selling through a gateway outage', () => {
     await c.core.close();
     settings = { ...DEFAULT_STORE_SETTINGS };
   }, 45_000);
+
+  it("keeps the customer's name and phone or e-mail given at an offline approval, checks them, and lists them for the manager", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-customer-'));
+    dirs.push(dir);
+    const c = await counter(dir);
+    await c.signIn('Casey', '0000');
+    settings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true };
+    await gate.down();
+    await c.call('gateway:check');
+    let sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!sale.ok) sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+    if (!sale.ok) throw new Error(sale.error.message);
+    const clientRef = sale.value.transaction.apiId!;
+
+    const bad = await c.call('queue:set-customer', { clientRef, name: 'Pat Doe', contact: 'call me maybe' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'bad_request', fields: { contact: [CUSTOMER_CONTACT_ERROR] } } });
+    expect(await c.call('queue:set-customer', { clientRef: 'never-queued', name: 'Pat', contact: '' })).toEqual({ ok: false, error: { code: 'not_found', message: OFFLINE_CUSTOMER_NOT_QUEUED } });
+    expect(await c.call('queue:set-customer', { clientRef, name: '  Pat Doe ', contact: '(352) 555-0142' })).toMatchObject({ ok: true, value: { customerName: 'Pat Doe', customerContact: '(352) 555-0142' } });
+    expect(await c.call('queue:set-customer', { clientRef, name: 'Pat Doe', contact: 'pat@example.com' })).toMatchObject({ ok: true, value: { customerContact: 'pat@example.com' } });
+
+    await c.call('auth:sign-out');
+    await c.signIn('Morgan', '1234');
+    const listed = await c.call('queue:list');
+    expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ customerName: 'Pat Doe', customerContact: 'pat@example.com', entryMode: 'K', state: 'pending' });
+    await gate.up();
+    await c.call('gateway:check');
+    for (let i = 0; i < 100; i++) {
+      const st = await c.call('queue:status');
+      if (st.ok && st.value.pendingCount === 0 && !st.value.forwarding) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await c.core.close();
+    settings = { ...DEFAULT_STORE_SETTINGS };
+  }, 30_000);
 });

@@ -51,12 +51,14 @@ export function mockOutcome(amountCents: number): MockOutcome {
 }
 
 /**
- * Test cards per brand: the simulator answers only the first six and last four, never the
- * full number, unless the `fullPan` fault plays a terminal that leaks it (`pan`).
+ * Test cards per brand. The simulator answers only the first six and last four in the clear;
+ * the full number (`pan`, the card "in the reader") leaves it only inside a store-and-forward
+ * read, encrypted for the gateway (reader-encryption.ts), or when the `fullPan` fault plays a
+ * terminal that leaks it.
  */
-export const SIM_CARDS: Record<CardBrand, { firstSix: string; lastFour: string; pan: string; aid: string; label: string }> = {
-  visa: { firstSix: '411111', lastFour: '1111', pan: '4111111111111111', aid: 'A0000000031010', label: 'VISA CREDIT' },
-  mastercard: { firstSix: '545454', lastFour: '5454', pan: '5454545454545454', aid: 'A0000000041010', label: 'MASTERCARD' },
-  amex: { firstSix: '371449', lastFour: '8431', pan: '371449635398431', aid: 'A000000025010801', label: 'AMERICAN EXPRESS' },
-  discover: { firstSix: '601100', lastFour: '0000', pan: '6011000995500000', aid: 'A0000001523010', label: 'DISCOVER' },
+export const SIM_CARDS: Record<CardBrand, { pan: string; firstSix: string; lastFour: string; aid: string; label: string }> = {
+  visa: { pan: '4111111111111111', firstSix: '411111', lastFour: '1111', aid: 'A0000000031010', label: 'VISA CREDIT' },
+  mastercard: { pan: '5454545454545454', firstSix: '545454', lastFour: '5454', aid: 'A0000000041010', label: 'MASTERCARD' },
+  amex: { pan: '371449635398431', firstSix: '371449', lastFour: '8431', aid: 'A000000025010801', label: 'AMERICAN EXPRESS' },
+  discover: { pan: '6011000995500000', firstSix: '601100', lastFour: '0000', aid: 'A0000001523010', label: 'DISCOVER' },
 };

@@ -14,6 +14,7 @@ import { openSerialLink, socketLink, type DeviceLink } from '../device-link';
 import { FramedChannel } from '../framed-channel';
 import { ETX, PROTOCOL_VERSION, joinSub, responseCommand, type Frame } from '../poslink-frame';
 import { CMD, RESULT, decodeSettings, decodeTransaction, encodeResult, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from '../terminal-commands';
+import { encryptCardRead } from '../reader-encryption';
 import { SIM_CARDS, mockOutcome } from './mock-amounts';
 import { signaturePng } from './signature-image';
 
@@ -369,6 +370,10 @@ export class TerminalSimulator {
       this.faults.fullPan = false;
       if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000` });
     }
+    // Store-and-forward: the card as this reader encrypts it for the gateway (a number keyed on its pad too).
+    const encrypted = req.storeAndForward
+      ? encryptCardRead({ pan: card.pan, expDate: '1230', entryMode: read.entryMode, emv: emv ? { AID: card.aid, APPLAB: card.label, TVR: '0000008000', TSI: 'E800' } : null }, this.nextKsn())
+      : null;
     await state('done');
     return {
       ...base,
@@ -384,6 +389,14 @@ export class TerminalSimulator {
       cvm: read.cvm,
       emv,
       signature,
+      encrypted,
     };
   }
+
+  /** The reader's key serial number for its next encryption: FFFF, this terminal's key id (from its serial), a counter. */
+  private nextKsn(): string {
+    const id = Buffer.from(this.serialNumber).toString('hex').padStart(11, '0').slice(-11);
+    return `FFFF${id}${(++this.ksnCounter).toString(16).padStart(5, '0').slice(-5)}`.toUpperCase();
+  }
+  private ksnCounter = 0;
 }

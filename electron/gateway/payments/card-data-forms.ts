@@ -7,6 +7,12 @@
  * Track 1: `%B<pan>^<SURNAME/GIVEN>^<YYMM><service code>...?`; track 2:
  * `;<pan>=<YYMM><service code>...?`; a swipe may carry both (track 1 first).
  *
+ * A simulated terminal's store-and-forward read: `e_track_data` the hex of its encrypted
+ * read, `e_format` ksn and its KSN in `e_serial_number` (devices/reader-encryption.ts: the
+ * test BDK, EMV tags inside) gives the card, its entry mode (C chip, P contactless, S
+ * swiped; K keyed on the terminal's pad) and its EMV receipt data. This is how a sale a
+ * terminal read while the gateway was away reaches it when the counter forwards it.
+ *
  * Encrypted reader data (`e_track_data` + `e_format`) in the layouts of the docs'
  * "Encryption Examples": `magnesafe` — the masked tracks, then `|`-separated fields: a
  * flag, the encrypted track 1, the encrypted track 2, five flags and the KSN; `ksn` and
@@ -23,12 +29,17 @@
  * real gateway decrypts with the reader's key, identified by the KSN.
  */
 import { createDecipheriv, createHash } from 'node:crypto';
+import { decryptCardRead, READER_E_FORMAT } from '../../devices/reader-encryption';
 
 export interface SwipedCard {
   number: string;
   /** MMYY, as exp_date is sent. */
   expDate: string;
   name: string | null;
+  /** How the card was read, when the data says (an encrypted terminal read); a plain swipe is S. */
+  entryMode?: 'C' | 'P' | 'S' | 'K';
+  /** The chip's receipt data (AID, APPLAB, APPN, TVR, TSI) of an encrypted chip or contactless read. */
+  emv?: Record<string, string> | null;
 }
 
 const TRACK1 = /%B(\d{12,19})\^([^^]{0,26})\^(\d{2})(\d{2})[^?]*\?/;
@@ -86,6 +97,10 @@ export type DecryptResult = { card: SwipedCard } | { error: 'unreadable' | 'ksn_
  * e_serial_number, which ksn/ksnpin need.
  */
 export function decryptTrackData(data: string, format: EncryptedFormat = 'idtech', ksn: string | null = null): DecryptResult {
+  if (format === READER_E_FORMAT && ksn && HEX.test(data)) {
+    const read = decryptCardRead(data, ksn);
+    if (read) return { card: { number: read.pan, expDate: read.expDate, name: null, entryMode: read.entryMode, emv: read.emv ? { ...read.emv, APPN: read.emv.APPLAB } : null } };
+  }
   if (HEX.test(data)) {
     const card = parseTrackData(Buffer.from(data, 'hex').toString('latin1'));
     return card ? { card } : { error: 'unreadable' };

@@ -322,6 +322,8 @@ export class TransactionService {
     let account: AccountData | undefined;
     let vault: VaultRow | undefined;
     let swiped = false;
+    /** A card read by a reader (track or encrypted data): its entry mode and EMV data when the data carries them. */
+    let read: SwipedCard | null = null;
     let micrCheckNumber: string | null = null;
     const explicitMethod = f.payment_method as 'cc' | 'ach' | undefined;
     // A check's MICR line: micr_data, or track_data on an ACH transaction (the docs' Payroll
@@ -365,6 +367,7 @@ export class TransactionService {
       if (card) {
         account = typedAccount({ ...body, account_number: card.number, exp_date: card.expDate, account_holder_name: body.account_holder_name ?? card.name }, 'cc', errs);
         swiped = true;
+        read = card;
       }
     } else if (previous) {
       account = accountFromPrevious(previous, body, errs);
@@ -488,8 +491,9 @@ export class TransactionService {
     d.account_type = account.accountType;
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
-    d.entry_mode_id = method === 'cc' ? (swiped ? 'S' : 'K') : null;
+    d.entry_mode_id = method === 'cc' ? (swiped ? (read?.entryMode ?? 'S') : 'K') : null;
     if (d.card_present == null && swiped) d.card_present = true;
+    if (read?.emv) d.emv_receipt_data = read.emv;
     // A card read at the terminal brings its own entry mode, card_present and EMV data.
     if (presented) Object.assign(d, presented.doc);
     d.is_recurring = false;

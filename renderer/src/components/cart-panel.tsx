@@ -9,6 +9,7 @@ import { CashTender } from './cash-tender';
 import { CartTerminalTender } from './cart-terminal-tender';
 import { ConfirmDialog } from './confirm-dialog';
 import { ManagerApprovalDialog } from './manager-approval-dialog';
+import { OfflineTenderCustomer } from './offline-customer';
 import { SavedMethodDialog } from './saved-method-charge';
 
 const discountText = (d: Discount) => (d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
@@ -165,6 +166,7 @@ export function CartPanel() {
           {c.message}
         </p>
       )}
+      <OfflineTenderCustomer tenders={cart.tenders} />
       {c.error && !c.approvalFor && (
         <p className="notice notice-error" role="alert" data-testid="cart-error">
           {c.error}

@@ -1,6 +1,7 @@
 import type { CoreStatus, GatewayAuthMethod } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { useSettingsStore } from '../stores/settings-store';
+import { useTerminalStore } from '../stores/terminal-store';
 
 export const GATEWAY_BANNER = {
   unreachable: 'The payment gateway cannot be reached. Cards cannot be charged until it answers again; this message goes away by itself.',
@@ -13,8 +14,17 @@ export const GATEWAY_BANNER = {
   signedOut: 'This counter signed out of the payment gateway, so cards cannot be charged. Close Ringup and start it again: it then uses the embedded engine.',
 } as const;
 
-export const offlineBannerText = (capCents: number) =>
-  `The payment gateway cannot be reached. Keyed card sales up to ${money(capCents)} are approved offline and sent by themselves when it answers again.`;
+/**
+ * Issue 13: what the counter still takes while the gateway is away — card sales on a
+ * terminal that answers (by default), keyed cards when the store allows; null: nothing.
+ */
+export function offlineBannerText(capCents: number, terminal: boolean, keyed: boolean): string | null {
+  const cap = money(capCents);
+  if (terminal && keyed) return `The payment gateway cannot be reached. Card sales up to ${cap}, on the terminal or keyed, are approved offline and sent by themselves when it answers again.`;
+  if (terminal) return `The payment gateway cannot be reached. Card sales on the terminal up to ${cap} are approved offline and sent by themselves when it answers again; keyed cards are not.`;
+  if (keyed) return `The payment gateway cannot be reached. Keyed card sales up to ${cap} are approved offline and sent by themselves when it answers again.`;
+  return null;
+}
 
 /**
  * Gateway trouble, on every screen, the moment the core's health probe sees it (the
@@ -26,11 +36,15 @@ export function GatewayBanner({ status }: { status: CoreStatus | null }) {
   const g = status?.gateway;
   const health = g?.health;
   const settings = useSettingsStore((s) => s.settings);
+  const connection = useTerminalStore((s) => s.status?.connection);
   if (!g || (health !== 'unreachable' && health !== 'refused')) return null;
   let text: string;
   if (health === 'refused') text = g.signedOut ? GATEWAY_BANNER.signedOut : GATEWAY_BANNER.refused[g.auth];
-  // Issue 13: with keyed sales allowed offline, the counter keeps selling into the offline queue.
-  else text = settings?.offlineAllowKeyed ? offlineBannerText(settings.offlinePaymentCapCents) : GATEWAY_BANNER.unreachable;
+  else {
+    // Issue 13: the counter keeps selling into the offline queue (on the terminal always, keyed cards when allowed).
+    const terminalUp = connection === 'connected' || connection === 'busy';
+    text = (settings ? offlineBannerText(settings.offlinePaymentCapCents, terminalUp, settings.offlineAllowKeyed) : null) ?? GATEWAY_BANNER.unreachable;
+  }
   return (
     <div className="gateway-banner" role="alert" data-testid="gateway-banner">
       <span className="gateway-banner-icon" aria-hidden="true">

@@ -2,7 +2,8 @@
  * The offline queue (managers, issue 13): every sale taken while the gateway could not be
  * reached, its state (waiting, approved, declined, refused, expired), forwarding progress,
  * the expiry alert, and — first — the sales that came back declined (or expired) after the
- * customer left, with what is known of the customer, so the money can be collected another way.
+ * customer left, with what is known of the customer (the name and phone or e-mail given at
+ * the counter, the ZIP of a keyed card), so the money can be collected another way.
  * The list follows the core's `queue:status` events.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -14,8 +15,9 @@ import { useQueueStore } from '../stores/queue-store';
 import { useSettingsStore } from '../stores/settings-store';
 import { ErrorNote } from '../components/outcome-note';
 
-const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approved: 'Approved', declined: 'Declined', error: 'Refused', expired: 'Expired' };
-const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other' };
+const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approved: 'Approved', declined: 'Declined', error: 'Refused', expired: 'Expired', withdrawn: 'Cancelled' };
+const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other', withdrawn: 'other' };
+const ENTRY_TEXT: Record<QueueItem['entryMode'], string> = { K: 'keyed', S: 'swiped', C: 'chip', P: 'contactless' };
 const PROBLEM: ReadonlySet<QueueItemState> = new Set(['declined', 'error', 'expired']);
 
 export function QueueScreen() {
@@ -112,7 +114,7 @@ function QueueTable({ items, testId, caption }: { items: QueueItem[]; testId: st
             <th scope="col">Taken</th>
             <th scope="col">Cashier</th>
             <th scope="col">Card</th>
-            <th scope="col">ZIP</th>
+            <th scope="col">Customer</th>
             <th scope="col" className="audit-num">
               Amount
             </th>
@@ -127,15 +129,21 @@ function QueueTable({ items, testId, caption }: { items: QueueItem[]; testId: st
               <td>{i.clerkName}</td>
               <td className="queue-card">
                 {i.cardBrand} •••• {i.lastFour}
+                <span className="muted queue-entry">{ENTRY_TEXT[i.entryMode]}</span>
               </td>
-              <td>{i.zip}</td>
+              <td className="queue-customer" data-testid="queue-customer">
+                {i.customerName && <span>{i.customerName}</span>}
+                {i.customerContact && <span>{i.customerContact}</span>}
+                {i.zip && <span className="muted">ZIP {i.zip}</span>}
+                {!i.customerName && !i.customerContact && !i.zip && <span className="muted">Not given</span>}
+              </td>
               <td className="audit-num">{money(i.amountCents)}</td>
               <td>
                 <span className={`badge badge-state-${STATE_BADGE[i.state]}`} data-testid="queue-state">
                   {STATE_TEXT[i.state]}
                 </span>
               </td>
-              <td>
+              <td className="queue-what">
                 {i.state === 'pending'
                   ? `${i.attempts === 0 ? 'Not tried yet' : `Tried ${i.attempts} time${i.attempts === 1 ? '' : 's'}`}; expires ${dateAndTime(i.expiresTs)}`
                   : (i.message ?? '')}

@@ -2,6 +2,7 @@ import { useCartStore } from '../stores/cart-store';
 import { useEffect, useRef, useState } from 'react';
 import type { SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
 import { EmailReceipt } from '../components/email-receipt';
+import { OfflineCustomer } from '../components/offline-customer';
 import { receiptHeaderOf, ReceiptSet } from '../components/receipt';
 import { money } from '../lib/money-format';
 import { printReceipt } from '../lib/print-receipt';
@@ -137,6 +138,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
         )}
         {/* An offline sale has no gateway record to e-mail from yet (issue 13). */}
         {outcome.approved && !partial && !t.offline && <EmailReceipt transactionId={t.id} />}
+        {outcome.approved && t.offline && t.apiId && <OfflineCustomer clientRefs={[t.apiId]} />}
       </section>
       <section className="receipt-column" aria-label="Receipt preview">
         <ReceiptSet t={t} header={receiptHeaderOf(config)} />

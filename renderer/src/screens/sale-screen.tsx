@@ -17,6 +17,7 @@ import { SaleResult } from './sale-result';
 import { CartPanel } from '../components/cart-panel';
 import { CartReceiptSet } from '../components/cart-receipt';
 import { receiptHeaderOf } from '../components/receipt';
+import { OfflineTenderCustomer } from '../components/offline-customer';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
 
@@ -104,6 +105,7 @@ export function SaleScreen() {
               {n.note}
             </p>
           ))}
+          <OfflineTenderCustomer tenders={cart.receipt.tenders} />
           <div className="form-actions">
             <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
               New sale

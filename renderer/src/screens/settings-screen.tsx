@@ -174,7 +174,10 @@ export function SettingsScreen() {
       <fieldset className="settings-group">
         <legend className="section-title">Offline sales</legend>
         <div className="settings-grid">
-          <div className="field settings-switches">{toggle('offlineAllowKeyed', 'Take keyed cards offline')}</div>
+          <div className="field settings-switches">
+            {toggle('offlineAllowKeyed', 'Take keyed cards offline')}
+            <span className="muted field-hint">Card sales on the terminal are always taken offline; keyed cards only when this is on.</span>
+          </div>
           {text('offlinePaymentCap', 'Largest sale taken offline ($)', { inputMode: 'decimal', hint: 'While the gateway cannot be reached.' })}
           {text('offlineTotalCap', 'Most waiting in total ($)', { inputMode: 'decimal', hint: 'All offline sales not yet sent.' })}
           {text('offlineApprovalAbove', 'Need a manager above ($)', { inputMode: 'decimal', hint: '0.00 for never.' })}

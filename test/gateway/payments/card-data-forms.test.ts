@@ -5,6 +5,7 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decryptTrackData, parseMicr, parseTrackData } from '../../../electron/gateway/payments/card-data-forms';
+import { encryptCardRead } from '../../../electron/devices/reader-encryption';
 import { PAY_MSG } from '../../../electron/gateway/payments/payment-messages';
 import { startHarness, VISA, EXP, type Harness } from './engine-harness';
 
@@ -111,6 +112,22 @@ describe('over HTTP', () => {
     expect(literal.body.errors.account_number).toEqual([PAY_MSG.MICR_ACCOUNT_MISMATCH]);
     const otherBank = await post({ ...payroll, routing: '072000326' });
     expect(otherBank.body.errors.routing).toEqual([PAY_MSG.MICR_ROUTING_MISMATCH]);
+  });
+
+  it("a terminal's encrypted read (e_format ksn with its KSN) charges with the entry mode and EMV data inside, and keeps no number", async () => {
+    const chip = encryptCardRead({ pan: VISA, expDate: '1230', entryMode: 'C', emv: { AID: 'A0000000031010', APPLAB: 'VISA CREDIT', TVR: '0000008000', TSI: 'E800' } }, 'FFFF53494D3030303131');
+    expect(chip.eTrackData).not.toContain(Buffer.from(VISA).toString('hex'));
+    const r = await post({ e_track_data: chip.eTrackData, e_format: chip.eFormat, e_serial_number: chip.eSerialNumber });
+    expect(r.status).toBe(201);
+    expect(r.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'C', last_four: '1111', exp_date: '1230', card_present: true, e_format: 'ksn' });
+    expect(r.body.transaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT', TSI: 'E800' });
+    expect(r.text).not.toContain(VISA);
+    const tap = encryptCardRead({ pan: VISA, expDate: '1230', entryMode: 'P', emv: { AID: 'A0000000031010', APPLAB: 'VISA CREDIT', TVR: '0000008000', TSI: 'E800' } }, 'FFFF0000000000000002');
+    expect((await post({ e_track_data: tap.eTrackData, e_format: 'ksn', e_serial_number: tap.eSerialNumber })).body.transaction.entry_mode_id).toBe('P');
+    // Under another KSN (another key) it does not open: refused, nothing charged.
+    const wrongKey = await post({ e_track_data: chip.eTrackData, e_format: 'ksn', e_serial_number: 'FFFF0000000000000009' });
+    expect(wrongKey.status).toBe(422);
+    expect(wrongKey.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
   });
 
   it('micr_data debits a check with its routing, account and check number', async () => {

@@ -1,0 +1,156 @@
+/**
+ * Card-present sales while the gateway cannot be reached (issue 13): the counter reads the
+ * card on its terminal itself and queues what the terminal answers for store-and-forward.
+ *
+ * Online, a terminal sale is the gateway's router transaction: the gateway drives the
+ * terminal. When the gateway cannot be reached, the core drives the same terminal through
+ * the same driver (electron/devices/terminal-driver.ts), asking for a store-and-forward read
+ * (`saf=1`): the terminal answers the card as its reader encrypted it for the gateway
+ * (e_track_data, e_format, KSN; reader-encryption.ts) with the masked facts (brand, last
+ * four, entry mode C, S, P or K). That goes into the offline queue (sealed again at rest,
+ * like a keyed card) and is forwarded as a sale with that encrypted data once the gateway
+ * answers; the gateway decrypts it and keeps the entry mode.
+ *
+ * The counter must know its terminal without the gateway: devices.ts `remember`s the
+ * counter terminal (address and per-operation settings) each time it reads it from the
+ * gateway, in the app database, so it is known after a restart during an outage too.
+ *
+ * Rules: card-present sales qualify by default; the caps and the manager rule are checked
+ * before the customer is asked for a card, and again with the tip they chose on the terminal.
+ * A number keyed on the terminal's pad counts as keyed; a debit card with PIN is refused
+ * (PIN debit needs the bank online).
+ */
+import type { HandlerMap, SaleOutcome, Session, StoreSettings } from '../../shared/ipc/contract';
+import { fail, ok, type Result } from '../../shared/result';
+import { openLink, type DeviceAddress } from '../devices/device-link';
+import { DeviceError } from '../devices/device-messages';
+import type { OperationSettings } from '../devices/terminal-commands';
+import { TerminalDriver } from '../devices/terminal-driver';
+import { brandLabel } from './card-brand';
+import { clerkNumberOf } from './clerk-records';
+import type { CoreEvents } from './events';
+import { GATEWAY_MESSAGES } from './gateway-messages';
+import type { OfflineForwarder } from './offline-forwarder';
+import { OFFLINE_ERRORS, type OfflineQueue } from './offline-queue';
+import { OFFLINE_APPROVED, offlineRulesOf, offlineViewOf } from './offline-sales';
+import { getSetting, setSetting, type PosDatabase } from './pos-database';
+
+/** The settings key the counter terminal is remembered under. */
+const KNOWN_TERMINAL_KEY = 'counter-terminal';
+
+/** The counter's terminal as last read from the gateway: enough to drive it without the gateway. */
+export interface KnownTerminal {
+  id: string;
+  title: string;
+  address: DeviceAddress;
+  settings: OperationSettings;
+}
+
+type TerminalSaleArgs = Parameters<HandlerMap['devices:terminal-sale']>[0];
+
+export interface OfflineTerminalDeps {
+  db: PosDatabase;
+  queue: OfflineQueue;
+  forwarder: OfflineForwarder;
+  events: CoreEvents;
+  settings: () => StoreSettings;
+  locationId: string | undefined;
+  productTransactionId: string | undefined;
+  /** A second in ms for the terminal's own timeouts (tests). */
+  deviceSecondMs?: number;
+}
+
+export interface OfflineTerminal {
+  /** The counter terminal the gateway named (null: none): kept for outages. */
+  remember(t: KnownTerminal | null): void;
+  known(): KnownTerminal | null;
+  /** A card-present sale on the known terminal, queued for forwarding; or a sentence why not. */
+  sell(args: TerminalSaleArgs, session: Session): Promise<Result<SaleOutcome>>;
+  /** Cancels a read running now; false when none runs. */
+  cancel(): boolean;
+}
+
+export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTerminal {
+  const { db, queue, forwarder, events } = deps;
+  let cached: string | null = getSetting(db, KNOWN_TERMINAL_KEY) ?? null;
+  let running: TerminalDriver | undefined;
+
+  const known = (): KnownTerminal | null => {
+    if (!cached) return null;
+    try {
+      return JSON.parse(cached) as KnownTerminal;
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    remember(t) {
+      const next = t ? JSON.stringify(t) : '';
+      if (next === (cached ?? '')) return; // read every 10 s: written only when it changed
+      setSetting(db, KNOWN_TERMINAL_KEY, next);
+      cached = next;
+    },
+    known,
+    cancel() {
+      if (!running) return false;
+      running.cancel();
+      return true;
+    },
+    async sell(args, session) {
+      const term = known();
+      if (!term) return fail('gateway_unreachable', GATEWAY_MESSAGES.unreachable);
+      if (running) return fail('busy', 'The terminal is busy with another sale.');
+      const rules = offlineRulesOf(deps.settings());
+      const clerk = { id: session.user.id, name: session.user.name, number: clerkNumberOf(session.user.id), role: session.user.role };
+      const again = queue.item(args.clientRef);
+      // The same sale sent again (a double click): the sale it already is, the card not read twice.
+      if (again) return ok({ approved: true, message: OFFLINE_APPROVED, transaction: offlineViewOf(again, { collectsRestOf: null }) });
+      // Before the customer is asked for a card.
+      const before = queue.refusal({ amountCents: args.subtotalCents + args.taxCents + (args.tipCents ?? 0), keyed: false, clerk }, rules, queue.status(rules).pendingCents);
+      if (before) return fail('offline_refused', before);
+
+      const driver = new TerminalDriver({ connect: () => openLink(term.address), settings: term.settings, secondMs: deps.deviceSecondMs });
+      const off = driver.onState((state, prompt) => events.emit('terminal:state', { terminalId: term.id, state, prompt }));
+      running = driver;
+      let read;
+      try {
+        read = await driver.sale({
+          amountCents: args.subtotalCents + args.taxCents,
+          ...(args.tipCents !== null ? { tipCents: args.tipCents } : {}),
+          ecrRef: args.clientRef.slice(0, 32),
+          storeAndForward: true,
+        });
+      } catch (e) {
+        if (e instanceof DeviceError) return fail(`device_${e.code}`, e.message);
+        throw e;
+      } finally {
+        off();
+        running = undefined;
+      }
+      if (read.entryMode === 'K' && !rules.offlineAllowKeyed) return fail('offline_refused', OFFLINE_ERRORS.keyed);
+      if (read.debit) return fail('offline_refused', OFFLINE_ERRORS.debit);
+      if (!read.encrypted) return fail('offline_refused', OFFLINE_ERRORS.noStoreAndForward);
+      const r = queue.enqueue(
+        {
+          clientRef: args.clientRef,
+          amountCents: read.approvedCents,
+          taxCents: args.taxCents,
+          tipCents: read.tipCents,
+          card: { kind: 'read', ...read.encrypted, entryMode: read.entryMode, brand: brandLabel(read.brand, read.firstSix), lastFour: read.lastFour },
+          clerk,
+          locationId: deps.locationId ?? null,
+          productTransactionId: deps.productTransactionId ?? null,
+          collectsRestOf: null,
+          keyed: read.entryMode === 'K',
+        },
+        rules,
+      );
+      // Checked again with the tip the customer chose on the terminal; the card was read, nothing was charged.
+      if (!r.ok) return fail('offline_refused', r.message);
+      void forwarder.kick();
+      const signatureLine = read.entryMode === 'K' || read.entryMode === 'S' || read.cvm === 'signature';
+      return ok({ approved: true, message: OFFLINE_APPROVED, transaction: offlineViewOf(r.item, { collectsRestOf: null, signatureLine }) });
+    },
+  };
+}

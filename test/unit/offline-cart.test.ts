@@ -1,0 +1,173 @@
+/**
+ * A cart paid by card while the gateway could not be reached (issue 13 with the cart of
+ * issue 15): the core against a real engine behind a real TCP gate that refuses
+ * connections and listens again. Cancel sale withdraws a card payment that still waits in
+ * the offline queue, so the card is never charged; once the queue has sent it, the cart's
+ * tender carries the gateway's id, so Cancel sale voids it and Return lines refunds it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { createDispatcher } from '../../electron/ipc/dispatcher';
+import type { HandlerResults } from '../../shared/ipc/contract';
+import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
+import type { Result } from '../../shared/result';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { Gate } from '../helpers/tcp-gate';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+const settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true };
+
+let engineSide: Core;
+let counter: Core;
+let creds: Record<string, string>;
+let gate: Gate;
+const dirs: string[] = [];
+let n = 0;
+const ref = () => `offline-cart-${process.pid}-${Date.now()}-${n++}`;
+let call: <C extends keyof HandlerResults>(channel: C, arg?: unknown) => Promise<Result<HandlerResults[C]>>;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-cart-engine-'));
+  dirs.push(dir);
+  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
+  creds = embeddedCredentials(dir) as Record<string, string>;
+  gate = new Gate(Number(new URL(creds.base_url!).port));
+  await gate.up();
+  const counterDir = mkdtempSync(join(tmpdir(), 'ringup-offline-cart-counter-'));
+  dirs.push(counterDir);
+  counter = await startCore({
+    dataDir: counterDir,
+    shell: 'node-host',
+    healthIntervalMs: 0,
+    settings: () => settings,
+    gatewayTimeoutMs: 3_000,
+    remote: {
+      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
+      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+      locationId: creds.location_id!,
+    },
+  });
+  const dispatch = createDispatcher(counter.handlers, { allowedOrigins: [ORIGIN] });
+  call = async (channel, arg) => (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as never;
+  const users = await call('auth:users');
+  const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan') : undefined;
+  expect((await call('auth:sign-in', { userId: morgan!.id, pin: '1234' })).ok).toBe(true);
+}, 30_000);
+
+afterAll(async () => {
+  await counter?.close();
+  await gate?.down();
+  await engineSide?.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+interface EngineRow {
+  id: string;
+  transaction_api_id: string | null;
+  previous_transaction_id: string | null;
+  type_id: number | string;
+  status_id: number | string;
+  transaction_amount: string;
+}
+
+async function engineRows(filter: string): Promise<EngineRow[]> {
+  const res = await fetch(`${creds.base_url}/transactions?${filter}&page_size=100`, {
+    headers: { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! },
+  });
+  return ((await res.json()) as { transactions: EngineRow[] }).transactions;
+}
+
+/** The gateway goes away; the counter's health probe sees it (a kept-alive connection may still answer the first request). */
+async function outage(): Promise<void> {
+  await gate.down();
+  await call('gateway:check');
+}
+
+/** The gateway answers again; waits until the queue has sent everything. */
+async function recovery(): Promise<void> {
+  await gate.up();
+  await call('gateway:check');
+  for (let i = 0; i < 200; i++) {
+    const s = await call('queue:status');
+    if (s.ok && s.value.pendingCount === 0 && !s.value.forwarding) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('the queue did not drain');
+}
+
+/** Pays a card tender; the first request after the outage may meet a dead kept-alive connection, so it is tried with a new reference once. */
+async function payOffline(amountCents?: number): Promise<{ cart: HandlerResults['cart:pay-card']; clientRef: string }> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const clientRef = ref();
+    const r = await call('cart:pay-card', { card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) });
+    if (r.ok) return { cart: r.value, clientRef };
+  }
+  throw new Error('no offline approval');
+}
+
+describe('a cart paid by card offline', () => {
+  it('Cancel sale withdraws the waiting card payment: the cart is cancelled and the engine never holds a charge', async () => {
+    await outage();
+    expect((await call('cart:add-open', { name: 'Widget', amountCents: 2_000 })).ok).toBe(true);
+    const { cart, clientRef } = await payOffline(1_000);
+    expect(cart.message).toMatch(/Approved offline/);
+    expect(cart.tenders[0]).toMatchObject({ kind: 'card', status: 'approved', approvedCents: 1_000 });
+    // No Level 3 is attempted for a payment the gateway has no record of yet (it said "Level 3 not sent: …").
+    expect(cart.level3).toEqual([]);
+
+    const cancelled = await call('cart:cancel', { confirmed: true });
+    expect(cancelled.ok && cancelled.value.status).toBe('cancelled');
+    const listed = await call('queue:list');
+    expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ state: 'withdrawn' });
+    expect(listed.ok && listed.value.status.pendingCount).toBe(0);
+
+    // The gateway answers again: nothing is sent, nothing is charged.
+    await recovery();
+    expect(await engineRows(`transaction_api_id=${clientRef}`)).toEqual([]);
+  }, 30_000);
+
+  it('once the queue has sent it, Return lines refunds the real sale (not "Object not found.")', async () => {
+    await outage();
+    const added = await call('cart:add-open', { name: 'Lamp', amountCents: 2_000 });
+    if (!added.ok) throw new Error(added.error.message);
+    const { cart, clientRef } = await payOffline();
+    expect(cart.status).toBe('paid');
+    const cartId = cart.id;
+    const lineId = cart.lines[0]!.id;
+
+    // Before it is sent, the return says why it cannot be made yet; nothing is marked returned.
+    const early = await call('cart:refund-lines', { cartId, lineIds: [lineId] });
+    expect(early).toMatchObject({ ok: false, error: { message: expect.stringMatching(/still waits to be sent/) } });
+
+    await recovery();
+    const [sale] = (await engineRows(`transaction_api_id=${clientRef}`)).filter((t) => t.transaction_api_id === clientRef);
+    expect(sale).toMatchObject({ status_id: 101 });
+    const viewed = await call('cart:view', { cartId });
+    expect(viewed.ok && viewed.value.tenders[0]!.transactionId).toBe(sale!.id);
+
+    const returned = await call('cart:refund-lines', { cartId, lineIds: [lineId] });
+    if (!returned.ok) throw new Error(returned.error.message);
+    expect(returned.value.refundedCents).toBe(cart.totals.totalCents);
+    const refunds = (await engineRows(`previous_transaction_id=${sale!.id}`)).filter((t) => t.previous_transaction_id === sale!.id);
+    expect(refunds.map((r) => [Number(r.type_id), Number(r.status_id), r.transaction_amount])).toEqual([[30, 111, (cart.totals.totalCents / 100).toFixed(2)]]);
+  }, 30_000);
+
+  it('once the queue has sent it, Cancel sale voids the real sale', async () => {
+    await outage();
+    expect((await call('cart:add-open', { name: 'Chair', amountCents: 3_000 })).ok).toBe(true);
+    const { clientRef } = await payOffline(1_500);
+    await recovery();
+    const cancelled = await call('cart:cancel', { confirmed: true });
+    expect(cancelled.ok && cancelled.value.status).toBe('cancelled');
+    const rows = (await engineRows(`transaction_api_id=${clientRef}`)).filter((t) => t.transaction_api_id === clientRef);
+    expect(rows.map((r) => Number(r.status_id))).toEqual([201]); // voided: one sale, no money taken
+
+    // The day's report counts the sales taken offline: the withdrawn one was never a sale.
+    const x = await call('reports:x');
+    expect(x.ok && x.value.offlineCount).toBe(2);
+  }, 30_000);
+});

@@ -1,0 +1,203 @@
+/**
+ * Card-present sales through a gateway outage (issue 13), under the store's default
+ * settings: the counter's core against a real engine behind a real TCP gate (refused while
+ * down), and the terminal simulator on a real TCP port. While the gateway is away the core
+ * reads the card on the terminal itself, asking for a store-and-forward read; the terminal
+ * answers the card encrypted for the gateway, which goes into the offline queue (sealed at
+ * rest). The terminal is known across a restart during the outage. When the gateway answers
+ * again the queue forwards the encrypted reads; the gateway decrypts them and keeps each
+ * sale's entry mode (chip, contactless, swiped) — exactly once per sale.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCore, type Core } from '../../electron/core/app-core';
+import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
+import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { createDispatcher } from '../../electron/ipc/dispatcher';
+import type { HandlerResults } from '../../shared/ipc/contract';
+import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
+import type { Result } from '../../shared/result';
+import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { Gate } from '../helpers/tcp-gate';
+
+const ORIGIN = 'http://127.0.0.1:5999';
+const PAN = '4111111111111111';
+const keyedCard = { number: PAN, expiry: '1230', cvv: '999', zip: '32606' };
+
+let engineSide: Core;
+let creds: Record<string, string>;
+let gate: Gate;
+let sim: TerminalSimulator;
+const dirs: string[] = [];
+let n = 0;
+const ref = () => `offline-term-${process.pid}-${n++}`;
+
+const headers = () => ({ 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key!, 'content-type': 'application/json' });
+
+async function counter(dir: string) {
+  const core = await startCore({
+    dataDir: dir,
+    shell: 'node-host',
+    healthIntervalMs: 0,
+    deviceStatusIntervalMs: 0,
+    // The store's defaults: card-present sales go offline, keyed cards do not.
+    settings: () => DEFAULT_STORE_SETTINGS,
+    gatewayTimeoutMs: 3_000,
+    remote: {
+      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
+      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+      locationId: creds.location_id!,
+    },
+  });
+  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
+  const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) => (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
+  const users = await call('auth:users');
+  const casey = users.ok ? users.value.users.find((u) => u.name === 'Casey') : undefined;
+  expect((await call('auth:sign-in', { userId: casey!.id, pin: '0000' })).ok).toBe(true);
+  return { core, call };
+}
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-engine-'));
+  dirs.push(dir);
+  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
+  creds = embeddedCredentials(dir) as Record<string, string>;
+  gate = new Gate(Number(new URL(creds.base_url!).port));
+  await gate.up();
+  sim = new TerminalSimulator();
+  const simPort = await sim.listenTcp(0);
+  // The installer pointed the demo terminal at the counter's terminal.
+  const list = (await (await fetch(`${creds.base_url}/terminals`, { headers: headers() })).json()) as { terminals: Array<{ id: string }> };
+  const put = await fetch(`${creds.base_url}/terminals/${list.terminals[0]!.id}`, {
+    method: 'PUT',
+    headers: headers(),
+    body: JSON.stringify({ terminal: { local_ip_address: '127.0.0.1', port: simPort } }),
+  });
+  expect(put.status).toBe(200);
+}, 30_000);
+
+afterAll(async () => {
+  await gate?.down();
+  await sim?.close();
+  await engineSide?.close();
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
+
+interface EngineRow {
+  transaction_api_id: string;
+  status_id: number;
+  entry_mode_id: string;
+  last_four: string;
+  transaction_amount: string;
+  emv_receipt_data: Record<string, string> | null;
+}
+
+async function atEngine(apiId: string): Promise<EngineRow[]> {
+  const res = await fetch(`${creds.base_url}/transactions?transaction_api_id=${apiId}`, { headers: headers() });
+  return ((await res.json()) as { transactions: EngineRow[] }).transactions.filter((t) => t.transaction_api_id === apiId);
+}
+
+/** Every byte of the counter database's files (main file and WAL). */
+const rawFiles = (dir: string) => Buffer.concat(readdirSync(dir).filter((f) => f.startsWith('ringup.db')).map((f) => readFileSync(join(dir, f))));
+
+describe('a terminal sale while the gateway cannot be reached (default settings)', () => {
+  it('is read on the terminal, approved offline with its entry mode, kept across a restart, and forwarded once with the terminal’s encrypted read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-counter-'));
+    dirs.push(dir);
+    let c = await counter(dir);
+    // Online: the counter learns its terminal from the gateway.
+    expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected', title: 'Demo Terminal' } });
+
+    await gate.down();
+    await c.call('gateway:check');
+    // The terminal itself still answers: the counter shows it ready, not offline.
+    expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
+
+    const chip = ref();
+    const sold = await c.call('devices:terminal-sale', { subtotalCents: 1_234, taxCents: 102, tipCents: 0, clientRef: chip });
+    if (!sold.ok) throw new Error(sold.error.message);
+    expect(sold.value).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, entryMode: 'chip', lastFour: '1111', cardBrand: 'Visa', amountCents: 1_336, taxCents: 102 } });
+    // The terminal was asked for a store-and-forward read.
+    expect(sim.received.at(-1)!.fields[4]).toContain('saf=1');
+
+    const tap = ref();
+    expect(await c.call('devices:terminal-sale', { subtotalCents: 718, taxCents: 0, tipCents: 0, clientRef: tap })).toMatchObject({ ok: true, value: { transaction: { entryMode: 'contactless' } } });
+    // A debit card with PIN needs the bank; a number keyed on the terminal's pad is keyed: both refused with a sentence, nothing queued.
+    expect(await c.call('devices:terminal-sale', { subtotalCents: 711, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.debit } });
+    expect(await c.call('devices:terminal-sale', { subtotalCents: 710, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
+    // Over the cap: refused before the customer is asked for a card.
+    const asked = sim.received.length;
+    expect(await c.call('devices:terminal-sale', { subtotalCents: 10_001, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.overPayment(10_000) } });
+    expect(sim.received.length).toBe(asked);
+    // A keyed card at the counter: the store takes none offline, and the cashier is told so.
+    expect(await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card: keyedCard, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
+
+    // The card data waits sealed: neither the number nor the terminal's encrypted read is readable in the files.
+    expect(rawFiles(dir).includes(Buffer.from(PAN))).toBe(false);
+    expect(rawFiles(dir).includes(Buffer.from('e_track_data'))).toBe(false);
+    expect(rawFiles(dir).includes(Buffer.from('eTrackData'))).toBe(false);
+
+    // Restarted during the outage: the terminal is still known, and sells.
+    await c.core.close();
+    c = await counter(dir);
+    const swipe = ref();
+    expect(await c.call('devices:terminal-sale', { subtotalCents: 713, taxCents: 0, tipCents: 0, clientRef: swipe })).toMatchObject({ ok: true, value: { transaction: { entryMode: 'swiped', offline: true } } });
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 3, pendingCents: 1_336 + 718 + 713 } });
+    for (const r of [chip, tap, swipe]) expect(await atEngine(r)).toEqual([]);
+
+    await gate.up();
+    await c.call('gateway:check');
+    for (let i = 0; i < 200; i++) {
+      const st = await c.call('queue:status');
+      if (st.ok && st.value.pendingCount === 0 && !st.value.forwarding) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const rows = await Promise.all([chip, tap, swipe].map(atEngine));
+    expect(rows.map((r) => r.map((t) => [Number(t.status_id), t.entry_mode_id, t.last_four, t.transaction_amount]))).toEqual([
+      [[101, 'C', '1111', '13.36']],
+      [[101, 'P', '1111', '7.18']],
+      [[101, 'S', '1111', '7.13']],
+    ]);
+    expect(rows[0]![0]!.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT' });
+    await c.core.close();
+  }, 60_000);
+
+  it('a cart paid on the terminal offline: the tender waits in the queue, and Cancel sale withdraws it — nothing charged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-cart-'));
+    dirs.push(dir);
+    const c = await counter(dir);
+    await c.call('auth:sign-out');
+    const users = await c.call('auth:users');
+    const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan') : undefined;
+    expect((await c.call('auth:sign-in', { userId: morgan!.id, pin: '1234' })).ok).toBe(true);
+    expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
+
+    await gate.down();
+    await c.call('gateway:check');
+    expect((await c.call('cart:add-open', { name: 'Lamp', amountCents: 1_500, taxCategory: 'exempt' })).ok).toBe(true);
+    const clientRef = ref();
+    // Part of the balance on the terminal (a paid cart is not cancelled; its lines are returned instead).
+    const paid = await c.call('cart:pay-terminal', { clientRef, amountCents: 1_000 });
+    if (!paid.ok) throw new Error(paid.error.message);
+    expect(paid.value).toMatchObject({ status: 'open', message: OFFLINE_APPROVED, balanceCents: 500, tenders: [{ kind: 'terminal', status: 'approved', approvedCents: 1_000 }] });
+    expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_000 } });
+
+    const cancelled = await c.call('cart:cancel', { confirmed: true });
+    expect(cancelled.ok && cancelled.value.status).toBe('cancelled');
+    const listed = await c.call('queue:list');
+    expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ state: 'withdrawn', entryMode: 'C' });
+
+    await gate.up();
+    await c.call('gateway:check');
+    for (let i = 0; i < 100; i++) {
+      const st = await c.call('queue:status');
+      if (st.ok && !st.value.forwarding) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(await atEngine(clientRef)).toEqual([]);
+    await c.core.close();
+  }, 60_000);
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
-import { GATEWAY_MESSAGES } from '../../electron/core/gateway-messages';
+import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { SALE_ERRORS } from '../../electron/core/sales';
 import { AUTH_ERRORS } from '../../electron/core/users';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
@@ -261,7 +261,8 @@ describe('counter core with the gateway unreachable', () => {
       const user = info.ok ? info.value.users.find((u) => u.name === 'Casey')! : undefined;
       expect((await down.handlers['auth:sign-in']({ userId: user!.id, pin: '0000' })).ok).toBe(true);
       const sale = await down.handlers['sale:charge']({ subtotalCents: 100, taxCents: 0, tipCents: 0, card, clientRef: 'down-1' });
-      expect(sale).toEqual({ ok: false, error: { code: 'gateway_unreachable', message: GATEWAY_MESSAGES.unreachable } });
+      // A keyed card with the store's default (no keyed cards offline) is refused in the store's words.
+      expect(sale).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
       const config = await down.handlers['sale:config']();
       expect(config.ok && config.value.tipPercents).toEqual([15, 18, 20]);
     } finally {

@@ -25,6 +25,7 @@ export const VAULT_MESSAGES = {
   walkIn: 'Customers without a name',
   bankAccepted: 'Bank payment accepted. It takes a few days to clear.',
   noTerminal: 'No payment terminal is set up here. Key the card instead.',
+  outcomeUnknown: 'The payment gateway did not answer, so it is not known yet whether the card was charged. Charge it again: the same charge is sent, and the card is never charged twice.',
 } as const;
 
 export interface VaultDeps {
@@ -164,9 +165,13 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
             clerk_number: clerkNumberOf(session.user.id),
           });
         } catch (err) {
+          if (!(err instanceof GatewayError && err.status === 0)) throw err;
           // The answer was lost: the transaction_api_id finds out whether the charge went through.
-          if (err instanceof GatewayError && err.status === 0) t = await client.getTransactionByApiId(clientRef, location_id);
-          else throw err;
+          // No record yet proves nothing (the request may still land): the screen keeps this
+          // clientRef, so charging again is the same sale at the gateway, never a second one.
+          const found = await client.findByApiId(clientRef, location_id).catch(() => null);
+          if (!found) return fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
+          t = found;
         }
         const view = deps.clerks.saleBy(toView(t), session);
         const approved = view.state === 'approved' || (bank && view.state === 'pending');

@@ -164,6 +164,39 @@ test('while a sale is "Checking with the gateway…", no other way to take money
   await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
 });
 
+test('a saved-card charge whose answer is lost is charged once, however often the cashier tries again', async ({ page }) => {
+  proxy.mode = 'pass';
+  const headers = engineHeaders(creds);
+  const contact = (await (await fetch(`${creds.base_url}/contacts`, { method: 'POST', headers, body: JSON.stringify({ contact: { location_id: creds.location_id, first_name: 'Lost', last_name: 'Answer' } }) })).json()) as { contact: { id: string } };
+  const vault = await fetch(`${creds.base_url}/accountvaults`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ accountvault: { location_id: creds.location_id, contact_id: contact.contact.id, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' } }),
+  });
+  expect(vault.status).toBe(201);
+  await openApp(page, remote);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await page.keyboard.type('2468');
+  const before2468 = await salesAtEngine('24.68');
+  const picker = page.getByRole('dialog', { name: 'Charge $24.68 to a saved card' });
+  proxy.postDelayMs = 4_000; // the POST reaches the gateway after the app gave up on it (1.5 s)
+  try {
+    await page.getByRole('button', { name: 'Charge a saved card…' }).click();
+    await picker.getByRole('button', { name: /Lost Answer/ }).click();
+    await expect(picker.getByRole('alert')).toContainText('did not answer', { timeout: 15_000 });
+    // The cashier tries again at once, and again after the first POST has landed.
+    await picker.getByRole('button', { name: /Lost Answer/ }).click();
+    await expect.poll(() => proxy.delayedPending, { timeout: 20_000 }).toBe(0);
+  } finally {
+    proxy.postDelayMs = 0;
+  }
+  if (await picker.isVisible()) await picker.getByRole('button', { name: /Lost Answer/ }).click();
+  await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
+  await expect(page.getByTestId('receipt').first()).toContainText('$24.68');
+  expect(await salesAtEngine('24.68')).toBe(before2468 + 1);
+});
+
 test('gateway trouble shows a banner on every screen and clears by itself; the list says it cannot load instead of $0.00', async ({ page }) => {
   proxy.mode = 'pass';
   await openApp(page, remote);

@@ -94,14 +94,18 @@ async function endOfDayStory(page: Page, app: HostInfo) {
   await expect(page.getByRole('status').filter({ hasText: 'Saved.' })).toBeVisible();
   await openManageTile(page, 'Catalogue');
   await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,quick_key\nCoffee,3.50,COF,yes\n') });
-  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 items.');
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item.');
 
   await ringUpKeyedSale(page, { amountDigits: '2000', tip: /15%/ });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await page.getByRole('button', { name: /^New sale/ }).click();
   await ringUpKeyedSale(page, { amountDigits: '201' });
   await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
-  // A cash cart sale: $3.50 + 8.25 % tax = $3.79, paid exactly (the Sale tab starts a new sale; the partial stays as it is).
+  // The customer leaves with only $1.00 approved: Switch user leaves it partly approved (a partial is never walked away from silently).
+  await page.getByRole('button', { name: 'Switch user' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Switch user and leave it partly approved' }).click();
+  await signIn(page, USERS.manager);
+  // A cash cart sale: $3.50 + 8.25 % tax = $3.79, paid exactly.
   await page.getByRole('button', { name: /^Sale/ }).click();
   await page.getByTestId('quick-key-COF').click();
   await expect(page.getByTestId('cart-total')).toHaveText('$3.79');

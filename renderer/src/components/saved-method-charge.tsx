@@ -6,6 +6,7 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ContactView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { AttemptRef, settleWhenKnown } from '../lib/attempt-ref';
 import { money } from '../lib/money-format';
 import { isTopmostModal } from '../lib/topmost-modal';
 import { useFocusTrap } from '../lib/use-focus-trap';
@@ -26,14 +27,19 @@ export function SavedMethodCharge({ blockedReason }: { blockedReason: string | n
   );
 }
 
+/** A retry after a lost answer (the dialog closed and opened again too) is the same sale at the gateway. */
+const savedAttempt = new AttemptRef();
+
 function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
   // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
   const [totals] = useState(() => useSaleStore.getState().totals());
   async function charge(id: string): Promise<string | null> {
-    const clientRef = crypto.randomUUID();
-    const r = await sendConfirmed(totals, (c) => {
+    const clientRef = savedAttempt.for(`${id}|${totals.subtotalCents}|${totals.taxCents}|${totals.tipCents}`);
+    const r = await sendConfirmed(totals, async (c) => {
       useSaleStore.setState({ phase: 'charging' });
-      return ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef, ...c });
+      const sent = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef, ...c });
+      settleWhenKnown(savedAttempt, sent);
+      return sent;
     });
     if (!r.ok) {
       useSaleStore.setState({ phase: 'entry' });

@@ -8,6 +8,7 @@
 import { createUserStore } from './user-store';
 import type { ScannedCheck, SaleOutcome, TerminalScreenState, TerminalStatus } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { AttemptRef, settleWhenKnown } from '../lib/attempt-ref';
 import { DECLINED_BY_CASHIER, sendConfirmed } from './amount-question-store';
 
 export type PayMethod = 'terminal' | 'keyed' | 'check';
@@ -33,6 +34,10 @@ interface TerminalState {
   payByCheck(a: { subtotalCents: number; taxCents: number; holderName: string }, done: (o: SaleOutcome) => void): Promise<void>;
   reset(): void;
 }
+
+/** A retry after a lost answer is the same sale at the gateway (lib/attempt-ref.ts). */
+const terminalAttempt = new AttemptRef();
+const checkAttempt = new AttemptRef();
 
 export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
   status: null,
@@ -61,12 +66,13 @@ export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
     const ask = get().tipOnTerminal && get().status?.tipPercents;
     // A tip picked on the terminal is not known yet: the store's guards see the amount before it (as the core does).
     const tipCents = ask ? null : a.tipCents;
-    const clientRef = crypto.randomUUID();
+    const clientRef = terminalAttempt.for(`terminal|${a.subtotalCents}|${a.taxCents}|${tipCents ?? 'on terminal'}`);
     set({ error: null });
     const r = await sendConfirmed({ subtotalCents: a.subtotalCents, tipCents: tipCents ?? 0, totalCents: a.subtotalCents + a.taxCents + (tipCents ?? 0) }, async (c) => {
       set({ running: true, screen: 'card', prompt: 'Insert, tap or swipe card' });
       const sent = await ringup.devicesTerminalSale({ subtotalCents: a.subtotalCents, taxCents: a.taxCents, tipCents, clientRef, ...c });
       set({ running: false, screen: 'idle', prompt: '' });
+      settleWhenKnown(terminalAttempt, sent);
       return sent;
     });
     if (r.ok) done(r.value);
@@ -83,12 +89,13 @@ export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
   async payByCheck(a, done) {
     const check = get().check;
     if (!check || get().running) return;
-    const clientRef = crypto.randomUUID();
+    const clientRef = checkAttempt.for(`check|${check.micr}|${a.subtotalCents}|${a.taxCents}`);
     set({ error: null });
     const r = await sendConfirmed({ subtotalCents: a.subtotalCents, tipCents: 0, totalCents: a.subtotalCents + a.taxCents }, async (c) => {
       set({ running: true });
       const sent = await ringup.devicesCheckPay({ ...a, check, clientRef, ...(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}) });
       set({ running: false });
+      settleWhenKnown(checkAttempt, sent);
       return sent;
     });
     if (r.ok) {

@@ -207,6 +207,7 @@ test('gateway trouble shows a banner on every screen and clears by itself; the l
 
   proxy.mode = 'drop';
   const banner = page.getByTestId('gateway-banner');
+  await expect(banner, 'the banner shows within 5 seconds of the gateway going away').toBeVisible({ timeout: 5_000 });
   await expect(banner).toHaveText('!The payment gateway cannot be reached. Cards cannot be charged until it answers again; this message goes away by itself.');
   await page.reload(); // a fresh Transactions screen while the gateway is away
   await signIn(page, USERS.manager); // each window signs in on its own: a reload starts at the sign-in screen
@@ -226,7 +227,7 @@ test('gateway trouble shows a banner on every screen and clears by itself; the l
   await shot(page, 'trust-23-gateway-down-sale');
 
   proxy.mode = 'pass';
-  await expect(banner).toHaveCount(0);
+  await expect(banner, 'the banner goes by itself within 5 seconds of the gateway answering again').toHaveCount(0, { timeout: 5_000 });
   await page.keyboard.press('F3');
   await expect(page.getByTestId('tx-totals')).toBeVisible();
   await expect(page.getByTestId('tx-load-failed')).toHaveCount(0);

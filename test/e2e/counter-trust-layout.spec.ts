@@ -10,7 +10,7 @@ import { engineCredentials, engineHeaders } from './helpers/engine-api';
 
 test.describe.configure({ mode: 'serial' });
 
-async function sell(page: Page, digits: string): Promise<void> {
+async function sell(page: Page, digits: string, result: string = 'Approved'): Promise<void> {
   await page.keyboard.press('F2');
   await page.keyboard.type(digits);
   await page.keyboard.press('Enter');
@@ -19,7 +19,7 @@ async function sell(page: Page, digits: string): Promise<void> {
   await page.getByLabel('Security code').fill('999');
   await page.getByLabel('Billing ZIP').fill('32606');
   await page.getByLabel('Billing ZIP').press('Enter');
-  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  await expect(page.getByTestId('result-title')).toHaveText(result);
 }
 
 /** Every visible control lies inside the viewport's width (none cut off at the sides). */
@@ -46,6 +46,18 @@ test('at 800×480 the approved result is the first thing visible after Charge', 
   await shot(page.context().pages()[0]!, 'trust-30-result-800x480');
   await page.screenshot({ path: 'test/output/screenshots/trust-30b-result-800x480-viewport.png' });
   await expectAccessible(page, 'result at 800×480');
+  // A declined card and a partial approval put their result first too, with what to do next in view.
+  await page.getByRole('button', { name: /New sale/ }).click();
+  await sell(page, '500', 'Declined');
+  await expect(page.getByTestId('result-title')).toBeInViewport();
+  await expect(page.getByTestId('result-message')).toBeInViewport();
+  await page.screenshot({ path: 'test/output/screenshots/trust-30c-declined-800x480-viewport.png' });
+  await sell(page, '201', 'Partly approved');
+  await expect(page.getByTestId('result-title')).toBeInViewport();
+  await expect(page.getByTestId('result-message')).toBeInViewport();
+  await expect(page.getByRole('button', { name: 'Collect $1.01 with another card' })).toBeInViewport();
+  await page.screenshot({ path: 'test/output/screenshots/trust-30d-partial-800x480-viewport.png' });
+  await expectAccessible(page, 'partial result at 800×480');
 });
 
 test('at 768×1024 portrait no control is cut off and the detail opens in view', async ({ page, app }) => {
@@ -57,10 +69,22 @@ test('at 768×1024 portrait no control is cut off and the detail opens in view',
   await page.keyboard.press('F2');
   await expectNothingCutOff(page, 768);
   await page.screenshot({ path: 'test/output/screenshots/trust-31-sale-768x1024.png' });
+  // A long day: the detail must open in view for a row far down the list, not below the fold.
+  const creds = engineCredentials(app.dataDir);
+  for (let i = 0; i < 27; i++) {
+    const res = await fetch(`${creds.base_url}/transactions`, {
+      method: 'POST',
+      headers: engineHeaders(creds),
+      body: JSON.stringify({ transaction: { action: 'sale', payment_method: 'cc', location_id: creds.location_id, product_transaction_id: creds.cc_product_transaction_id, transaction_amount: `${30 + i}.00`, account_number: CARDS.visa, exp_date: '1230', cvv: '999', billing_zip: '32606' } }),
+    });
+    expect(res.status).toBe(201);
+  }
   await page.keyboard.press('F3');
   await expect(page.getByTestId('tx-row').first()).toBeVisible();
   await expectNothingCutOff(page, 768);
-  await page.getByTestId('tx-row').nth(2).getByRole('button').click();
+  const far = page.locator('[data-testid="tx-row"][aria-posinset="20"]');
+  await far.scrollIntoViewIfNeeded();
+  await far.getByRole('button').click();
   await expect(page.getByTestId('tx-detail')).toBeInViewport();
   await expect(page.getByTestId('tx-detail').getByRole('button', { name: /^Refund…/ })).toBeInViewport();
   await expectNothingCutOff(page, 768);

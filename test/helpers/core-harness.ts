@@ -3,13 +3,16 @@
  * would. `openCore` starts one on a data folder; `useCoreHarness` does so in a fresh folder
  * per test file, started before its tests and removed after. `call` answers a channel's
  * Result, `value` unwraps it (throwing the message), and `signInAs` signs the harness's
- * window in by user name.
+ * window in by user name. `readEngineDatabase` and the harness's `engineRow` read what the
+ * engine stored, straight from its SQLite file.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
+import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
 import type { HandlerResults } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
@@ -19,6 +22,16 @@ export const HARNESS_ORIGIN = 'http://127.0.0.1:5999';
 export function value<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
+}
+
+/** Runs `read` on the SQLite file of the engine embedded in an app with this data folder, opened read-only and closed after. */
+export function readEngineDatabase<T>(appDataDir: string, read: (db: Database.Database) => T): T {
+  const db = new Database(join(appDataDir, 'gateway', DATABASE_FILE), { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
 }
 
 export interface OpenCore {
@@ -48,6 +61,8 @@ export async function openCore(dataDir: string): Promise<OpenCore> {
 export interface CoreHarness extends OpenCore {
   /** The data folder (the engine's files are under `gateway/`). */
   readonly dir: string;
+  /** The first row `sql` answers in the engine's database (read-only). */
+  engineRow(sql: string, ...params: unknown[]): Record<string, unknown> | undefined;
 }
 
 /** Registers beforeAll/afterAll for one core in a fresh folder named `${prefix}XXXXXX`. */
@@ -71,5 +86,6 @@ export function useCoreHarness(prefix: string): CoreHarness {
     },
     call: (channel, arg) => opened!.call(channel, arg),
     signInAs: (name, pin) => opened!.signInAs(name, pin),
+    engineRow: (sql, ...params) => readEngineDatabase(dir, (db) => db.prepare(sql).get(...params) as Record<string, unknown> | undefined),
   };
 }

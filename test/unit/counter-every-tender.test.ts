@@ -8,7 +8,6 @@
  * filter, through a real HTTP proxy that strips it). Real core, real engine, the terminal
  * simulator on a real TCP port.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -37,12 +36,7 @@ const ref = () => `tender-${Date.now()}-${n++}`;
 
 /** The engine's stored document of a transaction (read straight from its SQLite file). */
 function engineDoc(id: string): Record<string, unknown> {
-  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
-  try {
-    return JSON.parse((db.prepare('SELECT doc FROM transactions WHERE id = ?').get(id) as { doc: string }).doc) as Record<string, unknown>;
-  } finally {
-    db.close();
-  }
+  return JSON.parse(String(h.engineRow('SELECT doc FROM transactions WHERE id = ?', id)?.doc)) as Record<string, unknown>;
 }
 
 beforeAll(async () => {

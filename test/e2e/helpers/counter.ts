@@ -1,6 +1,6 @@
 /**
  * Steps the counter specs share: sign in as a seeded user, ring up a keyed sale, run
- * axe on the current screen. Each step drives the UI the way a person would (clicks
+ * axe on the current screen, count print requests. Each step drives the UI the way a person would (clicks
  * and key presses), never the bridge directly.
  */
 import { readFileSync } from 'node:fs';
@@ -84,4 +84,20 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
   });
   expect(violations, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Counts print requests instead of opening the browser's print dialog (from the page's next load on); `printCount` reads the count. */
+export async function countPrints(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __printed: number };
+    w.__printed = 0;
+    window.print = () => {
+      w.__printed++;
+    };
+  });
+}
+
+/** How many times the page asked to print since it loaded (after `countPrints`). */
+export function printCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __printed: number }).__printed);
 }

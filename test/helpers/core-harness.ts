@@ -94,6 +94,12 @@ export function useCoreHarness(prefix: string): CoreHarness {
   };
 }
 
+/** Empties the signed-in user's open cart, if it holds anything (a test's fresh start). */
+export async function clearCart(counter: Pick<OpenCore, 'call'>): Promise<void> {
+  const cur = value(await counter.call('cart:current'));
+  if (cur.lines.length > 0) value(await counter.call('cart:clear'));
+}
+
 /** Waits until the counter's offline queue holds nothing pending and is not forwarding (10 s at most, then throws). */
 export async function waitForQueueSent(counter: Pick<OpenCore, 'call'>): Promise<void> {
   for (let i = 0; i < 200; i++) {

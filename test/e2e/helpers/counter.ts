@@ -14,6 +14,7 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const USERS = {
   manager: { name: 'Morgan', pin: '1234' },
   cashier: { name: 'Casey', pin: '0000' },
+  installer: { name: 'Jordan', pin: '2468' },
 } as const;
 
 export const CARDS = {

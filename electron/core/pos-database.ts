@@ -1,8 +1,7 @@
 /**
  * The core's own SQLite database, `<dataDir>/ringup.db`: POS users (PIN hashes),
- * the refund ledger, small settings (the store settings among them) and the
- * append-only audit log. The gateway engine keeps its own database
- * the refund ledger, who did each transaction (clerk records) and small settings. The gateway engine keeps its own database
+ * the refund ledger, who did each transaction (clerk records), small settings (the store
+ * settings among them) and the append-only audit log. The gateway engine keeps its own database
  * under `<dataDir>/gateway/`; nothing here duplicates a transaction, and nothing
  * here ever holds card data.
  */
@@ -14,7 +13,24 @@ import { WalCheckpointer } from '../gateway/payments/wal-checkpointer';
 
 export type PosDatabase = Database.Database;
 
-const MIGRATIONS: readonly string[] = [
+/**
+ * The offline queue's triggers that keep offline_queue_totals (what waits) in step with each
+ * change, in the same transaction. Written once, run by two migrations: the one that makes the
+ * queue and the one that rebuilds its table (dropping a table drops its triggers). The text is
+ * what both migrations always ran, indentation included: SQLite stores it in sqlite_master.
+ * Never edit it: a change to the triggers is a new migration.
+ */
+const OFFLINE_QUEUE_TRIGGERS = `CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
+   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
+   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
+     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`;
+
+/** The database's schema, one step a version (user_version); a step, once shipped, is never edited. */
+export const POS_MIGRATIONS: readonly string[] = [
   `CREATE TABLE pos_users (
      id TEXT PRIMARY KEY,
      name TEXT NOT NULL,
@@ -116,14 +132,7 @@ const MIGRATIONS: readonly string[] = [
      pending_cents INTEGER NOT NULL
    );
    INSERT INTO offline_queue_totals VALUES (1, 0, 0);
-   CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
-   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
-   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
-   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
+   ${OFFLINE_QUEUE_TRIGGERS}`,
   // The catalogue and carts (issue 15, catalogue.ts and cart-store.ts). A cart's lines copy
   // the item's name, price and codes, so editing the catalogue never rewrites a past sale.
   `CREATE TABLE catalogue_items (
@@ -237,14 +246,7 @@ const MIGRATIONS: readonly string[] = [
    DROP TABLE offline_queue;
    ALTER TABLE offline_queue_v2 RENAME TO offline_queue;
    CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);
-   CREATE TRIGGER offline_queue_in AFTER INSERT ON offline_queue WHEN NEW.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
-   CREATE TRIGGER offline_queue_done AFTER UPDATE OF state ON offline_queue WHEN OLD.state = 'pending' AND NEW.state <> 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;
-   CREATE TRIGGER offline_queue_again AFTER UPDATE OF state ON offline_queue WHEN OLD.state <> 'pending' AND NEW.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count + 1, pending_cents = pending_cents + NEW.amount_cents; END;
-   CREATE TRIGGER offline_queue_gone AFTER DELETE ON offline_queue WHEN OLD.state = 'pending'
-     BEGIN UPDATE offline_queue_totals SET pending_count = pending_count - 1, pending_cents = pending_cents - OLD.amount_cents; END;`,
+   ${OFFLINE_QUEUE_TRIGGERS}`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
@@ -256,9 +258,9 @@ export function openPosDatabase(dataDir: string): PosDatabase {
   // on disk before the cashier sees "approved offline" (issue 13), and so is every other write here.
   db.pragma('synchronous = FULL');
   const version = db.pragma('user_version', { simple: true }) as number;
-  for (let v = version; v < MIGRATIONS.length; v++) {
+  for (let v = version; v < POS_MIGRATIONS.length; v++) {
     db.transaction(() => {
-      db.exec(MIGRATIONS[v]!);
+      db.exec(POS_MIGRATIONS[v]!);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }

@@ -11,6 +11,7 @@ import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
 import { socatPair, type PtyPair } from './helpers/socat-pair';
+import { rejectionOf } from '../helpers/rejection';
 
 let pty: PtyPair;
 beforeEach(async () => {
@@ -20,15 +21,7 @@ afterEach(async () => {
   await pty.close();
 });
 
-async function failure(p: Promise<unknown>): Promise<DeviceError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(DeviceError);
-    return e as DeviceError;
-  }
-  throw new Error('expected a failure');
-}
+const failure = (p: Promise<unknown>) => rejectionOf(p, DeviceError);
 
 describe('EMV terminal over a serial line', () => {
   // 25 ms a terminal second: the timeouts stay well above a loaded machine's scheduling delays

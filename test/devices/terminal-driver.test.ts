@@ -14,6 +14,7 @@ import { MOCK_AMOUNTS, SIM_CARDS } from '../../electron/devices/sim/mock-amounts
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
+import { rejectionOf } from '../helpers/rejection';
 
 const SECOND_MS = 4;
 let sim: TerminalSimulator;
@@ -28,15 +29,7 @@ function driver(settings: Partial<OperationSettings> = {}) {
   });
 }
 
-async function failure(p: Promise<unknown>): Promise<DeviceError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(DeviceError);
-    return e as DeviceError;
-  }
-  throw new Error('expected the operation to fail');
-}
+const failure = (p: Promise<unknown>) => rejectionOf(p, DeviceError);
 
 beforeEach(async () => {
   sim = new TerminalSimulator({ secondMs: SECOND_MS, serialNumber: 'SIM-TEST-1' });

@@ -12,22 +12,13 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
-import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { CARDS, countPrints, expectAccessible, openApp, printCount, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeEach(async ({ page }) => {
-  // Count print requests instead of opening the browser's print dialog.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __printed: number };
-    w.__printed = 0;
-    window.print = () => {
-      w.__printed++;
-    };
-  });
-});
+test.beforeEach(({ page }) => countPrints(page));
 
 const CSV_BAD = 'name,price,sku,unit_code,tax_category\nTea,2.50,TEA,EA,standard\nScone,two dollars,SCO,EA,standard\nJam,4.00,JAM,XX!,standard\nHoney,5.25,HON,EA,exempt\n';
 const CSV_GOOD = `name,price,sku,product_code,unit_code,commodity_code,tax_category,quick_key
@@ -168,7 +159,7 @@ test('three items with a discount, one found by search and one removed: $10 on a
   await expectAccessible(page, 'paid cart receipt');
   // The merchant's copy prints after it, with the signature line a keyed credit card calls for.
   await page.getByRole('button', { name: 'Print receipt' }).click();
-  expect(await page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  expect(await printCount(page)).toBe(1);
   await expect(page.getByTestId('cart-receipt-merchant').getByTestId('receipt-signature')).toHaveCount(1);
   await expect(page.getByTestId('cart-receipt').getByTestId('receipt-signature')).toHaveCount(0);
 });
@@ -367,7 +358,7 @@ test('an all-cash sale is found in Cart sales: its receipt is printed again and 
   await expect(receipt).toContainText('Cash tendered $10.00');
   await expect(page.getByTestId('receipt-change')).toHaveText('$2.97');
   await page.getByRole('button', { name: 'Print receipt' }).click();
-  expect(await page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  expect(await printCount(page)).toBe(1);
   await expect(page.getByRole('button', { name: /Return chosen items/ })).toHaveCount(0);
 
   // A manager returns the muffin: its share is all cash.

@@ -17,7 +17,6 @@ import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } 
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
-const INSTALLER = { name: 'Jordan', pin: '2468' };
 let host: HostInfo;
 let sim: TerminalSimulator;
 let simPort: number;
@@ -44,7 +43,7 @@ test.afterAll(async () => {
 
 test('installer: terminal set-up with inline rules, connection test, device terms with signature; scanner test scan', async ({ page }) => {
   await openApp(page, host);
-  await signIn(page, INSTALLER);
+  await signIn(page, USERS.installer);
   // Installers land on Devices and see no counter screens.
   await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Sale/ })).toHaveCount(0);

@@ -5,20 +5,11 @@
  * half of it as a manager.
  */
 import { expect, shot, test } from './fixtures';
-import { CARDS, expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { CARDS, countPrints, expectAccessible, openApp, printCount, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 
 test.describe.configure({ mode: 'serial' });
 
-test.beforeEach(async ({ page }) => {
-  // Count print requests instead of opening the browser's print dialog.
-  await page.addInitScript(() => {
-    const w = window as unknown as { __printed: number };
-    w.__printed = 0;
-    window.print = () => {
-      w.__printed++;
-    };
-  });
-});
+test.beforeEach(({ page }) => countPrints(page));
 
 test('a newcomer sells with a tip, prints the receipt, finds the sale and refunds half as a manager', async ({ page, app }) => {
   const errors: string[] = [];
@@ -82,7 +73,7 @@ test('a newcomer sells with a tip, prints the receipt, finds the sale and refund
   await shot(page, 'counter-04-sale-approved');
   await expectAccessible(page, 'sale result');
   await page.getByRole('button', { name: /Print receipt/ }).click();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await expect.poll(() => printCount(page)).toBe(1);
   await page.emulateMedia({ media: 'print' });
   await shot(page, 'counter-05-receipt-print-layout');
   await page.emulateMedia({ media: 'screen' });

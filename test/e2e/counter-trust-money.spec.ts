@@ -21,6 +21,14 @@ async function keyCard(page: Page, card: string = CARDS.visa, opts: { tap?: bool
   await page.getByLabel('Billing ZIP').fill('32606');
 }
 
+/** Types $2.01 and keys the card: the sandbox approves $1.00 of it, and the result says "Partly approved". */
+async function partlyApprovedSale(page: Page, card: string = CARDS.visa): Promise<void> {
+  await page.keyboard.type('201');
+  await keyCard(page, card);
+  await page.getByLabel('Billing ZIP').press('Enter');
+  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+}
+
 test('F2 and the Sale tab always start a new sale: digits never append to the last amount', async ({ page, app }) => {
   await openApp(page, app);
   await signIn(page, USERS.cashier);
@@ -159,10 +167,7 @@ test('a partial approval says what is left, is collected with a second card, and
   await openApp(page, app);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
-  await page.keyboard.type('201'); // the sandbox approves half of $2.01
-  await keyCard(page);
-  await page.getByLabel('Billing ZIP').press('Enter');
-  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  await partlyApprovedSale(page);
   await expect(page.getByTestId('result-message')).toHaveText('Only $1.00 of $2.01 was approved. $1.01 remains to collect.');
   const receipt = page.getByTestId('receipt');
   await expect(receipt.getByTestId('receipt-partial')).toContainText('$1.00');
@@ -243,10 +248,7 @@ test('a partial approval can be voided from the result by the cashier, to start 
   await openApp(page, app);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
-  await page.keyboard.type('201');
-  await keyCard(page, CARDS.amex);
-  await page.getByLabel('Billing ZIP').press('Enter');
-  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  await partlyApprovedSale(page, CARDS.amex);
   await page.getByRole('button', { name: 'Void the $1.00 and start over' }).click();
   await expect(page.getByTestId('sale-notice')).toHaveText('The partial approval of $1.00 was voided; the customer is not charged. Start the sale again.');
   await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
@@ -262,10 +264,7 @@ test('a partial approval is never walked away from silently: F2, the Sale tab an
   await openApp(page, app);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
-  await page.keyboard.type('201');
-  await keyCard(page, CARDS.visa);
-  await page.getByLabel('Billing ZIP').press('Enter');
-  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  await partlyApprovedSale(page);
 
   // F2 on the result asks; the safe answer has the focus, and Escape keeps everything as it was.
   await page.keyboard.press('F2');
@@ -301,10 +300,7 @@ test('a partial approval is never walked away from silently: F2, the Sale tab an
   await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
 
   // Switch user with a partial approval open asks as well; leaving it keeps it findable as partly approved.
-  await page.keyboard.type('201');
-  await keyCard(page, CARDS.visa);
-  await page.getByLabel('Billing ZIP').press('Enter');
-  await expect(page.getByTestId('result-title')).toHaveText('Partly approved');
+  await partlyApprovedSale(page);
   await page.keyboard.press('F3'); // looking something up first does not lose it either
   await page.getByRole('button', { name: 'Switch user' }).click();
   await expect(question).toBeVisible();

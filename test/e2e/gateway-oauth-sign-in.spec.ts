@@ -10,11 +10,11 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
+import { allowOnEngineLoginPage, openGatewayScreen, startOAuthSignIn, type EngineLogin } from './helpers/gateway-oauth';
 import { startStandaloneEngine } from '../helpers/standalone-engine';
 
 interface Creds {
@@ -23,7 +23,7 @@ interface Creds {
   developer_id: string;
   user_id: string;
   user_api_key: string;
-  login: { domain: string; username: string; password: string };
+  login: EngineLogin;
   oauth: { client_id: string; client_secret: string };
 }
 
@@ -45,12 +45,6 @@ test.afterAll(async () => {
 });
 
 const bearerMe = (token: string) => fetch(`${creds.base_url}/users/me`, { headers: { authorization: `Bearer ${token}`, 'developer-id': creds.developer_id } });
-
-async function openGatewayScreen(page: Page): Promise<void> {
-  await page.keyboard.press('F5');
-  await page.getByRole('button', { name: /^Gateway/ }).click();
-  await expect(page.getByRole('heading', { name: 'Gateway', exact: true })).toBeVisible();
-}
 
 test('first run, OAuth sign-in to a gateway, a sale with the Bearer token, sign-out revokes it', async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -93,18 +87,13 @@ test('first run, OAuth sign-in to a gateway, a sale with the Bearer token, sign-
   await page.getByLabel('Developer id').fill(creds.developer_id);
   await page.getByLabel('Client id').fill(creds.oauth.client_id);
   await page.getByLabel('Client secret').fill(creds.oauth.client_secret);
-  const [browser] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Sign in with OAuth' }).click()]);
+  const browser = await startOAuthSignIn(page, context);
   await expect(page.getByRole('status').filter({ hasText: 'Finish signing in on the gateway’s page' })).toBeVisible();
   await shot(page, 'signin-03-waiting-for-browser');
 
   // The "system browser": the engine's login and consent pages, then the app's loopback listener.
-  await browser.waitForLoadState();
   expect(new URL(browser.url()).origin).toBe(creds.auth_url);
-  await browser.getByLabel('Login domain').fill(creds.login.domain);
-  await browser.getByLabel('Username').fill(creds.login.username);
-  await browser.getByLabel('Password').fill(creds.login.password);
-  await browser.getByRole('button', { name: 'Sign in' }).click();
-  await browser.getByRole('button', { name: 'Allow' }).click();
+  await allowOnEngineLoginPage(browser, creds.login);
   await expect(browser.getByText('You are signed in. You can close this tab and go back to Ringup.')).toBeVisible();
   expect(browser.url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback\?/);
   await shot(browser, 'signin-04-loopback-page');
@@ -171,15 +160,9 @@ test('a manager signs the counter in to the embedded engine with OAuth, on the e
     await signIn(page, USERS.manager);
     await openGatewayScreen(page);
     await expect(page.getByTestId('gateway-now')).toContainText('Its own keys');
-    const [browser] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Sign in with OAuth' }).click()]);
-    await browser.waitForLoadState();
+    const browser = await startOAuthSignIn(page, context);
     expect(browser.url().startsWith(new URL(engine.base_url).origin)).toBe(true);
-    await browser.getByLabel('Login domain').fill(engine.login.domain);
-    await browser.getByLabel('Username').fill(engine.login.username);
-    await browser.getByLabel('Password').fill(engine.login.password);
-    await browser.getByRole('button', { name: 'Sign in' }).click();
-    await browser.getByRole('button', { name: 'Allow' }).click();
-    await expect(browser.getByText('You are signed in.')).toBeVisible();
+    await allowOnEngineLoginPage(browser, engine.login);
     await browser.close();
     await expect(page.getByRole('status').filter({ hasText: 'Signed in with OAuth as gateway user' })).toBeVisible();
 

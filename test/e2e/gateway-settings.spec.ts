@@ -4,13 +4,15 @@
  * would be — with a refused key first, then the right one; after a restart the counter
  * sells through that gateway, and its status bar says so.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, ROOT, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineHeaders, type EngineCreds } from './helpers/engine-api';
+import { openGatewayScreen } from './helpers/gateway-oauth';
+import { startStandaloneEngine } from '../helpers/standalone-engine';
 
 let remote: ChildProcess;
 let remoteDir: string;
@@ -19,19 +21,7 @@ let host: HostInfo;
 
 test.beforeAll(async () => {
   remoteDir = mkdtempSync(join(tmpdir(), 'ringup-remote-gw-'));
-  remote = spawn(process.execPath, [join(ROOT, 'build/node/gateway-cli.mjs'), '--port', '0', '--data', remoteDir], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  creds = await new Promise((resolve, reject) => {
-    remote.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      try {
-        resolve(JSON.parse(out) as Record<string, string>);
-      } catch {
-        /* not complete yet */
-      }
-    });
-    remote.once('exit', (code) => reject(new Error(`the standalone engine exited (${code})`)));
-  });
+  ({ child: remote, creds } = await startStandaloneEngine<Record<string, string>>(remoteDir));
   host = await startHostProcess();
 });
 test.afterAll(async () => {
@@ -44,8 +34,7 @@ test('a manager points the counter at a remote gateway; after a restart it sells
   await page.setViewportSize({ width: 1280, height: 1000 });
   await openApp(page, host);
   await signIn(page, USERS.manager);
-  await page.keyboard.press('F5');
-  await page.getByRole('button', { name: /^Gateway/ }).click();
+  await openGatewayScreen(page);
   await expect(page.getByTestId('gateway-now')).toContainText('Embedded gateway engine');
   await page.getByRole('radio', { name: /Remote gateway/ }).click();
   await page.getByLabel('Base URL').fill('not a url');
@@ -81,8 +70,7 @@ test('a manager points the counter at a remote gateway; after a restart it sells
   expect(list.transactions).toHaveLength(1);
   await page.keyboard.press('F8');
   await signIn(page, USERS.manager);
-  await page.keyboard.press('F5');
-  await page.getByRole('button', { name: /^Gateway/ }).click();
+  await openGatewayScreen(page);
   await expect(page.getByTestId('gateway-now')).toContainText('Remote gateway');
   await expect(page.getByTestId('gateway-now')).toContainText(creds.base_url!);
   await expect(page.getByTestId('gateway-now')).not.toContainText(creds.user_api_key!);

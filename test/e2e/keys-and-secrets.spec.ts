@@ -20,6 +20,7 @@ import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import type { Page } from '@playwright/test';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';
+import { allowOnEngineLoginPage, openGatewayScreen, startOAuthSignIn, type EngineLogin } from './helpers/gateway-oauth';
 
 function secretsOf(dataDir: string): Record<string, string> {
   const creds = engineCredentials(dataDir) as unknown as Record<string, unknown> & { oauth: { client_secret: string }; login: { password: string } };
@@ -38,6 +39,16 @@ function secretsOf(dataDir: string): Record<string, string> {
   };
 }
 
+/** A manager's half refund of the first row at `amount` on the Transactions screen. */
+async function refundHalf(page: Page, amount: string): Promise<void> {
+  await page.keyboard.press('F3');
+  await page.getByTestId('tx-row').filter({ hasText: amount }).first().getByRole('button').click();
+  const detail = page.getByTestId('tx-detail');
+  await detail.getByRole('button', { name: 'Half' }).click();
+  await detail.getByRole('button', { name: 'Refund…' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: /^Refund \$/ }).click();
+}
+
 test('no secret crosses the IPC bridge during sign-in, a sale, a refund, a key backup and sign-out', async ({ page, app }) => {
   const frames: string[] = [];
   page.on('websocket', (ws) => {
@@ -50,12 +61,7 @@ test('no secret crosses the IPC bridge during sign-in, a sale, a refund, a key b
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await page.keyboard.press('F8');
   await signIn(page, USERS.manager);
-  await page.keyboard.press('F3');
-  await page.getByTestId('tx-row').filter({ hasText: '$22.00' }).first().getByRole('button').click();
-  const detail = page.getByTestId('tx-detail');
-  await detail.getByRole('button', { name: 'Half' }).click();
-  await detail.getByRole('button', { name: 'Refund…' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: /^Refund \$/ }).click();
+  await refundHalf(page, '$22.00');
   await expect(page.getByTestId('detail-done')).toContainText('Refunded $11.00');
   await page.keyboard.press('F4');
   await page.getByLabel('Passphrase', { exact: true }).fill('counter backup 2026');
@@ -70,22 +76,6 @@ test('no secret crosses the IPC bridge during sign-in, a sale, a refund, a key b
   const leaked = Object.entries(secretsOf(app.dataDir)).filter(([, value]) => value.length >= 8 && all.includes(value)).map(([name]) => name);
   expect(leaked, 'secrets seen on the IPC bridge').toEqual([]);
 });
-
-/** A manager's half refund of the first row at `amount` on the Transactions screen. */
-async function refundHalf(page: Page, amount: string): Promise<void> {
-  await page.keyboard.press('F3');
-  await page.getByTestId('tx-row').filter({ hasText: amount }).first().getByRole('button').click();
-  const detail = page.getByTestId('tx-detail');
-  await detail.getByRole('button', { name: 'Half' }).click();
-  await detail.getByRole('button', { name: 'Refund…' }).click();
-  await page.getByRole('alertdialog').getByRole('button', { name: /^Refund \$/ }).click();
-}
-
-async function openGatewayScreen(page: Page): Promise<void> {
-  await page.keyboard.press('F5');
-  await page.getByRole('button', { name: /^Gateway/ }).click();
-  await expect(page.getByRole('heading', { name: 'Gateway', exact: true })).toBeVisible();
-}
 
 test('no gateway token, client secret or API key crosses the IPC bridge: OAuth sign-in, a sale, a refund, sign-out, an API key', async ({ page, context }) => {
   test.setTimeout(150_000);
@@ -108,18 +98,12 @@ test('no gateway token, client secret or API key crosses the IPC bridge: OAuth s
     tokens[`OAuth refresh token (${when})`] = t.refreshToken;
   };
   try {
-    const engine = engineCredentials(host.dataDir) as EngineCreds & { login: { domain: string; username: string; password: string }; oauth: { client_secret: string } };
+    const engine = engineCredentials(host.dataDir) as EngineCreds & { login: EngineLogin; oauth: { client_secret: string } };
     await openApp(page, host);
     await signIn(page, USERS.manager);
     await openGatewayScreen(page);
-    const [browser] = await Promise.all([context.waitForEvent('page'), page.getByRole('button', { name: 'Sign in with OAuth' }).click()]);
-    await browser.waitForLoadState();
-    await browser.getByLabel('Login domain').fill(engine.login.domain);
-    await browser.getByLabel('Username').fill(engine.login.username);
-    await browser.getByLabel('Password').fill(engine.login.password);
-    await browser.getByRole('button', { name: 'Sign in' }).click();
-    await browser.getByRole('button', { name: 'Allow' }).click();
-    await expect(browser.getByText('You are signed in.')).toBeVisible();
+    const browser = await startOAuthSignIn(page, context);
+    await allowOnEngineLoginPage(browser, engine.login);
     await browser.close();
     await expect(page.getByRole('status').filter({ hasText: 'Signed in with OAuth as gateway user' })).toBeVisible();
     await noteTokens('after sign-in');

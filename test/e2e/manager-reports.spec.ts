@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Page } from '@playwright/test';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
-import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { countPrints, expectAccessible, openApp, printCount, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
@@ -75,13 +75,7 @@ test('X report with card and cash, print on 80 mm and A4, Z report with the draw
 async function endOfDayStory(page: Page, app: HostInfo) {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.addInitScript(() => {
-    const w = window as unknown as { __printed: number };
-    w.__printed = 0;
-    window.print = () => {
-      w.__printed++;
-    };
-  });
+  await countPrints(page);
   await openApp(page, app);
   await signIn(page, USERS.manager);
 
@@ -146,7 +140,7 @@ async function endOfDayStory(page: Page, app: HostInfo) {
 
   await page.getByRole('radio', { name: 'A4 page' }).click();
   await page.getByRole('button', { name: 'Print or save as PDF' }).click();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await expect.poll(() => printCount(page)).toBe(1);
   await page.emulateMedia({ media: 'print' });
   await expect(page.getByTestId('report-store')).toBeVisible();
   await shot(page, 'manager-reports-05-x-print-a4');

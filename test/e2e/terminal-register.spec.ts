@@ -10,7 +10,6 @@ import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 
-const INSTALLER = { name: 'Jordan', pin: '2468' };
 let host: HostInfo;
 let sim: TerminalSimulator;
 let pty: PtyPair;
@@ -37,7 +36,7 @@ test('no terminal at first; the installer registers one on a serial cable, tests
   await page.keyboard.type('716');
   await expect(page.getByRole('radio', { name: 'Key card' })).toHaveAttribute('aria-checked', 'true');
 
-  await signIn(page, INSTALLER);
+  await signIn(page, USERS.installer);
   await expect(page.getByRole('heading', { name: 'Devices' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Demo Terminal/ })).toContainText('no address yet');
   await page.getByTestId('add-terminal').click();

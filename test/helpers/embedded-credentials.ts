@@ -6,11 +6,12 @@
  * under the app's vault key (electron/gateway/framework/engine-meta.ts). The node host
  * keeps that key in its keys folder outside the data folder (node-host-keys.ts, under the
  * tests' RINGUP_KEYS_DIR), so a test can open them the way only someone holding the key
- * can; engine.json gives the rest (base_url, ids).
+ * can; engine.json gives the rest (base_url, ids). `embeddedClient` is a v2 client with them.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { GatewayClient } from '../../electron/client/gateway-client';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
 import { DATABASE_FILE, PUBLIC_INFO_FILE } from '../../electron/gateway/engine';
@@ -43,4 +44,10 @@ export function embeddedCredentials(appDataDir: string, keysFolder = nodeHostKey
   } finally {
     db.close();
   }
+}
+
+/** The engine's admin user as a v2 client, to check what the gateway itself recorded (read afresh: the engine's port changes on a restart). */
+export function embeddedClient(appDataDir: string): GatewayClient {
+  const c = embeddedCredentials(appDataDir);
+  return new GatewayClient({ baseUrl: c.base_url, auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key } });
 }

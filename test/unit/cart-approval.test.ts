@@ -9,9 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { TENDER_COPY } from '../../electron/core/tenders';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
-import { useCoreHarness, value } from '../helpers/core-harness';
-import { GatewayClient } from '../../electron/client/gateway-client';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
+import { embeddedClient } from '../helpers/embedded-credentials';
 
 const h = useCoreHarness('ringup-cart-approval-');
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
@@ -21,16 +20,7 @@ let coffee: CatalogueItem;
 let beans: CatalogueItem;
 let morganId: string;
 
-/** The engine's admin, to check what the gateway itself recorded. */
-function engineClientOf(dir: string): GatewayClient {
-  const c = embeddedCredentials(dir);
-  return new GatewayClient({ baseUrl: c.base_url, auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key } });
-}
-
-async function freshCart() {
-  const cur = value(await h.call('cart:current'));
-  if (cur.lines.length > 0) value(await h.call('cart:clear'));
-}
+const freshCart = () => clearCart(h);
 
 describe('the discount rule after every edit', () => {
   it('setup: a catalogue and the 20 % limit', async () => {
@@ -133,7 +123,7 @@ describe("cancelling a cashier's split sale", () => {
     const cancelled = value(await h.call('cart:cancel', { confirmed: true, approval: { managerId: morganId, pin: '1234' } }));
     expect(cancelled).toMatchObject({ id: cart.id, status: 'cancelled' });
     expect(cancelled.tenders.map((t) => t.status)).toEqual(['reversed', 'reversed']);
-    const engine = engineClientOf(h.dir);
+    const engine = embeddedClient(h.dir);
     expect(Number((await engine.getTransaction(txn)).status_id)).toBe(201); // voided at the engine
     expect(value(await h.call('cart:current')).id).not.toBe(cart.id);
   });
@@ -149,7 +139,7 @@ describe("cancelling a cashier's split sale", () => {
     await h.signInAs('Casey', '0000');
     const cancelled = value(await h.call('cart:cancel', { confirmed: true, approval: { managerId: morganId, pin: '1234' } }));
     expect(cancelled).toMatchObject({ id: cart.id, status: 'cancelled' });
-    const engine = engineClientOf(h.dir);
+    const engine = embeddedClient(h.dir);
     const refunds = await engine.listTransactions({ previous_transaction_id: txn }, 1, 10);
     expect(refunds.items.map((t) => t.transaction_amount)).toEqual(['30.00']);
     expect(Number((await engine.getTransaction(txn)).status_id)).not.toBe(201); // settled: not voided

@@ -10,13 +10,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../electron/client/gateway-client';
+import type { GatewayClient } from '../../electron/client/gateway-client';
 import { CART_MESSAGES } from '../../electron/core/cart-store';
 import { TENDER_COPY } from '../../electron/core/tenders';
 import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { openCore, value, type OpenCore } from '../helpers/core-harness';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { embeddedClient } from '../helpers/embedded-credentials';
 
 const card = (number = '4111111111111111') => ({ number, expiry: '1230', cvv: '999', zip: '32606' });
 let n = 0;
@@ -35,10 +35,7 @@ Small thing,1.86,SMA,SMA-1,EA,4410,standard,no
 `;
 
 /** The engine's admin, to check what the gateway itself recorded (its port changes on restart). */
-function engineClient(): GatewayClient {
-  const c = embeddedCredentials(dir) as Record<string, string>;
-  return new GatewayClient({ baseUrl: c.base_url!, auth: { developerId: c.developer_id!, userId: c.user_id!, userApiKey: c.user_api_key! } });
-}
+const engineClient = () => embeddedClient(dir);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ringup-cart-'));

@@ -7,11 +7,10 @@
  * the last line item, and the note says so.
  */
 import { describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../electron/client/gateway-client';
 import { LEVEL3_NOTES } from '../../electron/core/cart-level3';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
-import { useCoreHarness, value } from '../helpers/core-harness';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
+import { embeddedClient } from '../helpers/embedded-credentials';
 
 const h = useCoreHarness('ringup-cart-level3-');
 const VISA_CORPORATE = '4005562231212149';
@@ -21,20 +20,14 @@ let n = 0;
 const ref = () => `l3-${Date.now()}-${n++}`;
 let items: Record<string, CatalogueItem>;
 
-function engine(): GatewayClient {
-  const c = embeddedCredentials(h.dir);
-  return new GatewayClient({ baseUrl: c.base_url, auth: { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key } });
-}
+const engine = () => embeddedClient(h.dir);
 
 async function lineItemsOf(transactionId: string): Promise<Array<Record<string, unknown>>> {
   const t = await engine().getTransactionExpanded(transactionId, ['transaction_level3']);
   return (t.transaction_level3 as { level3_data: { line_items: Array<Record<string, unknown>> } }).level3_data.line_items;
 }
 
-async function freshCart() {
-  const cur = value(await h.call('cart:current'));
-  if (cur.lines.length > 0) value(await h.call('cart:clear'));
-}
+const freshCart = () => clearCart(h);
 
 describe('Level 3 from the cart', () => {
   it('setup', async () => {

@@ -21,6 +21,7 @@ import type { HandlerResults, PosUser, TerminalStatePayload } from '../../shared
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
 import type { Result } from '../../shared/result';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
+import { clearCart } from '../helpers/core-harness';
 
 const ORIGIN = 'http://127.0.0.1:5999';
 let dir: string;
@@ -154,8 +155,7 @@ describe('counter', () => {
 
   it('a cart pays part on the terminal, a partial approval leaves the rest, cancel voids the terminal tenders', async () => {
     await signInAs('Casey', '0000');
-    const cur = value(await call('cart:current'));
-    if (cur.lines.length > 0) value(await call('cart:clear'));
+    await clearCart({ call });
     value(await call('cart:add-open', { name: 'Gift', amountCents: 500, taxCategory: 'exempt' }));
     // A chosen part of the balance on the terminal; its tender id is the router transaction's transaction_api_id.
     const part = value(await call('cart:pay-terminal', { amountCents: 300, clientRef: 'cart-terminal-1' }));

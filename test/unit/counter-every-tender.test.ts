@@ -8,7 +8,6 @@
  * filter, through a real HTTP proxy that strips it). Real core, real engine, the terminal
  * simulator on a real TCP port.
  */
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -20,9 +19,7 @@ import { hardCapSentence, largeAmountSentence, largeTipSentence } from '../../sh
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import type { TransactionView } from '../../shared/ipc/contract';
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
-import { startCore } from '../../electron/core/app-core';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
-import { HARNESS_ORIGIN, useCoreHarness, value, type OpenCore } from '../helpers/core-harness';
+import { openCore, useCoreHarness, value, type OpenCore } from '../helpers/core-harness';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const h = useCoreHarness('ringup-every-tender-');
@@ -37,12 +34,7 @@ const ref = () => `tender-${Date.now()}-${n++}`;
 
 /** The engine's stored document of a transaction (read straight from its SQLite file). */
 function engineDoc(id: string): Record<string, unknown> {
-  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
-  try {
-    return JSON.parse((db.prepare('SELECT doc FROM transactions WHERE id = ?').get(id) as { doc: string }).doc) as Record<string, unknown>;
-  } finally {
-    db.close();
-  }
+  return JSON.parse(String(h.engineRow('SELECT doc FROM transactions WHERE id = ?', id)?.doc)) as Record<string, unknown>;
 }
 
 beforeAll(async () => {
@@ -188,10 +180,7 @@ describe('Find by the Ref on the receipt', () => {
   async function otherRegister(baseUrl: (engineOrigin: string) => Promise<string>): Promise<{ core: OpenCore; dir: string }> {
     const creds = embeddedCredentials(h.dir) as Record<string, string>;
     const dir = mkdtempSync(join(tmpdir(), 'ringup-other-register-'));
-    const core = await startCore({
-      dataDir: dir,
-      shell: 'node-host',
-      healthIntervalMs: 0,
+    const c = await openCore(dir, {
       deviceStatusIntervalMs: 0,
       remote: {
         baseUrl: await baseUrl(new URL(creds.base_url!).origin),
@@ -200,15 +189,6 @@ describe('Find by the Ref on the receipt', () => {
         productTransactionId: creds.cc_product_transaction_id!,
       },
     });
-    const dispatch = createDispatcher(core.handlers, { allowedOrigins: [HARNESS_ORIGIN] });
-    const c: OpenCore = {
-      core,
-      call: async (channel, arg) => (await dispatch(channel, { url: `${HARNESS_ORIGIN}/`, isMainFrame: true }, arg)) as never,
-      async signInAs(name, pin) {
-        const user = value(await c.call('auth:users')).users.find((u) => u.name === name)!;
-        value(await c.call('auth:sign-in', { userId: user.id, pin }));
-      },
-    };
     return { core: c, dir };
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyKey, saleTotals } from '../../renderer/src/lib/amount-entry';
+import { balancePart } from '../../renderer/src/lib/balance-part';
 import { basisPointsOf, formatPercentBp, money, parseTypedAmount, percentOf } from '../../renderer/src/lib/money-format';
 import { MAX_AMOUNT_CENTS } from '../../shared/ipc/contract';
 
@@ -48,5 +49,17 @@ describe('money text', () => {
     expect(saleTotals(2000, true, 825, { kind: 'percent', percent: 20 })).toEqual({ subtotalCents: 2000, taxCents: 165, tipCents: 400, totalCents: 2565 });
     expect(saleTotals(2000, false, 825, { kind: 'custom', cents: 123 })).toEqual({ subtotalCents: 2000, taxCents: 0, tipCents: 123, totalCents: 2123 });
     expect(saleTotals(2000, false, 825, { kind: 'none' }).totalCents).toBe(2000);
+  });
+});
+
+describe('a part of the balance on one tender', () => {
+  it('is all of it when blank, the typed amount when it fits, and a sentence otherwise', () => {
+    expect(balancePart('', 2_500)).toEqual({ blank: true, cents: 2_500, error: null });
+    expect(balancePart('  ', 2_500)).toEqual({ blank: true, cents: 2_500, error: null });
+    expect(balancePart('10', 2_500)).toEqual({ blank: false, cents: 1_000, error: null });
+    expect(balancePart('25.00', 2_500)).toEqual({ blank: false, cents: 2_500, error: null });
+    for (const bad of ['25.01', '0', 'ten', '-1']) {
+      expect(balancePart(bad, 2_500), bad).toMatchObject({ blank: false, error: 'Type an amount up to the balance, $25.00.' });
+    }
   });
 });

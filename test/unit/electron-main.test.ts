@@ -221,19 +221,22 @@ describe('preload', () => {
   });
 });
 
+/** A window whose print succeeds and whose PDF is `pdfText`, for the printers' tests. */
+function fakeWindow(pdfText: string) {
+  return {
+    isDestroyed: () => false,
+    webContents: {
+      print: vi.fn((_opts: unknown, cb: (ok: boolean, reason: string) => void) => cb(true, '')),
+      printToPDF: vi.fn(async (_opts?: { pageSize: unknown }) => Buffer.from(pdfText)),
+    },
+  };
+}
+
 describe('desktop receipt printer', () => {
-  function fakeWindow() {
-    return {
-      isDestroyed: () => false,
-      webContents: {
-        print: vi.fn((_opts: unknown, cb: (ok: boolean, reason: string) => void) => cb(true, '')),
-        printToPDF: vi.fn(async () => Buffer.from('%PDF-1.7 receipt')),
-      },
-    };
-  }
+  const fakeReceiptWindow = () => fakeWindow('%PDF-1.7 receipt');
 
   it('prints through the system dialog and returns no file', async () => {
-    const win = fakeWindow();
+    const win = fakeReceiptWindow();
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
     expect(await createReceiptPrinter(() => win as never)('abcdef12-x')).toBeNull();
     expect(win.webContents.print).toHaveBeenCalledOnce();
@@ -242,7 +245,7 @@ describe('desktop receipt printer', () => {
   it('saves a PDF where the user chose and returns its path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ringup-pdf-'));
     const target = join(dir, 'r.pdf');
-    const win = fakeWindow();
+    const win = fakeReceiptWindow();
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 });
     h.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
     expect(await createReceiptPrinter(() => win as never)('abcdef12-x')).toBe(target);
@@ -251,7 +254,7 @@ describe('desktop receipt printer', () => {
   });
 
   it('does nothing when the user cancels, and reports a failed print', async () => {
-    const win = fakeWindow();
+    const win = fakeReceiptWindow();
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 2 });
     expect(await createReceiptPrinter(() => win as never)('x')).toBeNull();
     expect(win.webContents.print).not.toHaveBeenCalled();
@@ -262,15 +265,7 @@ describe('desktop receipt printer', () => {
 });
 
 describe('desktop report printer', () => {
-  function fakeWindow() {
-    return {
-      isDestroyed: () => false,
-      webContents: {
-        print: vi.fn((_opts: unknown, cb: (ok: boolean, reason: string) => void) => cb(true, '')),
-        printToPDF: vi.fn(async (_opts: { pageSize: unknown }) => Buffer.from('%PDF-1.7 report')),
-      },
-    };
-  }
+  const fakeReportWindow = () => fakeWindow('%PDF-1.7 report');
 
   it('offers Save as PDF first, on A4 or an 80 mm roll, under the report\'s name', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ringup-report-pdf-'));
@@ -280,7 +275,7 @@ describe('desktop report printer', () => {
         ['80mm', { width: 3.15, height: 40 }],
       ] as const) {
         const target = join(dir, `z-report-3-${paper}.pdf`);
-        const win = fakeWindow();
+        const win = fakeReportWindow();
         h.dialog.showMessageBox.mockResolvedValueOnce({ response: 1 });
         h.dialog.showSaveDialog.mockResolvedValueOnce({ canceled: false, filePath: target });
         expect(await createReportPrinter(() => win as never)('z-report-3', paper)).toBe(target);
@@ -297,7 +292,7 @@ describe('desktop report printer', () => {
   });
 
   it('prints through the system dialog (no file), and writes nothing when the save is cancelled', async () => {
-    const win = fakeWindow();
+    const win = fakeReportWindow();
     h.dialog.showMessageBox.mockResolvedValueOnce({ response: 0 });
     expect(await createReportPrinter(() => win as never)('x-report', '80mm')).toBeNull();
     expect(win.webContents.print).toHaveBeenCalledOnce();

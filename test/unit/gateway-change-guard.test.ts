@@ -5,20 +5,12 @@
  * back. Save on the Gateway screen, an OAuth sign-in and Sign out of the gateway are refused
  * with a sentence until they are done; the same account (a new key) is not a change.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ACCOUNT_CHANGE_MESSAGES } from '../../electron/core/account-change-guard';
-import { startCore, type Core } from '../../electron/core/app-core';
 import { CONNECTION_MESSAGES } from '../../electron/core/gateway-connection';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
-import type { HandlerResults, QueueStatus } from '../../shared/ipc/contract';
+import type { QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
-import type { Result } from '../../shared/result';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
-import { Gate } from '../helpers/tcp-gate';
-import { useCoreHarness, value } from '../helpers/core-harness';
+import { useCoreHarness, useGatedEngine, value } from '../helpers/core-harness';
 
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 const elsewhere = { baseUrl: 'http://127.0.0.1:9/v2', developerId: '6f0c2a47-3b51-4f7e-9d2a-5c8e1b7a9d10', userId: '0b9d8c7e-6a5f-4e3d-8c2b-1a0f9e8d7c6b' };
@@ -46,47 +38,17 @@ describe('an open sale with a card payment', () => {
 });
 
 describe('sales waiting in the offline queue', () => {
-  let engineSide: Core;
-  let creds: Record<string, string>;
-  let gate: Gate;
-  const dirs: string[] = [];
-
-  beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-guard-engine-'));
-    dirs.push(dir);
-    engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-    creds = embeddedCredentials(dir) as Record<string, string>;
-    gate = new Gate(Number(new URL(creds.base_url!).port));
-    await gate.up();
-  });
-  afterAll(async () => {
-    await gate?.down();
-    await engineSide?.close();
-    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-  });
+  const g = useGatedEngine('ringup-guard-engine-');
 
   it('hold back Save, an OAuth sign-in and Sign out of the gateway until they are sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-guard-counter-'));
-    dirs.push(dir);
-    const core = await startCore({
-      dataDir: dir,
-      shell: 'node-host',
-      healthIntervalMs: 0,
-      gatewayTimeoutMs: 3_000,
-      settings: () => ({ ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true }),
-      remote: { baseUrl: `http://127.0.0.1:${gate.port}/v2`, auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! }, locationId: creds.location_id! },
-    });
+    const { core, call, signInAs } = await g.openCounter(g.tempDir('ringup-guard-counter-'), { settings: () => ({ ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true }) });
     const events: QueueStatus[] = [];
     core.events.subscribe((e, payload) => {
       if (e === 'queue:status') events.push(payload as QueueStatus);
     });
-    const dispatch = createDispatcher(core.handlers, { allowedOrigins: ['http://127.0.0.1:5999'] });
-    const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) =>
-      (await dispatch(channel, { url: 'http://127.0.0.1:5999/', isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
     try {
-      const users = value(await call('auth:users')).users;
-      value(await call('auth:sign-in', { userId: users.find((u) => u.name === 'Morgan')!.id, pin: '1234' }));
-      await gate.down();
+      await signInAs('Morgan', '1234');
+      await g.gate.down();
       // The first request after the cut may meet a dead kept-alive connection; the next is taken offline.
       for (let i = 0; i < 3 && value(await call('queue:status')).pendingCount === 0; i++) await call('sale:charge', { subtotalCents: 1_200, taxCents: 0, tipCents: 0, card, clientRef: `guard-offline-${i}` });
       expect(value(await call('queue:status')).pendingCount).toBe(1);
@@ -96,12 +58,12 @@ describe('sales waiting in the offline queue', () => {
       expect(await call('gateway:oauth-start', { kind: 'embedded' })).toEqual(refused);
       expect(await call('gateway:sign-out')).toEqual(refused);
       // The same account with a new key is no change of account.
-      expect(await call('gateway:save', { kind: 'remote', baseUrl: `http://127.0.0.1:${gate.port}/v2`, developerId: creds.developer_id, userId: creds.user_id, userApiKey: creds.user_api_key })).toMatchObject({
+      expect(await call('gateway:save', { kind: 'remote', baseUrl: `http://127.0.0.1:${g.gate.port}/v2`, developerId: g.creds.developer_id, userId: g.creds.user_id, userApiKey: g.creds.user_api_key })).toMatchObject({
         ok: false,
         error: { message: CONNECTION_MESSAGES.unreachable },
       });
 
-      await gate.up();
+      await g.gate.up();
       value(await call('queue:forward-now'));
       for (let i = 0; i < 100 && !(events.at(-1)?.pendingCount === 0 && !events.at(-1)?.forwarding); i++) await new Promise((r) => setTimeout(r, 50));
       expect(value(await call('queue:status')).pendingCount).toBe(0);

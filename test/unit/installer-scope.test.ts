@@ -5,8 +5,6 @@
  * the engine as its device-installer user (user_type_id 50), which sets up terminals but
  * whose sale the engine itself refuses (403).
  */
-import Database from 'better-sqlite3';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { INSTALLER_CHANNELS } from '../../electron/core/installer-scope';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
@@ -21,15 +19,6 @@ import { useCoreHarness, value } from '../helpers/core-harness';
 const h = useCoreHarness('ringup-installer-');
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 
-function engineRow(sql: string, ...params: unknown[]): Record<string, unknown> | undefined {
-  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
-  try {
-    return db.prepare(sql).get(...params) as Record<string, unknown> | undefined;
-  } finally {
-    db.close();
-  }
-}
-
 describe('the installer', () => {
   it("may not list the day's transactions nor void a cashier's partial approval", async () => {
     await h.signInAs('Casey', '0000');
@@ -42,7 +31,7 @@ describe('the installer', () => {
     expect(await h.call('receipt:email', { id: partial.id, email: 'pat@example.com' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(await h.call('links:transaction', { id: partial.id })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     // The partial approval stands.
-    expect(engineRow('SELECT status_id FROM transactions WHERE id = ?', partial.id)).toEqual({ status_id: 101 });
+    expect(h.engineRow('SELECT status_id FROM transactions WHERE id = ?', partial.id)).toEqual({ status_id: 101 });
   });
 
   it('is refused every channel outside its own, whatever the argument', async () => {
@@ -68,14 +57,14 @@ describe('the installer', () => {
     const data = value(await h.call('devices:installer-data'));
     const { lastRegistrationTs: _ts, id: _id, ...demo } = data.terminals[0]!;
     const saved = value(await h.call('devices:terminal-save', { ...demo, title: 'Back counter', serialNumber: 'SN-BACK-1', address: { kind: 'tcp', host: '127.0.0.1', port: 10009 } }));
-    const maker = engineRow('SELECT u.user_type_id, u.username FROM terminals t JOIN users u ON u.id = t.created_user_id WHERE t.id = ?', saved.id);
+    const maker = h.engineRow('SELECT u.user_type_id, u.username FROM terminals t JOIN users u ON u.id = t.created_user_id WHERE t.id = ?', saved.id);
     expect(maker).toMatchObject({ user_type_id: INSTALLER_USER_TYPE });
     expect(String(maker?.username)).toMatch(/^ringup-installer-/);
 
     const stored = await openNodeHostSecretStore(h.dir).get(INSTALLER_CREDENTIALS_SECRET);
     const installer = JSON.parse(String(stored)) as { userId: string; userApiKey: string };
     const base = value(await h.call('core:status')).gateway.baseUrl;
-    const developerId = String(engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');
+    const developerId = String(h.engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');
     const res = await fetch(`${base}/transactions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'developer-id': developerId, 'user-id': installer.userId, 'user-api-key': installer.userApiKey },

@@ -7,10 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { BATCH_MESSAGES } from '../../electron/core/batch-handlers';
 import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batch-csv';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { GatewayClient, TooManyRecordsError } from '../../electron/client/gateway-client';
+import { TooManyRecordsError } from '../../electron/client/gateway-client';
 import { TOO_MANY_RECORDS, withGatewayFailure } from '../../electron/core/guarded-call';
 import { ok } from '../../shared/result';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { embeddedClient } from '../helpers/embedded-credentials';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-batches-');
@@ -109,8 +109,7 @@ describe('batches', () => {
     await signInAs('Morgan', '1234');
     for (const cents of [1100, 1200, 1300]) await sell(cents);
     const batchId = value(await call('batches:list')).open!.id;
-    const c = embeddedCredentials(h.dir) as Record<string, string>;
-    const client = new GatewayClient({ baseUrl: c.base_url!, auth: { developerId: c.developer_id!, userId: c.user_id!, userApiKey: c.user_api_key! } });
+    const client = embeddedClient(h.dir);
     expect(await client.listAllTransactions({ transaction_batch_id: batchId }, 3)).toHaveLength(3);
     // One more than the limit: an error, not the first two of three (the old behaviour returned a slice).
     await expect(client.listAllTransactions({ transaction_batch_id: batchId }, 2)).rejects.toBeInstanceOf(TooManyRecordsError);

@@ -7,11 +7,10 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { GatewayClient } from '../../electron/client/gateway-client';
 import { REPORT_MESSAGES } from '../../electron/core/reports';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { useCoreHarness, value } from '../helpers/core-harness';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
+import { readEngineDatabase, useCoreHarness, value } from '../helpers/core-harness';
+import { embeddedClient } from '../helpers/embedded-credentials';
 import type { DayReport } from '../../shared/ipc/contract';
 
 const h = useCoreHarness('ringup-reports-');
@@ -23,10 +22,7 @@ async function sell(subtotalCents: number, extra: { tipCents?: number; taxCents?
 }
 
 /** The engine's admin, as another till or the gateway's own screens would act. */
-function engineClient(): GatewayClient {
-  const c = embeddedCredentials(h.dir) as Record<string, string>;
-  return new GatewayClient({ baseUrl: c.base_url!, auth: { developerId: c.developer_id!, userId: c.user_id!, userApiKey: c.user_api_key! } });
-}
+const engineClient = () => embeddedClient(h.dir);
 
 type Period = { from: number; to: number };
 const cents = (v: unknown) => (v == null ? 0 : Math.round(Number(String(v).replace('.', ''))));
@@ -37,8 +33,7 @@ const cents = (v: unknown) => (v == null ? 0 : Math.round(Number(String(v).repla
  * transactions created before it (modified_ts is the void's time: nothing changes a voided row after).
  */
 function engineSums(p: Period) {
-  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
-  try {
+  return readEngineDatabase(h.dir, (db) => {
     const inPeriod = 'created_ts BETWEEN @from AND @to';
     const sales = db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 20 AND status_id = 101 AND ${inPeriod}`).get(p) as { n: number; c: number };
     const refunds = db.prepare(`SELECT COUNT(*) AS n, COALESCE(SUM(auth_amount), 0) AS c FROM transactions WHERE type_id = 30 AND status_id IN (101, 111) AND ${inPeriod}`).get(p) as { n: number; c: number };
@@ -58,9 +53,7 @@ function engineSums(p: Period) {
     const voidedDocs = db.prepare('SELECT doc FROM transactions WHERE status_id = 201 AND type_id = 20 AND modified_ts BETWEEN @from AND @to AND created_ts < @from').all(p) as Array<{ doc: string }>;
     const voidedTax = voidedDocs.reduce((a, { doc }) => a + cents((JSON.parse(doc) as { tax?: string | null }).tax), 0);
     return { sales, refunds, voids: voids.n, declined: declined.n, tips, tax, ach, voidedSales: earlierVoid(20), voidedRefunds: earlierVoid(30), voidedTax };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** The app's cash drawer for a period (ringup.db): cash taken and given back, with counts. */

@@ -9,6 +9,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GatewayClient, GatewayError } from '../../electron/client/gateway-client';
+import { rejectionOf } from '../helpers/rejection';
 
 const servers: Array<Server | ReturnType<typeof createTcpServer>> = [];
 const sockets = new Set<Socket>();
@@ -32,15 +33,7 @@ async function listen(server: Server | ReturnType<typeof createTcpServer>): Prom
   return (server.address() as AddressInfo).port;
 }
 
-async function failure(p: Promise<unknown>): Promise<GatewayError> {
-  try {
-    await p;
-  } catch (e) {
-    expect(e).toBeInstanceOf(GatewayError);
-    return e as GatewayError;
-  }
-  throw new Error('expected a GatewayError');
-}
+const failure = (p: Promise<unknown>) => rejectionOf(p, GatewayError);
 
 describe('GatewayClient over node:http answers as over fetch', () => {
   it('a 201 is its parsed body; a 422 is the gateway’s envelope; the headers and JSON body arrive', async () => {

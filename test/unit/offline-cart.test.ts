@@ -5,64 +5,27 @@
  * the offline queue, so the card is never charged; once the queue has sent it, the cart's
  * tender carries the gateway's id, so Cancel sale voids it and Return lines refunds it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
 import type { HandlerResults } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
-import type { Result } from '../../shared/result';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
-import { Gate } from '../helpers/tcp-gate';
+import { useGatedEngine, type OpenCore } from '../helpers/core-harness';
 
-const ORIGIN = 'http://127.0.0.1:5999';
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 const settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true };
 
-let engineSide: Core;
-let counter: Core;
-let creds: Record<string, string>;
-let gate: Gate;
-const dirs: string[] = [];
+const g = useGatedEngine('ringup-offline-cart-engine-');
+let counter: OpenCore;
 let n = 0;
 const ref = () => `offline-cart-${process.pid}-${Date.now()}-${n++}`;
-let call: <C extends keyof HandlerResults>(channel: C, arg?: unknown) => Promise<Result<HandlerResults[C]>>;
+const call: OpenCore['call'] = (channel, arg) => counter.call(channel, arg);
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-cart-engine-'));
-  dirs.push(dir);
-  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  creds = embeddedCredentials(dir) as Record<string, string>;
-  gate = new Gate(Number(new URL(creds.base_url!).port));
-  await gate.up();
-  const counterDir = mkdtempSync(join(tmpdir(), 'ringup-offline-cart-counter-'));
-  dirs.push(counterDir);
-  counter = await startCore({
-    dataDir: counterDir,
-    shell: 'node-host',
-    healthIntervalMs: 0,
-    settings: () => settings,
-    gatewayTimeoutMs: 3_000,
-    remote: {
-      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
-      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-      locationId: creds.location_id!,
-    },
-  });
-  const dispatch = createDispatcher(counter.handlers, { allowedOrigins: [ORIGIN] });
-  call = async (channel, arg) => (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as never;
-  const users = await call('auth:users');
-  const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan') : undefined;
-  expect((await call('auth:sign-in', { userId: morgan!.id, pin: '1234' })).ok).toBe(true);
+  counter = await g.openCounter(g.tempDir('ringup-offline-cart-counter-'), { settings: () => settings });
+  await counter.signInAs('Morgan', '1234');
 }, 30_000);
 
 afterAll(async () => {
-  await counter?.close();
-  await gate?.down();
-  await engineSide?.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  await counter?.core.close();
 });
 
 interface EngineRow {
@@ -74,30 +37,13 @@ interface EngineRow {
   transaction_amount: string;
 }
 
-async function engineRows(filter: string): Promise<EngineRow[]> {
-  const res = await fetch(`${creds.base_url}/transactions?${filter}&page_size=100`, {
-    headers: { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! },
-  });
-  return ((await res.json()) as { transactions: EngineRow[] }).transactions;
-}
+const engineRows = (filter: string) => g.transactions<EngineRow>(filter);
 
 /** The gateway goes away; the counter's health probe sees it (a kept-alive connection may still answer the first request). */
-async function outage(): Promise<void> {
-  await gate.down();
-  await call('gateway:check');
-}
+const outage = () => g.outage(counter);
 
 /** The gateway answers again; waits until the queue has sent everything. */
-async function recovery(): Promise<void> {
-  await gate.up();
-  await call('gateway:check');
-  for (let i = 0; i < 200; i++) {
-    const s = await call('queue:status');
-    if (s.ok && s.value.pendingCount === 0 && !s.value.forwarding) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('the queue did not drain');
-}
+const recovery = () => g.recovery(counter);
 
 /** Pays a card tender; the first request after the outage may meet a dead kept-alive connection, so it is tried with a new reference once. */
 async function payOffline(amountCents?: number): Promise<{ cart: HandlerResults['cart:pay-card']; clientRef: string }> {

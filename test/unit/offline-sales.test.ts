@@ -5,92 +5,43 @@
  * offline under the store's rules, survive a sign-out, a user switch and a restart, and
  * are forwarded by themselves, exactly once, when the gateway answers again.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
+import { describe, expect, it } from 'vitest';
 import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { OFFLINE_APPROVED, OFFLINE_CUSTOMER_NOT_QUEUED } from '../../electron/core/offline-sales';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
-import { CUSTOMER_CONTACT_ERROR, type HandlerResults, type QueueStatus } from '../../shared/ipc/contract';
+import { CUSTOMER_CONTACT_ERROR, type QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
-import type { Result } from '../../shared/result';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
-import { Gate } from '../helpers/tcp-gate';
+import { useGatedEngine } from '../helpers/core-harness';
 
-const ORIGIN = 'http://127.0.0.1:5999';
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 let settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS };
 
-
-let engineSide: Core;
-let creds: Record<string, string>;
-let gate: Gate;
-const dirs: string[] = [];
+const g = useGatedEngine('ringup-offline-engine-');
 let n = 0;
 const ref = () => `offline-core-${Date.now()}-${n++}`;
 
+/** A counter on `dir` under this file's `settings`, with the queue's pushed status events. */
 async function counter(dir: string) {
-  const core = await startCore({
-    dataDir: dir,
-    shell: 'node-host',
-    healthIntervalMs: 0,
-    settings: () => settings,
-    gatewayTimeoutMs: 3_000,
-    remote: {
-      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
-      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-      locationId: creds.location_id!,
-    },
-  });
-  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) =>
-    (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-  const signIn = async (name: string, pin: string) => {
-    const users = (await call('auth:users')) as Result<HandlerResults['auth:users']>;
-    const user = users.ok ? users.value.users.find((u) => u.name === name) : undefined;
-    expect((await call('auth:sign-in', { userId: user!.id, pin })).ok).toBe(true);
-  };
+  const c = await g.openCounter(dir, { settings: () => settings });
   const events: QueueStatus[] = [];
-  core.events.subscribe((e, payload) => {
+  c.core.events.subscribe((e, payload) => {
     if (e === 'queue:status') events.push(payload as QueueStatus);
   });
-  return { core, call, signIn, events };
+  return { ...c, events };
 }
 
-beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-engine-'));
-  dirs.push(dir);
-  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  creds = embeddedCredentials(dir) as Record<string, string>;
-  gate = new Gate(Number(new URL(creds.base_url!).port));
-  await gate.up();
-});
-
-afterAll(async () => {
-  await gate?.down();
-  await engineSide?.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
 async function atEngine(apiId: string): Promise<number> {
-  const res = await fetch(`${creds.base_url}/transactions?transaction_api_id=${apiId}`, {
-    headers: { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! },
-  });
-  return ((await res.json()) as { transactions: unknown[] }).transactions.length;
+  return (await g.transactions(`transaction_api_id=${apiId}`)).length;
 }
 
 describe('selling through a gateway outage', () => {
   it('approves offline under the rules, keeps the queue across sign-out and restart, and drains it exactly once', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-counter-'));
-    dirs.push(dir);
+    const dir = g.tempDir('ringup-offline-counter-');
     let c = await counter(dir);
-    await c.signIn('Casey', '0000');
+    await c.signInAs('Casey', '0000');
     const online = await c.call('sale:charge', { subtotalCents: 500, taxCents: 0, tipCents: 0, card, clientRef: ref() });
     expect(online.ok && online.value.transaction.offline).toBeFalsy();
 
-    await gate.down();
+    await g.gate.down();
     // The store's default: card-present only, so a keyed card is refused offline with its own sentence; nothing queued.
     // (The first request after the outage may meet a dead kept-alive connection: "did not answer".)
     const stale = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 0, tipCents: 0, card, clientRef: ref() });
@@ -118,7 +69,7 @@ describe('selling through a gateway outage', () => {
 
     // A manager rings up the large one; then signs out. Nothing is dropped.
     await c.call('auth:sign-out');
-    await c.signIn('Morgan', '1234');
+    await c.signInAs('Morgan', '1234');
     expect((await c.call('sale:charge', { subtotalCents: 9_000, taxCents: 0, tipCents: 0, card, clientRef: refs[2] })).ok).toBe(true);
     await c.call('auth:sign-out');
     expect(await c.call('gateway:check')).toMatchObject({ ok: true, value: { health: 'unreachable' } });
@@ -126,13 +77,13 @@ describe('selling through a gateway outage', () => {
     // Restart while the gateway is still away: the queue is on disk.
     await c.core.close();
     c = await counter(dir);
-    await c.signIn('Morgan', '1234');
+    await c.signInAs('Morgan', '1234');
     const listed = await c.call('queue:list');
     expect(listed.ok && listed.value.items.map((i) => i.state)).toEqual(['pending', 'pending', 'pending']);
     for (const r of refs) expect(await atEngine(r)).toBe(0);
 
     // The gateway answers again: the health probe starts forwarding by itself.
-    await gate.up();
+    await g.gate.up();
     await c.call('gateway:check');
     for (let i = 0; i < 100 && !(c.events.at(-1)?.pendingCount === 0 && !c.events.at(-1)?.forwarding); i++) await new Promise((r) => setTimeout(r, 50));
     const after = await c.call('queue:list');
@@ -152,13 +103,11 @@ describe('selling through a gateway outage', () => {
   }, 45_000);
 
   it("keeps the customer's name and phone or e-mail given at an offline approval, checks them, and lists them for the manager", async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-customer-'));
-    dirs.push(dir);
+    const dir = g.tempDir('ringup-offline-customer-');
     const c = await counter(dir);
-    await c.signIn('Casey', '0000');
+    await c.signInAs('Casey', '0000');
     settings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true };
-    await gate.down();
-    await c.call('gateway:check');
+    await g.outage(c);
     let sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
     if (!sale.ok) sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
     if (!sale.ok) throw new Error(sale.error.message);
@@ -171,16 +120,10 @@ describe('selling through a gateway outage', () => {
     expect(await c.call('queue:set-customer', { clientRef, name: 'Pat Doe', contact: 'pat@example.com' })).toMatchObject({ ok: true, value: { customerContact: 'pat@example.com' } });
 
     await c.call('auth:sign-out');
-    await c.signIn('Morgan', '1234');
+    await c.signInAs('Morgan', '1234');
     const listed = await c.call('queue:list');
     expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ customerName: 'Pat Doe', customerContact: 'pat@example.com', entryMode: 'K', state: 'pending' });
-    await gate.up();
-    await c.call('gateway:check');
-    for (let i = 0; i < 100; i++) {
-      const st = await c.call('queue:status');
-      if (st.ok && st.value.pendingCount === 0 && !st.value.forwarding) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await g.recovery(c);
     await c.core.close();
     settings = { ...DEFAULT_STORE_SETTINGS };
   }, 30_000);

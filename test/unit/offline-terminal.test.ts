@@ -8,82 +8,46 @@
  * again the queue forwards the encrypted reads; the gateway decrypts them and keeps each
  * sale's entry mode (chip, contactless, swiped) — exactly once per sale.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startCore, type Core } from '../../electron/core/app-core';
 import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
-import { createDispatcher } from '../../electron/ipc/dispatcher';
-import type { HandlerResults } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
-import type { Result } from '../../shared/result';
-import { embeddedCredentials } from '../helpers/embedded-credentials';
-import { Gate } from '../helpers/tcp-gate';
+import { useGatedEngine } from '../helpers/core-harness';
+import { standaloneHeaders } from '../helpers/standalone-engine';
 
-const ORIGIN = 'http://127.0.0.1:5999';
 const PAN = '4111111111111111';
 const keyedCard = { number: PAN, expiry: '1230', cvv: '999', zip: '32606' };
 
-let engineSide: Core;
-let creds: Record<string, string>;
-let gate: Gate;
+const g = useGatedEngine('ringup-offline-term-engine-');
 let sim: TerminalSimulator;
-const dirs: string[] = [];
 let n = 0;
 const ref = () => `offline-term-${process.pid}-${n++}`;
 
-const headers = () => ({ 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key!, 'content-type': 'application/json' });
-
+/** A counter on `dir` with the store's defaults (card-present sales go offline, keyed cards do not), Casey signed in. */
 async function counter(dir: string) {
-  const core = await startCore({
-    dataDir: dir,
-    shell: 'node-host',
-    healthIntervalMs: 0,
-    deviceStatusIntervalMs: 0,
-    // The store's defaults: card-present sales go offline, keyed cards do not.
-    settings: () => DEFAULT_STORE_SETTINGS,
-    gatewayTimeoutMs: 3_000,
-    remote: {
-      baseUrl: `http://127.0.0.1:${gate.port}/v2`,
-      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-      locationId: creds.location_id!,
-    },
-  });
-  const dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
-  const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown) => (await dispatch(channel, { url: `${ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;
-  const users = await call('auth:users');
-  const casey = users.ok ? users.value.users.find((u) => u.name === 'Casey') : undefined;
-  expect((await call('auth:sign-in', { userId: casey!.id, pin: '0000' })).ok).toBe(true);
-  return { core, call };
+  const c = await g.openCounter(dir, { deviceStatusIntervalMs: 0, settings: () => DEFAULT_STORE_SETTINGS });
+  await c.signInAs('Casey', '0000');
+  return c;
 }
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-engine-'));
-  dirs.push(dir);
-  engineSide = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0 });
-  creds = embeddedCredentials(dir) as Record<string, string>;
-  gate = new Gate(Number(new URL(creds.base_url!).port));
-  await gate.up();
   sim = new TerminalSimulator();
   const simPort = await sim.listenTcp(0);
   // The installer pointed the demo terminal at the counter's terminal.
-  const list = (await (await fetch(`${creds.base_url}/terminals`, { headers: headers() })).json()) as { terminals: Array<{ id: string }> };
-  const put = await fetch(`${creds.base_url}/terminals/${list.terminals[0]!.id}`, {
+  const list = (await (await fetch(`${g.creds.base_url}/terminals`, { headers: standaloneHeaders(g.creds) })).json()) as { terminals: Array<{ id: string }> };
+  const put = await fetch(`${g.creds.base_url}/terminals/${list.terminals[0]!.id}`, {
     method: 'PUT',
-    headers: headers(),
+    headers: standaloneHeaders(g.creds),
     body: JSON.stringify({ terminal: { local_ip_address: '127.0.0.1', port: simPort } }),
   });
   expect(put.status).toBe(200);
 }, 30_000);
 
 afterAll(async () => {
-  await gate?.down();
   await sim?.close();
-  await engineSide?.close();
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
 });
 
 interface EngineRow {
@@ -96,8 +60,7 @@ interface EngineRow {
 }
 
 async function atEngine(apiId: string): Promise<EngineRow[]> {
-  const res = await fetch(`${creds.base_url}/transactions?transaction_api_id=${apiId}`, { headers: headers() });
-  return ((await res.json()) as { transactions: EngineRow[] }).transactions.filter((t) => t.transaction_api_id === apiId);
+  return (await g.transactions<EngineRow>(`transaction_api_id=${apiId}`)).filter((t) => t.transaction_api_id === apiId);
 }
 
 /** Every byte of the counter database's files (main file and WAL). */
@@ -105,14 +68,12 @@ const rawFiles = (dir: string) => Buffer.concat(readdirSync(dir).filter((f) => f
 
 describe('a terminal sale while the gateway cannot be reached (default settings)', () => {
   it('is read on the terminal, approved offline with its entry mode, kept across a restart, and forwarded once with the terminal’s encrypted read', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-counter-'));
-    dirs.push(dir);
+    const dir = g.tempDir('ringup-offline-term-counter-');
     let c = await counter(dir);
     // Online: the counter learns its terminal from the gateway.
     expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected', title: 'Demo Terminal' } });
 
-    await gate.down();
-    await c.call('gateway:check');
+    await g.outage(c);
     // The terminal itself still answers: the counter shows it ready, not offline.
     expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
 
@@ -148,13 +109,7 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 3, pendingCents: 1_336 + 718 + 713 } });
     for (const r of [chip, tap, swipe]) expect(await atEngine(r)).toEqual([]);
 
-    await gate.up();
-    await c.call('gateway:check');
-    for (let i = 0; i < 200; i++) {
-      const st = await c.call('queue:status');
-      if (st.ok && st.value.pendingCount === 0 && !st.value.forwarding) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await g.recovery(c);
     const rows = await Promise.all([chip, tap, swipe].map(atEngine));
     expect(rows.map((r) => r.map((t) => [Number(t.status_id), t.entry_mode_id, t.last_four, t.transaction_amount]))).toEqual([
       [[101, 'C', '1111', '13.36']],
@@ -166,17 +121,13 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
   }, 60_000);
 
   it('a cart paid on the terminal offline: the tender waits in the queue, and Cancel sale withdraws it — nothing charged', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-offline-term-cart-'));
-    dirs.push(dir);
+    const dir = g.tempDir('ringup-offline-term-cart-');
     const c = await counter(dir);
     await c.call('auth:sign-out');
-    const users = await c.call('auth:users');
-    const morgan = users.ok ? users.value.users.find((u) => u.name === 'Morgan') : undefined;
-    expect((await c.call('auth:sign-in', { userId: morgan!.id, pin: '1234' })).ok).toBe(true);
+    await c.signInAs('Morgan', '1234');
     expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
 
-    await gate.down();
-    await c.call('gateway:check');
+    await g.outage(c);
     expect((await c.call('cart:add-open', { name: 'Lamp', amountCents: 1_500, taxCategory: 'exempt' })).ok).toBe(true);
     const clientRef = ref();
     // Part of the balance on the terminal (a paid cart is not cancelled; its lines are returned instead).
@@ -190,13 +141,7 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     const listed = await c.call('queue:list');
     expect(listed.ok && listed.value.items.find((i) => i.clientRef === clientRef)).toMatchObject({ state: 'withdrawn', entryMode: 'C' });
 
-    await gate.up();
-    await c.call('gateway:check');
-    for (let i = 0; i < 100; i++) {
-      const st = await c.call('queue:status');
-      if (st.ok && !st.value.forwarding) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await g.recovery(c);
     expect(await atEngine(clientRef)).toEqual([]);
     await c.core.close();
   }, 60_000);

@@ -4,8 +4,6 @@
  * refuses a cashier's refund; managers' requests go with the admin. The cashier's key is
  * kept only in the SecretStore, and a restart reuses the same engine user.
  */
-import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
@@ -14,20 +12,11 @@ import { useCoreHarness, value } from '../helpers/core-harness';
 const h = useCoreHarness('ringup-roles-');
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 
-function engineRow(sql: string, ...params: unknown[]): Record<string, unknown> | undefined {
-  const db = new Database(join(h.dir, 'gateway', 'gateway.sqlite'), { readonly: true });
-  try {
-    return db.prepare(sql).get(...params) as Record<string, unknown> | undefined;
-  } finally {
-    db.close();
-  }
-}
-
 describe('role credentials', () => {
   it("a cashier's sale is made by the engine's cashier user; the manager's refund by the admin", async () => {
     await h.signInAs('Casey', '0000');
     const sale = value(await h.call('sale:charge', { subtotalCents: 1500, taxCents: 0, tipCents: 0, card, clientRef: 'roles-1' })).transaction;
-    const seller = engineRow("SELECT u.user_type_id, u.username FROM transactions t JOIN users u ON u.id = json_extract(t.doc, '$.created_user_id') WHERE t.id = ?", sale.id);
+    const seller = h.engineRow("SELECT u.user_type_id, u.username FROM transactions t JOIN users u ON u.id = json_extract(t.doc, '$.created_user_id') WHERE t.id = ?", sale.id);
     expect(seller).toMatchObject({ user_type_id: 100 });
     expect(String(seller?.username)).toMatch(/^ringup-cashier-/);
     // The core refuses the cashier first…
@@ -36,7 +25,7 @@ describe('role credentials', () => {
     await h.signInAs('Morgan', '1234');
     const refund = value(await h.call('transactions:refund', { id: sale.id, amountCents: 500 }));
     expect(refund).toBeTruthy();
-    const refunder = engineRow("SELECT u.user_type_id FROM transactions t JOIN users u ON u.id = json_extract(t.doc, '$.created_user_id') WHERE json_extract(t.doc, '$.previous_transaction_id') = ? AND t.type_id = 30", sale.id);
+    const refunder = h.engineRow("SELECT u.user_type_id FROM transactions t JOIN users u ON u.id = json_extract(t.doc, '$.created_user_id') WHERE json_extract(t.doc, '$.previous_transaction_id') = ? AND t.type_id = 30", sale.id);
     expect(refunder).toMatchObject({ user_type_id: 250 });
   });
 
@@ -44,8 +33,8 @@ describe('role credentials', () => {
     const stored = await openNodeHostSecretStore(h.dir).get(CASHIER_CREDENTIALS_SECRET);
     const cashier = JSON.parse(String(stored)) as { userId: string; userApiKey: string };
     const base = (value(await h.call('core:status'))).gateway.baseUrl;
-    const developerId = String(engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');
-    const sale = engineRow('SELECT id FROM transactions WHERE type_id = 20 AND status_id = 101 LIMIT 1');
+    const developerId = String(h.engineRow('SELECT id FROM developer_companies LIMIT 1')?.id ?? '');
+    const sale = h.engineRow('SELECT id FROM transactions WHERE type_id = 20 AND status_id = 101 LIMIT 1');
     const res = await fetch(`${base}/transactions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'developer-id': developerId, 'user-id': cashier.userId, 'user-api-key': cashier.userApiKey },

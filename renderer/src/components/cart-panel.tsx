@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
+import { balancePart } from '../lib/balance-part';
 import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
@@ -11,6 +12,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import { ManagerApprovalDialog } from './manager-approval-dialog';
 import { OfflineTenderCustomer } from './offline-customer';
 import { SavedMethodDialog } from './saved-method-charge';
+import { TextField } from './text-field';
 
 const discountText = (d: Discount) => (d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
 
@@ -65,11 +67,10 @@ export function CartPanel() {
   const takenBy = (cash: boolean) => cart.tenders.filter((x) => (x.kind === 'cash') === cash && x.status === 'approved').reduce((a, x) => a + x.approvedCents, 0);
   const targetHasDiscount = discountTarget === 'cart' ? cart.cartDiscount !== null : (cart.lines.find((l) => l.id === discountTarget)?.discount ?? null) !== null;
   // A card for a typed part of the balance (blank: all of it).
-  const cardPart = parseTypedAmount(cardPartText);
-  const cardPartBlank = cardPartText.trim() === '';
-  const cardPartBad = !cardPartBlank && (cardPart === null || cardPart === 0 || cardPart > cart.balanceCents);
-  const cardAmount = cardPartBlank ? cart.balanceCents : (cardPart ?? 0);
-  const cardAmountArg = cardPartBlank ? undefined : cardAmount;
+  const cardPart = balancePart(cardPartText, cart.balanceCents);
+  const cardPartBad = cardPart.error !== null;
+  const cardAmount = cardPart.cents;
+  const cardAmountArg = cardPart.blank ? undefined : cardAmount;
   useEffect(() => setCardPartText(''), [cart.balanceCents]);
   const closeApproval = useCallback(() => useCartStore.setState({ approvalFor: null, error: null }), []);
   const approve = useCallback((a: { managerId: string; pin: string }) => void useCartStore.getState().approve(a), []);
@@ -181,27 +182,11 @@ export function CartPanel() {
             <h3 id="cart-card-title" className="subsection-title">
               Card
             </h3>
-            <div className="field">
-              <label htmlFor="cart-card-amount">Amount on this card (blank: all of it)</label>
-              <input
-                id="cart-card-amount"
-                className="input"
-                inputMode="decimal"
-                value={cardPartText}
-                onChange={(e) => setCardPartText(e.target.value)}
-                aria-invalid={cardPartBad}
-                aria-describedby={cardPartBad ? 'cart-card-amount-error' : undefined}
-              />
-              {cardPartBad && (
-                <p id="cart-card-amount-error" className="field-error">
-                  Type an amount up to the balance, {money(cart.balanceCents)}.
-                </p>
-              )}
-            </div>
+            <TextField id="cart-card-amount" label="Amount on this card (blank: all of it)" inputMode="decimal" value={cardPartText} onChange={setCardPartText} error={cardPart.error} />
             <CardForm
               ref={cardRef}
               disabled={false}
-              blockedReason={cardPartBad ? `Type an amount up to the balance, ${money(cart.balanceCents)}.` : null}
+              blockedReason={cardPart.error}
               charging={c.busy}
               chargeLabel={`Charge ${money(cardAmount)} to the card`}
               serverErrors={c.fieldErrors}

@@ -4,7 +4,7 @@ import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
 import { CartTaxAndTotal } from './cart-tax-total';
 import { Fact } from './fact';
-import { AuthAndRef, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from './receipt';
+import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from './receipt';
 
 /** One payment of the cart: cash handed over, or a card with its facts from the gateway's record (the single-sale receipt's parts). */
 function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionView | null | undefined }) {
@@ -114,14 +114,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
   );
 }
 
-/** Both copies: the customer's on screen, the merchant's printed after it. */
+/** Both copies of a cart's receipt. */
 export function CartReceiptSet({ data, header }: { data: CartReceiptData; header: ReceiptHeader }) {
-  return (
-    <div className="receipt-set">
-      <CartReceipt data={data} header={header} copy="customer" />
-      <div className="print-only">
-        <CartReceipt data={data} header={header} copy="merchant" />
-      </div>
-    </div>
-  );
+  return <BothCopies receipt={(copy) => <CartReceipt data={data} header={header} copy={copy} />} />;
 }

@@ -5,9 +5,11 @@
  * No tip is asked on the terminal: the cart's total is already set.
  */
 import { useState } from 'react';
-import { money, parseTypedAmount } from '../lib/money-format';
+import { balancePart } from '../lib/balance-part';
+import { money } from '../lib/money-format';
 import { useCartStore } from '../stores/cart-store';
 import { useTerminalStore } from '../stores/terminal-store';
+import { TextField } from './text-field';
 
 export function CartTerminalTender({ balanceCents }: { balanceCents: number }) {
   const busy = useCartStore((s) => s.busy);
@@ -18,14 +20,13 @@ export function CartTerminalTender({ balanceCents }: { balanceCents: number }) {
   const [text, setText] = useState('');
   const [running, setRunning] = useState(false);
   if (!status || (status.connection !== 'connected' && status.connection !== 'busy')) return null;
-  const typed = parseTypedAmount(text);
-  const blank = text.trim() === '';
-  const bad = !blank && (typed === null || typed === 0 || typed > balanceCents);
-  const amount = blank ? balanceCents : (typed ?? 0);
+  const part = balancePart(text, balanceCents);
+  const bad = part.error !== null;
+  const amount = part.cents;
 
   async function pay() {
     setRunning(true);
-    await payTerminal(blank ? undefined : amount);
+    await payTerminal(part.blank ? undefined : amount);
     setRunning(false);
     setText('');
   }
@@ -52,15 +53,7 @@ export function CartTerminalTender({ balanceCents }: { balanceCents: number }) {
             if (!bad) void pay();
           }}
         >
-          <div className="field">
-            <label htmlFor="cart-terminal-amount">Amount on the terminal (blank: all of it)</label>
-            <input id="cart-terminal-amount" className="input" inputMode="decimal" value={text} onChange={(e) => setText(e.target.value)} aria-invalid={bad} aria-describedby={bad ? 'cart-terminal-error' : undefined} />
-            {bad && (
-              <p id="cart-terminal-error" className="field-error">
-                Type an amount up to the balance, {money(balanceCents)}.
-              </p>
-            )}
-          </div>
+          <TextField id="cart-terminal-amount" label="Amount on the terminal (blank: all of it)" inputMode="decimal" value={text} onChange={setText} error={part.error} />
           <button type="submit" className="btn btn-primary btn-lg" disabled={busy || bad} data-testid="cart-pay-terminal">
             Pay {money(amount)} on the terminal
           </button>

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { CVM_WORDING, checkAuthorization } from '../../../shared/payments/receipt-wording';
 import { shortRefOf } from '../../../shared/short-ref';
@@ -156,16 +157,19 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
   );
 }
 
-/** Both copies: the customer's on screen, the merchant's printed after it. */
-export function ReceiptSet({ t, header }: { t: TransactionView; header: ReceiptHeader }) {
+/** Both copies of a receipt, each drawn by `receipt`: the customer's on screen, the merchant's printed after it. */
+export function BothCopies({ receipt }: { receipt: (copy: ReceiptCopy) => ReactNode }) {
   return (
     <div className="receipt-set">
-      <Receipt t={t} header={header} copy="customer" />
-      <div className="print-only">
-        <Receipt t={t} header={header} copy="merchant" />
-      </div>
+      {receipt('customer')}
+      <div className="print-only">{receipt('merchant')}</div>
     </div>
   );
+}
+
+/** Both copies of a transaction's receipt. */
+export function ReceiptSet({ t, header }: { t: TransactionView; header: ReceiptHeader }) {
+  return <BothCopies receipt={(copy) => <Receipt t={t} header={header} copy={copy} />} />;
 }
 
 /** The header from the sale configuration (store settings), or the name alone while it loads. */

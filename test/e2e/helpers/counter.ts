@@ -1,6 +1,6 @@
 /**
  * Steps the counter specs share: sign in as a seeded user, ring up a keyed sale, run
- * axe on the current screen. Each step drives the UI the way a person would (clicks
+ * axe on the current screen, count print requests. Each step drives the UI the way a person would (clicks
  * and key presses), never the bridge directly.
  */
 import { readFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 export const USERS = {
   manager: { name: 'Morgan', pin: '1234' },
   cashier: { name: 'Casey', pin: '0000' },
+  installer: { name: 'Jordan', pin: '2468' },
 } as const;
 
 export const CARDS = {
@@ -84,4 +85,20 @@ export async function expectAccessible(page: Page, label: string): Promise<void>
     return r.violations.map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')}`);
   });
   expect(violations, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Counts print requests instead of opening the browser's print dialog (from the page's next load on); `printCount` reads the count. */
+export async function countPrints(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const w = window as unknown as { __printed: number };
+    w.__printed = 0;
+    window.print = () => {
+      w.__printed++;
+    };
+  });
+}
+
+/** How many times the page asked to print since it loaded (after `countPrints`). */
+export function printCount(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __printed: number }).__printed);
 }

@@ -1,0 +1,76 @@
+/**
+ * The core database's migrations on real SQLite files: a database made before the offline
+ * queue's table was rebuilt (the step that adds 'withdrawn', entry modes and customer details)
+ * keeps its waiting sales, and the totals the triggers keep are right before and after, and
+ * the upgraded file ends with the same schema as a new one.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, expect, it } from 'vitest';
+import { openPosDatabase, POS_MIGRATIONS, type PosDatabase } from '../../electron/core/pos-database';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ringup-pos-migrations-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** The index of the step that rebuilds offline_queue (the last one that creates offline_queue_v2). */
+const REBUILD = POS_MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE offline_queue_v2'));
+
+const totals = (db: Database.Database) => db.prepare('SELECT pending_count AS count, pending_cents AS cents FROM offline_queue_totals').get();
+
+const schema = (db: Database.Database) =>
+  db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
+
+function queueRow(db: Database.Database, ref: string, cents: number, state: string): void {
+  db.prepare(
+    `INSERT INTO offline_queue (client_ref, amount_cents, card_brand, last_four, clerk_id, clerk_name, queued_ts, expires_ts, state)
+     VALUES (?, ?, 'visa', '1111', 'u1', 'Casey', 1, 2, ?)`,
+  ).run(ref, cents, state);
+}
+
+it('upgrades a database made before the offline queue was rebuilt: waiting sales, totals and triggers kept, same schema as a new one', () => {
+  expect(REBUILD).toBeGreaterThan(0);
+  const oldDir = tempDir();
+  const old = new Database(join(oldDir, 'ringup.db'));
+  for (let v = 0; v < REBUILD; v++) old.exec(POS_MIGRATIONS[v]!);
+  old.pragma(`user_version = ${REBUILD}`);
+  queueRow(old, 'a', 1000, 'pending');
+  queueRow(old, 'b', 250, 'pending');
+  queueRow(old, 'c', 700, 'approved');
+  expect(totals(old)).toEqual({ count: 2, cents: 1250 });
+  old.close();
+
+  const upgraded: PosDatabase = openPosDatabase(oldDir);
+  try {
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(POS_MIGRATIONS.length);
+    expect(upgraded.prepare('SELECT client_ref, state, entry_mode FROM offline_queue ORDER BY seq').all()).toEqual([
+      { client_ref: 'a', state: 'pending', entry_mode: 'K' },
+      { client_ref: 'b', state: 'pending', entry_mode: 'K' },
+      { client_ref: 'c', state: 'approved', entry_mode: 'K' },
+    ]);
+    expect(totals(upgraded)).toEqual({ count: 2, cents: 1250 });
+    // The rebuilt table's triggers keep the totals: a sale sent, a new one, one withdrawn, one deleted.
+    upgraded.prepare("UPDATE offline_queue SET state = 'approved' WHERE client_ref = 'a'").run();
+    queueRow(upgraded, 'd', 400, 'pending');
+    upgraded.prepare("UPDATE offline_queue SET state = 'withdrawn' WHERE client_ref = 'b'").run();
+    upgraded.prepare("UPDATE offline_queue SET state = 'pending' WHERE client_ref = 'c'").run();
+    upgraded.prepare("DELETE FROM offline_queue WHERE client_ref = 'd'").run();
+    expect(totals(upgraded)).toEqual({ count: 1, cents: 700 });
+
+    const fresh = openPosDatabase(tempDir());
+    try {
+      expect(schema(upgraded)).toEqual(schema(fresh));
+    } finally {
+      fresh.close();
+    }
+  } finally {
+    upgraded.close();
+  }
+});

@@ -33,6 +33,8 @@ interface CardFormProps {
   /** Changing this clears every field (after each finished sale). */
   resetToken: number;
   onCharge(card: KeyedCard): void;
+  /** The id of a heading the container already shows for this form; without it the form shows its own "Card". */
+  labelledBy?: string;
 }
 
 type Field = 'number' | 'expiry' | 'cvv' | 'zip';
@@ -79,7 +81,7 @@ function CardField({ field, label, error, inputRef, wrapperClass, onFocusField, 
  * this component's state until it is handed to the core.
  */
 export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardForm(
-  { disabled, blockedReason, chargeLabel, chargingLabel, charging, serverErrors, resetToken, onCharge },
+  { disabled, blockedReason, chargeLabel, chargingLabel, charging, serverErrors, resetToken, onCharge, labelledBy },
   ref,
 ) {
   const [number, setNumber] = useState('');
@@ -140,10 +142,12 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
   const numberValue = focused === 'number' || cardNumberError(number, true) ? groupCardNumber(number) : maskedCardNumber(number);
 
   return (
-    <form className="card-form" onSubmit={submit} noValidate aria-labelledby="card-title" autoComplete="off">
-      <h2 id="card-title" className="section-title">
-        Card
-      </h2>
+    <form className="card-form" onSubmit={submit} noValidate aria-labelledby={labelledBy ?? 'card-title'} autoComplete="off">
+      {!labelledBy && (
+        <h2 id="card-title" className="section-title">
+          Card
+        </h2>
+      )}
       <div className="card-grid">
         <CardField
           field="number"

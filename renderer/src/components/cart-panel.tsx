@@ -192,6 +192,7 @@ export function CartPanel() {
               serverErrors={c.fieldErrors}
               resetToken={c.cardResetToken}
               onCharge={(card) => void c.payCard(card, cardAmountArg)}
+              labelledBy="cart-card-title"
             />
             <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy || cardPartBad} onClick={() => setSavedOpen(true)} data-testid="cart-saved-open">
               Charge {money(cardAmount)} to a saved card…

@@ -13,7 +13,7 @@
  * users of a type below your own, escalations.test.ts) does not blur the route's rule.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,6 +24,7 @@ import type { EngineModule } from '../../electron/gateway/framework/context';
 import { fmt } from '../../electron/gateway/framework/errors';
 import { ADMINS, ANY_USER, GUARDED_PATH, PERMISSION_MSG, USER_TYPE_IDS, describeTypes } from '../../electron/gateway/framework/permissions';
 import { openApiPath } from '../../electron/gateway/framework/permission-openapi';
+import { renderPermissionTable } from '../../electron/gateway/framework/permission-table';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { changedTables, digestTables } from './helpers/db-digest';
 import { TestEngine, errorsOf, type ApiAnswer, type Creds } from './helpers/engine-fixture';
@@ -269,6 +270,23 @@ describe('the permission matrix: every user type × every operation', () => {
   it('names the operation and who may perform it in every refusal', async () => {
     const a = await t.get(`/oauthclients/${ids.oauthclient}`, { creds: creds.get(200) });
     expect(errorsOf(a)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type: 200, what: 'call GET /v2/oauthclients/{id}', who: describeTypes(ADMINS) })]);
+  });
+});
+
+describe('the README', () => {
+  it('"Roles" holds the table rendered from the declarations', () => {
+    const url = new URL('../../electron/gateway/README.md', import.meta.url);
+    let readme = readFileSync(url, 'utf8');
+    const table = renderPermissionTable(t.engine.routes);
+    if (process.env.UPDATE_PERMISSION_TABLE === '1') {
+      // The generator: rewrite the section between the markers from the declarations.
+      readme = readme.replace(/(<!-- permission-table:start -->)[\s\S]*?(<!-- permission-table:end -->)/, (_m, a: string, b: string) => `${a}\n${table}\n${b}`);
+      writeFileSync(url, readme);
+    }
+    const start = readme.indexOf('<!-- permission-table:start -->');
+    const end = readme.indexOf('<!-- permission-table:end -->');
+    expect(start).toBeGreaterThan(0);
+    expect(readme.slice(start + '<!-- permission-table:start -->'.length, end).trim()).toBe(table);
   });
 });
 

@@ -269,6 +269,18 @@ describe('a tip edit that lowers the amount is a partial reversal', () => {
     expect(lowered.body.transaction).toMatchObject({ transaction_amount: '10.00', tip_amount: '0.00' });
   });
 
+  it('the action is read as the handler reads it, and an action the table does not know fails closed', async () => {
+    const sale = (await t.post('/transactions', { transaction: { ...card, transaction_amount: '12.34' } })).body.transaction;
+    // ["refund"] is what String() makes "refund": a refund, whatever its JSON type.
+    await refusedUnchanged(() => t.post('/transactions', { transaction: { action: ['refund'], previous_transaction_id: sale.id, transaction_amount: '12.34' } }, { creds: cashier }), 'array action');
+    await refusedUnchanged(() => t.post('/transactions', { transaction: { action: 'REFUND', previous_transaction_id: sale.id, transaction_amount: '12.34' } }, { creds: cashier }), 'upper case');
+    await refusedUnchanged(() => t.put(`/transactions/${sale.id}`, { transaction: { action: ['void'] } }, { creds: cashier }), 'array void');
+    const unknown = await refusedUnchanged(() => t.post('/transactions', { transaction: { ...card, action: 'bogus', transaction_amount: '1.00' } }, { creds: cashier }), 'unknown action');
+    expect(errorsOf(unknown)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type: 100, what: 'call POST /v2/transactions with this action', who: describeTypes(MANAGERS) })]);
+    expect((await t.post('/transactions', { transaction: { ...card, action: 'bogus', transaction_amount: '1.00' } }, { creds: manager })).status).toBe(422);
+    expect((await t.get(`/transactions/${sale.id}`)).body.transaction).toMatchObject({ status_id: 101, auth_amount: '12.34' });
+  });
+
   it('an installer edits nothing, not even a raise', async () => {
     const id = (await t.post('/transactions', { transaction: { ...card, transaction_amount: '12.00', tip_amount: '2.00' } })).body.transaction.id as string;
     const a = await refusedUnchanged(() => t.put(`/transactions/${id}`, { transaction: { action: 'edit', tip_amount: '3.00' } }, { creds: installer }), 'installer raises');

@@ -58,8 +58,10 @@ export const ADMINS: Allow = [ADMIN_USER_TYPE];
 
 /**
  * An operation whose user types depend on the body's `action` (transactions, router
- * transactions): the declared action table decides. An action the table does not know
- * is left to the handler's 422 for whoever may perform at least one action.
+ * transactions): the declared action table decides. The action is read as the handlers
+ * read it (`String(action).toLowerCase()`, so `["refund"]` is a refund). A body whose
+ * action the table does not know needs the types that may perform every action (fail
+ * closed: for them it is the handler's 422, for the others a 403).
  */
 export interface ActionAllow {
   /** The wrapper whose `action` is read (`transaction`, `routertransaction`). */
@@ -132,7 +134,13 @@ function actionOf(rule: ActionAllow, body: unknown): string | undefined {
   const inner = body && typeof body === 'object' ? (body as Record<string, unknown>)[rule.wrapper] : undefined;
   const a = inner && typeof inner === 'object' ? (inner as Record<string, unknown>).action : undefined;
   if (a === undefined || a === null || a === '') return rule.defaultAction;
-  return typeof a === 'string' ? a.toLowerCase() : undefined;
+  return String(a).toLowerCase();
+}
+
+/** The types that may perform every action of the rule. */
+function everyActionTypes(rule: ActionAllow): Allow {
+  const sets = Object.values(rule.actions);
+  return USER_TYPE_IDS.filter((t) => sets.every((s) => s.includes(t)));
 }
 
 /** What this request needs and how to name it in a refusal. */
@@ -141,9 +149,9 @@ function needOf(req: FastifyRequest, rule: RouteAllow): { allow: Allow; what: st
   const route = `call ${req.method} ${path}`;
   if (!isActionAllow(rule)) return { allow: rule, what: route };
   const named = actionOf(rule, req.body);
-  if (named === undefined || !Object.hasOwn(rule.actions, named)) return { allow: allowedTypes(rule), what: route };
+  if (named === undefined || !Object.hasOwn(rule.actions, named)) return { allow: everyActionTypes(rule), what: `${route} with this action` };
   const action = rule.effective?.decide(req, named) ?? named;
-  const allow = rule.actions[action] ?? allowedTypes(rule);
+  const allow = rule.actions[action] ?? everyActionTypes(rule);
   return { allow, what: action === named ? `${action} (${req.method} ${path})` : `${named} here, which is a ${action} (${req.method} ${path})` };
 }
 

@@ -17,6 +17,9 @@ import { MSG, fmt } from '../../electron/gateway/framework/errors';
 import { describeTypes, MANAGERS, PERMISSION_MSG, SELLERS } from '../../electron/gateway/framework/permissions';
 import { MERCHANT_MSG } from '../../electron/gateway/merchant/messages';
 import { startEngine } from '../../electron/gateway/engine';
+import { defaultModules } from '../../electron/gateway/engine-modules';
+import type { AuthInfo } from '../../electron/gateway/framework/context';
+import type { PaymentsRuntime } from '../../electron/gateway/payments/payments-module';
 import { changedTables, digestTables } from './helpers/db-digest';
 import { TestEngine, errorsOf, type ApiAnswer, type Creds } from './helpers/engine-fixture';
 import { noonNewYork } from './recurring/recurring-harness';
@@ -285,5 +288,34 @@ describe('a tip edit that lowers the amount is a partial reversal', () => {
     const id = (await t.post('/transactions', { transaction: { ...card, transaction_amount: '12.00', tip_amount: '2.00' } })).body.transaction.id as string;
     const a = await refusedUnchanged(() => t.put(`/transactions/${id}`, { transaction: { action: 'edit', tip_amount: '3.00' } }, { creds: installer }), 'installer raises');
     expect(errorsOf(a)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type: 50, what: 'edit (PUT /v2/transactions/{id})', who: describeTypes(SELLERS) })]);
+  });
+});
+
+describe('the write judges a tip edit again on the committed record', () => {
+  it('an edit that lowers the tip and reaches the write as a cashier (the check read an older record) is refused there', async () => {
+    // The check before the handler reads the record; another write may change it before the
+    // edit's own write runs. Here the edit reaches the service directly, as it would then.
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-recheck-'));
+    const modules = defaultModules();
+    const payments = modules.find((m) => m.name === 'payments') as unknown as { runtime(): PaymentsRuntime };
+    const engine = await startEngine({ dataDir: dir, port: 0, modules, schedulerIntervalMs: 0 });
+    try {
+      const c = engine.credentials;
+      const headers = { 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key, 'content-type': 'application/json' };
+      const post = async (path: string, body: unknown) => (await fetch(`${c.base_url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+      const made = await post('/users', { user: { username: 'late-cashier', email: 'l@example.com', last_name: 'Late', user_type_id: 100, primary_location_id: c.location_id, password: 'Secret123' } });
+      const sale = (await post('/transactions', { transaction: { ...card, transaction_amount: '15.00', tip_amount: '5.00' } })).transaction;
+      const user = engine.db.prepare('SELECT * FROM users WHERE id = ?').get(made.user.id) as Record<string, unknown>;
+      const auth: AuthInfo = { userId: String(user.id), developerId: c.developer_id, user, locationIds: [c.location_id], locationSet: new Set([c.location_id]), directLocationIds: [c.location_id], locationsJson: JSON.stringify([c.location_id]) };
+      const req = { auth, body: { transaction: { action: 'edit', tip_amount: '0.00' } }, query: {}, params: { id: sale.id } } as never;
+      const err = await payments.runtime().transactions.act(req, sale.id).then(() => undefined, (e: unknown) => e as { status: number; errors: Record<string, string[]> });
+      expect(err?.status).toBe(403);
+      expect(err?.errors.general?.[0]).toMatch(/^Your user type \(100\) may not lower a tip/);
+      const after = engine.db.prepare('SELECT amount, auth_amount FROM transactions WHERE id = ?').get(sale.id);
+      expect(after).toEqual({ amount: 1500, auth_amount: 1500 });
+    } finally {
+      await engine.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

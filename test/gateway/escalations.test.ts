@@ -281,6 +281,9 @@ describe('a tip edit that lowers the amount is a partial reversal', () => {
     const unknown = await refusedUnchanged(() => t.post('/transactions', { transaction: { ...card, action: 'bogus', transaction_amount: '1.00' } }, { creds: cashier }), 'unknown action');
     expect(errorsOf(unknown)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type: 100, what: 'call POST /v2/transactions with this action', who: describeTypes(MANAGERS) })]);
     expect((await t.post('/transactions', { transaction: { ...card, action: 'bogus', transaction_amount: '1.00' } }, { creds: manager })).status).toBe(422);
+    // An action no string can be made of is no action either (the check itself never fails).
+    const odd = await refusedUnchanged(() => t.post('/transactions', { transaction: { ...card, action: { toString: 1, valueOf: 1 }, transaction_amount: '1.00' } }, { creds: cashier }), 'odd action');
+    expect(errorsOf(odd)[0]).toContain('with this action');
     expect((await t.get(`/transactions/${sale.id}`)).body.transaction).toMatchObject({ status_id: 101, auth_amount: '12.34' });
   });
 

@@ -15,6 +15,7 @@ import type { ResourceDef, Row } from '../framework/resource';
 import { createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from '../merchant/field-kit';
 import { BILLING_MSG } from './billing-messages';
 import { checkProducts, locationName, paylinkUrl, translateContactApiId } from './billing-shared';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 
 const money = (max: number) => ({
   type: 'string' as const,
@@ -52,6 +53,8 @@ export const paylinkResource: ResourceDef = {
   apiId: { field: 'paylink_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // A cashier sends links (the counter does); changing or withdrawing one changes what is owed: a manager's.
+  allow: { list: SELLERS, view: SELLERS, create: SELLERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: idField,
     location_id: locationRef,

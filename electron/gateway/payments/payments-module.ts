@@ -25,7 +25,7 @@ import { notFound } from '../framework/errors';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
 import { Level3Service } from './level3-service';
-import { listMeta, planList, type ListSpec } from './list-query';
+import { listMetaOf, locationScope, planList, runList, type ListSpec } from '../framework/list';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
@@ -232,12 +232,9 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
 
       // ---- transaction batches
       app.get('/v2/transactionbatches', { config: batchRead }, async (req) => {
-        const plan = planList(BATCH_LIST, req, req.auth, ctx.clock);
-        const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transaction_batches WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-        const rows = ctx
-          .stmt(`SELECT * FROM transaction_batches WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
-          .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as Record<string, unknown>[];
-        return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMeta(req, ctx.origin, plan, total) };
+        const plan = planList(BATCH_LIST, req, ctx.clock, locationScope(req, req.auth));
+        const { rows, total } = runList(ctx, BATCH_LIST, plan);
+        return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMetaOf(ctx.origin, req, plan, total) };
       });
       app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', { config: batchRead }, async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
       app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', { config: batchSettle }, async (req) => {

@@ -34,7 +34,7 @@ import {
   type OpenApiPart,
 } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
-import type { ListSpec } from './list-query';
+import { listFilters, type ListSpec } from '../framework/list';
 import { BATCH_LIST } from './payments-module';
 import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
@@ -332,7 +332,7 @@ const EXPANDS = {
 
 // ------------------------------------------------------------------ operations
 
-const listParams = (spec: ListSpec): Record<string, unknown>[] => [...PAGING_PARAMETERS, ...filterParameters(Object.entries(spec.columns).map(([name, c]) => [name, c.kind]))];
+const listParams = (spec: ListSpec): Record<string, unknown>[] => [...PAGING_PARAMETERS, ...filterParameters(listFilters(spec))];
 
 function op(tag: string, o: OpenApiOperation, errors: ErrorStatus[]): OpenApiOperation {
   return { tags: [tag], ...o, responses: { ...(o.responses as object), ...errorResponses(errors) } };

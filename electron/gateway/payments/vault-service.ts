@@ -24,7 +24,7 @@ import { binInfo, type BinInfo } from './bin-info';
 import { brandFromStored, readSecCode, SEC_CODES, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import { digitsOnly, flag, present, text, type Body } from './input-fields';
-import { listMeta, planList, type ListSpec } from './list-query';
+import { listMetaOf, locationScope, planList, runList, type ListSpec } from '../framework/list';
 import type { MerchantLookups } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import type { VaultCrypto } from './vault-crypto';
@@ -322,13 +322,10 @@ export class VaultService {
   }
 
   list(req: FastifyRequest): Record<string, unknown> {
-    const plan = planList(VAULT_LIST, req, req.auth, this.ctx.clock);
+    const plan = planList(VAULT_LIST, req, this.ctx.clock, locationScope(req, req.auth));
     const q = (req.query ?? {}) as Record<string, unknown>;
     const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
-    const total = (this.ctx.stmt(`SELECT COUNT(*) AS n FROM account_vaults WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-    const rows = this.ctx
-      .stmt(`SELECT * FROM account_vaults WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
-      .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as VaultRow[];
-    return { accountvaults: rows.map((r) => this.serialize(r, expand)), meta: listMeta(req, this.ctx.origin, plan, total) };
+    const { rows, total } = runList<VaultRow>(this.ctx, VAULT_LIST, plan);
+    return { accountvaults: rows.map((r) => this.serialize(r, expand)), meta: listMetaOf(this.ctx.origin, req, plan, total) };
   }
 }

@@ -76,11 +76,28 @@ export interface FieldDef {
   keepsDigits?: true;
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
+  /** Every record has a value (the response schema lists it as required and never null). */
+  alwaysSet?: true;
 }
 
 export type ExpandFn = (ctx: EngineContext, row: Row, auth: AuthInfo) => unknown;
 
 export type Method = 'list' | 'view' | 'create' | 'update' | 'delete';
+
+/**
+ * An action on one record beyond the five methods: `POST <path>/{id}/<name>`, declared with
+ * the resource (who may, what the document says) and mounted by the generic routes; it
+ * answers the record after it (status 200).
+ */
+export interface ResourceAction {
+  allow: Allow;
+  summary: string;
+  description?: string;
+  /** What 200 says in the document. */
+  answer: string;
+  /** Performs the action on a record the caller may see (404 before this otherwise). */
+  run(args: { ctx: EngineContext; req: FastifyRequest; row: Row }): void | Promise<void>;
+}
 
 /** Which records a user may see. */
 export type Scope =
@@ -127,6 +144,12 @@ export interface ResourceDef {
    * routes of the resource declare theirs where they are registered.
    */
   allow: Readonly<Partial<Record<Method, Allow>>>;
+  /** Actions on one record (`POST <path>/{id}/<name>`). */
+  actions?: Readonly<Record<string, ResourceAction>>;
+  /** The record's schema name in the document (default from `name`: contact → Contact). */
+  schemaName?: string;
+  /** One sentence for the document's tag of the resource (default: its label and methods). */
+  about?: string;
   /** Cross-field rules after per-field validation; add to `errs`. */
   validate?(args: HookArgs & { mode: 'create' | 'update'; input: WriteInput; existing?: Row }): void;
   /** Last chance to change values before INSERT (hash a password, generate keys…). */

@@ -21,16 +21,15 @@ import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
-import { notFound } from '../framework/errors';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
 import { Level3Service } from './level3-service';
-import { listMetaOf, locationScope, planList, runList, type ListSpec } from '../framework/list';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 import { ReceiptOutbox } from './receipt-outbox';
+import { transactionBatchResource } from './transaction-batch-resource';
 import { docWithLinks } from './transaction-doc';
 import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
@@ -39,22 +38,6 @@ import { TransactionService, type TransactionRow } from './transaction-service';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VAULT_KEEPS_DIGITS, VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
-
-export const BATCH_LIST: ListSpec = {
-  table: 'transaction_batches',
-  defaultSort: '-created_ts',
-  columns: {
-    id: { sql: 'id', kind: 'exact' },
-    batch_num: { sql: 'batch_num', kind: 'number' },
-    product_transaction_id: { sql: 'product_transaction_id', kind: 'exact' },
-    processing_status_id: { sql: 'processing_status_id', kind: 'number' },
-    is_open: { sql: 'is_open', kind: 'number' },
-    settlement_file_name: { sql: 'settlement_file_name', kind: 'text' },
-    created_ts: { sql: 'created_ts', kind: 'timestamp' },
-    modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
-    batch_close_ts: { sql: 'batch_close_ts', kind: 'timestamp' },
-  },
-};
 
 export interface PaymentsRuntime {
   writer: GroupCommitWriter;
@@ -77,12 +60,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     return rt;
   };
 
-
-  const findBatch = (ctx: EngineContext, req: FastifyRequest, id: string): Record<string, unknown> => {
-    const b = ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    if (!b || !req.auth.locationSet.has(String(b.location_id))) throw notFound();
-    return b;
-  };
 
   const expander = (ctx: EngineContext, names: string[]) => {
     const r = runtime();
@@ -124,6 +101,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
+    resources: [transactionBatchResource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
     connection: () => {
@@ -172,7 +150,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // Who may call each route (framework/permissions.ts): the transactions by their action
       // (the action table, transaction-fields.ts); reading money records is for whoever sells
       // (an installer moves no money and has no need to see cardholders or amounts: least
-      // privilege); stored cards, money back and settling are a manager's.
+      // privilege); stored cards and money back are a manager's. Batches are a declared
+      // resource (transaction-batch-resource.ts) with their own declarations.
       const txn = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
       const txnRead = { ...txn, allow: SELLERS };
       const txnPost = { ...txn, allow: actionAllow('transaction', POST_ACTIONS, { defaultAction: 'sale' }) };
@@ -181,9 +160,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
       const vaultRead = { ...vault, allow: SELLERS };
       const vaultWrite = { ...vault, allow: MANAGERS };
-      const batch = { keepsDigits: { fields: new Set(['id', 'location_id', 'product_transaction_id']) } };
-      const batchRead = { ...batch, allow: SELLERS };
-      const batchSettle = { ...batch, allow: MANAGERS };
       const level3 = { keepsDigits: { wrapper: 'transactionlevel3', fields: new Set(['id', 'transaction_id']) } };
       // The counter sends a commercial card's Level 3 after the sale; deleting it is a manager's.
       const level3Send = { ...level3, allow: SELLERS };
@@ -229,19 +205,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return reply.code(204).send();
       });
       app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
-
-      // ---- transaction batches
-      app.get('/v2/transactionbatches', { config: batchRead }, async (req) => {
-        const plan = planList(BATCH_LIST, req, ctx.clock, locationScope(req, req.auth));
-        const { rows, total } = runList(ctx, BATCH_LIST, plan);
-        return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMetaOf(ctx.origin, req, plan, total) };
-      });
-      app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', { config: batchRead }, async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
-      app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', { config: batchSettle }, async (req) => {
-        const b = findBatch(ctx, req, req.params.id);
-        await r.writer.submit(() => r.batches.settle(String(b.id), req.auth.userId));
-        return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
-      });
 
       // ---- level 3
       app.post('/v2/transactionlevel3s', { config: level3Send }, async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));

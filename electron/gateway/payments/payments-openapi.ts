@@ -1,6 +1,7 @@
 /**
- * The payments module in the OpenAPI document: transactions, account vaults, batches,
- * Level 3 and BIN info. The routes are hand-written (payments-module.ts), so this file
+ * The payments module in the OpenAPI document: transactions, account vaults, Level 3 and
+ * BIN info (batches are a declared resource and describe themselves). These routes are
+ * hand-written (payments-module.ts), so this file
  * describes them; it reads what it can from the code that serves them: the list specs
  * (filters, sort), the record field lists, POST_ACTIONS / PUT_ACTIONS and the Level 3
  * zod schemas.
@@ -35,7 +36,6 @@ import {
 } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
 import { listFilters, type ListSpec } from '../framework/list';
-import { BATCH_LIST } from './payments-module';
 import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
@@ -283,24 +283,6 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   };
 }
 
-const BATCH_RECORD: JsonSchema = {
-  type: 'object',
-  required: ['id', 'batch_num', 'location_id', 'product_transaction_id', 'processing_status_id', 'is_open', 'created_ts', 'modified_ts', '_links'],
-  properties: {
-    id: { type: 'string' },
-    batch_num: { type: 'integer' },
-    location_id: { type: 'string' },
-    product_transaction_id: { type: 'string' },
-    processing_status_id: { type: 'integer', description: '1 open, 2 settled, 3 failed.' },
-    is_open: { type: 'integer', enum: [0, 1] },
-    batch_close_ts: int,
-    settlement_file_name: str,
-    created_ts: { type: 'integer' },
-    modified_ts: { type: 'integer' },
-    _links: ref('Links'),
-  },
-};
-
 function level3Schemas(): { data: JsonSchema } {
   const toSchema = (s: z.ZodType) => {
     const out = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -372,7 +354,6 @@ const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS];
 export function paymentsOpenApi(): OpenApiPart {
   const txn = wrapper('transaction', ref('Transaction'));
   const vault = wrapper('accountvault', ref('AccountVault'));
-  const batch = wrapper('transactionbatch', ref('TransactionBatch'));
   const l3 = wrapper('transactionlevel3', ref('TransactionLevel3'));
   const { data } = level3Schemas();
   const id = idPathParameter();
@@ -381,7 +362,6 @@ export function paymentsOpenApi(): OpenApiPart {
     tags: [
       { name: 'transactions', description: 'Card and ACH payments. Approval is `status_id` (101 approved, 102 authorised, 301 declined, 131-134 ACH…); declines answer 201 too.' },
       { name: 'accountvaults', description: 'Tokenised cards and bank accounts.' },
-      { name: 'transactionbatches', description: 'Card batches; settle closes one.' },
       { name: 'transactionlevel3s', description: 'Level 3 line items of a Visa/Mastercard sale.' },
     ],
     schemas: {
@@ -392,7 +372,6 @@ export function paymentsOpenApi(): OpenApiPart {
       AccountVaultCreate: vaultWrite('create'),
       AccountVaultUpdate: vaultWrite('update'),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
-      TransactionBatch: BATCH_RECORD,
       TransactionLevel3: LEVEL3_RECORD,
       TransactionLevel3Create: {
         type: 'object',
@@ -480,19 +459,6 @@ export function paymentsOpenApi(): OpenApiPart {
           { operationId: 'accountvaultsBinInfo', summary: 'BIN information of a vaulted card', parameters: [idOnly], responses: { 200: responseOf('BIN data (422 for ACH vaults).', wrapper('bininfo', ref('BinInfo'))) } },
           [...COMMON_ERRORS, 422],
         ),
-      },
-      '/v2/transactionbatches': {
-        get: op(
-          'transactionbatches',
-          { operationId: 'transactionbatchesList', summary: 'List transaction batches', parameters: listParams(BATCH_LIST), responses: { 200: responseOf('A page of batches.', listEnvelope('transactionbatches', ref('TransactionBatch'))) } },
-          [401, 403, 422],
-        ),
-      },
-      '/v2/transactionbatches/{id}': {
-        get: op('transactionbatches', { operationId: 'transactionbatchesView', summary: 'View a batch', parameters: [idOnly], responses: { 200: responseOf('The batch.', batch) } }, COMMON_ERRORS),
-      },
-      '/v2/transactionbatches/{id}/settle': {
-        post: op('transactionbatches', { operationId: 'transactionbatchesSettle', summary: 'Settle (close) a batch', description: 'No body.', parameters: [idOnly], responses: { 200: responseOf('The batch after settling.', batch) } }, COMMON_ERRORS),
       },
       '/v2/transactionlevel3s': {
         post: op(

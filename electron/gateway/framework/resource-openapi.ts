@@ -37,7 +37,7 @@ import { pathOf, type FieldDef, type ResourceDef } from './resource';
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
 export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
-export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${pascal(def.name)}${mode === 'create' ? 'Create' : 'Update'}`;
+export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 
 function outputSchema(f: FieldDef): JsonSchema {
   // A field every record has is never null in an answer.
@@ -112,7 +112,8 @@ function inputSchema(name: string, f: FieldDef): JsonSchema {
       out.enum = [true, false, 1, 0, '1', '0', 'true', 'false'];
       break;
     case 'json':
-      out.type = 'object';
+      if (f.jsonSchema) Object.assign(out, f.jsonSchema);
+      else out.type = 'object';
       break;
   }
   if (f.enum) out.enum = [...f.enum];

@@ -56,6 +56,11 @@ export interface FieldDef {
   format?: 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone';
   /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
   json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
+  /**
+   * JSON fields: the value's shape in the OpenAPI document (default: any object). Declared
+   * beside `json`, its engine side: what one refuses the other must refuse too.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Must name a visible record of this resource (checked generically: 422 "X is invalid."). */
   ref?: string;
   /** List filter kind; `false` disables. Default derived from type and name. */

@@ -23,6 +23,7 @@ import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
+import { level3Resource } from './level3-resource';
 import { Level3Service } from './level3-service';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
@@ -101,7 +102,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
-    resources: [transactionBatchResource(runtime)],
+    resources: [transactionBatchResource(runtime), level3Resource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
     connection: () => {
@@ -135,7 +136,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
       const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
-      const level3 = new Level3Service(ctx, writer, lookups, transactions);
+      const level3 = new Level3Service(ctx, lookups);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
     },
@@ -150,8 +151,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // Who may call each route (framework/permissions.ts): the transactions by their action
       // (the action table, transaction-fields.ts); reading money records is for whoever sells
       // (an installer moves no money and has no need to see cardholders or amounts: least
-      // privilege); stored cards and money back are a manager's. Batches are a declared
-      // resource (transaction-batch-resource.ts) with their own declarations.
+      // privilege); stored cards and money back are a manager's. Batches and Level 3 are
+      // declared resources (transaction-batch-resource.ts, level3-resource.ts) with their own.
       const txn = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
       const txnRead = { ...txn, allow: SELLERS };
       const txnPost = { ...txn, allow: actionAllow('transaction', POST_ACTIONS, { defaultAction: 'sale' }) };
@@ -160,11 +161,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
       const vaultRead = { ...vault, allow: SELLERS };
       const vaultWrite = { ...vault, allow: MANAGERS };
-      const level3 = { keepsDigits: { wrapper: 'transactionlevel3', fields: new Set(['id', 'transaction_id']) } };
-      // The counter sends a commercial card's Level 3 after the sale; deleting it is a manager's.
-      const level3Send = { ...level3, allow: SELLERS };
-      const level3Read = level3Send;
-      const level3Delete = { ...level3, allow: MANAGERS };
 
       // ---- transactions
       app.post('/v2/transactions', { config: txnPost }, async (req, reply) => {
@@ -205,14 +201,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return reply.code(204).send();
       });
       app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
-
-      // ---- level 3
-      app.post('/v2/transactionlevel3s', { config: level3Send }, async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));
-      app.get<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Read }, async (req) => ({ transactionlevel3: r.level3.view(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Delete }, async (req, reply) => {
-        await r.level3.remove(req, req.params.id);
-        return reply.code(204).send();
-      });
     },
 
     // First start and reset(): the tables were (re)filled, so drop what was cached from them.

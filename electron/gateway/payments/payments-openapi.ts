@@ -1,18 +1,15 @@
 /**
- * The payments module in the OpenAPI document: transactions, account vaults, Level 3 and
- * BIN info (batches are a declared resource and describe themselves). These routes are
+ * The payments module in the OpenAPI document: transactions, account vaults and BIN info
+ * (batches and Level 3 are declared resources and describe themselves). These routes are
  * hand-written (payments-module.ts), so this file
  * describes them; it reads what it can from the code that serves them: the list specs
- * (filters, sort), the record field lists, POST_ACTIONS / PUT_ACTIONS and the Level 3
- * zod schemas.
+ * (filters, sort), the record field lists and POST_ACTIONS / PUT_ACTIONS.
  *
  * The transaction request bodies are built by ONE function, `transactionBodySchema`,
  * from a list of field descriptors (name, type, bounds, the actions that take it). The
  * descriptors are derived from the one field × action table (transaction-fields.ts), so
  * the document, the validation and the README's table cannot disagree.
  */
-import { z } from 'zod';
-import { mastercardLevel3DataSchema, visaLevel3DataSchema } from '../../../shared/payments/level3-schema';
 import {
   API_ID_PARAMETERS,
   BODY_ERRORS,
@@ -283,28 +280,6 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   };
 }
 
-function level3Schemas(): { data: JsonSchema } {
-  const toSchema = (s: z.ZodType) => {
-    const out = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    delete out.$schema;
-    return out;
-  };
-  return { data: { anyOf: [{ title: 'Visa', ...toSchema(visaLevel3DataSchema) }, { title: 'Mastercard', ...toSchema(mastercardLevel3DataSchema) }] } };
-}
-
-const LEVEL3_RECORD: JsonSchema = {
-  type: 'object',
-  required: ['transaction_id', 'level3_data'],
-  properties: {
-    id: str,
-    transaction_id: { type: 'string' },
-    level3_data: { description: 'As posted (numbers normalised), or null when none yet.' },
-    created_ts: { type: 'integer' },
-    modified_ts: { type: 'integer' },
-    _links: ref('Links'),
-  },
-};
-
 const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product', 'detail_card_indicator', 'fsa_indicator', 'prepaid_indicator', 'product_id', 'regulator_indicator', 'visa_product_sub_type', 'visa_large_ticket_indicator', 'account_fund_source', 'card_class', 'token_ind', 'issuing_network'];
 
 const EXPANDS = {
@@ -354,15 +329,12 @@ const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS];
 export function paymentsOpenApi(): OpenApiPart {
   const txn = wrapper('transaction', ref('Transaction'));
   const vault = wrapper('accountvault', ref('AccountVault'));
-  const l3 = wrapper('transactionlevel3', ref('TransactionLevel3'));
-  const { data } = level3Schemas();
   const id = idPathParameter();
   const idOnly = idPathParameter('The record id.');
   return {
     tags: [
       { name: 'transactions', description: 'Card and ACH payments. Approval is `status_id` (101 approved, 102 authorised, 301 declined, 131-134 ACH…); declines answer 201 too.' },
       { name: 'accountvaults', description: 'Tokenised cards and bank accounts.' },
-      { name: 'transactionlevel3s', description: 'Level 3 line items of a Visa/Mastercard sale.' },
     ],
     schemas: {
       Transaction: transactionRecord(),
@@ -372,14 +344,6 @@ export function paymentsOpenApi(): OpenApiPart {
       AccountVaultCreate: vaultWrite('create'),
       AccountVaultUpdate: vaultWrite('update'),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
-      TransactionLevel3: LEVEL3_RECORD,
-      TransactionLevel3Create: {
-        type: 'object',
-        required: ['transaction_id', 'level3_data'],
-        description: 'Replaces all earlier Level 3 data of the transaction.',
-        properties: { transaction_id: { type: 'string' }, level3_data: data },
-        additionalProperties: true,
-      },
     },
     paths: {
       '/v2/transactions': {
@@ -457,21 +421,6 @@ export function paymentsOpenApi(): OpenApiPart {
         get: op(
           'accountvaults',
           { operationId: 'accountvaultsBinInfo', summary: 'BIN information of a vaulted card', parameters: [idOnly], responses: { 200: responseOf('BIN data (422 for ACH vaults).', wrapper('bininfo', ref('BinInfo'))) } },
-          [...COMMON_ERRORS, 422],
-        ),
-      },
-      '/v2/transactionlevel3s': {
-        post: op(
-          'transactionlevel3s',
-          { operationId: 'transactionlevel3sCreate', summary: 'Post Level 3 data', requestBody: body('transactionlevel3', 'TransactionLevel3Create'), responses: { 201: responseOf('Stored.', l3) } },
-          writeErrors,
-        ),
-      },
-      '/v2/transactionlevel3s/{id}': {
-        get: op('transactionlevel3s', { operationId: 'transactionlevel3sView', summary: 'View Level 3 data', parameters: [idOnly], responses: { 200: responseOf('The Level 3 record.', l3) } }, COMMON_ERRORS),
-        delete: op(
-          'transactionlevel3s',
-          { operationId: 'transactionlevel3sDelete', summary: 'Delete Level 3 data', description: '422 once the transaction is settled.', parameters: [idOnly], responses: { 204: { description: 'Deleted (no body).' } } },
           [...COMMON_ERRORS, 422],
         ),
       },

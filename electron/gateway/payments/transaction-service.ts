@@ -67,6 +67,12 @@ export interface TransactionRow {
   auth_amount: number;
   /** What the issuer approved (moved by authcomplete/authincrement/partialreversal, never by a tip edit). */
   approved_amount: number;
+  /**
+   * The issuer's approved total: the original approval plus approved increments. Never
+   * lowered (by a reversal, a completion or a tip), so the tip tolerance measured from it
+   * cannot be chained; an authorization never exceeds tipAdjustCeiling(issuer_approved).
+   */
+  issuer_approved: number;
   refunded: number;
   first_six: string | null;
   last_four: string | null;
@@ -553,11 +559,11 @@ export class TransactionService {
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
-            reason_code_id, amount, auth_amount, approved_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
+            reason_code_id, amount, auth_amount, approved_amount, issuer_approved, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
             previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
-          outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
+          outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc);
@@ -627,6 +633,7 @@ export class TransactionService {
       let amt = cur.amount;
       let authAmt = cur.auth_amount;
       let approvedAmt = cur.approved_amount;
+      let issuerApproved = cur.issuer_approved;
       let batchId = cur.batch_id;
       let contactId = cur.contact_id;
       let expDate = cur.exp_date;
@@ -699,6 +706,7 @@ export class TransactionService {
           amt = cur.amount + (amount ?? 0);
           authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
           approvedAmt = cur.approved_amount + inc.authAmountCents;
+          issuerApproved = cur.issuer_approved + inc.authAmountCents; // a new approval of the issuer's
           break;
         }
         case 'partialreversal': {
@@ -727,9 +735,9 @@ export class TransactionService {
             // edits never compound); a partial approval's approved part never grows.
             if (cur.status_id === STATUS.approved) {
               const full = cur.auth_amount >= cur.amount;
-              const ceiling = tipAdjustCeiling(cur.approved_amount);
+              const { ceiling, approved } = tipCeiling(cur);
               if (full && amt > ceiling) {
-                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(cur.approved_amount) })] });
+                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(approved) })] });
               }
               authAmt = full ? amt : Math.min(cur.auth_amount, amt);
             }
@@ -768,9 +776,9 @@ export class TransactionService {
       const doc = JSON.stringify(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
-        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, contact_id = ?,
+        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, issuer_approved = ?, batch_id = ?, contact_id = ?,
             exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ? WHERE id = ?`)
-        .run(status, reason, amt, authAmt, approvedAmt, batchId, contactId, expDate, apiId, now, doc, cur.id);
+        .run(status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId, expDate, apiId, now, doc, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
@@ -860,6 +868,19 @@ function checkStay(f: FieldValues, errs: ErrorCollector): void {
   const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
   if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
   else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
+}
+
+/**
+ * How high a tip adjust may take a fully approved sale: the tolerance over what the last
+ * issuer-facing step left (a reversal or completion lowers it), and never above the
+ * tolerance over the issuer's approved total (original approval + approved increments),
+ * so reversing a cent between tip edits cannot ratchet the bound up. `approved` is the
+ * approval whose tolerance binds (named in the 422).
+ */
+function tipCeiling(t: TransactionRow): { ceiling: number; approved: number } {
+  const held = tipAdjustCeiling(t.approved_amount);
+  const issuer = tipAdjustCeiling(t.issuer_approved);
+  return held <= issuer ? { ceiling: held, approved: t.approved_amount } : { ceiling: issuer, approved: t.issuer_approved };
 }
 
 function isRefundable(t: TransactionRow): boolean {

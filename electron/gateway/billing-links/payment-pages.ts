@@ -174,13 +174,18 @@ ${card}${bank}
     const method = p.payment_method;
     if (method !== 'cc' && method !== 'ach') return show(reply, 422, t, keep, BILLING_MSG.PAGE_METHOD);
     if (!m[method]) return show(reply, 422, t, keep, BILLING_MSG.PAGE_METHOD_UNAVAILABLE);
-    let cents = t.fixedCents;
+    // The same form posted again (a double submit, a reload) is answered with its payment: after
+    // a partial approval the page now asks for the rest, which under this form's
+    // transaction_api_id would be another request (422); the rest is paid with a new form.
+    const apiId = `${kind}-${p.form_id as string}`;
+    const prior = transactions().byApiId(String(row.location_id), apiId);
+    let cents = prior ? prior.amount : t.fixedCents;
     if (cents === undefined) {
       const entered = parseMoney(p.amount ?? '');
       if (entered === null || entered === 0) return show(reply, 422, t, keep, BILLING_MSG.PAGE_AMOUNT);
       cents = entered;
     }
-    if (kind === 'quickinvoice') {
+    if (kind === 'quickinvoice' && !prior) {
       const remaining = parseMoney(row.remaining_balance) ?? 0;
       if (row.allow_partial_pay !== 1 && cents < remaining) return show(reply, 422, t, keep, fmt(BILLING_MSG.PAGE_AMOUNT_FULL, { remaining: formatMoneyDisplay(remaining) }));
       if (row.allow_overpayment !== 1 && cents > remaining) return show(reply, 422, t, keep, fmt(BILLING_MSG.PAGE_AMOUNT_OVER, { remaining: formatMoneyDisplay(remaining) }));
@@ -188,7 +193,7 @@ ${card}${bank}
     const auth = authForUser(ctx, row.created_user_id);
     if (!auth) return show(reply, 410, t, keep, BILLING_MSG.PAGE_NOT_FOUND);
     const body: Record<string, unknown> = {
-      transaction_api_id: `${kind}-${p.form_id as string}`,
+      transaction_api_id: apiId,
       location_id: row.location_id,
       transaction_amount: formatMoney(cents),
       ...(row.contact_id ? { contact_id: row.contact_id } : {}),
@@ -228,9 +233,9 @@ ${card}${bank}
               if (becamePaid) sendThankYou(c, after);
             },
           };
-    let result;
+    let result: { doc: string };
     try {
-      result = await transactions().createFrom(auth, body, undefined, origin);
+      result = prior ?? (await transactions().createFrom(auth, body, undefined, origin));
     } catch (err) {
       if (err instanceof ApiError) {
         const fresh = load(kind, String(row.id));

@@ -206,6 +206,16 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 106,
+    module: 'payments',
+    name: 'the request fingerprint of a transaction with a transaction_api_id (a repeat with other parameters is refused)',
+    up(db) {
+      // An HMAC (request-fingerprint.ts), never card data. NULL on rows made before it:
+      // a repeat of those is answered with the original, as it was.
+      db.exec('ALTER TABLE transactions ADD COLUMN request_fingerprint TEXT');
+    },
+  },
   // 600–609: the notifications/postbacks work (issue 10) on payments tables.
   {
     version: 600,

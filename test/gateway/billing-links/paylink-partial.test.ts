@@ -58,6 +58,23 @@ describe('pay link partial approvals', () => {
     expect(await (await fetch(pl.payment_url)).text()).toContain(BILLING_MSG.PAGE_PAID);
   });
 
+  test('the same form posted again after a partial approval answers that payment (one transaction_api_id, one request)', async () => {
+    const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '2.01' } })).body.paylink;
+    const html = await (await fetch(pl.payment_url)).text();
+    const form = new URLSearchParams();
+    for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1] as string, m[2] as string);
+    for (const [k, v] of Object.entries(CARD)) form.set(k, v);
+    const send = () => fetch(api('/paylink'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    const first = await send();
+    expect(first.status).toBe(201);
+    const again = await send();
+    const text = await again.text();
+    expect(again.status, text).toBe(201);
+    expect(text).toContain('$1.00');
+    expect(await paymentsOf(pl.id)).toHaveLength(1);
+    expect((await e.get(`/paylinks/${pl.id}`)).body.paylink).toMatchObject({ status_id: 0, remaining_balance: '1.01' });
+  });
+
   test('a link without amount_due stays unpaid when what the payer asked to pay was only partly approved', async () => {
     const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0 } })).body.paylink;
     expect(pl.remaining_balance).toBeNull();

@@ -20,6 +20,7 @@ import { createdUserExpand, idField, locationRef, refExpand, str, systemUser, ts
 import { BILLING_MSG } from './billing-messages';
 import { checkProducts, locationName, paylinkUrl, translateContactApiId } from './billing-shared';
 import { paylinkCollectedCents, paylinkRemaining } from './paylink-balance';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 
 const money = (max: number) => ({
   type: 'string' as const,
@@ -57,6 +58,8 @@ export const paylinkResource: ResourceDef = {
   apiId: { field: 'paylink_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // A cashier sends links (the counter does); changing or withdrawing one changes what is owed: a manager's.
+  allow: { list: SELLERS, view: SELLERS, create: SELLERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: idField,
     location_id: locationRef,

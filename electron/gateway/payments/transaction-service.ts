@@ -48,8 +48,8 @@ import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
-import { permissionForAction, requirePermission } from '../merchant/roles';
-import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+import { forbidden, mayPerform } from '../framework/permissions';
+import { ACTION_ALLOW, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
@@ -241,7 +241,6 @@ export class TransactionService {
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
-    requirePermission(auth, permissionForAction(action));
     const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
     // Every field's own checks (the table: type, bounds, action, required) and the location
     // together, so one 422 names every bad field.
@@ -602,7 +601,6 @@ export class TransactionService {
     if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
     }
-    requirePermission(auth, permissionForAction(action));
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
     // Every field of the table: accepted by this action, typed and bounded, required where
@@ -739,6 +737,9 @@ export class TransactionService {
             if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
             const oldTip = parseMoney(d.tip_amount) ?? 0;
             amt = cur.amount - oldTip + tip;
+            // The permission check read the record before this job; a tip lowered meanwhile by
+            // another write is judged again on the committed record (the same declared rule).
+            if (tip < oldTip && !mayPerform(auth, ACTION_ALLOW[TIP_LOWERING_NEEDS])) throw forbidden(auth, TIP_LOWERING_WHAT, ACTION_ALLOW[TIP_LOWERING_NEEDS]);
             if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
             // An authorization keeps what the issuer approved (authcomplete is bounded by it).
             // A fully approved sale's tip adjust is the captured amount, at most the networks'
@@ -834,6 +835,27 @@ export class TransactionService {
     }
   }
 
+  /**
+   * The action whose role a PUT really needs (the permission check's `effectiveAction`): an
+   * edit whose tip_amount is below the record's current tip lowers what the transaction
+   * collects, which is a partial reversal. Reads only; an unknown record or a malformed tip
+   * is left to the handler (404, 422).
+   */
+  effectiveAction(req: FastifyRequest, action: string): string {
+    if (action !== 'edit') return action;
+    const body = req.body as { transaction?: { tip_amount?: unknown } } | undefined;
+    const tip = parseMoney(body?.transaction?.tip_amount);
+    if (tip === null) return action;
+    let row: TransactionRow;
+    try {
+      row = this.findForRequest(req, (req.params as { id: string }).id);
+    } catch {
+      return action;
+    }
+    const current = parseMoney((JSON.parse(row.doc) as TransactionDoc).tip_amount) ?? 0;
+    return tip < current ? TIP_LOWERING_NEEDS : action;
+  }
+
   findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
     return resolvePathRecord(req, idOrApiId, {
       byApiId: (loc, apiId) => (req.auth.locationSet.has(loc) ? this.byApiId(loc, apiId) : undefined),
@@ -854,6 +876,9 @@ function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiI
   if (existing.request_fingerprint !== null && existing.request_fingerprint !== fingerprint) throw apiIdReused(apiId);
   return { status: 201, doc: existing.doc, id: existing.id };
 }
+
+/** How a refusal names an edit that lowers the tip. */
+const TIP_LOWERING_WHAT = `lower a tip (an edit that lowers the amount is a ${TIP_LOWERING_NEEDS})`;
 
 export function unwrap(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));

@@ -18,6 +18,7 @@ import { billingLinksOpenApi } from './billing-links-openapi';
 import { locationToday } from './billing-shared';
 import { COUNTED_STATUSES, followTransactionEvent, PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
 import { reminderWork, sendInvoice, sendThankYou } from './invoice-notices';
+import { followPaylinkEvent } from './paylink-balance';
 import { registerPaymentPages } from './payment-pages';
 import { paylinkResource, sendPaylink } from './paylinks';
 import { registerQuickInvoiceCreate } from './quick-invoice-create';
@@ -42,8 +43,11 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
     migrations: BILLING_LINKS_MIGRATIONS,
     resources: [paylinkResource, { ...quickInvoiceResource, methods: ['list', 'view', 'update', 'delete'] }],
     dueWork: (ctx) => [reminderWork(ctx)],
-    // Refunds and voids of an invoice's payments move its balance in their own write.
-    onRecordEvent: followTransactionEvent,
+    // Refunds and voids of an invoice's or pay link's payments move its balance in their own write.
+    onRecordEvent: (ctx, e) => {
+      followTransactionEvent(ctx, e);
+      followPaylinkEvent(ctx, e);
+    },
     openapi: (ctx) => billingLinksOpenApi(ctx),
     routes(app, ctx) {
       const qi = ctx.resource('quickinvoice');

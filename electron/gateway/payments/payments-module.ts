@@ -36,6 +36,7 @@ import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
 import { actionAllow, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_RULE, TRANSACTION_KEEPS_DIGITS } from './transaction-fields';
 import { TransactionService, type TransactionRow } from './transaction-service';
+import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VAULT_KEEPS_DIGITS, VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
@@ -135,7 +136,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
-      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
+      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key));
       const level3 = new Level3Service(ctx, lookups);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);

@@ -37,10 +37,10 @@ function validDate(s: string): boolean {
   return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === s;
 }
 
-/** The calendar date now at a location (its tz, its sandbox clock). */
-export function locationToday(ctx: EngineContext, locationId: string): string {
+/** The calendar date now (or at `now`, Unix seconds of the location's clock) at a location (its tz, its sandbox clock). */
+export function locationToday(ctx: EngineContext, locationId: string, now = ctx.locationNow(locationId)): string {
   const row = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
-  return localDate(ctx.locationNow(locationId), row?.tz);
+  return localDate(now, row?.tz);
 }
 
 export function scheduleOf(row: Row): ScheduleState {

@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCollector } from './errors';
 import type { IdKind } from './ids';
-import type { AuthInfo, EngineContext } from './context';
+import type { AuthInfo } from './auth-info';
 import type { Allow } from './permissions';
 
 /** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
@@ -24,6 +24,15 @@ export type FilterKind =
   | 'suffix'; // the value ends the column's text, any ASCII case (Ringup extension; `%`/`_` are literal)
 
 export type Row = Record<string, unknown>;
+
+/**
+ * The engine context as the hooks below receive it: framework/context.ts's EngineContext,
+ * merged in there (declaration merging), so this file does not import context.ts, which
+ * imports it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by context.ts
+export interface HookContext {}
+type EngineContext = HookContext;
 
 export interface FieldDef {
   type: FieldType;

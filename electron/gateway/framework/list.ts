@@ -33,7 +33,7 @@ const SECRET_PARAMS = ['developer-id', 'user-id', 'user-api-key'];
 
 export function filterKindOf(name: string, f: FieldDef): FilterKind | false {
   if (f.filter !== undefined) return f.filter;
-  if (f.writeOnly || f.virtual) return false;
+  if (f.writeOnly || f.virtual || f.computed) return false;
   switch (f.type) {
     case 'json':
       return false;
@@ -232,7 +232,7 @@ export function listSpecOf(def: ResourceDef): ListSpec {
   const filters = filtersOf(def);
   const add = (param: string, name: string, f: FieldDef | undefined) => {
     const kind = filters.get(param)?.[1] ?? false;
-    const sortable = name === 'id' || (f !== undefined && !f.virtual && !f.writeOnly && f.type !== 'json' && f.sortable !== false);
+    const sortable = name === 'id' || (f !== undefined && !f.virtual && !f.writeOnly && !f.computed && f.type !== 'json' && f.sortable !== false);
     // Declared money fields are stored as decimal strings ("10.00"): filtered as integer cents, sorted as stored.
     const sql = kind === 'money' ? `CAST(ROUND("${name}" * 100) AS INTEGER)` : `"${name}"`;
     columns[param] = { sql, sortSql: `"${name}"`, kind, sortable, name: f?.outputName ?? name };

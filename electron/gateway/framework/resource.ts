@@ -92,6 +92,11 @@ export interface FieldDef {
   label?: string;
   /** Every record has a value (the response schema lists it as required and never null). */
   alwaysSet?: true;
+  /**
+   * Not a column: `decorate` computes it when the record is read (an account vault's
+   * `expiring_in_months`). Answered and documented, never written, filtered or sorted.
+   */
+  computed?: true;
 }
 
 export type ExpandFn = (ctx: EngineContext, row: Row, auth: AuthInfo) => unknown;

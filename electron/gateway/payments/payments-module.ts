@@ -23,6 +23,7 @@ import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
+import { accountVaultResource } from './account-vault-resource';
 import { level3Resource } from './level3-resource';
 import { Level3Service } from './level3-service';
 import { MerchantLookups } from './merchant-lookups';
@@ -103,7 +104,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
-    resources: [transactionBatchResource(runtime), level3Resource(runtime)],
+    resources: [accountVaultResource(runtime), transactionBatchResource(runtime), level3Resource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
     connection: () => {
@@ -188,19 +189,9 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return sendDoc(reply, res.status, wrap(res.doc, res.id));
       });
 
-      // ---- account vaults
+      // ---- account vaults (list, view and delete: the declared resource, account-vault-resource.ts)
       app.post('/v2/accountvaults', { config: vaultWrite }, async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
-      app.get('/v2/accountvaults', { config: vaultRead }, async (req) => r.vaults.list(req));
-      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultRead }, async (req) => {
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
-        return { accountvault: r.vaults.serialize(r.vaults.find(req, req.params.id), expand) };
-      });
       app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req, reply) => {
-        await r.vaults.remove(req, req.params.id);
-        return reply.code(204).send();
-      });
       app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
     },
 

@@ -36,7 +36,6 @@ import { listFilters, type ListSpec } from '../framework/list';
 import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
-import { VAULT_LIST } from './vault-service';
 
 type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
 
@@ -214,27 +213,6 @@ function transactionRecord(): JsonSchema {
   return { type: 'object', required: [...BASE_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
-const VAULT_FIELDS: Record<string, JsonSchema> = {
-  id: { type: 'string' },
-  payment_method: { type: 'string', enum: ['cc', 'ach'] },
-  location_id: { type: 'string' },
-  created_ts: { type: 'integer' },
-  modified_ts: { type: 'integer' },
-  active: nullable({ type: 'integer', enum: [0, 1] }),
-  is_company: bool,
-  expiring_in_months: int,
-  has_recurring: { type: 'boolean' },
-};
-const VAULT_TEXT = ['title', 'account_holder_name', 'first_six', 'last_four', 'billing_address', 'billing_zip', 'exp_date', 'routing', 'account_type', 'contact_id', 'account_vault_api_id', 'dl_number', 'dl_state', 'customer_id', 'ssn4', 'dob_year', 'billing_state', 'billing_city', 'billing_phone', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'ach_sec_code'];
-
-function vaultRecord(): JsonSchema {
-  const properties: Record<string, JsonSchema> = { ...VAULT_FIELDS };
-  for (const f of VAULT_TEXT) properties[f] = str;
-  properties.contact = { description: 'With `?expand=contact`.' };
-  properties._links = ref('Links');
-  return { type: 'object', required: ['id', 'payment_method', 'location_id', '_links'], properties, additionalProperties: true };
-}
-
 const vaultText = (name: string, max: number) => nullable(withExample({ type: 'string', maxLength: max }, sampleText(name, 0, max)));
 function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   const common: Record<string, JsonSchema> = {
@@ -284,7 +262,6 @@ const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product
 
 const EXPANDS = {
   transaction: ['transaction_level3', 'account_vault', 'transaction_batch', 'contact', 'previous_transaction'],
-  accountvault: ['contact'],
 } as const;
 
 // ------------------------------------------------------------------ operations
@@ -334,13 +311,11 @@ export function paymentsOpenApi(): OpenApiPart {
   return {
     tags: [
       { name: 'transactions', description: 'Card and ACH payments. Approval is `status_id` (101 approved, 102 authorised, 301 declined, 131-134 ACH…); declines answer 201 too.' },
-      { name: 'accountvaults', description: 'Tokenised cards and bank accounts.' },
     ],
     schemas: {
       Transaction: transactionRecord(),
       TransactionCreate: transactionBodySchema(TRANSACTION_INPUT_FIELDS, POST_ACTIONS, 'sale'),
       TransactionAction: transactionBodySchema(TRANSACTION_INPUT_FIELDS, PUT_ACTIONS),
-      AccountVault: vaultRecord(),
       AccountVaultCreate: vaultWrite('create'),
       AccountVaultUpdate: vaultWrite('update'),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
@@ -392,30 +367,10 @@ export function paymentsOpenApi(): OpenApiPart {
         ),
       },
       '/v2/accountvaults': {
-        get: op(
-          'accountvaults',
-          {
-            operationId: 'accountvaultsList',
-            summary: 'List account vaults',
-            parameters: [expandParameter(EXPANDS.accountvault), ...listParams(VAULT_LIST)],
-            responses: { 200: responseOf('A page of account vaults.', listEnvelope('accountvaults', ref('AccountVault'))) },
-          },
-          [401, 403, 422],
-        ),
         post: op('accountvaults', { operationId: 'accountvaultsCreate', summary: 'Vault an account', requestBody: body('accountvault', 'AccountVaultCreate'), responses: { 201: responseOf('Vaulted.', vault) } }, writeErrors),
       },
       '/v2/accountvaults/{id}': {
-        get: op(
-          'accountvaults',
-          { operationId: 'accountvaultsView', summary: 'View an account vault', parameters: [id, expandParameter(EXPANDS.accountvault), ...API_ID_PARAMETERS], responses: { 200: responseOf('The vault.', vault) } },
-          [...COMMON_ERRORS, 422],
-        ),
         put: op('accountvaults', { operationId: 'accountvaultsUpdate', summary: 'Update an account vault', parameters: [id, ...API_ID_PARAMETERS], requestBody: body('accountvault', 'AccountVaultUpdate'), responses: { 200: responseOf('The vault.', vault) } }, writeErrors),
-        delete: op(
-          'accountvaults',
-          { operationId: 'accountvaultsDelete', summary: 'Delete an account vault', description: '422 while a recurring uses it.', parameters: [id, ...API_ID_PARAMETERS], responses: { 204: { description: 'Deleted (no body).' } } },
-          [...COMMON_ERRORS, 422],
-        ),
       },
       '/v2/accountvaults/{id}/bininfo': {
         get: op(

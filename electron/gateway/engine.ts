@@ -16,7 +16,7 @@ import { createContext } from './framework/engine-context';
 import type { RecordEvent } from './framework/record-events';
 import { referenceOpenApi, registerReferenceRoutes } from './framework/api-reference';
 import { MSG } from './framework/errors';
-import { BODY_LIMIT, installPlumbing, isLoopback, rawEnvelope } from './framework/http-plumbing';
+import { BODY_LIMIT, HTTP_SERVER_OPTIONS, installPlumbing, isLoopback, originForm, rawEnvelope } from './framework/http-plumbing';
 import { serverTimeouts } from './framework/limits';
 import { buildOpenApiDocument } from './framework/openapi-document';
 import { resourceOpenApi } from './framework/resource-openapi';
@@ -132,11 +132,15 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       runSeed(ctx, modules, seed);
     }
 
+    const timeouts = serverTimeouts(opts.requestTimeoutMs, opts.headersTimeoutMs);
     app = Fastify({
       logger: false,
       bodyLimit: BODY_LIMIT,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
-      ...serverTimeouts(opts.requestTimeoutMs, opts.headersTimeoutMs),
+      ...timeouts,
+      http: { ...timeouts.http, ...HTTP_SERVER_OPTIONS },
+      // Every request line in origin form before routing (absolute-form targets included).
+      rewriteUrl: originForm,
       // Failures fastify answers itself still speak the envelope.
       frameworkErrors: (_err, _req, reply) => {
         void (reply as FastifyReply).code(400).type('application/json; charset=utf-8').send({ errors: { general: [MSG.BAD_URL_ENCODING] } });

@@ -73,7 +73,7 @@ export const quickInvoiceResource: ResourceDef = {
     item_header: str(0, 250),
     item_list: { type: 'json', required: true, json: itemList, example: { Labour: 40, Parts: '12.50' } },
     item_footer: str(0, 250),
-    status_id: { type: 'integer', enum: [0, 1] },
+    status_id: { type: 'integer', enum: [0, 1], nullable: false }, // 1 open, 0 closed: never empty
     payment_status_id: { type: 'integer', readOnly: true, enum: [1, 2, 3] },
     amount_due: { type: 'string', readOnly: true, filter: 'money' },
     remaining_balance: { type: 'string', readOnly: true, filter: 'money' },

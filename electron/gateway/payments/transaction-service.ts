@@ -197,8 +197,9 @@ export class TransactionService {
       .stmt(`SELECT id, status_id, created_ts FROM transactions WHERE payment_method = 'ach' AND status_id IN (131, 132, 133) AND created_ts <= ?`)
       .all(now - ACH_SCHEDULE_SECONDS.originating) as { id: string; status_id: number; created_ts: number }[];
     const date = new Date(now * 1000).toISOString().slice(0, 10);
+    // CAST: a bound JS number reaches SQLite as REAL, which json_set would write as 134.0.
     const upd = this.ctx.stmt(`UPDATE transactions SET status_id = ?, settled = ?, modified_ts = ?,
-        doc = json_set(doc, '$.status_id', ?, '$.modified_ts', ?, '$.settle_date', ?, '$.transaction_settlement_status', ?)
+        doc = json_set(doc, '$.status_id', CAST(? AS INTEGER), '$.modified_ts', CAST(? AS INTEGER), '$.settle_date', ?, '$.transaction_settlement_status', ?)
       WHERE id = ?`);
     this.ctx.db.transaction(() => {
       for (const r of rows) {
@@ -805,7 +806,7 @@ export class TransactionService {
     const others = this.ctx
       .stmt('SELECT * FROM transactions WHERE account_vault_id = ? AND location_id = ? AND id <> ?')
       .all(cur.account_vault_id, cur.location_id, cur.id) as TransactionRow[];
-    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', ?, '$.modified_user_id', ?) WHERE id = ?`);
+    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', CAST(? AS INTEGER), '$.modified_user_id', ?) WHERE id = ?`);
     for (const t of others) {
       if (t.contact_id === contactId) continue;
       upd.run(contactId, now, contactId, now, userId, t.id);

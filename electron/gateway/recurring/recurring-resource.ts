@@ -121,7 +121,8 @@ export const recurringResource: ResourceDef = {
   methods: ['list', 'view', 'create', 'update', 'delete'],
   fields: {
     id: { type: 'string', readOnly: true },
-    account_vault_id: str(24, 36),
+    // Left out it stays; emptied it would leave the schedule without an account (NOT NULL).
+    account_vault_id: str(24, 36, { nullable: false }),
     account_vault_api_id: { type: 'string', virtual: true, min: 1, max: 64 },
     location_id: { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' },
     product_transaction_id: { type: 'string', min: 24, max: 36, required: true },
@@ -130,10 +131,10 @@ export const recurringResource: ResourceDef = {
     interval_type: { type: 'string', enum: ['d', 'w', 'm'], required: true, example: 'm' },
     start_date: { type: 'date', required: true, example: '2030-01-15' },
     description: str(0, 36),
-    end_date: str(10, 10, { example: NO_DATE }),
+    end_date: str(10, 10, { example: NO_DATE, nullable: false }), // "no end" is 0000-00-00, never null
     installment_total_count: { type: 'integer', minValue: 1, maxValue: 99, update: false },
     installment_amount_total: { type: 'string', readOnly: true },
-    next_run_date: { type: 'date', example: '2030-02-15' },
+    next_run_date: { type: 'date', example: '2030-02-15', nullable: false },
     notification_days: { type: 'integer', minValue: 0, maxValue: 99, default: 0 },
     active: { type: 'integer', enum: [0, 1], default: 1 },
     payment_method: { type: 'string', readOnly: true },

@@ -102,7 +102,9 @@ describe('the OpenAPI document', () => {
   test('the transaction bodies come from the field descriptors, split by action', () => {
     const post = doc.components.schemas.TransactionCreate;
     const put = doc.components.schemas.TransactionAction;
-    expect(post.properties.action.enum).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit']);
+    // POST: left out, null or "" is the default (sale).
+    expect(post.properties.action.enum).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit', '', null]);
+    expect(post.properties.description['x-actions']).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit']);
     expect(put.properties.action.enum).toEqual(['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit']);
     expect(put.required).toEqual(['action']);
     expect(post.properties.account_number).toBeDefined();

@@ -75,6 +75,7 @@ export const MSG = {
   BAD_TS_RANGE: '{attribute} must be one of: {ranges}, or a Unix timestamp or lo|hi range.',
   BAD_EXPAND: 'Unknown expand "{expand}".',
   API_ID_NEEDS_LOCATION: 'Location Id cannot be blank when api_id is used.',
+  BAD_API_ID: 'Api Id must be true or 1 (the path names an api id), or false or 0.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

@@ -184,6 +184,7 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
   for (const [name, f] of Object.entries(def.fields)) {
     if (f.readOnly) continue;
     if (mode === 'update' && f.update === false) continue;
+    if (mode === 'create' && f.create === false) continue;
     properties[name] = inputSchema(name, f);
     if (mode === 'create' && f.required) required.push(name);
   }

@@ -44,6 +44,12 @@ export interface FieldDef {
   nullable?: false;
   /** May be sent on PUT (default: true unless readOnly/createOnly). */
   update?: boolean;
+  /**
+   * `false`: not part of the create body (it names something that cannot exist before the
+   * record does, such as a product transaction of the location being created); the
+   * resource's own check refuses a value sent on create.
+   */
+  create?: false;
   /** System-set; ignored when sent. */
   readOnly?: boolean;
   /** Accepted on write, never returned (passwords). */
@@ -52,7 +58,7 @@ export interface FieldDef {
   virtual?: boolean;
   /** Default on create when not sent (value or function). */
   default?: unknown | ((ctx: EngineContext) => unknown);
-  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`). */
+  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`, which also replaces the `money` format's). */
   pattern?: RegExp;
   formatMessage?: string;
   /** Extra check: return a message template (with {attribute}) or undefined. */

@@ -93,7 +93,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const charLength = (s: string): number => {
+/** Length in characters (code points), as JSON Schema's minLength/maxLength count them: "😀" is one. */
+export const charLength = (s: string): number => {
   let n = 0;
   for (const _ of s) n++;
   return n;
@@ -121,7 +122,7 @@ export function checkField(name: string, f: FieldDef, value: unknown, errs: Erro
       if (f.format === 'email' && !EMAIL_RE.test(value)) return add(MSG.BAD_EMAIL);
       if (f.format === 'no-spaces' && /\s/.test(value)) return add(MSG.HAS_SPACES);
       if (f.format === 'digits' && !/^\d+$/.test(value)) return add(MSG.BAD_FORMAT);
-      if (f.format === 'money' && !MONEY_INPUT_RE.test(value)) return add(MSG.BAD_AMOUNT);
+      if (f.format === 'money' && !MONEY_INPUT_RE.test(value)) return add(f.formatMessage ?? MSG.BAD_AMOUNT);
       if (f.format === 'time-zone' && !isTimeZone(value)) return add(MSG.BAD_TIME_ZONE);
       if (f.format === 'url') {
         if (!URL_RE.test(value) || !isHttpUrl(value)) return add(MSG.BAD_URL);

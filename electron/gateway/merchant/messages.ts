@@ -2,6 +2,7 @@
 import { TIP_PERCENT_MSG } from '../../../shared/payments/terminal-timeouts';
 
 export const MERCHANT_MSG = {
+  RELATIONSHIP_INVALID: 'Relationship must be direct or all.',
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
   USER_ADMIN_ONLY: 'Only an admin of every location this user belongs to may change their password, status, role or API key, or delete them.',

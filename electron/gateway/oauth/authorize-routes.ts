@@ -87,6 +87,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
     if (p.state !== undefined && p.state.length > STATE_MAX) return fail('invalid_request', `state may have at most ${STATE_MAX} characters`);
     if (p.scope !== undefined && p.scope !== '' && p.scope !== 'api') return fail('invalid_scope', 'scope must be api');
     let challenge: string | null = null;
+    // A method without a challenge is a request the document refuses, not one to ignore.
+    if (p.code_challenge_method !== undefined && p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
     if (p.code_challenge !== undefined) {
       if ((p.code_challenge_method ?? 'plain') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) {
         return fail('invalid_request', 'code_challenge must be an S256 challenge (code_challenge_method=S256)');

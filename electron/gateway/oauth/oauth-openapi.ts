@@ -39,14 +39,17 @@ const CLIENT: JsonSchema = {
 
 const CLIENT_CREATE: JsonSchema = {
   type: 'object',
-  required: ['name', 'redirect_uris'],
+  required: ['name'],
+  anyOf: [{ required: ['redirect_uris'] }, { required: ['redirect_uri'] }],
   properties: {
     name: withExample({ type: 'string', minLength: 1, maxLength: 64 }, 'Contract client'),
-    description: { type: 'string', maxLength: 255 },
-    homepage_url: { type: 'string', format: 'uri', maxLength: 255 },
+    description: { type: ['string', 'null'], maxLength: 255, description: 'null or "" for none.' },
+    homepage_url: { type: ['string', 'null'], maxLength: 255, anyOf: [{ format: 'uri' }, { const: '' }], description: 'An http(s) URL; null or "" for none.' },
     redirect_uris: withExample({ type: 'array', minItems: 1, maxItems: 20, items: uri }, ['http://127.0.0.1:8765/oauth/callback']),
+    redirect_uri: { ...uri, type: ['string', 'null'], description: 'One redirect URL, in place of redirect_uris (null: not sent).' },
   },
-  additionalProperties: false,
+  description: 'Unknown keys are ignored.',
+  additionalProperties: true,
 };
 
 const TOKEN_REQUEST: JsonSchema = {

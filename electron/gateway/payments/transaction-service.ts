@@ -36,7 +36,7 @@ import { brandFromStored, fromVault, readCvv, readSecCode, sentHolder, typedAcco
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
 import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type SwipedCard } from './card-data-forms';
-import { digitsOnly, flag, present, type Body } from './input-fields';
+import { accountDigits, digitsText, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
@@ -226,8 +226,8 @@ export class TransactionService {
    */
   async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
-    const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
-    if (!(POST_ACTIONS as readonly string[]).includes(action)) {
+    const action = (present(body.action) ? body.action : 'sale') as PostAction;
+    if (!(POST_ACTIONS as readonly unknown[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
     requirePermission(auth, permissionForAction(action));
@@ -345,8 +345,8 @@ export class TransactionService {
       const check = parseMicr(String(body[micrField]));
       if (!check) errs.add(micrField, PAY_MSG.MICR_INVALID);
       else {
-        if (present(body.account_number) && digitsOnly(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
-        if (present(body.routing) && digitsOnly(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
+        if (present(body.account_number) && accountDigits(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
+        if (present(body.routing) && digitsText(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
         account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
         micrCheckNumber = check.checkNumber;
       }
@@ -416,7 +416,7 @@ export class TransactionService {
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
       const c = present(body.contact_id) ? this.lookups.contact(String(body.contact_id)) : this.lookups.contactByApiId(locationId, String(body.contact_api_id));
-      if (!c || c.location_id !== locationId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      if (!c || c.location_id !== locationId) errs.add(present(body.contact_id) ? 'contact_id' : 'contact_api_id', present(body.contact_id) ? PAY_MSG.CONTACT_INVALID : MSG.INVALID);
       else {
         contactId = c.id;
         if (c.email && (c.email_trx_receipt || this.lookups.locationReceiptDefault(locationId))) contactEmail = c.email;
@@ -582,8 +582,8 @@ export class TransactionService {
     const auth = req.auth;
     const row = this.findForRequest(req, idOrApiId);
     const body = unwrap(req.body);
-    const action = String(body.action ?? '').toLowerCase() as PutAction;
-    if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
+    const action = body.action as PutAction;
+    if (!(PUT_ACTIONS as readonly unknown[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
     }
     requirePermission(auth, permissionForAction(action));
@@ -789,7 +789,8 @@ export class TransactionService {
     if (raw === null) return null;
     const c = byId ? this.lookups.contact(String(raw)) : this.lookups.contactByApiId(locationId, String(raw));
     if (!c || c.location_id !== locationId) {
-      errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      if (byId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      else errs.add('contact_api_id', MSG.INVALID);
       return undefined;
     }
     return c.id;

@@ -126,7 +126,7 @@ export const recurringResource: ResourceDef = {
     account_vault_api_id: { type: 'string', virtual: true, min: 1, max: 64 },
     location_id: { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' },
     product_transaction_id: { type: 'string', min: 24, max: 36, required: true },
-    transaction_amount: str(1, 12, { required: true, example: '10.00', filter: 'money' }),
+    transaction_amount: str(1, 12, { required: true, example: '10.00', filter: 'money', format: 'money', formatMessage: REC_MSG.AMOUNT_INVALID }),
     interval: { type: 'integer', minValue: 1, maxValue: 999, required: true, example: 1 },
     interval_type: { type: 'string', enum: ['d', 'w', 'm'], required: true, example: 'm' },
     start_date: { type: 'date', required: true, example: '2030-01-15' },

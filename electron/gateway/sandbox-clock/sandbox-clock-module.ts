@@ -76,5 +76,5 @@ export const sandboxClockModule: EngineModule = {
       return clockBody(ctx, locationId);
     });
   },
-  openapi: () => sandboxClockOpenApi(),
+  openapi: () => sandboxClockOpenApi(MAX_ADVANCE_SECONDS),
 };

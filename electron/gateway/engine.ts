@@ -148,8 +148,9 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       clientErrorHandler: (err, socket) => {
         const e = err as Error & { code?: string };
         if (e.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-        const timeout = e.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-        socket.end(timeout ? rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT) : rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
+        if (e.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end(rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT));
+        if (e.code === 'HPE_HEADER_OVERFLOW') return void socket.end(rawEnvelope(431, 'Request Header Fields Too Large', MSG.HEADERS_TOO_LARGE));
+        socket.end(rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
       },
     });
     installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });

@@ -162,4 +162,16 @@ describe('integers are integers', () => {
     const list = await t.get('/transactions?page_size=50');
     expect(list.text).not.toMatch(/"(modified_ts|status_id|created_ts)":-?\d+\.\d/);
   });
+
+  it('an ACH debit moved along its statuses by the clock answers status_id and modified_ts as JSON integers', async () => {
+    const debit = await t.post('/transactions', {
+      transaction: { action: 'debit', account_number: '123456789', routing: '072000326', account_type: 'checking', account_holder_name: 'Pat Doe', transaction_amount: '2.00' },
+    });
+    expect(debit.body.transaction.status_id).toBe(131);
+    t.clock.advance(10 * 86_400);
+    const one = await t.get(`/transactions/${debit.body.transaction.id}`);
+    expect(one.body.transaction.status_id).toBe(134);
+    expect(one.text).toMatch(/"status_id":134[,}]/);
+    expect(one.text).not.toMatch(/"(modified_ts|status_id)":-?\d+\.\d/);
+  });
 });

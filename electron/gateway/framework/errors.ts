@@ -35,6 +35,7 @@ export const MSG = {
   PATH_NOT_FOUND: 'Page not found.',
   METHOD_NOT_ALLOWED: 'Method Not Allowed. This URL can only handle the following request methods: {methods}.',
   BODY_TOO_LARGE: 'The request body is too large.',
+  HEADERS_TOO_LARGE: 'The request headers are too large.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json or application/xml.',
   INTERNAL: 'An internal server error occurred.',
   CONFLICT: 'The request conflicts with data already stored.',

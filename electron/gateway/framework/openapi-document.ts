@@ -76,6 +76,15 @@ export function errorResponses(statuses: readonly ErrorStatus[]): Record<string,
   return out;
 }
 
+/**
+ * A page's refusal (the OAuth, SSO, hosted and payment pages): the page for a browser, the
+ * error envelope for a client whose Accept asks for JSON (oauth/html-page.ts).
+ */
+export const pageRefusal = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: ref('ErrorEnvelope') } },
+});
+
 export const jsonContent = (schema: JsonSchema, example?: unknown) => ({
   'application/json': example === undefined ? { schema } : { schema, example },
 });

@@ -119,7 +119,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       const username = (p.username ?? '').trim();
       const password = p.password ?? '';
       const again = (status: number, message: string) =>
-        sendPage(reply, status, { title: 'Sign in', body: loginForm(client, requestId, p.csrf_token as string, message, { domain, username }) });
+        sendPage(reply, status, { title: 'Sign in', error: message, body: loginForm(client, requestId, p.csrf_token as string, message, { domain, username }) });
       if (!domain || !username || !password || domain.length > 255 || username.length > 255 || password.length > 256) return again(400, OAUTH_MSG.LOGIN_MISSING);
       const loginKey = `${domain.toLowerCase()}\0${username.toLowerCase()}`;
       const locked = store.lockedFor(loginKey);
@@ -143,6 +143,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       const user = ctx.stmt('SELECT * FROM users WHERE id = ?').get(row.user_id) as Row;
       return sendPage(reply, 400, {
         title: 'Allow access',
+        error: OAUTH_MSG.DECISION_MISSING,
         body: `<p class="alert" role="alert">${esc(OAUTH_MSG.DECISION_MISSING)}</p>` + consentForm(client, user, requestId, p.csrf_token as string),
         formTargets: [targetOrigin(row.redirect_uri)],
       });

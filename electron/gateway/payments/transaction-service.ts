@@ -231,7 +231,6 @@ export class TransactionService {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
     requirePermission(auth, permissionForAction(action));
-    const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
     // Every field's own checks (the table: type, bounds, action, required) and the location
     // together, so one 422 names every bad field.
     mergeErrors(errs, transactionShapeErrors(body, action).errors);
@@ -248,6 +247,8 @@ export class TransactionService {
     }
     errs.throwIfAny();
     const { locationId, pt } = resolved!;
+    // A string by now (the table checked it above).
+    const apiId = present(body.transaction_api_id) ? (body.transaction_api_id as string) : null;
 
     if (apiId !== null) {
       const key = `${locationId}\0${apiId}`;

@@ -34,7 +34,8 @@ function offsetOf(ctx: EngineContext, locationId: string): number {
 
 function usableLocation(req: FastifyRequest, value: unknown): string {
   if (value === undefined || value === null || value === '') throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_REQUIRED] });
-  const id = String(value);
+  if (typeof value !== 'string') throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_UNKNOWN] });
+  const id = value;
   if (!req.auth.locationSet.has(id)) throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_UNKNOWN] });
   return id;
 }

@@ -128,6 +128,8 @@ function candidates(s: unknown): unknown[] {
 function recordFor(field: string, wrapper: string | undefined): unknown {
   const r = records;
   if (wrapper === 'contact' && field === 'parent_id') return r.contactId;
+  // The caller (an admin) gives users a type below its own.
+  if (wrapper === 'user' && field === 'user_type_id') return 100;
   if (wrapper === 'transactionlevel3' && field === 'transaction_id') return r.transactionId;
   if ((wrapper === 'routertransaction' || wrapper === 'routeraccountvault') && field === 'terminal_id') return r.routerTerminalId;
   if (wrapper !== 'contact' && field === 'contact_api_id') return r.contactApiId;

@@ -63,7 +63,7 @@ export function registerQuickInvoiceCreate(app: FastifyInstance, ctx: EngineCont
   const def = quickInvoiceResource;
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES } });
-    scope.post('/v2/quickinvoices', async (req, reply) => {
+    scope.post('/v2/quickinvoices', { config: { allow: def.allow.create } }, async (req, reply) => {
       const { body, files } = req.isMultipart() ? await readMultipart(req) : { body: req.body, files: [] as Upload[] };
       const input = ctx.validateWrite(def, body, 'create', req);
       const row = ctx.db.transaction(() => {

@@ -62,8 +62,9 @@ export function originForm(req: IncomingMessage): string {
 /** Options of node's HTTP server: a missing Host is answered by the Host check below, in the envelope (node's own 400 has no body). */
 export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
 
-/** Paths whose requests carry credentials: the API and the sandbox extension. */
-const isAuthenticated = (path: string): boolean => path === '/v2' || path.startsWith('/v2/') || path === '/sandbox' || path.startsWith('/sandbox/');
+/** Paths whose requests carry credentials: the API, and the sandbox extension where it is served. */
+const isAuthenticated = (path: string, sandbox: boolean): boolean =>
+  path === '/v2' || path.startsWith('/v2/') || (sandbox && (path === '/sandbox' || path.startsWith('/sandbox/')));
 
 /** The path a request names, for one no route matched: decoded, so `/%76%32/x` is still under /v2. */
 function pathOfUnrouted(url: string): string {
@@ -86,6 +87,8 @@ export interface PlumbingOptions {
   /** When bound to loopback, only loopback Host headers are accepted (DNS-rebinding guard). */
   checkHost: boolean;
   log: (line: string) => void;
+  /** Whether /sandbox is served (and so authenticated); a production engine answers it 404 like any unknown path. */
+  sandbox: boolean;
 }
 
 export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): void {
@@ -133,7 +136,7 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
     // on the URL's spelling: `/%76%32/contacts` routes to /v2/contacts and must not pass
     // unauthenticated. A request no route matched is judged on its decoded path (an
     // unknown /v2 path answers 401 before 404).
-    if (isAuthenticated(req.routeOptions.url ?? pathOfUnrouted(req.url))) req.auth = opts.auth.authenticate(req);
+    if (isAuthenticated(req.routeOptions.url ?? pathOfUnrouted(req.url), opts.sandbox)) req.auth = opts.auth.authenticate(req);
     const encoding = req.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw new ApiError(415, { general: [MSG.UNSUPPORTED_ENCODING] });
   });

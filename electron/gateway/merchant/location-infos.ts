@@ -12,6 +12,7 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { fieldError } from '../framework/errors';
 import { brandingDomainOf } from './locations';
 import { MERCHANT_MSG } from './messages';
+import { ANY_USER } from '../framework/permissions';
 
 const s: FieldDef = { type: 'string', readOnly: true };
 const b: FieldDef = { type: 'boolean', readOnly: true };
@@ -23,6 +24,8 @@ export const locationInfoResource: ResourceDef = {
   scope: { kind: 'self' },
   defaultSort: 'name',
   methods: ['view'],
+  // `list` is the hand-written GET /v2/locationinfos (it reads this entry).
+  allow: { list: ANY_USER, view: ANY_USER },
   fields: {
     id: s,
     name: s,
@@ -67,7 +70,7 @@ export const locationInfoResource: ResourceDef = {
 };
 
 export function registerLocationInfoRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  app.get('/v2/locationinfos', async (req) => {
+  app.get('/v2/locationinfos', { config: { allow: locationInfoResource.allow.list } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const direct = q.relationship === undefined || q.relationship === '' || q.relationship === 'direct';
     if (!direct && q.relationship !== 'all') throw fieldError('relationship', MERCHANT_MSG.RELATIONSHIP_INVALID);

@@ -41,7 +41,8 @@ import type { Row } from '../framework/resource';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
 import { routerOpenApi } from './router-openapi';
-import { permissionForAction, requirePermission } from '../merchant/roles';
+import { actionAllow } from '../payments/transaction-fields';
+import { ANY_USER, DEVICE_SETUP, MANAGERS } from '../framework/permissions';
 import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
@@ -186,13 +187,12 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
     },
     openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
-      app.post('/v2/routertransactions', async (req, reply) => {
+      // The transaction action table decides (a refund on a terminal is a refund), before the customer is asked for a card.
+      app.post('/v2/routertransactions', { config: { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }) } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');
         // Every field before the terminal is asked anything (router-fields.ts).
         routerTransactionErrors(body).throwIfAny();
         const action = present(body.action) ? String(body.action) : 'sale';
-        // Before the customer is asked for a card: a refund on the terminal is still a refund.
-        requirePermission(req.auth, permissionForAction(action));
         const locationId = present(body.location_id) ? String(body.location_id) : undefined;
         const terminal = findTerminal(ctx, req, body.terminal_id, locationId);
         const rt = payments.runtime();
@@ -250,7 +250,8 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
       });
 
-      app.post('/v2/routeraccountvaults', async (req, reply) => {
+      // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).
+      app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routeraccountvault');
         routerVaultErrors(body).throwIfAny();
         const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
@@ -278,10 +279,11 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const s = live.get(id) ?? { state: 'idle', prompt: '', busy: false };
         return { terminalstate: { terminal_id: id, ...s } };
       };
-      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
+      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', { config: { allow: ANY_USER } }, async (req) => stateOf(req, req.params.id));
       // A body {"terminalcancel": {"transaction_api_id"}} cancels that request only: the one
       // running, or, when it has not reached the terminal yet, the one still on its way.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', async (req) => {
+      // Stopping what a terminal does moves no money: whoever stands at it.
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: { allow: ANY_USER } }, async (req) => {
         const answer = stateOf(req, req.params.id);
         const errs = new ErrorCollector();
         const apiId = cancelApiId(req.body, errs);
@@ -299,7 +301,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
 
       // Ringup extension for the installer's "Test connection": the engine initializes the
       // terminal itself (A00), so the contact is recorded like any other.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/initialize', async (req) => {
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/initialize', { config: { allow: DEVICE_SETUP } }, async (req) => {
         const t = ctx.stmt('SELECT * FROM terminals WHERE id = ?').get(req.params.id) as Row | undefined;
         if (!t || !req.auth.locationSet.has(String(t.location_id))) throw notFound();
         if (t.active !== 1) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_INACTIVE] });

@@ -71,7 +71,8 @@ export class Level3Service {
     const inner = body && typeof body === 'object' ? (body.transactionlevel3 as Body | undefined) : undefined;
     if (!inner || typeof inner !== 'object' || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transactionlevel3' }));
     if (!present(inner.transaction_id)) throw new ApiError(422, { transaction_id: [PAY_MSG.L3_TRANSACTION_BLANK] });
-    const t = this.txns.visibleRow(String(inner.transaction_id), auth);
+    if (typeof inner.transaction_id !== 'string') throw new ApiError(422, { transaction_id: [fmt(MSG.NOT_STRING, { attribute: 'Transaction Id' })] });
+    const t = this.txns.visibleRow(inner.transaction_id, auth);
     if (!t) throw new ApiError(422, { transaction_id: [fmt(MSG.INVALID, { attribute: 'Transaction Id' })] });
     const network = this.networkOf(t);
     if (!network) throw new ApiError(422, { transaction_id: [PAY_MSG.L3_CANNOT_CARRY] });

@@ -6,7 +6,7 @@
  * Delivery follows what was typed: e-mail, SMS, or both.
  * Simplification: the list shows the latest 200 of each.
  */
-import type { BillingLinksView, HandlerMap, InvoiceView, PaylinkView } from '../../shared/ipc/contract';
+import type { BillingLinksView, BillingPayment, HandlerMap, InvoiceView, PaylinkView } from '../../shared/ipc/contract';
 import { formatMoney, parseMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
@@ -26,6 +26,8 @@ interface V2Paylink {
   email: string | null;
   cell_phone: string | null;
   status_id: number;
+  /** The engine's; a gateway without it (an older one) is read from status_id alone. */
+  remaining_balance?: string | null;
   created_ts: number;
   payment_url?: string;
 }
@@ -49,14 +51,22 @@ const recipientOf = (email: string | null, phone: string | null) => [email, phon
 const invoicePage = (client: GatewayClient, id: string) => `${new URL(client.baseUrl).origin}/quickinvoice/?id=${encodeURIComponent(id)}`;
 const paylinkPage = (client: GatewayClient, id: string) => `${new URL(client.baseUrl).origin}/paylink?paylink_id=${encodeURIComponent(id)}`;
 
+/** Paid when the gateway says so; partly paid when some of the amount due is collected. */
+function paylinkPayment(p: V2Paylink, dueCents: number | null, remainingCents: number | null): BillingPayment {
+  if (p.status_id === 1) return 'paid';
+  return dueCents && remainingCents !== null && remainingCents < dueCents ? 'partial' : 'unpaid';
+}
+
 export function paylinkViewOf(client: GatewayClient, p: V2Paylink): PaylinkView {
   const cents = p.amount_due ? parseMoney(p.amount_due) : null;
+  const remaining = p.status_id === 1 ? 0 : p.remaining_balance != null ? parseMoney(p.remaining_balance) : cents || null;
   return {
     id: p.id,
     amountCents: cents ? cents : null,
     description: p.description,
     recipient: recipientOf(p.email, p.cell_phone),
-    paid: p.status_id === 1,
+    payment: paylinkPayment(p, cents, remaining),
+    remainingCents: remaining,
     createdTs: p.created_ts,
     pageUrl: p.payment_url ?? paylinkPage(client, p.id),
   };

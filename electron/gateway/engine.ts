@@ -16,7 +16,7 @@ import { createContext } from './framework/engine-context';
 import type { RecordEvent } from './framework/record-events';
 import { referenceOpenApi, registerReferenceRoutes } from './framework/api-reference';
 import { MSG } from './framework/errors';
-import { BODY_LIMIT, installPlumbing, isLoopback, rawEnvelope } from './framework/http-plumbing';
+import { BODY_LIMIT, HTTP_SERVER_OPTIONS, installPlumbing, isLoopback, originForm, rawEnvelope } from './framework/http-plumbing';
 import { serverTimeouts } from './framework/limits';
 import { buildOpenApiDocument } from './framework/openapi-document';
 import { resourceOpenApi } from './framework/resource-openapi';
@@ -136,11 +136,15 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       runSeed(ctx, modules, seed);
     }
 
+    const timeouts = serverTimeouts(opts.requestTimeoutMs, opts.headersTimeoutMs);
     app = Fastify({
       logger: false,
       bodyLimit: BODY_LIMIT,
       routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
-      ...serverTimeouts(opts.requestTimeoutMs, opts.headersTimeoutMs),
+      ...timeouts,
+      http: { ...timeouts.http, ...HTTP_SERVER_OPTIONS },
+      // Every request line in origin form before routing (absolute-form targets included).
+      rewriteUrl: originForm,
       // Failures fastify answers itself still speak the envelope.
       frameworkErrors: (_err, _req, reply) => {
         void (reply as FastifyReply).code(400).type('application/json; charset=utf-8').send({ errors: { general: [MSG.BAD_URL_ENCODING] } });
@@ -148,8 +152,9 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
       clientErrorHandler: (err, socket) => {
         const e = err as Error & { code?: string };
         if (e.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-        const timeout = e.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-        socket.end(timeout ? rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT) : rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
+        if (e.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end(rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT));
+        if (e.code === 'HPE_HEADER_OVERFLOW') return void socket.end(rawEnvelope(431, 'Request Header Fields Too Large', MSG.HEADERS_TOO_LARGE));
+        socket.end(rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
       },
     });
     installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log, sandbox: !opts.production });

@@ -52,18 +52,23 @@ export interface PaylinkView {
   amountCents: number | null;
   description: string | null;
   recipient: string;
-  paid: boolean;
+  /** Only approved money counts: a partial approval leaves the link partly paid, the rest collectable on its page. */
+  payment: BillingPayment;
+  /** What is left to collect; null when the customer types the amount. */
+  remainingCents: number | null;
   createdTs: number;
   pageUrl: string;
 }
+
+/** How much of a pay link or an invoice is collected. */
+export type BillingPayment = 'unpaid' | 'partial' | 'paid';
 
 export interface InvoiceView {
   id: string;
   title: string;
   amountDueCents: number;
   remainingCents: number;
-  /** unpaid, partly paid, paid. */
-  payment: 'unpaid' | 'partial' | 'paid';
+  payment: BillingPayment;
   open: boolean;
   dueDate: string;
   recipient: string;

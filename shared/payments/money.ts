@@ -23,6 +23,18 @@ export function parseMoney(value: unknown): number | null {
   return cents <= MAX_AMOUNT_CENTS ? cents : null;
 }
 
+/**
+ * An amount as the API takes it: a JSON string of 1 to 9 digits and at most 2 decimals
+ * ("10", "10.5", "10.50"), nothing around it. The engine's validation and its OpenAPI
+ * document both read this one pattern, so " 10.00" or 10.5 (a number) is refused by both.
+ */
+export const MONEY_INPUT_RE = /^\d{1,9}(\.\d{1,2})?$/;
+
+/** An amount sent to the API (see MONEY_INPUT_RE) in cents, or null when it is not one. */
+export function parseMoneyInput(value: unknown): number | null {
+  return typeof value === 'string' && MONEY_INPUT_RE.test(value) ? parseMoney(value) : null;
+}
+
 /** 1050 → "10.50" (negative amounts keep their sign). */
 export function formatMoney(cents: number): string {
   const neg = cents < 0;

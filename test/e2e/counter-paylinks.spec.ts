@@ -138,3 +138,35 @@ test('a pay link that takes card or bank account: pay by bank account on its pag
   await expect(pay.getByRole('status')).toContainText('Payment approved: $35.00 from your bank account •••• 6789.');
   await ctx.close();
 });
+
+test('a pay link approved in part (1.00 of 2.01) reads "Partly paid" with the rest to collect, and can still be sent', async ({ page, app, context }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F7');
+  await page.getByLabel('Amount (empty: the customer types it)').fill('2.01');
+  await page.getByLabel('What it is for').fill('Deposit 77');
+  await page.getByLabel('Customer e-mail').fill('pat@example.com');
+  await page.getByRole('button', { name: 'Send pay link' }).click();
+  const row = page.getByTestId('paylink-row').filter({ hasText: 'Deposit 77' });
+  await expect(row).toContainText('Unpaid');
+
+  // The sandbox approves 1.00 of 2.01; the page says what is left and keeps asking for it.
+  const [pay] = await Promise.all([context.waitForEvent('page'), row.getByRole('link', { name: /^Payment page/ }).click()]);
+  await pay.waitForLoadState();
+  await pay.getByLabel('Card number').fill(CARDS.visa);
+  await pay.getByLabel('Expiry (MMYY)').fill('1230');
+  await pay.getByLabel('Security code (CVV)').fill('999');
+  await pay.getByRole('button', { name: 'Pay' }).click();
+  await expect(pay.locator('body')).toContainText('$1.01 remains to be paid');
+  await pay.close();
+
+  await page.keyboard.press('F2');
+  await page.keyboard.press('F7');
+  const after = page.getByTestId('paylink-row').filter({ hasText: 'Deposit 77' });
+  await expect(after).toContainText('Partly paid');
+  await expect(after).toContainText('remaining $1.01');
+  // The rest is still to be collected, so the link may be sent again.
+  await expect(after.getByRole('button', { name: /^Send again/ })).toHaveCount(1);
+  await shot(page, 'counter-paylinks-09-partly-paid');
+  await expectAccessible(page, 'pay links (partly paid)');
+});

@@ -252,6 +252,23 @@ describe('empty values', () => {
   });
 });
 
+describe('fields that cannot be emptied', () => {
+  it('are declared so: every writable field whose column is NOT NULL is required, has a default or is `nullable: false`', () => {
+    const loose: string[] = [];
+    for (const def of t.engine.ctx.resources.values()) {
+      if (!def.methods.includes('create') && !def.methods.includes('update')) continue;
+      const cols = t.engine.db.prepare(`PRAGMA table_info("${def.table}")`).all() as { name: string; notnull: number }[];
+      for (const [name, f] of Object.entries(def.fields)) {
+        if (f.readOnly || f.virtual) continue;
+        const notNull = cols.find((c) => c.name === name)?.notnull === 1;
+        // Emptied, such a field would reach SQLite's NOT NULL (a 409, or a 500 in a hook) instead of a 422 naming it.
+        if (notNull && !f.required && f.default === undefined && f.nullable !== false) loose.push(`${def.name}.${name}`);
+      }
+    }
+    expect(loose).toEqual([]);
+  });
+});
+
 describe('every declared resource', () => {
   it('lists under its plural key with meta; every record has a dereferenceable _links.self.href and a proper id', async () => {
     const { pathOf } = await import('../../electron/gateway/framework/resource');

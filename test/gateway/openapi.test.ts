@@ -89,7 +89,8 @@ describe('the OpenAPI document', () => {
     const create = doc.components.schemas.ContactCreate;
     expect(create.required).toEqual(['location_id', 'last_name']);
     expect(create.properties.last_name).toMatchObject({ type: 'string', minLength: 1, maxLength: 64 });
-    expect(create.properties.header_message_type.type).toEqual(['integer', 'null']);
+    // Integers also come as digit strings; an optional field takes null or "" to clear it.
+    expect(create.properties.header_message_type.type).toEqual(['integer', 'string', 'null']);
     expect(create.properties.header_message_type).toMatchObject({ minimum: 0, maximum: 4 });
     const params = (doc.paths['/v2/contacts'].get.parameters as { name: string }[]).map((p) => p.name);
     expect(params).toEqual(expect.arrayContaining(['page', 'page_size', 'sort', 'expand', 'last_name', 'created_ts', 'created_ts_from', 'created_ts_to']));
@@ -101,7 +102,9 @@ describe('the OpenAPI document', () => {
   test('the transaction bodies come from the field descriptors, split by action', () => {
     const post = doc.components.schemas.TransactionCreate;
     const put = doc.components.schemas.TransactionAction;
-    expect(post.properties.action.enum).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit']);
+    // POST: left out, null or "" is the default (sale).
+    expect(post.properties.action.enum).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit', '', null]);
+    expect(post.properties.description['x-actions']).toEqual(['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit']);
     expect(put.properties.action.enum).toEqual(['void', 'authcomplete', 'authincrement', 'partialreversal', 'edit']);
     expect(put.required).toEqual(['action']);
     expect(post.properties.account_number).toBeDefined();

@@ -1,6 +1,6 @@
 /** The pay link and quick invoice actions and payment pages in the OpenAPI document. */
 import type { EngineContext } from '../framework/context';
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, pageRefusal, ref, wrapper, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
 import { writeSchema, writeSchemaName } from '../framework/resource-openapi';
 import { MAX_FILE_BYTES, MAX_FILES } from './quick-invoice-create';
 import { quickInvoiceResource } from './quick-invoices';
@@ -33,11 +33,11 @@ const PAY_FORM: JsonSchema = {
 const pageAnswers = {
   200: html('The page (the form, or "already paid").'),
   201: html('Payment approved.'),
-  403: html('The form could not be verified: the form again.'),
-  404: html('No such link.'),
-  409: html('Paid or closed meanwhile: nothing was charged.'),
-  410: html('Expired or withdrawn.'),
-  422: html('Bad input: the form again with the reason in words.'),
+  403: pageRefusal('The form could not be verified: the form again.'),
+  404: pageRefusal('No such link.'),
+  409: pageRefusal('Paid or closed meanwhile: nothing was charged.'),
+  410: pageRefusal('Expired or withdrawn.'),
+  422: pageRefusal('Bad input: the form again with the reason in words.'),
 };
 
 export function billingLinksOpenApi(_ctx: EngineContext): OpenApiPart {
@@ -128,7 +128,7 @@ export function billingLinksOpenApi(_ctx: EngineContext): OpenApiPart {
           operationId: 'quickinvoiceFile',
           summary: 'A file attached to an invoice',
           parameters: [query('id', 'The quick invoice.', true), query('file_id', 'The file.', true)],
-          responses: { 200: { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, 404: html('No such file.') },
+          responses: { 200: { description: 'The file.', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } }, 404: pageRefusal('No such file.') },
         },
       },
     },

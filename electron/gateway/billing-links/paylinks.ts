@@ -22,12 +22,6 @@ import { checkProducts, locationName, paylinkUrl, translateContactApiId } from '
 import { paylinkCollectedCents, paylinkRemaining } from './paylink-balance';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 
-const money = (max: number) => ({
-  type: 'string' as const,
-  max,
-  example: '25.00',
-  check: (v: unknown) => (parseMoney(v) === null ? '{attribute} must be an amount such as 25.00.' : undefined),
-});
 
 /** Queues the pay link message on each channel delivery_method asks for (and has a recipient). */
 export function sendPaylink(ctx: EngineContext, row: Row, channels: { email: boolean; sms: boolean } = { email: true, sms: true }): number {
@@ -65,7 +59,7 @@ export const paylinkResource: ResourceDef = {
     location_id: locationRef,
     cc_product_transaction_id: str(24, 36),
     ach_product_transaction_id: str(24, 36),
-    amount_due: money(12),
+    amount_due: str(1, 12, { format: 'money', example: '25.00' }),
     remaining_balance: { type: 'string', readOnly: true, filter: 'money', example: '25.00' },
     contact_id: { type: 'string', min: 24, max: 36, ref: 'contact' },
     contact_api_id: { type: 'string', min: 1, max: 64, virtual: true, filter: false },

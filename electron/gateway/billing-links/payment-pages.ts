@@ -147,7 +147,7 @@ ${card}${bank}
   };
 
   const show = (reply: FastifyReply, status: number, t: Target, keep: Params = {}, message?: string) =>
-    sendPage(reply, status, { title: t.title, body: form(t, keep, message ? `<p class="alert" role="alert">${esc(message)}</p>` : '') });
+    sendPage(reply, status, { title: t.title, ...(message ? { error: message } : {}), body: form(t, keep, message ? `<p class="alert" role="alert">${esc(message)}</p>` : '') });
 
   const view = (kind: Kind) => async (req: { query: unknown }, reply: FastifyReply) => {
     const q = (req.query ?? {}) as Record<string, unknown>;

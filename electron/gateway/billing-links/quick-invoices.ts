@@ -8,7 +8,7 @@
  * Reminders (before, on and after due_date) and the thank-you are in invoice-notices.ts.
  * Multipart creates with files go through quick-invoice-upload.ts into the same hooks.
  */
-import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../../shared/payments/money';
+import { formatMoney, MAX_AMOUNT_CENTS, MONEY_INPUT_RE, parseMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { ApiError, type ErrorCollector } from '../framework/errors';
 import { isPlainObject } from '../framework/validate';
 import type { ResourceDef } from '../framework/resource';
@@ -33,7 +33,8 @@ function itemList(value: unknown, errs: ErrorCollector, field: string): unknown 
   const out: Record<string, number> = {};
   let total = 0;
   for (const [name, amount] of entries) {
-    const cents = parseMoney(amount);
+    // A JSON number, or a decimal string exactly (no spaces around it), as ITEM_LIST_SCHEMA says.
+    const cents = typeof amount === 'number' ? parseMoney(amount) : parseMoneyInput(amount);
     if (cents === null || name.trim() === '' || name.length > 128) {
       (errs.errors[field] ??= []).push(BILLING_MSG.ITEM_AMOUNT.replace('{item}', name.slice(0, 64)));
       continue;
@@ -44,6 +45,24 @@ function itemList(value: unknown, errs: ErrorCollector, field: string): unknown 
   if (total > MAX_AMOUNT_CENTS) (errs.errors[field] ??= []).push(BILLING_MSG.ITEM_TOTAL);
   return errs.errors[field] ? undefined : out;
 }
+
+/** What itemList takes, for the OpenAPI document. */
+const ITEM_LIST_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  minProperties: 1,
+  propertyNames: { minLength: 1, maxLength: 128 },
+  additionalProperties: { anyOf: [{ type: 'number', minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 }, { type: 'string', pattern: MONEY_INPUT_RE.source }] },
+  description: 'Item name → amount (a number, or a decimal string such as "12.50"); amount_due is their sum.',
+};
+
+/** A list of tag titles: an array, an object of titles (as multipart sends `tags[0]`), or a comma-separated string. */
+const TAGS_SCHEMA: Record<string, unknown> = {
+  anyOf: [
+    { type: 'array', items: { type: 'string', minLength: 1, maxLength: 64 } },
+    { type: 'object', additionalProperties: { type: 'string', minLength: 1, maxLength: 64 } },
+    { type: 'string' },
+  ],
+};
 
 /** Sum of an item_list in cents. */
 export function itemsTotal(items: Record<string, number>): number {
@@ -74,9 +93,9 @@ export const quickInvoiceResource: ResourceDef = {
     invoice_number: str(0, 64),
     title: str(1, 64, { required: true }),
     item_header: str(0, 250),
-    item_list: { type: 'json', required: true, json: itemList, example: { Labour: 40, Parts: '12.50' } },
+    item_list: { type: 'json', required: true, json: itemList, jsonSchema: ITEM_LIST_SCHEMA, example: { Labour: 40, Parts: '12.50' } },
     item_footer: str(0, 250),
-    status_id: { type: 'integer', enum: [0, 1] },
+    status_id: { type: 'integer', enum: [0, 1], nullable: false }, // 1 open, 0 closed: never empty
     payment_status_id: { type: 'integer', readOnly: true, enum: [1, 2, 3] },
     amount_due: { type: 'string', readOnly: true, filter: 'money' },
     remaining_balance: { type: 'string', readOnly: true, filter: 'money' },
@@ -97,7 +116,7 @@ export const quickInvoiceResource: ResourceDef = {
     cell_phone: str(10, 10, { format: 'digits', example: '5555550123' }),
     send_text_to_pay: int01(0),
     send_email: { type: 'boolean', virtual: true, filter: false },
-    tags: { type: 'json', virtual: true, filter: false, example: { 0: 'Repairs' }, json: (v) => v, label: 'Tags' }, // a list of titles: an array, or {"0": title} as multipart sends it
+    tags: { type: 'json', virtual: true, filter: false, example: ['Repairs'], json: (v) => v, jsonSchema: TAGS_SCHEMA, label: 'Tags' }, // a list of titles: an array, or {"0": title} as multipart sends it
     created_ts: tsField,
     created_user_id: systemUser,
     modified_ts: tsField,

@@ -26,10 +26,16 @@ export const MSG = {
   BAD_REQUEST: 'The request could not be understood.',
   UNAUTHORIZED: 'Your request was made with invalid credentials.',
   HOST_NOT_ALLOWED: 'This Host header is not allowed.',
+  HOST_MISSING: 'The request has no Host header (HTTP/1.1 requires one).',
+  HOST_DUPLICATE: 'The request has more than one Host header.',
+  EXPECTATION_FAILED: 'The Expect header can only be 100-continue.',
+  UNSUPPORTED_ENCODING: 'Unsupported content encoding; send the body uncompressed.',
+  TUNNEL_NOT_SERVED: 'This server does not open tunnels (CONNECT).',
   NOT_FOUND: 'Object not found.',
   PATH_NOT_FOUND: 'Page not found.',
   METHOD_NOT_ALLOWED: 'Method Not Allowed. This URL can only handle the following request methods: {methods}.',
   BODY_TOO_LARGE: 'The request body is too large.',
+  HEADERS_TOO_LARGE: 'The request headers are too large.',
   UNSUPPORTED_MEDIA_TYPE: 'Unsupported content type; send application/json or application/xml.',
   INTERNAL: 'An internal server error occurred.',
   CONFLICT: 'The request conflicts with data already stored.',
@@ -56,6 +62,7 @@ export const MSG = {
   BAD_DATE: 'The format of {attribute} is invalid; use yyyy-mm-dd.',
   BAD_EMAIL: '{attribute} is not a valid email address.',
   BAD_URL: '{attribute} is not a valid URL.',
+  BAD_AMOUNT: '{attribute} must be an amount such as 25.00 (digits, at most 2 decimals, nothing around them).',
   BAD_TIME_ZONE: '{attribute} is not a known time zone; use an IANA name such as America/New_York.',
   HAS_SPACES: '{attribute} must not contain spaces.',
   TAKEN: '{attribute} "{value}" has already been taken.',
@@ -69,6 +76,7 @@ export const MSG = {
   BAD_TS_RANGE: '{attribute} must be one of: {ranges}, or a Unix timestamp or lo|hi range.',
   BAD_EXPAND: 'Unknown expand "{expand}".',
   API_ID_NEEDS_LOCATION: 'Location Id cannot be blank when api_id is used.',
+  BAD_API_ID: 'Api Id must be true or 1 (the path names an api id), or false or 0.',
 } as const;
 
 export type MessageKey = keyof typeof MSG;

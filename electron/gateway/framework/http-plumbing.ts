@@ -4,6 +4,8 @@
  * parse, body limit, media type) into the error envelope. Unknown paths answer 404;
  * a known path with the wrong method answers 405 with an Allow header.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, MSG, fmt, type ErrorMap } from './errors';
 import type { Authenticator } from './auth';
@@ -39,6 +41,41 @@ export function acceptBody(parsed: unknown, keepsDigits?: KeepsDigits): unknown 
   return maskBody(parsed, keepsDigits);
 }
 
+/**
+ * The request target in origin form, whatever form the request line used (RFC 9112 §3.2),
+ * given to fastify as `rewriteUrl` so routing, authentication, the Host check and every
+ * handler read one URL. An absolute-form target (`GET http://host/v2/contacts`, as proxies
+ * send it) becomes its path and query, and its authority becomes the Host: the RFC's rule
+ * (the Host header is then ignored), which also keeps the loopback Host check honest.
+ * Asterisk-form (`OPTIONS *`) and anything else that is not a path name no resource (404).
+ */
+export function originForm(req: IncomingMessage): string {
+  const url = req.url ?? '';
+  if (url.startsWith('/')) return url;
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)([^#]*)/i.exec(url);
+  if (!m) return `/${encodeURIComponent(url)}`;
+  req.headers.host = (m[1] ?? '').replace(/^.*@/, '');
+  const rest = m[2] ?? '';
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** Options of node's HTTP server: a missing Host is answered by the Host check below, in the envelope (node's own 400 has no body). */
+export const HTTP_SERVER_OPTIONS = { requireHostHeader: false } as const;
+
+/** Paths whose requests carry credentials: the API, and the sandbox extension where it is served. */
+const isAuthenticated = (path: string, sandbox: boolean): boolean =>
+  path === '/v2' || path.startsWith('/v2/') || (sandbox && (path === '/sandbox' || path.startsWith('/sandbox/')));
+
+/** The path a request names, for one no route matched: decoded, so `/%76%32/x` is still under /v2. */
+function pathOfUnrouted(url: string): string {
+  const p = url.split('?')[0] ?? '';
+  try {
+    return decodeURIComponent(p).replace(/\/{2,}/g, '/');
+  } catch {
+    return p;
+  }
+}
+
 /** The envelope as raw HTTP, for failures fastify answers before any route (bad URL encoding, unparsable requests). */
 export function rawEnvelope(status: number, reason: string, message: string): string {
   const body = JSON.stringify({ errors: { general: [message] } });
@@ -70,16 +107,38 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
 
   app.decorateRequest('auth', undefined as never);
 
+  // Failures node answers itself before any route, in the envelope: an Expect other than
+  // 100-continue (node's 417 has no body) and CONNECT (node would just drop the socket).
+  app.server.on('checkExpectation', (_req: IncomingMessage, res: ServerResponse) => {
+    const body = JSON.stringify({ errors: { general: [MSG.EXPECTATION_FAILED] } });
+    res.writeHead(417, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), connection: 'close' });
+    res.end(body);
+  });
+  app.server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    socket.end(rawEnvelope(405, 'Method Not Allowed', MSG.TUNNEL_NOT_SERVED));
+  });
+
   app.addHook('onRequest', async (req) => {
     // Card numbers in the query string are masked once, before any hook or handler reads
     // it (a sort or filter error then cannot echo one); the route's declaration says which
     // parameters keep their digits.
     maskQuery(req.query, req.routeOptions.config?.keepsDigits);
+    // HTTP/1.1 needs exactly one Host (RFC 9112 §3.2); absolute-form requests got theirs from the target (originForm).
+    let hosts = 0;
+    for (let i = 0; i < req.raw.rawHeaders.length; i += 2) if (req.raw.rawHeaders[i]?.toLowerCase() === 'host') hosts++;
+    if (hosts > 1) throw new ApiError(400, { general: [MSG.HOST_DUPLICATE] });
+    if (!req.headers.host && req.raw.httpVersionMajor === 1 && req.raw.httpVersionMinor >= 1) throw new ApiError(400, { general: [MSG.HOST_MISSING] });
     if (opts.checkHost) {
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       if (!isLoopback(host)) throw new ApiError(403, { general: [MSG.HOST_NOT_ALLOWED] });
     }
-    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?') || (opts.sandbox && req.url.startsWith('/sandbox/'))) req.auth = opts.auth.authenticate(req);
+    // Who must authenticate is decided on the route that matched (its declared path), not
+    // on the URL's spelling: `/%76%32/contacts` routes to /v2/contacts and must not pass
+    // unauthenticated. A request no route matched is judged on its decoded path (an
+    // unknown /v2 path answers 401 before 404).
+    if (isAuthenticated(req.routeOptions.url ?? pathOfUnrouted(req.url), opts.sandbox)) req.auth = opts.auth.authenticate(req);
+    const encoding = req.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw new ApiError(415, { general: [MSG.UNSUPPORTED_ENCODING] });
   });
 
   // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).

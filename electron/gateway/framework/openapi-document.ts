@@ -9,6 +9,8 @@
  * package); the linter (Redocly) and the contract run (Portman + newman) check it.
  */
 
+import { INPUT_PATTERNS } from './validate';
+
 export type JsonSchema = Record<string, unknown>;
 export type OpenApiOperation = Record<string, unknown>;
 export type OpenApiParameter = Record<string, unknown>;
@@ -21,6 +23,9 @@ export interface OpenApiPart {
 }
 
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+/** An integer field of a hand-written body: a JSON integer or its digits as text, as the declared resources take them (validate.ts). */
+export const integerInput = (bounds: { minimum?: number; maximum?: number } = {}): JsonSchema => ({ type: ['integer', 'string'], pattern: INPUT_PATTERNS.integer.source, ...bounds });
 export const nullable = (s: JsonSchema): JsonSchema => {
   if (Array.isArray(s.enum) && !s.enum.includes(null)) s = { ...s, enum: [...(s.enum as unknown[]), null] };
   const t = s.type;
@@ -71,6 +76,15 @@ export function errorResponses(statuses: readonly ErrorStatus[]): Record<string,
   return out;
 }
 
+/**
+ * A page's refusal (the OAuth, SSO, hosted and payment pages): the page for a browser, the
+ * error envelope for a client whose Accept asks for JSON (oauth/html-page.ts).
+ */
+export const pageRefusal = (description: string) => ({
+  description,
+  content: { 'text/html': { schema: { type: 'string' } }, 'application/json': { schema: ref('ErrorEnvelope') } },
+});
+
 export const jsonContent = (schema: JsonSchema, example?: unknown) => ({
   'application/json': example === undefined ? { schema } : { schema, example },
 });
@@ -103,7 +117,7 @@ export const PAGING_PARAMETERS: OpenApiParameter[] = [
 export const expandParameter = (names: readonly string[]): OpenApiParameter =>
   query('expand', `Comma-separated related records to embed: ${names.map((n) => `\`${n}\``).join(', ')}. Unknown names are ignored.`);
 export const API_ID_PARAMETERS: OpenApiParameter[] = [
-  query('api_id', 'With `true` (or `1`), the path segment is the record\'s api id; `location_id` is then required.', { type: 'string', enum: ['true', '1'] }),
+  query('api_id', 'With `true` (or `1`), the path segment is the record\'s api id; `location_id` is then required. `false` or `0`: the record id.', { type: 'string', enum: ['true', '1', 'false', '0'] }),
   query('location_id', 'The location the api id belongs to (with `api_id=true`).'),
 ];
 

@@ -57,10 +57,12 @@ function queryOne(req: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-/** `?api_id=true` or `?api_id=1` switches the path id to the resource's api id. */
+/** `?api_id=true` or `?api_id=1` switches the path id to the resource's api id; `false`/`0` (or none) keep it; anything else is a 422. */
 export function wantsApiId(req: FastifyRequest): boolean {
   const v = queryOne(req, 'api_id');
-  return v === 'true' || v === '1';
+  if (v === undefined || v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true' || v === '1') return true;
+  throw fieldError('api_id', MSG.BAD_API_ID);
 }
 
 /** Looks a record up by its integrator id within a location (undefined when absent or not visible). */

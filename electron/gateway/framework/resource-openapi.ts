@@ -7,11 +7,13 @@
  *
  * Readings: a response record has every declared, readable field (null when empty) plus
  * whatever `decorate` and expands add, so record schemas allow additional properties.
- * The engine is lenient on input (digit strings for integers, "1"/"0" for booleans, ""
- * or null to clear an optional field); the request schemas describe the canonical form.
+ * The request schemas say exactly what the engine takes (digit strings for integers,
+ * "1"/"0" for booleans, "" or null to clear an optional field): a value the document
+ * refuses is refused by the engine with a 422 naming the field.
  */
 import { labelOf } from './errors';
 import { filtersOf } from './list';
+import { INPUT_PATTERNS } from './validate';
 import {
   API_ID_PARAMETERS,
   BODY_ERRORS,
@@ -73,6 +75,7 @@ function sampleOf(name: string, f: FieldDef): unknown {
     case 'json':
       return undefined;
     case 'string': {
+      if (f.format === 'money') return '10.00';
       if (f.pattern || f.ref) return undefined;
       if (f.format === 'email') return 'pat@example.com';
       if (f.format === 'url') return 'https://example.com';
@@ -85,46 +88,82 @@ function sampleOf(name: string, f: FieldDef): unknown {
   }
 }
 
+/** The pattern (JSON Schema text) of a string format, or of numbers sent as text; shared with validate.ts. */
+function formatPattern(f: FieldDef): string | undefined {
+  if (f.pattern) return f.pattern.source;
+  if (f.format === 'email' || f.format === 'url' || f.format === 'digits' || f.format === 'no-spaces' || f.format === 'money') return INPUT_PATTERNS[f.format].source;
+  return undefined;
+}
+
+/**
+ * The request schema of one field, saying exactly what validate.ts takes: strings as JSON
+ * strings; integers and numbers as JSON numbers or as text (digit strings, as XML bodies
+ * and the family's samples send them); booleans as true/false/1/0 and their text; and, on
+ * an optional field that may be emptied, null or "" (which clear it or restore its
+ * default). The rules an empty string breaks (minimum length, pattern, date format) then
+ * bind only the non-empty value: `anyOf: [<rules>, {const: ""}]`, the bounds an empty
+ * string meets (maximum length, type) stay on the field itself.
+ */
 function inputSchema(name: string, f: FieldDef): JsonSchema {
-  const out: JsonSchema = {};
+  let out: JsonSchema = {};
+  const nonEmpty: JsonSchema = {};
+  const clearable = !f.required && f.nullable !== false;
+  let types: string[] = [];
   switch (f.type) {
     case 'string':
     case 'date': {
-      out.type = 'string';
-      if (f.type === 'date') out.format = 'date';
-      // An empty optional value clears the field, so a lower bound of 1 only binds required fields.
-      if (f.min !== undefined && (f.min > 1 || (f.min === 1 && f.required))) out.minLength = f.min;
+      types = ['string'];
       if (f.max !== undefined) out.maxLength = f.max;
-      if (f.format === 'email') out.format = 'email';
-      if (f.format === 'url') out.format = 'uri';
-      if (f.format === 'digits') out.pattern = '^[0-9]+$';
-      if (f.format === 'no-spaces') out.pattern = '^\\S*$';
-      if (f.pattern) out.pattern = f.pattern.source;
+      const min = f.required || f.nullable === false ? Math.max(f.min ?? 1, 1) : f.min;
+      if (min !== undefined && min > 0) nonEmpty.minLength = min;
+      const pattern = formatPattern(f);
+      if (pattern) nonEmpty.pattern = pattern;
+      if (f.type === 'date') nonEmpty.format = 'date';
+      if (f.enum) out.enum = [...f.enum];
       break;
     }
     case 'integer':
-    case 'number':
-      out.type = f.type;
+    case 'number': {
+      types = [f.type, 'string'];
+      const text = INPUT_PATTERNS[f.type].source.replace(/^\^/, '').replace(/\$$/, '');
+      out.pattern = clearable ? `^(?:${text})?$` : `^${text}$`;
       if (f.minValue !== undefined) out.minimum = f.minValue;
       if (f.maxValue !== undefined) out.maximum = f.maxValue;
+      if (f.enum) out.enum = [...f.enum, ...f.enum.map(String)];
       break;
+    }
     case 'boolean':
       out.enum = [true, false, 1, 0, '1', '0', 'true', 'false'];
       break;
     case 'json':
-      if (f.jsonSchema) Object.assign(out, f.jsonSchema);
-      else out.type = 'object';
+      out = f.jsonSchema ? { ...f.jsonSchema } : { type: 'object' };
       break;
   }
-  if (f.enum) out.enum = [...f.enum];
+  if (types.length) out.type = types.length === 1 ? types[0] : types;
+  if (clearable) {
+    // "" or null clears the field (or restores its default).
+    if (Array.isArray(out.enum)) {
+      out.enum = [...(out.enum as unknown[]), '', null];
+      if (types.length) out.type = [...new Set([...types, 'string', 'null'])];
+    }
+    else if (f.type === 'json') out = { anyOf: [out, { const: '' }, { type: 'null' }] };
+    else {
+      out.type = [...types, 'null'];
+      if (Object.keys(nonEmpty).length) out.anyOf = [nonEmpty, { const: '' }];
+    }
+  } else if (f.type !== 'json') Object.assign(out, nonEmpty);
   const notes: string[] = [];
   if (f.ref) notes.push(`Id of a ${f.ref.replace(/_/g, ' ')} the caller can see.`);
   if (f.update === false) notes.push('Cannot be changed after create.');
   if (f.writeOnly) notes.push('Never returned.');
   if (f.format === 'time-zone') notes.push('An IANA time zone name, such as America/New_York.');
+  if (f.format === 'email') notes.push('An e-mail address.');
+  if (f.format === 'url') notes.push('An http or https URL.');
+  if (f.format === 'money') notes.push('An amount such as "25.00".');
+  if (clearable) notes.push(f.default !== undefined ? 'null or "" restores the default.' : 'null or "" clears it.');
+  else if (!f.required) notes.push('May be left out, not emptied.');
   if (notes.length) out.description = notes.join(' ');
-  const withSample = withExample(out, sampleOf(name, f));
-  return f.required ? withSample : nullable(withSample);
+  return withExample(out, sampleOf(name, f));
 }
 
 /** The response record of a declared resource. */
@@ -148,6 +187,7 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
   for (const [name, f] of Object.entries(def.fields)) {
     if (f.readOnly) continue;
     if (mode === 'update' && f.update === false) continue;
+    if (mode === 'create' && f.create === false) continue;
     properties[name] = inputSchema(name, f);
     if (mode === 'create' && f.required) required.push(name);
   }

@@ -46,8 +46,20 @@ export interface FieldDef {
   enum?: readonly (string | number)[];
   /** Required in POST. */
   required?: boolean;
+  /**
+   * `false`: may be left out, but never emptied: null or "" is a 422 "cannot be blank"
+   * (its column is NOT NULL and it has no default to restore; conventions.test.ts checks
+   * every declaration against its table). Other optional fields are cleared by null or "".
+   */
+  nullable?: false;
   /** May be sent on PUT (default: true unless readOnly/createOnly). */
   update?: boolean;
+  /**
+   * `false`: not part of the create body (it names something that cannot exist before the
+   * record does, such as a product transaction of the location being created); the
+   * resource's own check refuses a value sent on create.
+   */
+  create?: false;
   /** System-set; ignored when sent. */
   readOnly?: boolean;
   /** Accepted on write, never returned (passwords). */
@@ -56,13 +68,13 @@ export interface FieldDef {
   virtual?: boolean;
   /** Default on create when not sent (value or function). */
   default?: unknown | ((ctx: EngineContext) => unknown);
-  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`). */
+  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`, which also replaces the `money` format's). */
   pattern?: RegExp;
   formatMessage?: string;
   /** Extra check: return a message template (with {attribute}) or undefined. */
   check?: (value: unknown) => string | undefined;
-  /** Built-in string formats. */
-  format?: 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone';
+  /** Built-in string formats (`money`: a decimal amount such as "10.00", no spaces, at most 2 decimals). */
+  format?: 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone' | 'money';
   /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
   json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
   /**

@@ -3,13 +3,19 @@
  * bounds, required-on-create, update-allowed, read-only, references and formats.
  *
  * Decisions (documented in the README): unknown keys in the wrapper are ignored, as are
- * read-only fields; an empty string or null on an optional field stores null; a field
- * that may not change on update is refused with 422 only when the value differs.
+ * read-only fields; an empty string or null on an optional field stores null (restores its
+ * default), except on a field declared `nullable: false`; a field that may not change on
+ * update is refused with 422 only when the value differs.
+ *
+ * The OpenAPI document's request schemas (resource-openapi.ts) are built from the same
+ * declarations and the same patterns (INPUT_PATTERNS): whatever the document refuses,
+ * this refuses, and the other way round (test/gateway/openapi-fuzz.test.ts walks it).
  */
 import type { FastifyRequest } from 'fastify';
+import { MONEY_INPUT_RE } from '../../../shared/payments/money';
 import { ErrorCollector, MSG, fmt, labelOf, unprocessable } from './errors';
-import type { EngineContext } from './context';
-import type { FieldDef, ResourceDef, Row, WriteInput } from './resource';
+// The engine context as declarations see it (resource.ts HookContext): importing context.ts here would close a circle through openapi-document.ts.
+import type { FieldDef, HookContext as EngineContext, ResourceDef, Row, WriteInput } from './resource';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -19,6 +25,23 @@ const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INT_RE = /^-?\d{1,16}$/;
 const NUM_RE = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
+/** http(s) only, nothing blank in it (the WHATWG parser would quietly percent-encode a space). */
+const URL_RE = /^https?:\/\/\S+$/;
+
+/**
+ * The text rules of the built-in formats and of numbers sent as text, shared with the
+ * OpenAPI document (resource-openapi.ts writes them as `pattern`), so both read one rule.
+ */
+export const INPUT_PATTERNS = {
+  email: EMAIL_RE,
+  url: URL_RE,
+  digits: /^\d+$/,
+  'no-spaces': /^\S*$/,
+  money: MONEY_INPUT_RE,
+  /** An integer sent as text (XML bodies, and clients such as the family's C# samples). */
+  integer: INT_RE,
+  number: NUM_RE,
+} as const;
 
 export function isValidDate(s: string): boolean {
   const m = DATE_RE.exec(s);
@@ -70,7 +93,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const charLength = (s: string): number => {
+/** Length in characters (code points), as JSON Schema's minLength/maxLength count them: "😀" is one. */
+export const charLength = (s: string): number => {
   let n = 0;
   for (const _ of s) n++;
   return n;
@@ -98,9 +122,10 @@ export function checkField(name: string, f: FieldDef, value: unknown, errs: Erro
       if (f.format === 'email' && !EMAIL_RE.test(value)) return add(MSG.BAD_EMAIL);
       if (f.format === 'no-spaces' && /\s/.test(value)) return add(MSG.HAS_SPACES);
       if (f.format === 'digits' && !/^\d+$/.test(value)) return add(MSG.BAD_FORMAT);
+      if (f.format === 'money' && !MONEY_INPUT_RE.test(value)) return add(f.formatMessage ?? MSG.BAD_AMOUNT);
       if (f.format === 'time-zone' && !isTimeZone(value)) return add(MSG.BAD_TIME_ZONE);
       if (f.format === 'url') {
-        if (!isHttpUrl(value)) return add(MSG.BAD_URL);
+        if (!URL_RE.test(value) || !isHttpUrl(value)) return add(MSG.BAD_URL);
       }
       if (f.pattern && !f.pattern.test(value)) return add(f.formatMessage ?? MSG.BAD_FORMAT);
       break;
@@ -185,7 +210,7 @@ export function validateWrite(
     }
     const v = raw[name];
     if (isEmpty(v)) {
-      if (f.required) errs.add(name, MSG.BLANK);
+      if (f.required || f.nullable === false) errs.add(name, MSG.BLANK);
       // A field with a default always holds a value: emptying it restores the default.
       else if (f.default !== undefined) values[name] = defaultOf(ctx, f);
       else values[name] = null;

@@ -2,14 +2,16 @@
  * Location infos: a read-only aggregate of a location with its product transactions
  * (and their settings), terminals, tags and branding domain. Lists under
  * `locationinfos`, by default only the locations the user is a direct member of
- * (`relationship=direct`, the documented query); any other `relationship` value (e.g.
- * `all`) includes their descendants. Filters: the location columns below, plus
+ * (`relationship=direct`, the documented query); `relationship=all` includes their
+ * descendants; any other value is a 422 naming it. Filters: the location columns below, plus
  * `location_api_id` (not part of the answer).
  */
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import { fieldError } from '../framework/errors';
 import { brandingDomainOf } from './locations';
+import { MERCHANT_MSG } from './messages';
 import { ANY_USER } from '../framework/permissions';
 
 const s: FieldDef = { type: 'string', readOnly: true };
@@ -71,6 +73,7 @@ export function registerLocationInfoRoutes(app: FastifyInstance, ctx: EngineCont
   app.get('/v2/locationinfos', { config: { allow: locationInfoResource.allow.list } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const direct = q.relationship === undefined || q.relationship === '' || q.relationship === 'direct';
+    if (!direct && q.relationship !== 'all') throw fieldError('relationship', MERCHANT_MSG.RELATIONSHIP_INVALID);
     return ctx.list(locationInfoResource, req, direct ? { where: 'id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(req.auth.directLocationIds)] } : {}).body;
   });
 }

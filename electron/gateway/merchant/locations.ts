@@ -71,8 +71,9 @@ export const locationResource: ResourceDef = {
     office_ext_phone: str(0, 10),
     fax: phone,
     contact_email_trx_receipt_default: bool(0),
-    default_ach: str(24, 36),
-    default_cc: str(24, 36),
+    // A product transaction of this location: none exists before the location does.
+    default_ach: str(24, 36, { create: false }),
+    default_cc: str(24, 36, { create: false }),
     developer_company_id: { type: 'string', readOnly: true },
     email_reply_to: str(0, 60, { format: 'email' }),
     location_api_id: str(24, 36, { format: 'no-spaces' }),

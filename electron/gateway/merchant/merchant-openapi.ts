@@ -45,7 +45,7 @@ export function merchantOpenApi(): OpenApiPart {
       },
       '/v2/locationinfos': {
         get: listOperation(locationInfoResource, [
-          { name: 'relationship', in: 'query', required: false, description: '`direct`: only the locations the user is a direct member of.', schema: { type: 'string', enum: ['direct'] } },
+          { name: 'relationship', in: 'query', required: false, description: '`direct` (the default): only the locations the user is a direct member of; `all`: their descendants too.', schema: { type: 'string', enum: ['direct', 'all'] } },
         ]),
       },
     },

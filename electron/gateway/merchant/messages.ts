@@ -2,6 +2,7 @@
 import { TIP_PERCENT_MSG } from '../../../shared/payments/terminal-timeouts';
 
 export const MERCHANT_MSG = {
+  RELATIONSHIP_INVALID: 'Relationship must be direct or all.',
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
   USER_MANAGE_FORBIDDEN: 'Only a manager or an admin of a type above this user\'s, over every location this user belongs to, may change, re-key or delete them.',

@@ -10,6 +10,13 @@ import { TERMINAL_TIMEOUTS, tipPercentProblems, type TimeoutSpec } from '../../.
 
 export { TERMINAL_TIMEOUTS, defaultTimeouts, type TimeoutSpec, type TerminalTimeouts } from '../../../shared/payments/terminal-timeouts';
 
+/** What checkTimeouts takes, for the OpenAPI document: the known keys, each an integer within its bounds. */
+export const TIMEOUTS_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  additionalProperties: false,
+  properties: Object.fromEntries(Object.entries(TERMINAL_TIMEOUTS as Record<string, TimeoutSpec>).map(([k, spec]) => [k, { type: 'integer', minimum: spec.min, maximum: spec.max, description: `${spec.label}, seconds (default ${spec.default}).` }])),
+};
+
 /** Validates the keys sent; returns only them (the caller merges with defaults or the stored value). */
 export function checkTimeouts(value: unknown, errs: ErrorCollector, field: string): Record<string, number> | undefined {
   if (!isPlainObject(value)) {
@@ -32,6 +39,15 @@ export function checkTimeouts(value: unknown, errs: ErrorCollector, field: strin
 }
 
 export const TIP_KEYS = ['percent_1', 'percent_2', 'percent_3'] as const;
+
+/** What checkTipPercents takes, for the OpenAPI document: exactly the three keys, 0-99 each (all null, or none). */
+export const TIP_PERCENTS_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  required: [...TIP_KEYS],
+  additionalProperties: false,
+  properties: Object.fromEntries(TIP_KEYS.map((k) => [k, { type: ['integer', 'null'], minimum: 0, maximum: 99 }])),
+  description: 'All three null (no suggested tips) or none null.',
+};
 
 export function checkTipPercents(value: unknown, errs: ErrorCollector, field: string): Record<string, number | null> | undefined {
   if (!isPlainObject(value)) {

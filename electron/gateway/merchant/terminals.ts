@@ -7,7 +7,7 @@
 import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
-import { checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
+import { TIMEOUTS_SCHEMA, TIP_PERCENTS_SCHEMA, checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
 import { ANY_USER, DEVICE_SETUP } from '../framework/permissions';
 
 const line = str(0, 64);
@@ -37,8 +37,8 @@ export const terminalApplicationResource: ResourceDef = {
   fields: { id: idField, title: { type: 'string' }, terminal_manufacturer_id: { type: 'string' } },
 };
 
-const timeouts: FieldDef = { type: 'json', json: checkTimeouts };
-const tips: FieldDef = { type: 'json', json: checkTipPercents };
+const timeouts: FieldDef = { type: 'json', json: checkTimeouts, jsonSchema: TIMEOUTS_SCHEMA, example: { card_entry_timeout: 60 } };
+const tips: FieldDef = { type: 'json', json: checkTipPercents, jsonSchema: TIP_PERCENTS_SCHEMA, example: { percent_1: 15, percent_2: 18, percent_3: 20 } };
 
 export const terminalResource: ResourceDef = {
   name: 'terminal',

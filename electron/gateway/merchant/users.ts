@@ -34,6 +34,13 @@ export const UI_PREFS_DEFAULTS = {
 
 const uiPrefs: FieldDef = {
   type: 'json',
+  jsonSchema: {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(
+      Object.keys(UI_PREFS_DEFAULTS).map((k) => [k, k === 'page_size' ? { type: 'integer', minimum: 1, maximum: 5000 } : { type: ['string', 'null'], maxLength: 36 }]),
+    ),
+  },
   json(value, errs, field) {
     if (!isPlainObject(value)) {
       errs.add(field, MSG.NOT_OBJECT);

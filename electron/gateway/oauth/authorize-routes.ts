@@ -87,6 +87,8 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
     if (p.state !== undefined && p.state.length > STATE_MAX) return fail('invalid_request', `state may have at most ${STATE_MAX} characters`);
     if (p.scope !== undefined && p.scope !== '' && p.scope !== 'api') return fail('invalid_scope', 'scope must be api');
     let challenge: string | null = null;
+    // A method without a challenge is a request the document refuses, not one to ignore.
+    if (p.code_challenge_method !== undefined && p.code_challenge_method !== 'S256') return fail('invalid_request', 'code_challenge_method must be S256');
     if (p.code_challenge !== undefined) {
       if ((p.code_challenge_method ?? 'plain') !== 'S256' || !/^[A-Za-z0-9_-]{43}$/.test(p.code_challenge)) {
         return fail('invalid_request', 'code_challenge must be an S256 challenge (code_challenge_method=S256)');
@@ -117,7 +119,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       const username = (p.username ?? '').trim();
       const password = p.password ?? '';
       const again = (status: number, message: string) =>
-        sendPage(reply, status, { title: 'Sign in', body: loginForm(client, requestId, p.csrf_token as string, message, { domain, username }) });
+        sendPage(reply, status, { title: 'Sign in', error: message, body: loginForm(client, requestId, p.csrf_token as string, message, { domain, username }) });
       if (!domain || !username || !password || domain.length > 255 || username.length > 255 || password.length > 256) return again(400, OAUTH_MSG.LOGIN_MISSING);
       const loginKey = `${domain.toLowerCase()}\0${username.toLowerCase()}`;
       const locked = store.lockedFor(loginKey);
@@ -141,6 +143,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: EngineContext
       const user = ctx.stmt('SELECT * FROM users WHERE id = ?').get(row.user_id) as Row;
       return sendPage(reply, 400, {
         title: 'Allow access',
+        error: OAUTH_MSG.DECISION_MISSING,
         body: `<p class="alert" role="alert">${esc(OAUTH_MSG.DECISION_MISSING)}</p>` + consentForm(client, user, requestId, p.csrf_token as string),
         formTargets: [targetOrigin(row.redirect_uri)],
       });

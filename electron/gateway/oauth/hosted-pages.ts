@@ -108,7 +108,7 @@ export function registerHostedPages(app: FastifyInstance, ctx: EngineContext, ap
     const keep: Params = {};
     for (const k of ['transaction_amount', 'description', 'account_holder_name', 'billing_street', 'billing_zip']) if (p[k] !== undefined) keep[k] = p[k];
     const again = (status: number, message: string) =>
-      sendPage(reply, status, { title: TITLES.virtualterminal as string, body: chargeForm(s, w, keep, `<p class="alert" role="alert">${esc(message)}</p>`) });
+      sendPage(reply, status, { title: TITLES.virtualterminal as string, error: message, body: chargeForm(s, w, keep, `<p class="alert" role="alert">${esc(message)}</p>`) });
     if (!HostedSessions.csrfOk(s, p.csrf_token) || !FORM_ID.test(p.form_id ?? '')) return sendErrorPage(reply, 403, 'Form not accepted', OAUTH_MSG.CSRF_MISMATCH);
     const cents = parseMoney(p.transaction_amount ?? '');
     if (cents === null || cents === 0) return again(400, OAUTH_MSG.HOSTED_AMOUNT);

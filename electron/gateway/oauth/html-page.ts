@@ -49,13 +49,28 @@ dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}
 
 export interface PageOptions {
   title: string;
+  /** A refusal's reason (4xx pages): the envelope's message for a client that asks for JSON (default: the title). */
+  error?: string;
   /** Inner HTML of <main> (already escaped by the caller). */
   body: string;
   /** Origins a form on this page may post or be redirected to, besides 'self'. */
   formTargets?: string[];
 }
 
+/**
+ * Whether the caller asked for JSON rather than a page: an `Accept` naming application/json
+ * (or +json) and not text/html. Browsers always name text/html; `*\/*` alone gets the page.
+ */
+export function prefersJson(accept: string | undefined): boolean {
+  const a = (accept ?? '').toLowerCase();
+  return /application\/([\w.-]+\+)?json/.test(a) && !a.includes('text/html');
+}
+
 export function sendPage(reply: FastifyReply, status: number, opts: PageOptions): FastifyReply {
+  // Every refusal is the error envelope for an API client (issue 19); a browser gets the page.
+  if (status >= 400 && prefersJson(reply.request.headers.accept)) {
+    return reply.code(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send({ errors: { general: [opts.error ?? opts.title] } });
+  }
   const nonce = randomBytes(16).toString('base64');
   const formAction = ["'self'", ...(opts.formTargets ?? [])].join(' ');
   const csp = `default-src 'none'; style-src 'nonce-${nonce}'; img-src 'none'; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`;
@@ -77,7 +92,7 @@ export function sendPage(reply: FastifyReply, status: number, opts: PageOptions)
 
 /** A page that only says what went wrong (never a 5xx, never a redirect). */
 export function sendErrorPage(reply: FastifyReply, status: number, title: string, message: string): FastifyReply {
-  return sendPage(reply, status, { title, body: `<h1>${esc(title)}</h1><p class="alert" role="alert">${esc(message)}</p>` });
+  return sendPage(reply, status, { title, error: message, body: `<h1>${esc(title)}</h1><p class="alert" role="alert">${esc(message)}</p>` });
 }
 
 /** Reads one cookie from the Cookie header (no cookie library for two cookies). */

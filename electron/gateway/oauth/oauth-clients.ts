@@ -67,9 +67,12 @@ export function readClientInput(body: unknown): ClientInput {
   const description = text('description', 255, false);
   const homepage = text('homepage_url', 255, false);
   if (homepage !== null && !isWebUrl(homepage, true)) errs.add('homepage_url', OAUTH_MSG.HOMEPAGE_INVALID);
-  const raw = b.redirect_uris ?? (typeof b.redirect_uri === 'string' ? [b.redirect_uri] : undefined);
+  // redirect_uri (one URL) stands in for redirect_uris; sent, it is checked like them.
+  const single = b.redirect_uri;
+  if (single !== undefined && single !== null && (typeof single !== 'string' || single.length > 2000 || !isWebUrl(single, true))) errs.add('redirect_uri', OAUTH_MSG.REDIRECT_INVALID);
+  const raw = b.redirect_uris ?? (typeof single === 'string' ? [single] : undefined);
   const uris = Array.isArray(raw) ? raw : [];
-  if (uris.length === 0) errs.add('redirect_uris', OAUTH_MSG.REDIRECTS_REQUIRED);
+  if (uris.length === 0 && !errs.has('redirect_uri')) errs.add('redirect_uris', OAUTH_MSG.REDIRECTS_REQUIRED);
   else if (uris.length > 20 || !uris.every((u) => typeof u === 'string' && u.length <= 2000 && isWebUrl(u, true))) {
     errs.add('redirect_uris', OAUTH_MSG.REDIRECT_INVALID);
   }

@@ -8,7 +8,7 @@
  * `application/x-www-form-urlencoded`; they carry no /v2 credentials (`security: []`).
  * /o/token and /o/revoke answer the engine's JSON error envelope.
  */
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, withExample, wrapper, type JsonSchema, type OpenApiOperation, type OpenApiPart } from '../framework/openapi-document';
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, pageRefusal, ref, withExample, wrapper, type JsonSchema, type OpenApiOperation, type OpenApiPart } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
 import { AUTHORIZE_PATH, STATE_MAX } from './authorize-routes';
 import { HOSTED_ROUTES } from './sso-routes';
@@ -39,14 +39,17 @@ const CLIENT: JsonSchema = {
 
 const CLIENT_CREATE: JsonSchema = {
   type: 'object',
-  required: ['name', 'redirect_uris'],
+  required: ['name'],
+  anyOf: [{ required: ['redirect_uris'] }, { required: ['redirect_uri'] }],
   properties: {
     name: withExample({ type: 'string', minLength: 1, maxLength: 64 }, 'Contract client'),
-    description: { type: 'string', maxLength: 255 },
-    homepage_url: { type: 'string', format: 'uri', maxLength: 255 },
+    description: { type: ['string', 'null'], maxLength: 255, description: 'null or "" for none.' },
+    homepage_url: { type: ['string', 'null'], maxLength: 255, anyOf: [{ format: 'uri' }, { const: '' }], description: 'An http(s) URL; null or "" for none.' },
     redirect_uris: withExample({ type: 'array', minItems: 1, maxItems: 20, items: uri }, ['http://127.0.0.1:8765/oauth/callback']),
+    redirect_uri: { ...uri, type: ['string', 'null'], description: 'One redirect URL, in place of redirect_uris (null: not sent).' },
   },
-  additionalProperties: false,
+  description: 'Unknown keys are ignored.',
+  additionalProperties: true,
 };
 
 const TOKEN_REQUEST: JsonSchema = {
@@ -121,11 +124,11 @@ const ssoOperation = (method: 'get' | 'post', path: string, id: string, what: st
     : { requestBody: form(SSO_PARAMS) }),
   responses: {
     302: redirect(`Signed in: to the hosted page the link names (/hosted/{route}), with the session cookie. (${path})`),
-    400: html('The link cannot be read, misses fields or has expired.'),
-    401: html('The user or the user api key in the link is wrong.'),
-    403: html('Wrong developer-id, or a location the user may not reach.'),
-    409: html('The link was used before.'),
-    422: html('The contact in the link was refused.'),
+    400: pageRefusal('The link cannot be read, misses fields or has expired.'),
+    401: pageRefusal('The user or the user api key in the link is wrong.'),
+    403: pageRefusal('Wrong developer-id, or a location the user may not reach.'),
+    409: pageRefusal('The link was used before.'),
+    422: pageRefusal('The contact in the link was refused.'),
   },
 });
 
@@ -155,7 +158,7 @@ export function oauthOpenApi(): OpenApiPart {
           responses: {
             200: html('The login page (domain, username, password).'),
             302: redirect('A protocol error, sent back to the registered redirect_uri with error, error_description and state.'),
-            400: html('Unknown client, or a redirect_uri that is not registered: never redirected to.'),
+            400: pageRefusal('Unknown client, or a redirect_uri that is not registered: never redirected to.'),
           },
         },
         post: {
@@ -167,10 +170,10 @@ export function oauthOpenApi(): OpenApiPart {
           responses: {
             200: html('After login: the consent page (Allow / Deny).'),
             302: redirect('After the decision: to the redirect_uri with code, state and user_id (allow) or error=access_denied (deny).'),
-            400: html('Missing fields, or the sign-in request expired (10 minutes).'),
-            401: html('Wrong login domain, username or password: the login page again.'),
-            403: html('The form could not be verified (CSRF token or request cookie).'),
-            429: html('Too many wrong passwords for this login: locked for a while.'),
+            400: pageRefusal('Missing fields, or the sign-in request expired (10 minutes).'),
+            401: pageRefusal('Wrong login domain, username or password: the login page again.'),
+            403: pageRefusal('The form could not be verified (CSRF token or request cookie).'),
+            429: pageRefusal('Too many wrong passwords for this login: locked for a while.'),
           },
         },
       },
@@ -239,7 +242,7 @@ export function oauthOpenApi(): OpenApiPart {
           operationId: 'hostedPage',
           summary: 'A hosted page, signed in by an SSO link (session cookie)',
           parameters: [{ name: 'route', in: 'path', required: true, description: 'The page.', schema: { type: 'string', enum: [...HOSTED_ROUTES] } }],
-          responses: { 200: html('The page (the charge form for virtualterminal).'), 401: html('No session: open the SSO link again.'), 404: html('No such page.') },
+          responses: { 200: html('The page (the charge form for virtualterminal).'), 401: pageRefusal('No session: open the SSO link again.'), 404: pageRefusal('No such page.') },
         },
       },
       '/hosted/virtualterminal': {
@@ -264,7 +267,7 @@ export function oauthOpenApi(): OpenApiPart {
               billing_zip: { type: 'string' },
             },
           }),
-          responses: { 200: html('The result (approved or declined, in words).'), 400: html('Bad input: the form again with the reason.'), 401: html('No session.'), 403: html('The form could not be verified.') },
+          responses: { 200: html('The result (approved or declined, in words).'), 400: pageRefusal('Bad input: the form again with the reason.'), 401: pageRefusal('No session.'), 403: pageRefusal('The form could not be verified.') },
         },
       },
     },

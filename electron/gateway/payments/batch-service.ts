@@ -104,9 +104,10 @@ export class BatchService {
     this.ctx
       .stmt('UPDATE transaction_batches SET is_open = 0, processing_status_id = ?, batch_close_ts = ?, settlement_file_name = ?, settle_attempts = ?, modified_ts = ? WHERE id = ?')
       .run(BATCH_STATUS.settled, now, file, attempts, now, batchId);
+    // CAST: a bound JS number reaches SQLite as REAL, which json_set would write as 1795707778.0.
     this.ctx
       .stmt(`UPDATE transactions SET settled = 1, modified_ts = ?,
-          doc = json_set(doc, '$.settle_date', ?, '$.transaction_settlement_status', 'settled', '$.modified_ts', ?)
+          doc = json_set(doc, '$.settle_date', ?, '$.transaction_settlement_status', 'settled', '$.modified_ts', CAST(? AS INTEGER))
         WHERE batch_id = ? AND status_id IN (101, 111)`)
       .run(now, date, now, batchId);
     this.open.delete(b.product_transaction_id);

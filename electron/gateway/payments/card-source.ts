@@ -15,7 +15,7 @@ import { parseExpDate } from '../../../shared/payments/exp-date';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
 import type { ErrorCollector } from '../framework/errors';
-import { digitsOnly, present, type Body } from './input-fields';
+import { accountDigits, digitsText, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
 import { FIELD_BY_NAME, SEC_CODES } from './transaction-fields';
@@ -59,7 +59,7 @@ export interface VaultRow {
 
 /** Typed account data (`account_number` present). */
 export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollector): AccountData | undefined {
-  const number = digitsOnly(body.account_number);
+  const number = accountDigits(body.account_number);
   // Its bounds (at most 32) are the field table's, checked with every other field.
   const holder = sentHolder(body);
   if (method === 'cc') {
@@ -82,10 +82,10 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
     errs.add('account_number', PAY_MSG.ACH_ACCOUNT_INVALID);
     return undefined;
   }
-  const routing = digitsOnly(body.routing);
+  const routing = digitsText(body.routing);
   if (!present(body.routing)) errs.add('routing', PAY_MSG.ROUTING_BLANK);
   else if (!routing || !abaRoutingValid(routing)) errs.add('routing', PAY_MSG.ROUTING_INVALID);
-  const accountType = present(body.account_type) ? String(body.account_type).toLowerCase() : 'checking';
+  const accountType = present(body.account_type) ? String(body.account_type) : 'checking';
   if (accountType !== 'checking' && accountType !== 'savings') errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_INVALID);
   if (!holder) errs.add('account_holder_name', PAY_MSG.ACCOUNT_HOLDER_BLANK);
   const sec = readSecCode(body, errs);
@@ -97,8 +97,8 @@ export function typedAccount(body: Body, method: 'cc' | 'ach', errs: ErrorCollec
 
 export function readSecCode(body: Body, errs: ErrorCollector): string {
   if (!present(body.ach_sec_code)) return 'WEB';
-  const s = String(body.ach_sec_code).toUpperCase();
-  if (!(SEC_CODES as readonly string[]).includes(s)) {
+  const s = body.ach_sec_code;
+  if (typeof s !== 'string' || !(SEC_CODES as readonly string[]).includes(s)) {
     errs.add('ach_sec_code', PAY_MSG.SEC_CODE_INVALID);
     return 'WEB';
   }
@@ -107,7 +107,7 @@ export function readSecCode(body: Body, errs: ErrorCollector): string {
 
 export function readCvv(body: Body, brand: CardBrand | null, errs: ErrorCollector): string | null {
   if (!present(body.cvv)) return null;
-  const cvv = digitsOnly(body.cvv);
+  const cvv = digitsText(body.cvv);
   if (!cvv || cvv.length !== cvvLength(brand ?? 'unknown')) {
     errs.add('cvv', PAY_MSG.CVV_INVALID);
     return null;

@@ -1,10 +1,9 @@
 /**
- * Small readers for hand-written request bodies: each returns the normalised value or
- * records a 422 message under the field name and returns undefined.
+ * What the payment bodies' readers share (transaction-field-reader.ts, vault-fields.ts,
+ * card-source.ts): "sent" (null or "" is not), and the strict text forms of account data
+ * and booleans that the OpenAPI document states too. A value of another JSON type (a
+ * number for an account number) is refused, never converted.
  */
-import { type ErrorCollector, MSG } from '../framework/errors';
-import { parseMoney } from '../../../shared/payments/money';
-import { PAY_MSG } from './payment-messages';
 
 export type Body = Record<string, unknown>;
 
@@ -12,42 +11,31 @@ export function present(v: unknown): boolean {
   return v !== undefined && v !== null && v !== '';
 }
 
-export function text(body: Body, field: string, max: number, errs: ErrorCollector): string | null {
-  const v = body[field];
-  if (!present(v)) return null;
-  if (typeof v !== 'string' && typeof v !== 'number') {
-    errs.add(field, MSG.NOT_STRING);
-    return null;
-  }
-  const s = String(v);
-  if (s.length > max) {
-    errs.add(field, PAY_MSG.TEXT_TOO_LONG, { max });
-    return null;
-  }
-  return s;
-}
+/**
+ * An account number as typed: digits, with spaces or dashes between groups allowed
+ * (4111 1111 1111 1111), 4 to 40 characters; the OpenAPI document says the same pattern.
+ */
+export const ACCOUNT_NUMBER_TEXT = /^[0-9 -]{4,40}$/;
 
-export function money(body: Body, field: string, errs: ErrorCollector): number | null {
-  const v = body[field];
-  if (!present(v)) return null;
-  const c = parseMoney(v);
-  if (c === null) {
-    if (field === 'transaction_amount') errs.add(field, PAY_MSG.AMOUNT_INVALID);
-    else errs.add(field, PAY_MSG.MONEY_INVALID);
-    return null;
-  }
-  return c;
-}
-
-export function digitsOnly(v: unknown): string | null {
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  if (typeof v !== 'string') return null;
-  const s = v.replace(/[\s-]/g, '');
+/** The digits of an account number sent as ACCOUNT_NUMBER_TEXT, or null for anything else (numbers, other characters). */
+export function accountDigits(v: unknown): string | null {
+  if (typeof v !== 'string' || !ACCOUNT_NUMBER_TEXT.test(v)) return null;
+  const s = v.replace(/[ -]/g, '');
   return /^\d+$/.test(s) ? s : null;
 }
+
+/** A string of digits only (routing numbers, CVVs): exactly as sent, or null. */
+export function digitsText(v: unknown): string | null {
+  return typeof v === 'string' && /^\d+$/.test(v) ? v : null;
+}
+
+/** The values a boolean field takes (the OpenAPI document's enum), and what they mean. */
+export const BOOLEAN_INPUTS: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([
+  [true, true], [1, true], ['1', true], ['true', true],
+  [false, false], [0, false], ['0', false], ['false', false],
+]);
 
 export function flag(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 'true';
 }
 
-export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -95,6 +95,7 @@ export const PAY_MSG = {
   VAULT_IS_COMPANY_BLANK: 'Is Company cannot be blank.',
   VAULT_FROM_PREVIOUS_METHOD: 'The previous transaction was paid with {method}.',
   VAULT_EXP_DATE_ACH: 'Exp Date applies only to card vaults.',
+  VAULT_FIELD_NOT_FOR_METHOD: '{attribute} does not apply to a {kind} vault.',
   VAULT_TICKET_UNSUPPORTED: 'Ticket-based vaulting needs the hosted form, which this engine does not offer; send account data or previous_transaction_id.',
   BININFO_ACH: 'BIN information exists only for card vaults.',
   // batches

@@ -10,6 +10,9 @@
  * descriptors are derived from the one field × action table (transaction-fields.ts), so
  * the document, the validation and the README's table cannot disagree.
  */
+import { MONEY_INPUT_RE } from '../../../shared/payments/money';
+import { INPUT_PATTERNS } from '../framework/validate';
+import { ACCOUNT_NUMBER_TEXT } from './input-fields';
 import {
   API_ID_PARAMETERS,
   BODY_ERRORS,
@@ -35,7 +38,8 @@ import { responseOf } from '../framework/resource-openapi';
 import { listFilters, type ListSpec } from '../framework/list';
 import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
-import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
+import { ACCOUNT_SOURCE_FIELDS, POST_ACTIONS, PUT_ACTIONS, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
+import { VAULT_FIELDS as VAULT_INPUT_FIELDS } from './vault-fields';
 
 type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
 
@@ -45,13 +49,17 @@ export interface TransactionFieldDescriptor {
   type: 'string' | 'money' | 'boolean' | 'object' | 'tags' | 'array';
   maxLength?: number;
   minLength?: number;
+  /** Items of a list (tags, additional_amounts). */
+  maxItems?: number;
   enum?: readonly string[];
   pattern?: string;
-  format?: 'email' | 'date';
+  format?: 'date';
   /** Actions that read the field. */
   actions: readonly TransactionAction[];
   /** Actions for which it must be sent. */
   requiredFor?: readonly TransactionAction[];
+  /** One of the ways to name the account (account data, a vault, an earlier transaction): sent with another, a 422. */
+  accountSource?: true;
   description?: string;
   example?: unknown;
 }
@@ -69,6 +77,10 @@ const EXAMPLES: Record<string, unknown> = {
   billing_zip: '32606',
   billing_phone: '3525551234',
   notification_email_address: 'pat@example.com',
+  micr_data: 'T072000326T123456789U1001',
+  track_data: '%B4111111111111111^DOE/PAT^3012101000000000000000?',
+  e_track_data: Buffer.from(';4111111111111111=30121010000000000000?').toString('hex'),
+  e_format: 'idtech',
 };
 
 const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type']> = {
@@ -76,36 +88,50 @@ const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type'
   hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
 };
 
+/** The text rules of the field types, as the reader (transaction-field-reader.ts) applies them. */
+const TYPE_PATTERNS: Partial<Record<TransactionFieldType, string>> = {
+  money: MONEY_INPUT_RE.source,
+  mmyy: '^(0[1-9]|1[0-2])[0-9]{2}$',
+  email: INPUT_PATTERNS.email.source,
+  hex: '^(?:[0-9a-fA-F]{2})+$',
+  base64: '^[A-Za-z0-9+/]+={0,2}$',
+};
+
+const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_transaction_id', 'previous_transaction_api_id']);
+
 /** The request fields of `/v2/transactions`, derived from the one declaration (transaction-fields.ts). */
 export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = TRANSACTION_TABLE.filter((f) => f.name !== 'action').map((f) => {
   const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description };
-  if (f.type === 'mmyy') Object.assign(d, { minLength: 4, maxLength: 4 });
-  else if (f.type !== 'money' && f.type !== 'json') {
+  if (f.name === 'account_number') d.pattern = ACCOUNT_NUMBER_TEXT.source; // its digit bounds (per payment method) are its reader's
+  else if (f.type === 'tags' || f.type === 'additional_amounts') d.maxItems = f.max;
+  else if (f.type !== 'money' && f.type !== 'json' && f.type !== 'mmyy') {
     if (f.min !== undefined) d.minLength = f.min;
     if (f.max !== undefined) d.maxLength = f.max;
   }
   if (f.values) d.enum = f.values;
-  if (f.pattern) d.pattern = f.pattern.source;
-  if (f.type === 'email') d.format = 'email';
+  d.pattern ??= f.pattern?.source ?? TYPE_PATTERNS[f.type];
   if (f.type === 'date') d.format = 'date';
   if (f.requiredFor) d.requiredFor = f.requiredFor;
+  if (ACCOUNT_SOURCES.has(f.name)) d.accountSource = true;
   if (f.name in EXAMPLES) d.example = EXAMPLES[f.name];
   return d;
 });
 
-function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly TransactionAction[]): JsonSchema {
+/**
+ * One field's schema, saying exactly what the reader takes: its JSON type and bounds and,
+ * when `optional`, null or "" for "not sent" (on edit or a PUT: clear it); the rules an
+ * empty string breaks bind only a sent value (`anyOf: [<rules>, {const: ""}]`).
+ */
+function fieldSchema(f: TransactionFieldDescriptor, optional: boolean): JsonSchema {
   let s: JsonSchema;
+  const nonEmpty: JsonSchema = {};
   switch (f.type) {
-    case 'money':
-      s = { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' };
-      break;
     case 'tags':
-      // The engine also takes an array of titles; the document shows the comma-separated form
-      // only (Portman's fuzzer cannot overwrite inside an array field).
-      s = { type: 'string', maxLength: 255 };
+      // A comma-separated list or an array of titles.
+      s = { anyOf: [{ type: 'string' }, { type: 'array', maxItems: f.maxItems, items: { type: 'string', minLength: 1, maxLength: 64 } }] };
       break;
     case 'array':
-      s = { type: 'array', items: { type: 'object' } };
+      s = { type: 'array', maxItems: f.maxItems, items: { type: 'object' } };
       break;
     case 'boolean':
       s = { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] };
@@ -116,15 +142,32 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
     default:
       s = { type: 'string' };
   }
-  if (f.minLength !== undefined) s.minLength = f.minLength;
+  if (f.minLength !== undefined) nonEmpty.minLength = f.minLength;
   if (f.maxLength !== undefined) s.maxLength = f.maxLength;
   if (f.enum) s.enum = [...f.enum];
-  if (f.pattern) s.pattern = f.pattern;
-  if (f.format) s.format = f.format;
+  if (f.pattern) nonEmpty.pattern = f.pattern;
+  if (f.format) nonEmpty.format = f.format;
+  if (!optional) return Object.assign(s, nonEmpty);
+  // Not sent: absent, null or "" (the engine reads all three alike).
+  if (Array.isArray(s.enum)) {
+    s.enum = [...(s.enum as unknown[]), '', null];
+    if (s.type === 'string') s.type = ['string', 'null'];
+  } else if (s.type === 'string') {
+    s.type = ['string', 'null'];
+    if (Object.keys(nonEmpty).length) s.anyOf = [nonEmpty, { const: '' }];
+  } else s = { anyOf: [s, { const: '' }, { type: 'null' }] };
+  return s;
+}
+
+/** A transaction field for these actions; `x-actions` lists those that take it, machine-readable (the generated fuzz run picks its base request by it). */
+function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly TransactionAction[]): JsonSchema {
+  const s = fieldSchema(f, true);
   const taken = f.actions.filter((a) => actions.includes(a));
+  s['x-actions'] = taken;
+  if (f.accountSource) s['x-account-source'] = true;
   const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
-  s.description = `${f.description ?? ''}${which}`.trim() || undefined;
-  if (s.description === undefined) delete s.description;
+  const desc = `${f.description ?? ''}${which}`.trim();
+  if (desc) s.description = desc;
   return withExample(s, f.example ?? sampleOfDescriptor(f));
 }
 
@@ -143,17 +186,20 @@ function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
       return {};
     default:
       if (f.format === 'date') return '2030-01-15';
+      if (f.pattern === TYPE_PATTERNS.hex) return 'ab'.repeat(Math.min(4, Math.floor((f.maxLength ?? 8) / 2)));
+      if (f.pattern === TYPE_PATTERNS.base64) return 'aGVsbG8=';
       if (f.pattern && /^\^\\d/.test(f.pattern)) return '1'.repeat(f.minLength ?? 1);
       if (f.pattern) return 'A1'.repeat(8).slice(0, Math.max(f.minLength ?? 1, Math.min(f.maxLength ?? 8, 8)));
-      return f.format === 'email' ? 'pat@example.com' : sampleText(f.name, f.minLength, f.maxLength);
+      return sampleText(f.name, f.minLength, f.maxLength);
   }
 }
 
 /** The inner object of a POST or PUT transaction body, for the given actions. */
 export function transactionBodySchema(fields: readonly TransactionFieldDescriptor[], actions: readonly TransactionAction[], defaultAction?: TransactionAction): JsonSchema {
-  const properties: Record<string, JsonSchema> = {
-    action: withExample({ type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}) }, defaultAction ?? actions[0]),
-  };
+  const action: JsonSchema = { type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}) };
+  // POST: left out, null or "" means the default action.
+  if (defaultAction) Object.assign(action, { type: ['string', 'null'], enum: [...actions, '', null] });
+  const properties: Record<string, JsonSchema> = { action: withExample(action, defaultAction ?? actions[0]) };
   for (const f of fields) if (f.actions.some((a) => actions.includes(a))) properties[f.name] = descriptorSchema(f, actions);
   const notes = fields
     .filter((f) => f.requiredFor?.some((a) => actions.includes(a)))
@@ -213,47 +259,35 @@ function transactionRecord(): JsonSchema {
   return { type: 'object', required: [...BASE_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
-const vaultText = (name: string, max: number) => nullable(withExample({ type: 'string', maxLength: max }, sampleText(name, 0, max)));
+const VAULT_EXAMPLES: Record<string, unknown> = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', routing: '072000326', account_type: 'checking', is_company: 0 };
+
+/** AccountVaultCreate / AccountVaultUpdate, from the one field table (vault-fields.ts) the reader also uses. */
 function vaultWrite(mode: 'create' | 'update'): JsonSchema {
-  const common: Record<string, JsonSchema> = {
-    title: vaultText('title', 64),
-    account_holder_name: vaultText('account_holder_name', 32),
-    billing_address: vaultText('billing_address', 32),
-    billing_city: vaultText('billing_city', 36),
-    billing_phone: vaultText('billing_phone', 10),
-    billing_state: vaultText('billing_state', 2),
-    billing_zip: vaultText('billing_zip', 10),
-    customer_id: vaultText('customer_id', 50),
-    dl_number: vaultText('dl_number', 50),
-    dl_state: vaultText('dl_state', 2),
-    dob_year: vaultText('dob_year', 4),
-    ssn4: vaultText('ssn4', 4),
-    accountvault_c1: vaultText('accountvault_c1', 128),
-    accountvault_c2: vaultText('accountvault_c2', 128),
-    accountvault_c3: vaultText('accountvault_c3', 128),
-    exp_date: withExample({ type: 'string', minLength: 4, maxLength: 4, description: 'MMYY (cards).' }, '1230'),
-    contact_id: str,
-    ach_sec_code: { type: 'string', enum: [...SEC_CODES] },
-  };
-  if (mode === 'update') {
-    return { type: 'object', description: 'Only the fields sent change; others are ignored.', properties: { ...common, active: { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] } }, additionalProperties: true };
+  const properties: Record<string, JsonSchema> = {};
+  for (const f of VAULT_INPUT_FIELDS) {
+    if (!f.modes.includes(mode)) continue;
+    const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: [], description: f.description };
+    if (f.type === 'mmyy' || f.type === 'hex' || f.type === 'base64' || f.type === 'email' || f.type === 'money') d.pattern = TYPE_PATTERNS[f.type];
+    else {
+      if (f.min !== undefined) d.minLength = f.min;
+      if (f.max !== undefined) d.maxLength = f.max;
+    }
+    if (f.pattern) d.pattern = f.pattern.source;
+    if (f.values) d.enum = f.values;
+    const optional = !(mode === 'create' && f.required) && !(mode === 'update' && f.nullable === false);
+    const s = fieldSchema(d, optional);
+    const only = f.methods.length === 1 ? ` ${f.methods[0] === 'cc' ? 'Card' : 'Bank account'} vaults only.` : '';
+    // Machine-readable, like a transaction field's x-actions: the other method's vaults refuse it.
+    if (f.methods.length === 1) s['x-payment-methods'] = [...f.methods];
+    s.description = `${f.description}${only}`;
+    properties[f.name] = withExample(s, VAULT_EXAMPLES[f.name] ?? (f.type === 'string' && !f.pattern ? sampleText(f.name, f.min ?? 0, f.max ?? 64) : undefined));
   }
+  if (mode === 'update') return { type: 'object', description: 'Only the fields sent change (null or "" clears one); others are ignored.', properties, additionalProperties: true };
   return {
     type: 'object',
-    description: 'Direct (account data) or from `previous_transaction_id`. ACH needs routing, account_type, is_company and account_holder_name.',
-    required: ['location_id', 'payment_method'],
-    properties: {
-      location_id: { type: 'string' },
-      payment_method: withExample({ type: 'string', enum: ['cc', 'ach'] }, 'cc'),
-      account_number: withExample({ type: 'string', pattern: '^[0-9 -]+$', description: 'Encrypted at rest, never returned.' }, '4111111111111111'),
-      routing: { type: 'string', pattern: '^[0-9]{9}$' },
-      account_type: { type: 'string', enum: ['checking', 'savings'] },
-      is_company: { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] },
-      account_vault_api_id: nullable({ type: 'string', maxLength: 36, pattern: '^\\S*$' }),
-      contact_api_id: str,
-      previous_transaction_id: str,
-      ...common,
-    },
+    description: 'Direct (account data) or from `previous_transaction_id`. ACH needs routing, account_type, is_company and account_holder_name; a field of the other payment method is refused.',
+    required: VAULT_INPUT_FIELDS.filter((f) => f.required).map((f) => f.name),
+    properties,
     additionalProperties: true,
   };
 }

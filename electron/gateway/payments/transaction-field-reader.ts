@@ -8,9 +8,10 @@
  * bookkeeping keys do not break a charge.
  */
 import { MSG, type ErrorCollector } from '../framework/errors';
-import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import { charLength, INPUT_PATTERNS } from '../framework/validate';
+import { formatMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { parseExpDate } from '../../../shared/payments/exp-date';
-import { EMAIL_RE, flag, present, type Body } from './input-fields';
+import { BOOLEAN_INPUTS, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 import { ADDITIONAL_AMOUNT_TYPES, FIELD_BY_NAME, TRANSACTION_FIELDS, type TransactionAction, type TransactionField } from './transaction-fields';
 
@@ -18,7 +19,6 @@ const REQUIRED_FIELDS = TRANSACTION_FIELDS.filter((f) => f.requiredFor);
 
 export type FieldValues = Record<string, unknown>;
 
-const BOOLEANS = new Set<unknown>([true, false, 1, 0, '1', '0', 'true', 'false']);
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
 const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
@@ -32,15 +32,20 @@ export function isIsoDate(s: string): boolean {
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 
-function stringValue(f: TransactionField, v: unknown, errs: ErrorCollector): string | undefined {
-  if (typeof v !== 'string' && typeof v !== 'number') {
+/** What the per-value reader needs of a declared field (transaction fields, vault fields). */
+export type ReadableField = Pick<TransactionField, 'name' | 'type' | 'min' | 'max' | 'values' | 'pattern' | 'patternText' | 'trim' | 'messages'>;
+
+/** A string field: a JSON string (a number is refused, as the OpenAPI document says), its bounds counted as sent. */
+function stringValue(f: ReadableField, v: unknown, errs: ErrorCollector): string | undefined {
+  if (typeof v !== 'string') {
     errs.add(f.name, f.messages?.invalid ?? MSG.NOT_STRING);
     return undefined;
   }
-  const s = f.trim ? String(v).trim() : String(v);
+  const s = f.trim ? v.trim() : v;
   const invalid = f.messages?.invalid;
-  if (f.max !== undefined && s.length > f.max) errs.add(f.name, invalid ?? MSG.TOO_LONG, { max: f.max });
-  else if (f.min !== undefined && s.length < f.min) errs.add(f.name, invalid ?? (f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT), { min: f.min, length: f.min });
+  const length = charLength(v);
+  if (f.max !== undefined && length > f.max) errs.add(f.name, invalid ?? MSG.TOO_LONG, { max: f.max });
+  else if (f.min !== undefined && length < f.min) errs.add(f.name, invalid ?? (f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT), { min: f.min, length: f.min });
   else if (f.pattern && !f.pattern.test(s)) {
     // A card number typed here was masked on arrival (framework/card-mask.ts): say so.
     if (MASKED_CARD.test(s)) errs.add(f.name, PAY_MSG.FIELD_CARD_NUMBER);
@@ -49,22 +54,23 @@ function stringValue(f: TransactionField, v: unknown, errs: ErrorCollector): str
   return undefined;
 }
 
-function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown {
+/** Checks one sent (non-empty) value against its declaration: the normalised value (money in cents), or undefined after adding a 422 message. */
+export function readFieldValue(f: ReadableField, v: unknown, errs: ErrorCollector): unknown {
   const invalid = f.messages?.invalid;
   switch (f.type) {
     case 'string':
       return stringValue(f, v, errs);
     case 'money': {
-      const c = parseMoney(v);
+      const c = parseMoneyInput(v);
       if (c === null) errs.add(f.name, invalid ?? PAY_MSG.MONEY_INVALID);
       return c ?? undefined; // cents
     }
     case 'boolean':
-      if (!BOOLEANS.has(v)) {
+      if (!BOOLEAN_INPUTS.has(v)) {
         errs.add(f.name, invalid ?? MSG.NOT_BOOLEAN);
         return undefined;
       }
-      return flag(v);
+      return BOOLEAN_INPUTS.get(v);
     case 'date':
       if (typeof v !== 'string' || !isIsoDate(v)) {
         errs.add(f.name, invalid ?? MSG.BAD_DATE);
@@ -89,8 +95,8 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
       return v;
     }
     case 'enum': {
-      const s = typeof v === 'string' ? v : String(v);
-      const hit = (f.values ?? []).find((x) => x.toLowerCase() === s.toLowerCase());
+      // Exactly one of the values, as the document's enum lists them.
+      const hit = typeof v === 'string' ? (f.values ?? []).find((x) => x === v) : undefined;
       if (hit === undefined) errs.add(f.name, invalid ?? PAY_MSG.FIELD_ENUM, { values: (f.values ?? []).join(', ') });
       return hit;
     }
@@ -106,7 +112,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
     }
     case 'email': {
       const s = typeof v === 'string' ? v : '';
-      if (!s || s.length > (f.max ?? 128) || !EMAIL_RE.test(s)) {
+      if (!s || s.length > (f.max ?? 128) || !INPUT_PATTERNS.email.test(s)) {
         errs.add(f.name, invalid ?? PAY_MSG.EMAIL_INVALID);
         return undefined;
       }
@@ -114,7 +120,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
     }
     case 'tags': {
       const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
-      if (!list || list.some((t) => typeof t !== 'string' || t.trim() === '' || t.trim().length > 64) || list.length > (f.max ?? 64)) {
+      if (!list || list.some((t) => typeof t !== 'string' || t.trim() === '' || t.length > 64) || list.length > (f.max ?? 64)) {
         errs.add(f.name, PAY_MSG.TAGS_INVALID, { max: f.max ?? 64 });
         return undefined;
       }
@@ -128,7 +134,7 @@ function readOne(f: TransactionField, v: unknown, errs: ErrorCollector): unknown
       const out: { type: string; amount: string; cents: number }[] = [];
       for (const item of v) {
         const type = typeof item === 'object' && item !== null ? (item as Body).type : undefined;
-        const cents = typeof item === 'object' && item !== null ? parseMoney((item as Body).amount) : null;
+        const cents = typeof item === 'object' && item !== null ? parseMoneyInput((item as Body).amount) : null;
         if (typeof type !== 'string' || !(ADDITIONAL_AMOUNT_TYPES as readonly string[]).includes(type.toUpperCase()) || cents === null) {
           errs.add(f.name, PAY_MSG.ADDITIONAL_AMOUNTS_INVALID);
           return undefined;
@@ -160,12 +166,16 @@ export function readTableFields(body: Body, action: TransactionAction, errs: Err
       if (sent) errs.add(key, PAY_MSG.FIELD_NOT_FOR_ACTION, { action });
       continue;
     }
-    if (f.ownReader) continue;
+    // Its own reader checks the finer rule; the JSON type is the document's, checked here like any other.
+    if (f.ownReader) {
+      if (sent && typeof v !== 'string') errs.add(key, f.messages?.invalid ?? MSG.NOT_STRING);
+      continue;
+    }
     if (!sent) {
       out[key] = null;
       continue;
     }
-    const value = readOne(f, v, errs);
+    const value = readFieldValue(f, v, errs);
     if (value !== undefined) out[key] = value;
   }
   for (const f of REQUIRED_FIELDS) {

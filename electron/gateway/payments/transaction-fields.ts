@@ -95,7 +95,7 @@ export interface TransactionField {
   storage: 'record' | 'engine' | 'never';
   /** Checked by the engine's own reader with a finer rule than the bounds (e.g. CVV length by brand). */
   ownReader?: true;
-  /** Read without surrounding spaces (they do not count toward the bounds). */
+  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
   trim?: true;
   /** Actions for which the field must be sent (422 "cannot be blank" otherwise). */
   requiredFor?: readonly TransactionAction[];

@@ -38,7 +38,7 @@ import { brandFromStored, fromVault, readCvv, readSecCode, sentHolder, typedAcco
 import type { GroupCommitWriter } from './group-commit-writer';
 import type { RecordEventType } from '../framework/record-events';
 import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type SwipedCard } from './card-data-forms';
-import { digitsOnly, flag, present, type Body } from './input-fields';
+import { accountDigits, digitsText, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
@@ -209,8 +209,9 @@ export class TransactionService {
       .stmt(`SELECT id, status_id, created_ts FROM transactions WHERE payment_method = 'ach' AND status_id IN (131, 132, 133) AND created_ts <= ?`)
       .all(now - ACH_SCHEDULE_SECONDS.originating) as { id: string; status_id: number; created_ts: number }[];
     const date = new Date(now * 1000).toISOString().slice(0, 10);
+    // CAST: a bound JS number reaches SQLite as REAL, which json_set would write as 134.0.
     const upd = this.ctx.stmt(`UPDATE transactions SET status_id = ?, settled = ?, modified_ts = ?,
-        doc = json_set(doc, '$.status_id', ?, '$.modified_ts', ?, '$.settle_date', ?, '$.transaction_settlement_status', ?)
+        doc = json_set(doc, '$.status_id', CAST(? AS INTEGER), '$.modified_ts', CAST(? AS INTEGER), '$.settle_date', ?, '$.transaction_settlement_status', ?)
       WHERE id = ?`);
     this.ctx.db.transaction(() => {
       for (const r of rows) {
@@ -237,11 +238,10 @@ export class TransactionService {
    */
   async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const errs = new ErrorCollector();
-    const action = (present(body.action) ? String(body.action).toLowerCase() : 'sale') as PostAction;
-    if (!(POST_ACTIONS as readonly string[]).includes(action)) {
+    const action = (present(body.action) ? body.action : 'sale') as PostAction;
+    if (!(POST_ACTIONS as readonly unknown[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
-    const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
     // Every field's own checks (the table: type, bounds, action, required) and the location
     // together, so one 422 names every bad field.
     mergeErrors(errs, transactionShapeErrors(body, action).errors);
@@ -258,6 +258,8 @@ export class TransactionService {
     }
     errs.throwIfAny();
     const { locationId, pt } = resolved!;
+    // A string by now (the table checked it above).
+    const apiId = present(body.transaction_api_id) ? (body.transaction_api_id as string) : null;
 
     if (apiId !== null) {
       const key = `${locationId}\0${apiId}`;
@@ -360,8 +362,8 @@ export class TransactionService {
       const check = parseMicr(String(body[micrField]));
       if (!check) errs.add(micrField, PAY_MSG.MICR_INVALID);
       else {
-        if (present(body.account_number) && digitsOnly(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
-        if (present(body.routing) && digitsOnly(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
+        if (present(body.account_number) && accountDigits(body.account_number) !== check.account) errs.add('account_number', PAY_MSG.MICR_ACCOUNT_MISMATCH);
+        if (present(body.routing) && digitsText(body.routing) !== check.routing) errs.add('routing', PAY_MSG.MICR_ROUTING_MISMATCH);
         account = typedAccount({ ...body, account_number: check.account, routing: check.routing }, 'ach', errs);
         micrCheckNumber = check.checkNumber;
       }
@@ -431,7 +433,7 @@ export class TransactionService {
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
       const c = present(body.contact_id) ? this.lookups.contact(String(body.contact_id)) : this.lookups.contactByApiId(locationId, String(body.contact_api_id));
-      if (!c || c.location_id !== locationId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      if (!c || c.location_id !== locationId) errs.add(present(body.contact_id) ? 'contact_id' : 'contact_api_id', present(body.contact_id) ? PAY_MSG.CONTACT_INVALID : MSG.INVALID);
       else {
         contactId = c.id;
         if (c.email && (c.email_trx_receipt || this.lookups.locationReceiptDefault(locationId))) contactEmail = c.email;
@@ -597,8 +599,8 @@ export class TransactionService {
     const auth = req.auth;
     const row = this.findForRequest(req, idOrApiId);
     const body = unwrap(req.body);
-    const action = String(body.action ?? '').toLowerCase() as PutAction;
-    if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
+    const action = body.action as PutAction;
+    if (!(PUT_ACTIONS as readonly unknown[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
     }
     if (row.payment_method === 'ach') this.sweepAch();
@@ -808,7 +810,8 @@ export class TransactionService {
     if (raw === null) return null;
     const c = byId ? this.lookups.contact(String(raw)) : this.lookups.contactByApiId(locationId, String(raw));
     if (!c || c.location_id !== locationId) {
-      errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      if (byId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+      else errs.add('contact_api_id', MSG.INVALID);
       return undefined;
     }
     return c.id;
@@ -825,7 +828,7 @@ export class TransactionService {
     const others = this.ctx
       .stmt('SELECT * FROM transactions WHERE account_vault_id = ? AND location_id = ? AND id <> ?')
       .all(cur.account_vault_id, cur.location_id, cur.id) as TransactionRow[];
-    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', ?, '$.modified_user_id', ?) WHERE id = ?`);
+    const upd = this.ctx.stmt(`UPDATE transactions SET contact_id = ?, modified_ts = ?, doc = json_set(doc, '$.contact_id', ?, '$.modified_ts', CAST(? AS INTEGER), '$.modified_user_id', ?) WHERE id = ?`);
     for (const t of others) {
       if (t.contact_id === contactId) continue;
       upd.run(contactId, now, contactId, now, userId, t.id);

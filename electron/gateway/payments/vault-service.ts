@@ -13,7 +13,6 @@ import type { KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
-import { parseExpDate } from '../../../shared/payments/exp-date';
 import { luhnValid } from '../../../shared/payments/luhn';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
@@ -21,29 +20,25 @@ import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
 import { binInfo, type BinInfo } from './bin-info';
-import { brandFromStored, readSecCode, SEC_CODES, type AccountData, type VaultRow } from './card-source';
+import { brandFromStored, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
-import { digitsOnly, flag, present, text, type Body } from './input-fields';
+import { accountDigits, present, type Body } from './input-fields';
 import type { MerchantLookups } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import type { VaultCrypto } from './vault-crypto';
+import { readVaultFields, VAULT_FIELDS } from './vault-fields';
 
-/** Optional text fields: [name, min, max] from the field table. */
-const TEXT: [string, number][] = [
-  ['title', 64], ['billing_address', 32], ['billing_city', 36], ['billing_phone', 10], ['billing_state', 2], ['billing_zip', 10],
-  ['customer_id', 50], ['dl_number', 50], ['dl_state', 2], ['dob_year', 4], ['ssn4', 4], ['accountvault_c1', 128],
-  ['accountvault_c2', 128], ['accountvault_c3', 128],
-];
-const UPDATABLE = new Set(['title', 'account_holder_name', 'exp_date', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'contact_id', 'active', 'ach_sec_code']);
+/** The optional text fields stored as sent (the field table's `text` fields that are not ids or names). */
+const TEXT = ['title', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3'] as const;
 
 /**
  * The vault routes' card-masking declaration (framework/card-mask.ts): the account data a
- * vault is made of and the ids keep their digits; customer_id, titles, custom fields … are
- * masked.
+ * vault is made of and the ids keep their digits (the field table's `keepsDigits`);
+ * customer_id, titles, custom fields … are masked.
  */
 export const VAULT_KEEPS_DIGITS: KeepsDigits = {
   wrapper: 'accountvault',
-  fields: new Set(['id', 'location_id', 'account_number', 'routing', 'contact_id', 'contact_api_id', 'account_vault_api_id', 'previous_transaction_id', 'dl_number']),
+  fields: new Set(['id', ...VAULT_FIELDS.filter((f) => f.keepsDigits).map((f) => f.name)]),
 };
 
 const wrapperError = () => general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'accountvault' }));
@@ -137,32 +132,31 @@ export class VaultService {
     const auth = req.auth;
     const b = unwrapVault(req.body);
     const errs = new ErrorCollector();
+    // Every declared field first (type, bounds, the payment method that takes it): one 422 names them all.
+    const method = b.payment_method === 'cc' || b.payment_method === 'ach' ? b.payment_method : undefined;
+    const f = readVaultFields(b, 'create', method, errs);
     if (!present(b.location_id)) errs.add('location_id', MSG.BLANK);
-    const method = b.payment_method;
-    if (!present(method)) errs.add('payment_method', MSG.BLANK);
-    else if (method !== 'cc' && method !== 'ach') errs.add('payment_method', PAY_MSG.PAYMENT_METHOD_INVALID);
+    if (!present(b.payment_method)) errs.add('payment_method', MSG.BLANK);
     errs.throwIfAny();
-    const locationId = String(b.location_id);
+    const locationId = f.location_id as string;
     if (!auth.locationSet.has(locationId)) throw new ApiError(422, { location_id: [PAY_MSG.LOCATION_INVALID] });
     if (present(b.ticket)) throw new ApiError(422, { ticket: [PAY_MSG.VAULT_TICKET_UNSUPPORTED] });
 
     const v: Record<string, unknown> = { payment_method: method };
-    for (const [f, max] of TEXT) v[f] = text(b, f, max, errs);
-    if (present(b.dl_number) !== present(b.dl_state)) errs.add(present(b.dl_number) ? 'dl_state' : 'dl_number', MSG.BLANK);
-    const apiId = present(b.account_vault_api_id) ? String(b.account_vault_api_id) : null;
-    if (apiId !== null && (/\s/.test(apiId) || apiId.length > 36)) errs.add('account_vault_api_id', /\s/.test(apiId) ? MSG.HAS_SPACES : MSG.TOO_LONG, { max: 36 });
+    for (const k of TEXT) v[k] = f[k] ?? null;
+    if (present(f.dl_number) !== present(f.dl_state)) errs.add(present(f.dl_number) ? 'dl_state' : 'dl_number', MSG.BLANK);
+    const apiId = (f.account_vault_api_id as string | undefined) ?? null;
     let contactId: string | null = null;
-    if (present(b.contact_id) || present(b.contact_api_id)) {
-      const c = present(b.contact_id) ? this.lookups.contact(String(b.contact_id)) : this.lookups.contactByApiId(locationId, String(b.contact_api_id));
-      if (!c || c.location_id !== locationId) errs.add('contact_id', PAY_MSG.CONTACT_INVALID);
+    if (present(f.contact_id) || present(f.contact_api_id)) {
+      const c = present(f.contact_id) ? this.lookups.contact(f.contact_id as string) : this.lookups.contactByApiId(locationId, f.contact_api_id as string);
+      if (!c || c.location_id !== locationId) errs.add(present(f.contact_id) ? 'contact_id' : 'contact_api_id', present(f.contact_id) ? PAY_MSG.CONTACT_INVALID : MSG.INVALID);
       else contactId = c.id;
     }
-    let holder = present(b.account_holder_name) ? String(b.account_holder_name) : null;
-    if (holder !== null && holder.length > 32) errs.add('account_holder_name', MSG.TOO_LONG, { max: 32 });
+    let holder = (f.account_holder_name as string | undefined) ?? null;
     let number: string | null = null;
 
-    if (present(b.previous_transaction_id)) {
-      const t = this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(String(b.previous_transaction_id)) as Record<string, unknown> | undefined;
+    if (present(f.previous_transaction_id)) {
+      const t = this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(f.previous_transaction_id) as Record<string, unknown> | undefined;
       if (!t || t.location_id !== locationId || !auth.locationSet.has(String(t.location_id))) throw new ApiError(422, { previous_transaction_id: [PAY_MSG.PREVIOUS_INVALID] });
       if (t.payment_method !== method) throw new ApiError(422, { payment_method: [fmt(PAY_MSG.VAULT_FROM_PREVIOUS_METHOD, { method: String(t.payment_method) })] });
       const d = JSON.parse(String(t.doc)) as Record<string, unknown>;
@@ -174,34 +168,31 @@ export class VaultService {
       v.billing_zip = v.billing_zip ?? d.billing_zip ?? null;
       contactId = contactId ?? ((t.contact_id as string | null) ?? null);
     } else {
-      number = digitsOnly(b.account_number);
+      number = accountDigits(b.account_number);
       if (!present(b.account_number)) errs.add('account_number', PAY_MSG.VAULT_NUMBER_BLANK);
       else if (method === 'cc') {
         if (!number || number.length < 13 || number.length > 19) errs.add('account_number', PAY_MSG.VAULT_CARD_LENGTH);
         else if (!luhnValid(number)) errs.add('account_number', PAY_MSG.CARD_NUMBER_INVALID);
         if (!present(b.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_BLANK);
-        else if (typeof b.exp_date !== 'string' || !parseExpDate(b.exp_date)) errs.add('exp_date', PAY_MSG.EXP_DATE_INVALID);
         if (number && luhnValid(number)) {
           v.first_six = firstSix(number);
           v.last_four = lastFour(number);
           v.account_type = CARD_BRAND_ACCOUNT_TYPE[detectCardBrand(number)];
         }
-        v.exp_date = b.exp_date;
+        v.exp_date = f.exp_date ?? null;
       } else {
         if (!number || !achAccountValid(number)) errs.add('account_number', PAY_MSG.ACH_ACCOUNT_INVALID);
-        const routing = digitsOnly(b.routing);
+        const routing = (f.routing as string | undefined) ?? null;
         if (!present(b.routing)) errs.add('routing', PAY_MSG.ROUTING_BLANK);
-        else if (!routing || !abaRoutingValid(routing)) errs.add('routing', PAY_MSG.ROUTING_INVALID);
-        const type = present(b.account_type) ? String(b.account_type).toLowerCase() : '';
-        if (!type) errs.add('account_type', MSG.BLANK);
-        else if (type !== 'checking' && type !== 'savings') errs.add('account_type', PAY_MSG.ACCOUNT_TYPE_INVALID);
+        else if (routing !== null && !abaRoutingValid(routing)) errs.add('routing', PAY_MSG.ROUTING_INVALID);
+        if (!present(b.account_type)) errs.add('account_type', MSG.BLANK);
         if (!present(b.is_company)) errs.add('is_company', PAY_MSG.VAULT_IS_COMPANY_BLANK);
         if (!holder) errs.add('account_holder_name', PAY_MSG.ACCOUNT_HOLDER_BLANK);
         if (number) {
           v.first_six = null;
           v.last_four = lastFour(number);
         }
-        Object.assign(v, { routing, account_type: type, is_company: flag(b.is_company) ? 1 : 0, ach_sec_code: readSecCode(b, errs) });
+        Object.assign(v, { routing, account_type: f.account_type ?? null, is_company: f.is_company ? 1 : 0, ach_sec_code: (f.ach_sec_code as string | undefined) ?? 'WEB' });
       }
     }
     errs.throwIfAny();
@@ -227,32 +218,16 @@ export class VaultService {
     const row = this.find(req, idOrApiId);
     const b = unwrapVault(req.body);
     const errs = new ErrorCollector();
+    const f = readVaultFields(b, 'update', row.payment_method === 'ach' ? 'ach' : 'cc', errs);
     const set: Record<string, unknown> = {};
-    for (const [k, raw] of Object.entries(b)) {
-      if (!UPDATABLE.has(k)) continue;
-      if (k === 'exp_date') {
-        if (row.payment_method !== 'cc') errs.add(k, PAY_MSG.VAULT_EXP_DATE_ACH);
-        else if (typeof raw !== 'string' || !parseExpDate(raw)) errs.add(k, PAY_MSG.EXP_DATE_INVALID);
-        else set.exp_date = raw;
-      } else if (k === 'active') {
-        set.active = flag(raw) ? 1 : 0;
-      } else if (k === 'contact_id') {
-        if (!present(raw)) set.contact_id = null;
-        else {
-          const c = this.lookups.contact(String(raw));
-          if (!c || c.location_id !== row.location_id) errs.add(k, PAY_MSG.CONTACT_INVALID);
-          else set.contact_id = c.id;
-        }
-      } else if (k === 'ach_sec_code') {
-        if (!(SEC_CODES as readonly string[]).includes(String(raw).toUpperCase())) errs.add(k, PAY_MSG.SEC_CODE_INVALID);
-        else set.ach_sec_code = String(raw).toUpperCase();
-      } else if (k === 'account_holder_name') {
-        const s = text(b, k, 32, errs);
-        set[k] = s;
-      } else {
-        const max = TEXT.find(([f]) => f === k)?.[1] ?? 64;
-        set[k] = text(b, k, max, errs);
-      }
+    for (const [k, value] of Object.entries(f)) {
+      if (k === 'active') set.active = value === null ? 1 : value ? 1 : 0; // emptied: back to its default, active
+      else if (k === 'contact_id' && value !== null) {
+        const c = this.lookups.contact(value as string);
+        if (!c || c.location_id !== row.location_id) errs.add(k, PAY_MSG.CONTACT_INVALID);
+        else set.contact_id = c.id;
+      } else if (k === 'ach_sec_code') set.ach_sec_code = value ?? 'WEB';
+      else set[k] = value;
     }
     errs.throwIfAny();
     const now = this.ctx.clock.now();

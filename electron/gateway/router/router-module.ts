@@ -31,7 +31,7 @@
  * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formatMoney } from '../../../shared/payments/money';
+import { formatMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver, TerminalInfo } from '../../devices/terminal-driver';
@@ -47,6 +47,7 @@ import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
+import { cancelApiId, routerTransactionErrors, routerVaultErrors } from './router-fields';
 import { ROUTER_MSG } from './router-messages';
 import { driverFor } from './terminal-link';
 
@@ -189,11 +190,9 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       // The transaction action table decides (a refund on a terminal is a refund), before the customer is asked for a card.
       app.post('/v2/routertransactions', { config: { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }) } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');
-        const errs = new ErrorCollector();
-        const action = present(body.action) ? String(body.action).toLowerCase() : 'sale';
-        if (!['sale', 'authonly', 'refund'].includes(action)) errs.add('action', ROUTER_MSG.ACTION_INVALID);
-        if (present(body.payment_method) && body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
-        errs.throwIfAny();
+        // Every field before the terminal is asked anything (router-fields.ts).
+        routerTransactionErrors(body).throwIfAny();
+        const action = present(body.action) ? String(body.action) : 'sale';
         const locationId = present(body.location_id) ? String(body.location_id) : undefined;
         const terminal = findTerminal(ctx, req, body.terminal_id, locationId);
         const rt = payments.runtime();
@@ -202,20 +201,9 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           const dup = rt.transactions.byApiId(String(terminal.location_id), String(body.transaction_api_id));
           if (dup) return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(dup.doc, `${ctx.origin}/v2/transactions/${dup.id}`)}}`);
         }
-        // Validate the amount before the customer is asked for a card.
-        const amountText = present(body.transaction_amount) ? String(body.transaction_amount) : '';
-        if (!/^\d{1,10}(\.\d{1,2})?$/.test(amountText) || Number(amountText) <= 0) {
-          throw new ApiError(422, { transaction_amount: [present(body.transaction_amount) ? 'Transaction Amount must be a positive amount with at most 2 decimals.' : fmt(MSG.BLANK, { attribute: 'Transaction Amount' })] });
-        }
-        const [whole = '0', frac = ''] = amountText.split('.');
-        const amountCents = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-        let tipCents: number | undefined;
-        if (present(body.tip_amount)) {
-          const t = String(body.tip_amount);
-          if (!/^\d{1,10}(\.\d{1,2})?$/.test(t)) throw new ApiError(422, { tip_amount: ['Tip Amount must be an amount with at most 2 decimals.'] });
-          const [w = '0', f = ''] = t.split('.');
-          tipCents = Number(w) * 100 + Number(f.padEnd(2, '0'));
-        }
+        // The amounts were checked with every other field (routerTransactionErrors).
+        const amountCents = parseMoneyInput(body.transaction_amount) as number;
+        const tipCents = present(body.tip_amount) ? (parseMoneyInput(body.tip_amount) as number) : undefined;
         const driver = driverOrFail(terminal);
         const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
         const run = async (): Promise<{ doc: string; id: string }> => {
@@ -265,11 +253,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).
       app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routeraccountvault');
-        const errs = new ErrorCollector();
-        if (body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
-        if (body.action !== 'store') errs.add('action', ROUTER_MSG.VAULT_ACTION_INVALID);
-        for (const f of ['location_id', 'contact_id']) if (!present(body[f])) errs.add(f, fmt(MSG.BLANK, { attribute: f === 'location_id' ? 'Location Id' : 'Contact Id' }));
-        errs.throwIfAny();
+        routerVaultErrors(body).throwIfAny();
         const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
         const contact = ctx.stmt('SELECT id, location_id FROM contacts WHERE id = ?').get(String(body.contact_id)) as Row | undefined;
         if (!contact || contact.location_id !== terminal.location_id) throw new ApiError(422, { contact_id: [PAY_MSG.CONTACT_INVALID] });
@@ -301,8 +285,9 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       // Stopping what a terminal does moves no money: whoever stands at it.
       app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: { allow: ANY_USER } }, async (req) => {
         const answer = stateOf(req, req.params.id);
-        const wrapped = typeof req.body === 'object' && req.body !== null ? (req.body as Body).terminalcancel : undefined;
-        const apiId = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Body).transaction_api_id : undefined;
+        const errs = new ErrorCollector();
+        const apiId = cancelApiId(req.body, errs);
+        errs.throwIfAny();
         const r = running.get(req.params.id);
         if (!present(apiId)) r?.driver.cancel();
         else {

@@ -5,6 +5,8 @@
  */
 import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
+import { MONEY_INPUT_RE } from '../../../shared/payments/money';
+import { ROUTER_ACTIONS } from './router-fields';
 
 const terminalErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409, 503];
 
@@ -12,13 +14,14 @@ const ROUTER_TRANSACTION_BODY: JsonSchema = {
   type: 'object',
   required: ['terminal_id', 'transaction_amount'],
   properties: {
-    action: { type: 'string', enum: ['sale', 'authonly', 'refund'], default: 'sale' },
-    terminal_id: { type: 'string', description: 'The terminal to run on (its local_ip_address and port, or its serial path).' },
-    location_id: { type: 'string' },
-    transaction_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$', description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
-    tip_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' },
-    transaction_api_id: { type: 'string', maxLength: 64 },
+    action: { type: ['string', 'null'], enum: [...ROUTER_ACTIONS, '', null], default: 'sale' },
+    terminal_id: { type: 'string', minLength: 1, description: 'The terminal to run on (its local_ip_address and port, or its serial path).' },
+    location_id: { type: ['string', 'null'], maxLength: 36 },
+    transaction_amount: { type: 'string', pattern: MONEY_INPUT_RE.source, description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
+    tip_amount: { type: ['string', 'null'], anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }] },
+    transaction_api_id: { type: ['string', 'null'], maxLength: 64, pattern: '^\\S*$' },
   },
+  description: 'Any other field of a transaction (description, order_num, customer_id …) is taken as POST /v2/transactions takes it for the action.',
   additionalProperties: true,
 };
 
@@ -26,9 +29,9 @@ const ROUTER_VAULT_BODY: JsonSchema = {
   type: 'object',
   required: ['terminal_id', 'location_id', 'contact_id', 'payment_method', 'action'],
   properties: {
-    terminal_id: { type: 'string' },
-    location_id: { type: 'string' },
-    contact_id: { type: 'string' },
+    terminal_id: { type: 'string', minLength: 1 },
+    location_id: { type: 'string', minLength: 1 },
+    contact_id: { type: 'string', minLength: 1 },
     payment_method: { type: 'string', enum: ['cc'] },
     action: { type: 'string', enum: ['store'] },
   },
@@ -100,7 +103,7 @@ export function routerOpenApi(): OpenApiPart {
             'The running router request then answers 422 "Cancelled at the counter.". With a transaction_api_id, only that request is cancelled, also when it has not reached the terminal yet. Answers 200 with the state: no record is created.',
           parameters: [idPathParameter('The terminal id.')],
           // Optional throughout: a cancel without a body cancels whatever runs.
-          requestBody: { required: false, content: jsonContent({ type: 'object', properties: { terminalcancel: { type: 'object', properties: { transaction_api_id: { type: 'string' } } } } }) },
+          requestBody: { required: false, content: jsonContent({ type: 'object', properties: { terminalcancel: { type: ['object', 'null'], properties: { transaction_api_id: { type: ['string', 'null'], maxLength: 64 } } } } }) },
           responses: { 200: responseOf('The state when the cancel was sent.', TERMINAL_STATE), ...errorResponses([...COMMON_ERRORS, ...BODY_ERRORS]) },
         },
       },

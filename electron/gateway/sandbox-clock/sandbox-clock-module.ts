@@ -35,7 +35,8 @@ function offsetOf(ctx: EngineContext, locationId: string): number {
 
 function usableLocation(req: FastifyRequest, value: unknown): string {
   if (value === undefined || value === null || value === '') throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_REQUIRED] });
-  const id = String(value);
+  if (typeof value !== 'string') throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_UNKNOWN] });
+  const id = value;
   if (!req.auth.locationSet.has(id)) throw new ApiError(422, { location_id: [CLOCK_MSG.LOCATION_UNKNOWN] });
   return id;
 }
@@ -80,5 +81,5 @@ export const sandboxClockModule: EngineModule = {
     });
   },
   // A production engine has no sandbox routes, so its document has none either.
-  openapi: (ctx) => (ctx.options.production ? { paths: {} } : sandboxClockOpenApi()),
+  openapi: (ctx) => (ctx.options.production ? { paths: {} } : sandboxClockOpenApi(MAX_ADVANCE_SECONDS)),
 };

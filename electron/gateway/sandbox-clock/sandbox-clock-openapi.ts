@@ -1,5 +1,5 @@
 /** The sandbox clock routes in the OpenAPI document. */
-import { BODY_ERRORS, errorResponses, ref, type OpenApiPart } from '../framework/openapi-document';
+import { BODY_ERRORS, errorResponses, integerInput, ref, type OpenApiPart } from '../framework/openapi-document';
 
 const clock = {
   type: 'object',
@@ -18,7 +18,8 @@ const clock = {
 };
 
 
-export function sandboxClockOpenApi(): OpenApiPart {
+/** `maxSeconds`: the largest advance the module takes. */
+export function sandboxClockOpenApi(maxSeconds: number): OpenApiPart {
   return {
     tags: [{ name: 'Sandbox clock', description: 'Sandbox only: move a location\'s time forward and run what falls due.' }],
     schemas: { SandboxClock: clock },
@@ -39,7 +40,7 @@ export function sandboxClockOpenApi(): OpenApiPart {
           summary: 'Move a location\'s time forward and run everything that falls due',
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: { type: 'object', required: ['clock'], properties: { clock: { type: 'object', required: ['location_id', 'seconds'], properties: { location_id: { type: 'string' }, seconds: { type: 'integer', minimum: 1 } } } } } } },
+            content: { 'application/json': { schema: { type: 'object', required: ['clock'], properties: { clock: { type: 'object', required: ['location_id', 'seconds'], properties: { location_id: { type: 'string' }, seconds: integerInput({ minimum: 1, maximum: maxSeconds }) } } } } } },
           },
           responses: { '200': { description: 'The new clock', content: { 'application/json': { schema: ref('SandboxClock') } } }, ...errorResponses([401, 403, ...BODY_ERRORS]) },
         },

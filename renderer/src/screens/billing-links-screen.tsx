@@ -5,7 +5,7 @@
  * as typed with the contract's own schemas; the gateway's refusals are shown in its words.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { createInvoiceArgsSchema, createPaylinkArgsSchema, type InvoiceView, type PaylinkView } from '../../../shared/ipc/contract';
+import { createInvoiceArgsSchema, createPaylinkArgsSchema, type BillingPayment, type PaylinkView } from '../../../shared/ipc/contract';
 import { TextField } from '../components/text-field';
 import { ringup } from '../bridge/bridge';
 import { money, parseTypedAmount } from '../lib/money-format';
@@ -165,8 +165,8 @@ function Actions({ kind, id, label, pageUrl, paid, onNote }: { kind: Kind; id: s
   );
 }
 
-const paymentText: Record<InvoiceView['payment'], string> = { unpaid: 'Unpaid', partial: 'Partly paid', paid: 'Paid' };
-const BADGE: Record<InvoiceView['payment'], string> = { unpaid: 'badge-state-other', partial: 'badge-starting', paid: 'badge-ok' };
+const paymentText: Record<BillingPayment, string> = { unpaid: 'Unpaid', partial: 'Partly paid', paid: 'Paid' };
+const BADGE: Record<BillingPayment, string> = { unpaid: 'badge-state-other', partial: 'badge-starting', paid: 'badge-ok' };
 
 export function BillingLinksScreen() {
   const st = useBillingLinksStore();
@@ -252,11 +252,12 @@ export function BillingLinksScreen() {
                       {p.description ? ` · ${p.description}` : ''}
                     </strong>
                     <span className="muted">
-                      <span className={`badge ${BADGE[p.paid ? 'paid' : 'unpaid']}`}>{p.paid ? 'Paid' : 'Unpaid'}</span>
+                      <span className={`badge ${BADGE[p.payment]}`}>{paymentText[p.payment]}</span>
+                      {p.payment === 'partial' && p.remainingCents !== null ? ` · remaining ${money(p.remainingCents)}` : ''}
                       {p.recipient ? ` · ${p.recipient}` : ''}
                     </span>
                   </div>
-                  <Actions kind="paylink" id={p.id} label={plLabel(p)} pageUrl={p.pageUrl} paid={p.paid} onNote={onNote} />
+                  <Actions kind="paylink" id={p.id} label={plLabel(p)} pageUrl={p.pageUrl} paid={p.payment === 'paid'} onNote={onNote} />
                 </li>
               ))}
             </ul>

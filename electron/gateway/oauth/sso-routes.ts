@@ -4,7 +4,8 @@
  * checked in this order, each failure answering an error page (never a 5xx, never a
  * session): developer-id, decoding, required fields, timestamp (15 minutes; up to 60 s in
  * the future is tolerated for clock skew), user + user api key, location visible to the
- * user, then replay (each link's JSON is accepted once; the guard rows expire with it).
+ * user, then replay (each sign-in — user, location, contact, timestamp — is accepted once,
+ * whatever the link's bytes: sso-replay.ts; the guard rows expire with it).
  *
  * Two shapes, told apart by their keys:
  * - standard (contact_api_id, first_name, last_name…): the contact is created or updated
@@ -28,6 +29,7 @@ import { OAUTH_MSG } from './oauth-messages';
 import { paramsOf } from './form-params';
 import { matchesHash, sameText } from './secrets';
 import { decodeSsoPayload } from './sso-link';
+import { claimSignIn } from './sso-replay';
 
 export const SSO_TTL = 900;
 export const SSO_SKEW = 60;
@@ -136,9 +138,10 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
     const loc = await api.call(userId, 'GET', `/v2/locations/${encodeURIComponent(locationId)}`);
     if (loc.status !== 200) return refuse(reply, 403, OAUTH_MSG.SSO_LOCATION);
 
-    ctx.stmt('DELETE FROM sso_links_used WHERE expires_ts < ?').run(now);
-    const fresh = ctx.stmt('INSERT OR IGNORE INTO sso_links_used (digest, expires_ts) VALUES (?, ?)').run(decoded.digest, ts + SSO_TTL + SSO_SKEW).changes === 1;
-    if (!fresh) return refuse(reply, 409, OAUTH_MSG.SSO_REPLAYED);
+    // Once per sign-in (sso-replay.ts): the location as the engine knows it, not as the link spells it.
+    const signedInLocation = String((loc.body.location as Record<string, unknown> | undefined)?.id ?? locationId);
+    const signIn = { userId, locationId: signedInLocation, contactApiId: contactBody ? String(contactBody.contact_api_id) : null, timestamp: ts };
+    if (!claimSignIn(ctx, signIn, ts + SSO_TTL + SSO_SKEW)) return refuse(reply, 409, OAUTH_MSG.SSO_REPLAYED);
 
     let contactId: string | null = null;
     if (contactBody) {

@@ -13,6 +13,7 @@ import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-te
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { openDatabase } from '../../electron/gateway/framework/database';
+import { fmt } from '../../electron/gateway/framework/errors';
 import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
 import { DEMO_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
 import { socatPair } from '../devices/helpers/socat-pair';
@@ -157,6 +158,36 @@ describe('POST /v2/routertransactions', () => {
     expect(u.status).toBe(503);
     expect((await t.get(`/terminals/${gone}`)).body.terminal.last_registration_ts).toBeNull();
     expect((await t.post('/terminals/nope/initialize')).status).toBe(404);
+  });
+
+  it('a tampered terminal does not steer the charge: an approval above the request plus its allowed tip is refused and reversed on the terminal', async () => {
+    const count = async () => ((await t.get(`/transactions?page_size=1&terminal_id=${terminalId}`)).body.meta.pagination.totalCount as number);
+    const voids = () => sim.received.filter((f) => f.command === 'T00' && f.fields[0] === '16');
+    const before = await count();
+    const voidsBefore = voids().length;
+    // The tip was chosen at the counter (0.00): the terminal may add none, yet reports 100.00 more.
+    sim.faults.overReport = { approvedCents: 10_000 };
+    const a = await sale('10.00', { tip_amount: '0.00', transaction_api_id: 'tampered-1' });
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: '110.00', asked: '10.00', tip: '0.00' }) + ' ' + ROUTER_MSG.REVERSED]);
+    // The terminal's tip prompt (15/18/20 % of 10.00: at most 2.00) cannot become 5.00, even when its sums add up.
+    sim.script.tip = 3;
+    sim.faults.overReport = { approvedCents: 300, tipCents: 300 };
+    const b = await sale('10.00', { transaction_api_id: 'tampered-2' });
+    expect(errorsOf(b, 'terminal_id')).toEqual([fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: '15.00', asked: '10.00', tip: '2.00' }) + ' ' + ROUTER_MSG.REVERSED]);
+    // An auth and a refund take no tip at all.
+    sim.faults.overReport = { approvedCents: 1 };
+    expect((await sale('4.00', { action: 'authonly', transaction_api_id: 'tampered-3' })).status).toBe(422);
+    // Nothing was charged or stored: no record, under its transaction_api_id or at all.
+    expect(await count()).toBe(before);
+    for (const id of ['tampered-1', 'tampered-2', 'tampered-3']) expect((await t.get(`/transactions/${id}?api_id=1&location_id=${t.locationId}`)).status).toBe(404);
+    // Each approval was reversed on the terminal (a void naming its reference).
+    expect(voids().length - voidsBefore).toBe(3);
+    // An honest answer right after is charged as asked.
+    sim.script.tip = 3;
+    const ok = await sale('10.00', { transaction_api_id: 'honest-1' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.routertransaction).toMatchObject({ transaction_amount: '12.00', tip_amount: '2.00', auth_amount: '12.00', status_id: 101 });
   });
 
   it('validates before the terminal is asked', async () => {

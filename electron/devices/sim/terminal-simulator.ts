@@ -44,6 +44,12 @@ export interface SimFaults {
    * EMV data (PAN, track 2), as a misconfigured terminal might: the receivers must mask it.
    */
   fullPan?: boolean;
+  /**
+   * Answer the next sale, auth or return reporting this many cents more approved (and of them
+   * `tipCents` more tip) than it ran, as a tampered terminal might: the receivers must not
+   * charge what the terminal says, only what was asked plus the tip it was allowed to add.
+   */
+  overReport?: { approvedCents: number; tipCents?: number };
 }
 
 export const DEFAULT_SCRIPT: CustomerScript = { card: 'present', tip: 0, pin: 'enter', signature: 'draw', terms: 'accept', stepMs: 40 };
@@ -375,11 +381,13 @@ export class TerminalSimulator {
       ? encryptCardRead({ pan: card.pan, expDate: '1230', entryMode: read.entryMode, emv: emv ? { AID: card.aid, APPLAB: card.label, TVR: '0000008000', TSI: 'E800' } : null }, this.nextKsn())
       : null;
     await state('done');
+    const over = this.faults.overReport;
+    this.faults.overReport = undefined;
     return {
       ...base,
       authCode: String(100000 + (this.refSeq % 900000)).slice(-6),
-      approvedCents: total,
-      tipCents: tip,
+      approvedCents: total + (over?.approvedCents ?? 0),
+      tipCents: tip + (over?.tipCents ?? 0),
       entryMode: read.entryMode,
       brand,
       debit: read.debit || debitCmd,

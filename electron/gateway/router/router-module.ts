@@ -8,7 +8,10 @@
  *   is sent; the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
  *   with the stored transaction's fields plus entry_mode_id and emv_receipt_data, its
  *   `_links.self` at /v2/transactions/{id}. The card read stands in for account data
- *   and the engine's processor decides, as for keyed sales (amount rules apply).
+ *   and the engine's processor decides, as for keyed sales (amount rules apply). What the
+ *   terminal reports is checked first (terminal-amounts.ts): an approved amount that is not
+ *   the amount asked plus a tip the terminal was allowed to add is reversed on the terminal
+ *   and refused (422 under terminal_id); nothing is charged or stored.
  * - POST /v2/routeraccountvaults: reads a card and stores an account vault (no number:
  *   the terminal never gives one out; such a vault is a token of the read only).
  * - POST /v2/deviceterms on a terminal with an address prompts on it and stores the
@@ -30,6 +33,7 @@
  * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
  * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney } from '../../../shared/payments/money';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
@@ -47,7 +51,8 @@ import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
 import { ROUTER_MSG } from './router-messages';
-import { driverFor } from './terminal-link';
+import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
+import { driverFor, terminalSettings } from './terminal-link';
 
 type Body = Record<string, unknown>;
 
@@ -72,6 +77,23 @@ export function presentedAccount(r: TerminalResult): AccountData {
     paymentMethod: 'cc', brand: r.brand, firstSix: r.firstSix || null, lastFour: r.lastFour, expDate: r.expDate || null,
     accountNumber: null, cvv: null, routing: null, accountType: r.debit ? 'debit' : null, accountHolderName: null, achSecCode: null, vaultId: null,
   };
+}
+
+/**
+ * A terminal answered amounts that do not fit the request (terminal-amounts.ts): its approval is
+ * reversed on the terminal (a void naming its reference) before the request is refused, so the
+ * terminal's batch does not keep it either. The answer says whether the terminal confirmed.
+ */
+async function reverseOnTerminal(driver: TerminalDriver, answer: TerminalResult, ask: TerminalAsk): Promise<ApiError> {
+  const refused = fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: formatMoney(answer.approvedCents), asked: formatMoney(ask.amountCents), tip: formatMoney(allowedTipCents(ask)) });
+  let reversed = false;
+  try {
+    await driver.void(randomUUID().replace(/-/g, ''), answer.refNum);
+    reversed = true;
+  } catch {
+    // Told below: the merchant checks the terminal.
+  }
+  return new ApiError(422, { terminal_id: [`${refused} ${reversed ? ROUTER_MSG.REVERSED : ROUTER_MSG.NOT_REVERSED}`] });
 }
 
 /** What a terminal is doing now (Ringup extension, GET /v2/terminals/{id}/state). */
@@ -218,22 +240,29 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         }
         const driver = driverOrFail(terminal);
         const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
+        // What the terminal may answer (terminal-amounts.ts): the amount asked plus a tip it was allowed to add.
+        const ask: TerminalAsk = { action: action as TerminalAsk['action'], amountCents, tipCents, tipPercents: terminalSettings(terminal).tipPercents };
         const run = async (): Promise<{ doc: string; id: string }> => {
           let read: TerminalResult;
           try {
             const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
-            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)), key);
+            read = await track(terminal, driver, async () => {
+              const answer = await (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false));
+              if (!reportFits(ask, answer)) throw await reverseOnTerminal(driver, answer, ask);
+              return answer;
+            }, key);
           } catch (e) {
-            if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
+            if (!(e instanceof DeviceError) || e.code !== 'unreachable') registered(ctx, terminal);
             deviceErrorToApi(e);
           }
           registered(ctx, terminal);
+          // Charged as asked: the amount before the tip plus the tip the terminal reported (checked above).
           const txBody: Body = {
             ...body,
             action,
             payment_method: 'cc',
             location_id: terminal.location_id,
-            transaction_amount: formatMoney(read.approvedCents),
+            transaction_amount: formatMoney(amountCents + read.tipCents),
             tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
           };
           delete txBody.terminal_id;

@@ -117,6 +117,11 @@ export class TerminalSimulator {
     this.attach(await openSerialLink(path));
   }
 
+  /** Serves one end of any link (the engine's built-in mock terminal: an in-memory pipe, memory-link.ts). */
+  serve(link: DeviceLink): void {
+    this.attach(link);
+  }
+
   /** The terminal waits for the card a script.card 'on-cue' customer holds. */
   get waitingForCard(): boolean {
     return this.cue !== undefined;

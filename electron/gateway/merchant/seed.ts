@@ -2,7 +2,9 @@
  * First-start data: a developer company, a parent location, the merchant location
  * "Demo Store" with a cc and an ach product transaction (its default_cc/default_ach;
  * Level 3 allowed on the cc one), one terminal (PAX, BroadPOS; no address, so a counter
- * without a terminal shows none until an installer gives it one) and an admin user
+ * without a terminal shows none until an installer gives it one; in a sandbox engine it is the
+ * built-in mock terminal, communication_type "mock", that router requests reach without an
+ * address: router/mock-terminal.ts) and an admin user
  * (user_type_id 250) who is a member of both locations. The ids and the API key are
  * kept in engine_meta (sealed when embedded in the app: framework/engine-meta.ts) so later
  * starts (and reset()) reuse the same credentials.
@@ -13,6 +15,7 @@ import { readMeta, writeMeta } from '../framework/engine-meta';
 import { newSecret } from '../framework/ids';
 import { REF } from './schema-migrations';
 import { defaultTimeouts } from './terminal-settings';
+import { MOCK_COMMUNICATION_TYPE } from './terminals';
 import { ADMIN_USER_TYPE, UI_PREFS_DEFAULTS, setUserApiKey } from './users';
 
 export const SEED_META_KEY = 'seed';
@@ -67,8 +70,9 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
     `INSERT INTO terminals (id, active, location_id, serial_number, terminal_number, title, local_ip_address, port, terminal_timeouts, tip_percents,
        debit, emv, communication_type, is_provisioned, terminal_application_id, terminal_manufacturer_id, terminal_cvm_id,
        tip_enable, cashback_enable, print_enable, sig_capture_enable, created_user_id, modified_user_id, created_ts, modified_ts)
-     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', NULL, 10009, ?, ?, 1, 1, 'tcp', 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
+     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', NULL, 10009, ?, ?, 1, 1, ?, 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
     s.terminalId, s.locationId, JSON.stringify(defaultTimeouts()), JSON.stringify({ percent_1: 15, percent_2: 18, percent_3: 20 }),
+    ctx.options.production ? 'tcp' : MOCK_COMMUNICATION_TYPE,
     REF.PAX_BROADPOS, REF.PAX, s.userId, s.userId, now, now,
   );
 

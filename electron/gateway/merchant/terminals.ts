@@ -34,6 +34,12 @@ export const terminalApplicationResource: ResourceDef = {
   fields: { id: idField, title: { type: 'string' }, terminal_manufacturer_id: { type: 'string' } },
 };
 
+/**
+ * The communication_type of the sandbox's built-in mock terminal (router/mock-terminal.ts): a
+ * terminal with it and no address is played inside a sandbox engine; the seed's Demo Terminal is one.
+ */
+export const MOCK_COMMUNICATION_TYPE = 'mock';
+
 const timeouts: FieldDef = { type: 'json', json: checkTimeouts };
 const tips: FieldDef = { type: 'json', json: checkTipPercents };
 
@@ -71,6 +77,7 @@ export const terminalResource: ResourceDef = {
     trailer_line_3: line,
     trailer_line_4: line,
     trailer_line_5: line,
+    // tcp, serial (Ringup: with serial_path), or mock (the sandbox's built-in mock terminal, router/mock-terminal.ts).
     communication_type: str(0, 32, { default: 'tcp' }),
     // Ringup: the serial device of a terminal whose communication_type is "serial".
     serial_path: str(0, 255),

@@ -52,6 +52,8 @@ import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
 import { ROUTER_MSG } from './router-messages';
 import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
+import { MOCK_COMMUNICATION_TYPE } from '../merchant/terminals';
+import { MockTerminals } from './mock-terminal';
 import { driverFor, terminalSettings } from './terminal-link';
 
 type Body = Record<string, unknown>;
@@ -105,9 +107,13 @@ interface LiveState {
 
 /** Migration that takes the old seed's address off the untouched demo terminal. */
 export const DEMO_TERMINAL_MIGRATION = 1201;
+/** Migration that makes the untouched demo terminal of an older seed the sandbox's mock terminal. */
+export const MOCK_TERMINAL_MIGRATION = 1202;
 
 export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
   let secondMs: number | undefined;
+  /** The sandbox's built-in mock terminals (mock-terminal.ts); none in a production-mode engine. */
+  let mock: MockTerminals | undefined;
   const live = new Map<string, LiveState>();
   /** Terminal id → the driver at work and the request it serves (location\0transaction_api_id, or null). */
   const running = new Map<string, { driver: TerminalDriver; apiKey: string | null }>();
@@ -166,7 +172,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
   };
 
   const driverOrFail = (t: Row): TerminalDriver => {
-    const d = driverFor(t, secondMs);
+    const d = driverFor(t, secondMs, mock);
     if (!d) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_NO_ADDRESS] });
     return d;
   };
@@ -201,9 +207,26 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           ).run();
         },
       },
+      {
+        version: MOCK_TERMINAL_MIGRATION,
+        module: 'router',
+        name: 'the seeded demo terminal is the mock terminal',
+        // Only the record as the seed left it (no address, never edited): one an installer gave
+        // an address, or changed, stays the merchant's. A production engine ignores "mock".
+        up(db) {
+          db.prepare(
+            `UPDATE terminals SET communication_type = ? WHERE serial_number = 'SIM0000001' AND title = 'Demo Terminal' AND communication_type = 'tcp'
+               AND local_ip_address IS NULL AND (serial_path IS NULL OR serial_path = '') AND modified_ts = created_ts`,
+          ).run(MOCK_COMMUNICATION_TYPE);
+        },
+      },
     ],
+    close() {
+      return mock?.close();
+    },
     init(ctx) {
       secondMs = ctx.options.deviceSecondMs;
+      mock = ctx.options.production ? undefined : new MockTerminals(secondMs);
     },
     openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
@@ -380,6 +403,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           const prior = ctx.stmt('SELECT reason_code_id FROM deviceterms WHERE location_id = ? AND device_terms_api_id = ?').get(values.location_id, values.device_terms_api_id) as Row | undefined;
           if (prior && prior.reason_code_id === DEVICE_TERMS_ACCEPTED) return; // taken
         }
+        // Only a terminal with an address is prompted; the mock terminal keeps the engine's simulated customer (device-terms.ts).
         const driver = driverFor(t, secondMs);
         if (!driver) return;
         try {

@@ -36,7 +36,7 @@ import {
 import { responseOf } from '../framework/resource-openapi';
 import type { ListSpec } from './list-query';
 import { BATCH_LIST } from './payments-module';
-import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
+import { FAMILY_RESPONSE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
 import { VAULT_LIST } from './vault-service';
@@ -210,11 +210,12 @@ function outputOfTable(name: string): JsonSchema {
 
 function transactionRecord(): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  // Base fields are on every record; the other kept inputs appear once sent.
+  // Every record field is on every record, null when unset (transaction-doc.ts).
   for (const f of RECORD_FIELDS) properties[f] = TXN_OUTPUT_TYPES[f] ?? outputOfTable(f);
+  for (const f of FAMILY_RESPONSE_FIELDS) properties[f] = { type: 'null', description: "Documented by the interface family's answers; not modelled here, always null." };
   for (const e of EXPANDS.transaction) properties[e] = { description: `With \`?expand=${e}\`.` };
   properties._links = ref('Links');
-  return { type: 'object', required: [...BASE_FIELDS, '_links'], properties, additionalProperties: true };
+  return { type: 'object', required: [...RECORD_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
 const VAULT_FIELDS: Record<string, JsonSchema> = {

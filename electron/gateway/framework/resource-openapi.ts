@@ -10,6 +10,7 @@
  * The engine is lenient on input (digit strings for integers, "1"/"0" for booleans, ""
  * or null to clear an optional field); the request schemas describe the canonical form.
  */
+import { describeDigits, digitsRuleOf, type DigitsRule } from './card-mask';
 import { labelOf } from './errors';
 import { filtersOf } from './list';
 import {
@@ -83,7 +84,7 @@ function sampleOf(name: string, f: FieldDef): unknown {
   }
 }
 
-function inputSchema(name: string, f: FieldDef): JsonSchema {
+function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema {
   const out: JsonSchema = {};
   switch (f.type) {
     case 'string':
@@ -120,6 +121,8 @@ function inputSchema(name: string, f: FieldDef): JsonSchema {
   if (f.writeOnly) notes.push('Never returned.');
   if (f.format === 'time-zone') notes.push('An IANA time zone name, such as America/New_York.');
   if (notes.length) out.description = notes.join(' ');
+  // What a card number typed here does, and why (card-mask.ts).
+  describeDigits(out, digits);
   const withSample = withExample(out, sampleOf(name, f));
   return f.required ? withSample : nullable(withSample);
 }
@@ -144,7 +147,7 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
   for (const [name, f] of Object.entries(def.fields)) {
     if (f.readOnly) continue;
     if (mode === 'update' && f.update === false) continue;
-    properties[name] = inputSchema(name, f);
+    properties[name] = inputSchema(name, f, digitsRuleOf(def, name, f));
     if (mode === 'create' && f.required) required.push(name);
   }
   return {

@@ -54,10 +54,10 @@ export const terminalResource: ResourceDef = {
     id: idField,
     active: bool(1),
     location_id: locationRef,
-    serial_number: str(1, 36, { required: true, keepsDigits: true }),
-    terminal_number: str(0, 36, { keepsDigits: true }),
+    serial_number: str(1, 36, { required: true, keepsDigits: 'identifier' }),
+    terminal_number: str(0, 36, { keepsDigits: 'identifier' }),
     title: str(0, 64),
-    mac_address: str(0, 16),
+    mac_address: str(0, 16, { keepsDigits: 'identifier' }),
     local_ip_address: str(0, 15, { pattern: IPV4, example: '127.0.0.1' }),
     port: { type: 'integer', minValue: 1, maxValue: 65535, default: 10009 },
     last_registration_ts: tsField,
@@ -80,7 +80,7 @@ export const terminalResource: ResourceDef = {
     // tcp, serial (Ringup: with serial_path), or mock (the sandbox's built-in mock terminal, router/mock-terminal.ts).
     communication_type: str(0, 32, { default: 'tcp' }),
     // Ringup: the serial device of a terminal whose communication_type is "serial".
-    serial_path: str(0, 255),
+    serial_path: str(0, 255, { keepsDigits: 'identifier' }),
     is_provisioned: bool(0),
     default_checkin: str(0, 10),
     default_checkout: str(0, 10),

@@ -19,6 +19,7 @@
  * description; amount parts (subtotal, tax, tip) are not sent apart from the total.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keepsDigits, maskCardNumbers } from '../framework/card-mask';
 import type { EngineContext } from '../framework/context';
 import { fmt } from '../framework/errors';
 import { parseMoney, formatMoney } from '../../../shared/payments/money';
@@ -92,11 +93,12 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
           else prefill.transaction_amount = formatMoney(cents);
         }
         const d = str(q.description);
-        if (d !== undefined) prefill.description = d.slice(0, 255);
+        // Prefilled values are shown on the page and kept in the session: masked like any free text (card-mask.ts).
+        if (d !== undefined) prefill.description = maskCardNumbers(d.slice(0, 255));
         const extra: Record<string, string> = {};
         for (const k of PASS_PARAMS) {
           const v = str(q[k]);
-          if (v !== undefined && v !== '') extra[k] = v.slice(0, 255);
+          if (v !== undefined && v !== '') extra[k] = maskCardNumbers(v.slice(0, 255));
         }
         if (Object.keys(extra).length) prefill.extra = extra;
       }
@@ -123,7 +125,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
       const descriptions = items.map((li) => (li && typeof li === 'object' ? str((li as Record<string, unknown>).description) : undefined)).filter((d): d is string => !!d);
       const claim = str(j.claim_id);
       const description = [claim ? `Claim ${claim}` : '', ...descriptions].filter(Boolean).join('; ');
-      if (description) prefill.description = description.slice(0, 255);
+      if (description) prefill.description = maskCardNumbers(description.slice(0, 255));
     }
     if (missing.length) return refuse(reply, 400, fmt(OAUTH_MSG.SSO_FIELD, { fields: missing.join(', ') }));
 
@@ -155,8 +157,9 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
   };
 
   // `data` / `e_data` are hex blobs: their digit runs can pass a Luhn check, and masking one
-  // would break the link. Every other parameter is masked as anywhere else (card-mask.ts).
-  const config = { keepsDigits: { fields: new Set(['data', 'e_data']) } };
+  // would break the link; they are read here, never stored. The developer id is an identifier.
+  // The link's prefilled values are masked once decoded (above); its contact goes through /v2/contacts.
+  const config = { keepsDigits: keepsDigits(undefined, { data: 'consumed', e_data: 'consumed', 'developer-id': 'identifier' }) };
   for (const path of ['/custom/sso', '/custom/contactsso']) {
     app.get(path, { config }, handle);
     app.post(path, { config }, handle);

@@ -17,6 +17,7 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keepsDigits } from '../framework/card-mask';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
@@ -171,8 +172,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // Card-number masking (framework/card-mask.ts): the keys of each record that keep their digits.
       const txnConfig = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
       const vaultConfig = { keepsDigits: VAULT_KEEPS_DIGITS };
-      const batchConfig = { keepsDigits: { fields: new Set(['id', 'location_id', 'product_transaction_id']) } };
-      const level3Config = { keepsDigits: { wrapper: 'transactionlevel3', fields: new Set(['id', 'transaction_id']) } };
+      const batchConfig = { keepsDigits: keepsDigits(undefined, { id: 'identifier', location_id: 'identifier', product_transaction_id: 'identifier' }) };
+      const level3Config = { keepsDigits: keepsDigits('transactionlevel3', { id: 'identifier', transaction_id: 'identifier' }) };
 
       // ---- transactions
       app.post('/v2/transactions', { config: txnConfig }, async (req, reply) => {

@@ -39,7 +39,8 @@ import { BATCH_LIST } from './payments-module';
 import { FAMILY_RESPONSE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { POST_ACTIONS, PUT_ACTIONS, SEC_CODES, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
-import { VAULT_LIST } from './vault-service';
+import { VAULT_KEEPS_DIGITS, VAULT_LIST } from './vault-service';
+import { describeDigits, describeDigitsOf, type DigitsRule } from '../framework/card-mask';
 
 type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
 
@@ -58,6 +59,8 @@ export interface TransactionFieldDescriptor {
   requiredFor?: readonly TransactionAction[];
   description?: string;
   example?: unknown;
+  /** What a card number typed into it does (framework/card-mask.ts). */
+  digits: DigitsRule;
 }
 
 /** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
@@ -82,7 +85,7 @@ const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type'
 
 /** The request fields of `/v2/transactions`, derived from the one declaration (transaction-fields.ts). */
 export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = TRANSACTION_TABLE.filter((f) => f.name !== 'action').map((f) => {
-  const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description };
+  const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description, digits: f.keepsDigits ?? 'mask' };
   if (f.type === 'mmyy') Object.assign(d, { minLength: 4, maxLength: 4 });
   else if (f.type !== 'money' && f.type !== 'json') {
     if (f.min !== undefined) d.minLength = f.min;
@@ -129,6 +132,7 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
   const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
   s.description = `${f.description ?? ''}${which}`.trim() || undefined;
   if (s.description === undefined) delete s.description;
+  if (f.type !== 'money') describeDigits(s, f.digits);
   return withExample(s, f.example ?? sampleOfDescriptor(f));
 }
 
@@ -390,8 +394,8 @@ export function paymentsOpenApi(): OpenApiPart {
       TransactionCreate: transactionBodySchema(TRANSACTION_INPUT_FIELDS, POST_ACTIONS, 'sale'),
       TransactionAction: transactionBodySchema(TRANSACTION_INPUT_FIELDS, PUT_ACTIONS),
       AccountVault: vaultRecord(),
-      AccountVaultCreate: vaultWrite('create'),
-      AccountVaultUpdate: vaultWrite('update'),
+      AccountVaultCreate: describeDigitsOf(vaultWrite('create'), VAULT_KEEPS_DIGITS),
+      AccountVaultUpdate: describeDigitsOf(vaultWrite('update'), VAULT_KEEPS_DIGITS),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
       TransactionBatch: BATCH_RECORD,
       TransactionLevel3: LEVEL3_RECORD,

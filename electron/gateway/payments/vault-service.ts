@@ -9,7 +9,7 @@
  * Simplification: a vault made from a previous transaction has no stored number (the
  * transaction never kept one); it charges through the simulated processor like any other.
  */
-import type { KeepsDigits } from '../framework/card-mask';
+import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
@@ -45,14 +45,16 @@ const TEXT: [string, number][] = [
 const UPDATABLE = new Set(['title', 'account_holder_name', 'exp_date', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'contact_id', 'active', 'ach_sec_code']);
 
 /**
- * The vault routes' card-masking declaration (framework/card-mask.ts): the account data a
- * vault is made of and the ids keep their digits; customer_id, titles, custom fields … are
- * masked.
+ * The vault routes' card-number declaration (framework/card-mask.ts): the account data a vault
+ * is made of is consumed (encrypted at rest, only first six and last four returned); ids, api
+ * ids and the driver's licence number (ACH verification: it must match exactly) are
+ * identifiers, so a card number in one is refused; customer_id, titles, names, custom fields …
+ * are free text, masked.
  */
-export const VAULT_KEEPS_DIGITS: KeepsDigits = {
-  wrapper: 'accountvault',
-  fields: new Set(['id', 'location_id', 'account_number', 'routing', 'contact_id', 'contact_api_id', 'account_vault_api_id', 'previous_transaction_id', 'dl_number']),
-};
+export const VAULT_KEEPS_DIGITS: KeepsDigits = keepsDigits('accountvault', {
+  id: 'identifier', location_id: 'identifier', contact_id: 'identifier', contact_api_id: 'identifier', account_vault_api_id: 'identifier',
+  previous_transaction_id: 'identifier', dl_number: 'identifier', account_number: 'consumed', routing: 'consumed',
+});
 
 export const VAULT_LIST: ListSpec = {
   table: 'account_vaults',

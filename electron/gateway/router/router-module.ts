@@ -50,6 +50,7 @@ import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
+import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS, TERMINAL_CANCEL_DIGITS } from './router-card-numbers';
 import { ROUTER_MSG } from './router-messages';
 import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
 import { MOCK_COMMUNICATION_TYPE } from '../merchant/terminals';
@@ -230,7 +231,11 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
     },
     openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
-      app.post('/v2/routertransactions', async (req, reply) => {
+      // Card numbers (framework/card-mask.ts; router-card-numbers.ts).
+      const routerTxnConfig = { keepsDigits: ROUTER_TRANSACTION_DIGITS };
+      const routerVaultConfig = { keepsDigits: ROUTER_VAULT_DIGITS };
+      const cancelConfig = { keepsDigits: TERMINAL_CANCEL_DIGITS };
+      app.post('/v2/routertransactions', { config: routerTxnConfig }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');
         const errs = new ErrorCollector();
         const action = present(body.action) ? String(body.action).toLowerCase() : 'sale';
@@ -314,7 +319,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
       });
 
-      app.post('/v2/routeraccountvaults', async (req, reply) => {
+      app.post('/v2/routeraccountvaults', { config: routerVaultConfig }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routeraccountvault');
         const errs = new ErrorCollector();
         if (body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
@@ -349,7 +354,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
       // A body {"terminalcancel": {"transaction_api_id"}} cancels that request only: the one
       // running, or, when it has not reached the terminal yet, the one still on its way.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', async (req) => {
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: cancelConfig }, async (req) => {
         const answer = stateOf(req, req.params.id);
         const wrapped = typeof req.body === 'object' && req.body !== null ? (req.body as Body).terminalcancel : undefined;
         const apiId = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Body).transaction_api_id : undefined;

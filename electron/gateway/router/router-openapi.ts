@@ -5,24 +5,26 @@
  */
 import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
+import { describeDigitsOf } from '../framework/card-mask';
+import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS } from './router-card-numbers';
 
 const terminalErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409, 503];
 
-const ROUTER_TRANSACTION_BODY: JsonSchema = {
+const ROUTER_TRANSACTION_BODY: JsonSchema = describeDigitsOf({
   type: 'object',
   required: ['terminal_id', 'transaction_amount'],
   properties: {
     action: { type: 'string', enum: ['sale', 'authonly', 'refund'], default: 'sale' },
-    terminal_id: { type: 'string', description: 'The terminal to run on (its local_ip_address and port, or its serial path).' },
+    terminal_id: { type: 'string', description: 'The terminal to run on (its local_ip_address and port, its serial path, or in a sandbox the built-in mock terminal).' },
     location_id: { type: 'string' },
     transaction_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$', description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
     tip_amount: { type: 'string', pattern: '^[0-9]{1,10}(\\.[0-9]{1,2})?$' },
     transaction_api_id: { type: 'string', maxLength: 64 },
   },
   additionalProperties: true,
-};
+}, ROUTER_TRANSACTION_DIGITS);
 
-const ROUTER_VAULT_BODY: JsonSchema = {
+const ROUTER_VAULT_BODY: JsonSchema = describeDigitsOf({
   type: 'object',
   required: ['terminal_id', 'location_id', 'contact_id', 'payment_method', 'action'],
   properties: {
@@ -33,7 +35,7 @@ const ROUTER_VAULT_BODY: JsonSchema = {
     action: { type: 'string', enum: ['store'] },
   },
   additionalProperties: true,
-};
+}, ROUTER_VAULT_DIGITS);
 
 const TERMINAL_STATE: JsonSchema = wrapper('terminalstate', {
   type: 'object',

@@ -249,7 +249,9 @@ describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () 
     expect(sim.faults.fullPan).toBe(false); // the terminal did send it
     expect(a.status).toBe(201);
     expect(a.body.routertransaction).toMatchObject({ first_six: '411111', last_four: '1111', entry_mode_id: 'C' });
-    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010' });
+    // Its receipt data keeps the keys a receipt prints, their values masked (the PAN it put in the label too).
+    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT ************1111' });
+    expect(a.body.routertransaction.emv_receipt_data).not.toHaveProperty('PAN');
     expect(JSON.stringify(a.body)).not.toContain(pan);
     expect(JSON.stringify((await t.get(`/transactions/${a.body.routertransaction.id}`)).body)).not.toContain(pan);
     // Every file of the engine's data folder: the database, its write-ahead log, any log.

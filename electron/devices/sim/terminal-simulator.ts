@@ -40,8 +40,9 @@ export interface SimFaults {
   /** Drop the connection when the operation reaches this state. */
   vanishAt?: TerminalState;
   /**
-   * Answer the next card read with the full card number where the first six go and in the
-   * EMV data (PAN, track 2), as a misconfigured terminal might: the receivers must mask it.
+   * Answer the next card read with the full card number where the first six go, in the
+   * EMV data (PAN, track 2, and inside the application label the receipt prints), as a
+   * misconfigured terminal might: the receivers must mask it.
    */
   fullPan?: boolean;
   /**
@@ -379,7 +380,7 @@ export class TerminalSimulator {
     const leak = this.faults.fullPan === true;
     if (leak) {
       this.faults.fullPan = false;
-      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000` });
+      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000`, APPLAB: `${card.label} ${card.pan}` });
     }
     // Store-and-forward: the card as this reader encrypts it for the gateway (a number keyed on its pad too).
     const encrypted = req.storeAndForward

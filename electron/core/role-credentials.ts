@@ -1,8 +1,8 @@
 /**
  * The embedded engine's users for the counter's cashier and installer roles. The engine's
- * roles (gateway/merchant/roles.ts) let a plain user (user_type_id 100) sell but not refund,
- * void or settle, and a device installer (50) set up terminals, scanners and device terms but
- * move no money; the core sends a signed-in cashier's or installer's requests with that
+ * declared permissions (gateway/framework/permissions.ts) let a plain user (user_type_id 100)
+ * sell but not refund, void or settle, and a device installer (50) set up terminals, scanners
+ * and device terms but move no money; the core sends a signed-in cashier's or installer's requests with that
  * role's engine user, so what the role may not do is refused by the gateway itself, not only
  * by the core's own checks. Managers use the engine's admin user (or the OAuth sign-in).
  *
@@ -18,9 +18,9 @@ import type { SecretStore } from '../secrets/secret-store';
 
 export const CASHIER_CREDENTIALS_SECRET = 'engine-cashier-user';
 export const INSTALLER_CREDENTIALS_SECRET = 'engine-installer-user';
-/** The engine's plain selling user type (gateway/merchant/roles.ts). */
+/** The engine's plain selling user type (gateway/framework/permissions.ts). */
 export const CASHIER_USER_TYPE = 100;
-/** The engine's device installer type: devices only, no money (gateway/merchant/roles.ts). */
+/** The engine's device installer type: devices only, no money (gateway/framework/permissions.ts). */
 export const INSTALLER_USER_TYPE = 50;
 
 /** Each counter role that has an engine user of its own, declared once. */

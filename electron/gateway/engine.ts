@@ -20,6 +20,8 @@ import { BODY_LIMIT, installPlumbing, isLoopback, rawEnvelope } from './framewor
 import { serverTimeouts } from './framework/limits';
 import { buildOpenApiDocument } from './framework/openapi-document';
 import { resourceOpenApi } from './framework/resource-openapi';
+import { installPermissionCheck, type RouteAllow } from './framework/permissions';
+import { withPermissions } from './framework/permission-openapi';
 import { migrate } from './framework/migrations';
 import { defaultModules } from './engine-modules';
 import { loadSeedInfo, newSeedInfo, seedMerchant } from './merchant/seed';
@@ -59,6 +61,8 @@ export interface RunningEngine {
 export interface EngineRoute {
   method: string;
   url: string;
+  /** Who may call it (framework/permissions.ts); every /v2 and /sandbox route has one. */
+  allow?: RouteAllow;
 }
 
 /** `info.version` of the OpenAPI document: the interface version, then the engine's. */
@@ -148,21 +152,27 @@ export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
         socket.end(timeout ? rawEnvelope(408, 'Request Timeout', MSG.REQUEST_TIMEOUT) : rawEnvelope(400, 'Bad Request', MSG.BAD_REQUEST));
       },
     });
-    installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log });
+    installPlumbing(app, { auth, checkHost: isLoopback(host), log: ctx.log, sandbox: !opts.production });
+    // Before any route: a /v2 or /sandbox route without a declaration of who may call it fails here.
+    installPermissionCheck(app, { production: opts.production === true });
     const routes: EngineRoute[] = [];
     app.addHook('onRoute', (r: RouteOptions) => {
-      for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push({ method: String(m), url: r.url });
+      for (const m of [r.method].flat()) if (m !== 'HEAD') routes.push({ method: String(m), url: r.url, ...(r.config?.allow ? { allow: r.config.allow } : {}) });
     });
     app.get('/health', async () => ({ status: 'ok' }));
     // Built once, on first use (the server URL is known only after listen).
     let document: Record<string, unknown> | undefined;
     const docCtx = ctx;
+    // Each operation shows who may perform it, read from the same declarations the check uses.
     const openapi = () =>
-      (document ??= buildOpenApiDocument({ version: OPENAPI_VERSION, serverUrl: docCtx.origin }, [
-        referenceOpenApi(),
-        ...[...docCtx.resources.values()].map(resourceOpenApi),
-        ...modules.flatMap((m) => (m.openapi ? [m.openapi(docCtx)] : [])),
-      ]));
+      (document ??= withPermissions(
+        buildOpenApiDocument({ version: OPENAPI_VERSION, serverUrl: docCtx.origin }, [
+          referenceOpenApi(),
+          ...[...docCtx.resources.values()].map(resourceOpenApi),
+          ...modules.flatMap((m) => (m.openapi ? [m.openapi(docCtx)] : [])),
+        ]),
+        routes,
+      ));
     registerReferenceRoutes(app, openapi);
     for (const def of ctx.resources.values()) registerCrudRoutes(app, ctx, def);
     for (const m of modules) m.routes?.(app, ctx);

@@ -27,7 +27,9 @@ const ROWS = Number(opt('rows', '1000000'));
 const KEEP = argv.includes('--keep');
 const CONNECTIONS = 32;
 
-const TARGETS = { salesPerSec: 4000, p99Ms: 20, page5000Ms: 150, filteredMs: 10 };
+// Sales are judged against the bare fastify POST ceiling measured in the same run (the
+// machine's speed cancels out): at least 0.35 of it, p99 within 10 ms (issue 19).
+const TARGETS = { ceilingShare: 0.35, p99Ms: 10, page5000Ms: 150, filteredMs: 10 };
 
 const log = (m) => process.stderr.write(`${m}\n`);
 
@@ -186,11 +188,12 @@ async function main() {
   const r = results;
   const lines = [
     ['Measure', 'Result', 'Target', ''],
-    ['Approved sales / s (32 conn, durable)', f(r.sales.rps), `≥ ${TARGETS.salesPerSec}`, pass(r.sales.rps >= TARGETS.salesPerSec && r.sales.non2xx === 0)],
+    ['Approved sales / s (32 conn, durable)', f(r.sales.rps), '', ''],
+    ['Baseline: bare fastify POST / s (the ceiling)', f(r.bare.rps), '', `p50 ${f(r.bare.p50, 1)} ms, p99 ${f(r.bare.p99, 1)} ms`],
+    ['Approved sales as a share of the ceiling', f(r.sales.rps / r.bare.rps, 3), `≥ ${TARGETS.ceilingShare}`, pass(r.sales.rps / r.bare.rps >= TARGETS.ceilingShare && r.sales.non2xx === 0)],
     ['Approved sale p50 latency (ms)', f(r.sales.p50, 1), '', ''],
     ['Approved sale p99 latency (ms)', f(r.sales.p99, 1), `≤ ${TARGETS.p99Ms}`, pass(r.sales.p99 <= TARGETS.p99Ms)],
     ['Sales answered non-2xx / errors', String(r.sales.non2xx), '0', pass(r.sales.non2xx === 0)],
-    ['Baseline: bare fastify POST / s', f(r.bare.rps), '', `p50 ${f(r.bare.p50, 1)} ms, p99 ${f(r.bare.p99, 1)} ms`],
     ['Baseline: raw SQLite durable insert / s, commit per row', f(r.raw.perRow), '', ''],
     ['Baseline: raw SQLite durable insert / s, 32 per commit', f(r.raw.batched), '', ''],
     [`Seeded transactions (${ROWS}) in s`, f(r.lists.seedSeconds, 1), '', ''],

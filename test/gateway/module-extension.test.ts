@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModules } from '../../electron/gateway/engine-modules';
 import type { EngineModule } from '../../electron/gateway/framework/context';
 import { ApiError, MSG, fmt } from '../../electron/gateway/framework/errors';
+import { ANY_USER, MANAGERS } from '../../electron/gateway/framework/permissions';
 import type { ResourceDef } from '../../electron/gateway/framework/resource';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
@@ -18,6 +19,7 @@ const widgetResource: ResourceDef = {
   apiId: { field: 'widget_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  allow: { list: ANY_USER, view: ANY_USER, create: MANAGERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: { type: 'string', readOnly: true },
     location_id: { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' },
@@ -56,12 +58,12 @@ const widgetsModule: EngineModule = {
     ctx.insert(widgetResource, { location_id: seed.locationId, code: 'SEEDED', amount_cents: 100, kind_id: 1 });
   },
   routes(app, ctx) {
-    app.post('/v2/widgets/:id/double', async (req) => {
+    app.post('/v2/widgets/:id/double', { config: { allow: MANAGERS } }, async (req) => {
       const w = ctx.findVisible(widgetResource, (req.params as { id: string }).id, req);
       const row = ctx.update(widgetResource, w.id, { amount_cents: Number(w.amount_cents) * 2 }, req.auth);
       return { widget: ctx.serialize(widgetResource, row, req.auth, ctx.expandsOf(widgetResource, req)) };
     });
-    app.get('/v2/widgets/total', async (req) => {
+    app.get('/v2/widgets/total', { config: { allow: ANY_USER } }, async (req) => {
       const { rows } = ctx.list(widgetResource, req, { where: 'amount_cents > ?', params: [0] });
       return { total: rows.reduce((s, r) => s + Number(r.amount_cents), 0), at: ctx.clock.now() };
     });

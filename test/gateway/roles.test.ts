@@ -3,10 +3,12 @@
  * sell but not refund, credit, void, reverse or settle; a manager (200) and a client admin
  * (250) may; a device installer (50) may set up terminals, scanners and device terms but
  * move no money at all. Forbidden actions answer 403 in the error envelope and change nothing.
+ * (Issue 19 moved these rules into the one declaration per operation, framework/permissions.ts;
+ * the refusals now name the operation and who may perform it.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROLE_MSG } from '../../electron/gateway/merchant/roles';
 import { fmt } from '../../electron/gateway/framework/errors';
+import { describeTypes, MANAGERS, PERMISSION_MSG, SELLERS, type Allow } from '../../electron/gateway/framework/permissions';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { TestEngine, errorsOf, type Creds } from './helpers/engine-fixture';
 
@@ -23,9 +25,12 @@ async function newUser(userType: number, name: string): Promise<Creds> {
 }
 const card = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' };
 const sale = (creds: Creds, amount = '10.00', action = 'sale') => t.post('/transactions', { transaction: { ...card, action, transaction_amount: amount } }, { creds });
-const forbidden = (a: { status: number; text: string }, what: string) => {
+const POST_TXN = 'POST /v2/transactions';
+const PUT_TXN = 'PUT /v2/transactions/{id}';
+const SETTLE = 'call POST /v2/transactionbatches/{id}/settle';
+const forbidden = (a: { status: number; text: string }, type: number, what: string, allow: Allow = MANAGERS) => {
   expect(a.status, a.text).toBe(403);
-  expect(errorsOf(a as never)).toEqual([fmt(ROLE_MSG.FORBIDDEN, { what })]);
+  expect(errorsOf(a as never)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type, what, who: describeTypes(allow) })]);
 };
 
 beforeAll(async () => {
@@ -48,15 +53,16 @@ describe('a plain user (100)', () => {
 
   it('may not refund, void, reverse, credit or settle: 403, and nothing changes', async () => {
     const s = (await sale(cashier, '12.00')).body.transaction;
-    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: cashier }), 'refund or credit money');
-    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'refund', transaction_amount: '1.00' } }, { creds: cashier }), 'refund or credit money');
-    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: cashier }), 'void or reverse transactions');
-    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'partialreversal', transaction_amount: '5.00' } }, { creds: cashier }), 'void or reverse transactions');
+    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: cashier }), 100, `refund (${POST_TXN})`);
+    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'refund', transaction_amount: '1.00' } }, { creds: cashier }), 100, `refund (${POST_TXN})`);
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: cashier }), 100, `void (${PUT_TXN})`);
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'partialreversal', transaction_amount: '5.00' } }, { creds: cashier }), 100, `partialreversal (${PUT_TXN})`);
     forbidden(
       await t.post('/transactions', { transaction: { action: 'credit', payment_method: 'ach', account_number: '2079951060953', routing: '072000326', account_type: 'checking', account_holder_name: 'Pat', transaction_amount: '1.00' } }, { creds: cashier }),
-      'refund or credit money',
+      100,
+      `credit (${POST_TXN})`,
     );
-    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: cashier }), 'settle batches');
+    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: cashier }), 100, SETTLE);
     const after = (await t.get(`/transactions/${s.id}`)).body.transaction;
     expect(after).toMatchObject({ status_id: 101, auth_amount: '12.00' });
     const refunds = await t.get(`/transactions?previous_transaction_id=${s.id}`);
@@ -94,14 +100,14 @@ describe('a device installer (50)', () => {
 
   it('moves no money: sale, authonly, force, refund, void and settle are 403, and nothing is stored', async () => {
     const before = (await t.get('/transactions?page_size=1')).body.meta.pagination.totalCount as number;
-    forbidden(await sale(installer), 'sell');
-    forbidden(await sale(installer, '5.00', 'authonly'), 'sell');
-    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'force', auth_code: '123456', transaction_amount: '3.00' } }, { creds: installer }), 'sell');
+    forbidden(await sale(installer), 50, `sale (${POST_TXN})`, SELLERS);
+    forbidden(await sale(installer, '5.00', 'authonly'), 50, `authonly (${POST_TXN})`, SELLERS);
+    forbidden(await t.post('/transactions', { transaction: { ...card, action: 'force', auth_code: '123456', transaction_amount: '3.00' } }, { creds: installer }), 50, `force (${POST_TXN})`, SELLERS);
     const s = (await sale(t.creds, '14.00')).body.transaction;
-    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: installer }), 'refund or credit money');
-    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: installer }), 'void or reverse transactions');
-    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'edit', tip_amount: '1.00' } }, { creds: installer }), 'sell');
-    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: installer }), 'settle batches');
+    forbidden(await t.post('/transactions', { transaction: { action: 'refund', previous_transaction_id: s.id, transaction_amount: '1.00' } }, { creds: installer }), 50, `refund (${POST_TXN})`);
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'void' } }, { creds: installer }), 50, `void (${PUT_TXN})`);
+    forbidden(await t.put(`/transactions/${s.id}`, { transaction: { action: 'edit', tip_amount: '1.00' } }, { creds: installer }), 50, `edit (${PUT_TXN})`, SELLERS);
+    forbidden(await t.post(`/transactionbatches/${s.transaction_batch_id}/settle`, undefined, { creds: installer }), 50, SETTLE);
     expect((await t.get('/transactions?page_size=1')).body.meta.pagination.totalCount).toBe(before + 1);
     expect((await t.get(`/transactions/${s.id}`)).body.transaction).toMatchObject({ status_id: 101, auth_amount: '14.00' });
   });

@@ -1,16 +1,20 @@
 /**
- * Who may do what to users (issue 9, point 7): any change to another user (password, status, role,
- * API key, but also username, e-mail, names, primary location) or its deletion needs an admin role (250) over every location that user belongs
- * to; expands never show another user's secrets.
+ * Who may do what to users (issue 9, point 7; issue 19): any change to another user (password,
+ * status, role, API key, but also username, e-mail, names, primary location) or its deletion
+ * needs a manager or an admin of a type above the target's, over every location that user
+ * belongs to; a user is created only of a type below the creator's; expands never show
+ * another user's secrets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fmt } from '../../electron/gateway/framework/errors';
+import { describeTypes, MANAGERS, PERMISSION_MSG } from '../../electron/gateway/framework/permissions';
 import { MERCHANT_MSG } from '../../electron/gateway/merchant/messages';
 import { TestEngine, errorsOf, type Creds } from './helpers/engine-fixture';
 
 let t: TestEngine;
 let admin: Creds;
 let member: Creds;
-let storeAdmin: Creds;
+let storeManager: Creds;
 let otherLocUser: Creds;
 let otherLoc: string;
 
@@ -31,25 +35,27 @@ beforeAll(async () => {
   const loc = await t.post('/locations', { location: { name: 'Second Store', parent_id: t.engine.seed.parentLocationId, branding_domain_url: 'second.example' } });
   otherLoc = loc.body.location.id as string;
   member = await newUser(admin, t.locationId, 100, 'member');
-  storeAdmin = await newUser(admin, t.locationId, 250, 'storeadmin');
+  storeManager = await newUser(admin, t.locationId, 200, 'storemanager');
   otherLocUser = await newUser(admin, otherLoc, 100, 'elsewhere');
 });
 afterAll(async () => {
   await t.close();
 });
 
-const forbidden = (a: { status: number; body: unknown; text: string }) => {
+const forbidden = (a: { status: number; body: unknown; text: string }, field = 'general', message: string = MERCHANT_MSG.USER_MANAGE_FORBIDDEN) => {
   expect(a.status, a.text).toBe(403);
-  expect(errorsOf(a as never)).toEqual([MERCHANT_MSG.USER_ADMIN_ONLY]);
+  expect(errorsOf(a as never, field)).toEqual([message]);
 };
+/** The route-level refusal (framework/permissions.ts) of a user type that manages no users. */
+const notForType = (type: number, what: string) => fmt(PERMISSION_MSG.FORBIDDEN, { type, what, who: describeTypes(MANAGERS) });
 
 describe('changing other users', () => {
   it('a plain member cannot regenerate, lock out, re-password, promote or delete the admin', async () => {
     forbidden(await t.post(`/users/${admin.userId}/generateuserapikey`, undefined, { creds: member }));
     forbidden(await t.put(`/users/${admin.userId}`, { user: { status_id: 0 } }, { creds: member }));
     forbidden(await t.put(`/users/${admin.userId}`, { user: { password: 'Hacked123' } }, { creds: member }));
-    forbidden(await t.put(`/users/${member.userId}`, { user: { user_type_id: 250 } }, { creds: member }));
-    forbidden(await t.del(`/users/${storeAdmin.userId}`, { creds: member }));
+    forbidden(await t.put(`/users/${member.userId}`, { user: { user_type_id: 250 } }, { creds: member }), 'user_type_id', MERCHANT_MSG.USER_TYPE_OWN);
+    forbidden(await t.del(`/users/${storeManager.userId}`, { creds: member }), 'general', notForType(100, 'call DELETE /v2/users/{id}'));
     // The admin still signs in with the same key.
     expect((await t.get('/users/me', { creds: admin })).status).toBe(200);
   });
@@ -64,8 +70,8 @@ describe('changing other users', () => {
     }
     const after = (await t.get('/users/me', { creds: admin })).body.user;
     expect(after).toMatchObject({ username: before.username, email: before.email, first_name: before.first_name, last_name: before.last_name, primary_location_id: before.primary_location_id });
-    // Nor another plain member's.
-    forbidden(await t.put(`/users/${storeAdmin.userId}`, { user: { email: 'x@evil.example' } }, { creds: member }));
+    // Nor a manager's.
+    forbidden(await t.put(`/users/${storeManager.userId}`, { user: { email: 'x@evil.example' } }, { creds: member }));
   });
 
   it('a plain member may still change their own password, key and details', async () => {
@@ -78,12 +84,17 @@ describe('changing other users', () => {
     expect((await t.put(`/users/${member.userId}`, { user: { user_type_id: 100, status_id: 1 } }, { creds: member })).status).toBe(200);
   });
 
-  it('an admin of only one of the target’s locations may not; an admin over all of them may', async () => {
-    // The seed admin belongs to the parent and the store; the store admin is over the store only.
-    forbidden(await t.put(`/users/${admin.userId}`, { user: { password: 'Taken1234' } }, { creds: storeAdmin }));
-    // A user of a location the store admin cannot see does not exist for them.
-    expect((await t.put(`/users/${otherLocUser.userId}`, { user: { status_id: 0 } }, { creds: storeAdmin })).status).toBe(404);
-    expect((await t.put(`/users/${member.userId}`, { user: { password: 'Reset1234' } }, { creds: storeAdmin })).status).toBe(200);
+  it('a manager of only one of the target’s locations may not; a manager or admin over all of them may', async () => {
+    // The seed admin belongs to the parent and the store; the store manager is over the store only (and below the admin).
+    forbidden(await t.put(`/users/${admin.userId}`, { user: { password: 'Taken1234' } }, { creds: storeManager }));
+    // A user of a location the store manager cannot see does not exist for them.
+    expect((await t.put(`/users/${otherLocUser.userId}`, { user: { status_id: 0 } }, { creds: storeManager })).status).toBe(404);
+    expect((await t.put(`/users/${member.userId}`, { user: { password: 'Reset1234' } }, { creds: storeManager })).status).toBe(200);
+    // A cashier of both stores: the store manager sees it but covers only one of its locations.
+    const both = await newUser(admin, t.locationId, 100, 'bothstores');
+    expect((await t.put(`/users/${both.userId}`, { user: { primary_location_id: otherLoc } }, { creds: admin })).status).toBe(200);
+    forbidden(await t.put(`/users/${both.userId}`, { user: { status_id: 0 } }, { creds: storeManager }));
+    forbidden(await t.post(`/users/${both.userId}/generateuserapikey`, undefined, { creds: storeManager }));
     expect((await t.put(`/users/${otherLocUser.userId}`, { user: { status_id: 0 } }, { creds: admin })).status).toBe(200);
     expect((await t.put(`/users/${otherLocUser.userId}`, { user: { status_id: 1 } }, { creds: admin })).status).toBe(200);
     const g = await t.post(`/users/${member.userId}/generateuserapikey`, undefined, { creds: admin });
@@ -91,9 +102,11 @@ describe('changing other users', () => {
     member = { ...member, apiKey: g.body.user.user_api_key as string };
   });
 
-  it('a plain member cannot create an admin', async () => {
-    const r = await t.post('/users', { user: { username: 'sneaky', email: 's@example.com', last_name: 'S', user_type_id: 250, primary_location_id: t.locationId } }, { creds: member });
-    forbidden(r);
+  it('a plain member cannot create an admin, nor any user', async () => {
+    for (const type of [250, 100, 50]) {
+      const r = await t.post('/users', { user: { username: `sneaky${type}`, email: 's@example.com', last_name: 'S', user_type_id: type, primary_location_id: t.locationId } }, { creds: member });
+      forbidden(r, 'general', notForType(100, 'call POST /v2/users'));
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { INSTALLER_CHANNELS } from '../../electron/core/installer-scope';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { INSTALLER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
 import { AUTH_ERRORS } from '../../electron/core/users';
-import { INSTALLER_USER_TYPE } from '../../electron/gateway/merchant/roles';
+import { INSTALLER_USER_TYPE } from '../../electron/gateway/framework/permissions';
 import { LOCAL_CALLER, runAsCaller } from '../../electron/ipc/caller-context';
 import { channels } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';

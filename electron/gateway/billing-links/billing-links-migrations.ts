@@ -1,4 +1,5 @@
 /** Pay link and quick invoice tables (engine migration range 500–599). */
+import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { Migration } from '../framework/migrations';
 
 export const BILLING_LINKS_MIGRATIONS: Migration[] = [
@@ -105,6 +106,37 @@ export const BILLING_LINKS_MIGRATIONS: Migration[] = [
         -- naming rows of quick_invoice_files (the SMTP transport attaches them).
         ALTER TABLE notification_outbox ADD COLUMN attachments TEXT;
       `);
+    },
+  },
+  {
+    version: 501,
+    module: 'billing-links',
+    name: "a pay link's payments and remaining balance (a partial approval leaves it partly paid)",
+    up(db) {
+      db.exec(`
+        -- Which transactions pay which pay link: a link may take several (a partial approval, then the rest).
+        CREATE TABLE paylink_payments (
+          transaction_id TEXT PRIMARY KEY,
+          paylink_id TEXT NOT NULL REFERENCES paylinks(id) ON DELETE CASCADE,
+          created_ts INTEGER NOT NULL
+        );
+        CREATE INDEX paylink_payments_link ON paylink_payments (paylink_id);
+        ALTER TABLE paylinks ADD COLUMN remaining_balance TEXT;
+        INSERT INTO paylink_payments (transaction_id, paylink_id, created_ts)
+          SELECT paid_transaction_id, id, modified_ts FROM paylinks WHERE paid_transaction_id IS NOT NULL;
+      `);
+      // Balances from what was collected; a link marked paid by a partial approval (before
+      // this migration) is unpaid again, so its rest can be collected on its page.
+      const links = db.prepare('SELECT id, amount_due FROM paylinks').all() as { id: string; amount_due: string | null }[];
+      const collected = db.prepare(`SELECT COALESCE(SUM(t.auth_amount - t.refunded), 0) AS paid FROM paylink_payments p JOIN transactions t ON t.id = p.transaction_id
+        WHERE p.paylink_id = ? AND t.status_id IN (101, 102, 131, 132, 133, 134) AND t.type_id IN (20, 50)`);
+      const set = db.prepare('UPDATE paylinks SET remaining_balance = ?, status_id = CASE WHEN ? THEN 0 ELSE status_id END WHERE id = ?');
+      for (const l of links) {
+        const due = parseMoney(l.amount_due);
+        if (due === null) continue;
+        const remaining = Math.max(0, due - (collected.get(l.id) as { paid: number }).paid);
+        set.run(formatMoney(remaining), remaining > 0 ? 1 : 0, l.id);
+      }
     },
   },
 ];

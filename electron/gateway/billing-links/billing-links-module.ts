@@ -10,6 +10,7 @@ import type { EngineModule } from '../framework/context';
 import { ApiError, fmt, general } from '../framework/errors';
 import { isPlainObject } from '../framework/validate';
 import type { Row } from '../framework/resource';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { BILLING_MSG } from './billing-messages';
 import { BILLING_LINKS_MIGRATIONS } from './billing-links-migrations';
@@ -17,6 +18,7 @@ import { billingLinksOpenApi } from './billing-links-openapi';
 import { locationToday } from './billing-shared';
 import { COUNTED_STATUSES, followTransactionEvent, PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
 import { reminderWork, sendInvoice, sendThankYou } from './invoice-notices';
+import { followPaylinkEvent } from './paylink-balance';
 import { registerPaymentPages } from './payment-pages';
 import { paylinkResource, sendPaylink } from './paylinks';
 import { registerQuickInvoiceCreate } from './quick-invoice-create';
@@ -41,8 +43,11 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
     migrations: BILLING_LINKS_MIGRATIONS,
     resources: [paylinkResource, { ...quickInvoiceResource, methods: ['list', 'view', 'update', 'delete'] }],
     dueWork: (ctx) => [reminderWork(ctx)],
-    // Refunds and voids of an invoice's payments move its balance in their own write.
-    onRecordEvent: followTransactionEvent,
+    // Refunds and voids of an invoice's or pay link's payments move its balance in their own write.
+    onRecordEvent: (ctx, e) => {
+      followTransactionEvent(ctx, e);
+      followPaylinkEvent(ctx, e);
+    },
     openapi: (ctx) => billingLinksOpenApi(ctx),
     routes(app, ctx) {
       const qi = ctx.resource('quickinvoice');
@@ -51,14 +56,18 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
 
       registerQuickInvoiceCreate(app, ctx);
 
-      app.post('/v2/paylinks/:id/resend', async (req, reply) => {
+      // Sending again is what the counter does after creating; reopening an invoice or moving
+      // payments on or off it changes what is owed: a manager's (as update).
+      const senders = { config: { allow: SELLERS } };
+      const managers = { config: { allow: MANAGERS } };
+      app.post('/v2/paylinks/:id/resend', senders, async (req, reply) => {
         const row = ctx.findVisible(pl, idOf(req), req);
         const sent = ctx.db.transaction(() => sendPaylink(ctx, row))();
         if (sent === 0) throw general(422, NOTHING_TO_SEND);
         return reply.code(204).send();
       });
 
-      app.post('/v2/quickinvoices/:id/resend', async (req, reply) => {
+      app.post('/v2/quickinvoices/:id/resend', senders, async (req, reply) => {
         const row = ctx.findVisible(qi, idOf(req), req);
         const q = (req.query ?? {}) as Record<string, unknown>;
         const channels = { email: !flagOff(q.email), sms: !flagOff(q.sms) };
@@ -67,7 +76,7 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
         return reply.code(204).send();
       });
 
-      app.post('/v2/quickinvoices/:id/reopen', async (req) => {
+      app.post('/v2/quickinvoices/:id/reopen', managers, async (req) => {
         const row = ctx.findVisible(qi, idOf(req), req);
         if (row.status_id === 1) throw general(422, BILLING_MSG.REOPEN_OPEN);
         if (typeof row.expire_date === 'string' && row.expire_date < locationToday(ctx, String(row.location_id))) throw general(422, BILLING_MSG.REOPEN_EXPIRED);
@@ -76,7 +85,7 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
         return wrapQi(updated, req);
       });
 
-      app.put('/v2/quickinvoices/:id/addTransaction', async (req) => {
+      app.put('/v2/quickinvoices/:id/addTransaction', managers, async (req) => {
         const row = ctx.findVisible(qi, idOf(req), req);
         const txnId = transactionIdOf(req);
         const out = ctx.db.transaction(() => {
@@ -97,7 +106,7 @@ export function createBillingLinksModule(payments: { runtime(): PaymentsRuntime 
         return wrapQi(out, req);
       });
 
-      app.put('/v2/quickinvoices/:id/removeTransaction', async (req) => {
+      app.put('/v2/quickinvoices/:id/removeTransaction', managers, async (req) => {
         const row = ctx.findVisible(qi, idOf(req), req);
         const txnId = transactionIdOf(req);
         const out = ctx.db.transaction(() => {

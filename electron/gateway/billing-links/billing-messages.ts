@@ -6,6 +6,7 @@ export const BILLING_MSG = {
   PRODUCT_LOCKED: '{attribute} cannot be changed once a payment was made.',
   CELL_PHONE_FOR_SMS: 'Cell Phone cannot be blank when Delivery Method is 2 (SMS) or 3 (e-mail and SMS).',
   PAYLINK_CLOSED: 'This paylink is paid or closed and cannot be updated.',
+  PAYLINK_AMOUNT_LOCKED: 'Amount Due cannot be changed once part of it was collected.',
   INVOICE_CLOSED: 'This quick invoice is closed and cannot be updated.',
   ITEM_LIST_SHAPE: 'Item List must be an object mapping each item name to an amount, for example {"Labour": 40, "Parts": "12.50"}.',
   ITEM_LIST_EMPTY: 'Item List must contain at least one item.',
@@ -38,4 +39,5 @@ export const BILLING_MSG = {
   PAGE_REJECTED: 'The payment could not be made: {reasons}',
   PAGE_DECLINED: 'The payment was declined ({reason}). Nothing was charged. Please check the details or use another card.',
   PAGE_APPROVED: 'Payment approved',
+  PAGE_PARTLY_APPROVED: 'Only part of the amount was approved. {remaining} remains to be paid: you can pay it on this page.',
 } as const;

@@ -4,9 +4,11 @@
  * shapes). Each is a plain form (card or bank account, no scripts, the OAuth pages' shell
  * and CSP) posting back to the same path; the payment runs through the payments module's
  * normal transaction path (TransactionService.createFrom) as the link's creator, and the
- * link's bookkeeping (paylink status_id 1; invoice link + balance + thank-you) commits in
- * the same write as the transaction (TransactionOrigin.withinCommit), so a paid link cannot be paid
- * twice even by two tabs at once. Each rendered form carries a random form id, signed with
+ * link's bookkeeping (paylink payment + balance, status_id 1 once the amount due is
+ * collected; invoice link + balance + thank-you) commits in the same write as the
+ * transaction (TransactionOrigin.withinCommit), so a paid link cannot be paid twice even by
+ * two tabs at once. Only approved money counts: a partial approval (the sandbox's 2.01)
+ * leaves the rest to pay on the same page, for a pay link as for an invoice. Each rendered form carries a random form id, signed with
  * a per-process key (the anti-forgery token, bound to the link), and used as the sale's
  * transaction_api_id: a double submit charges once. Bad input is answered on the page in
  * plain words; the card number and CVV are never echoed back.
@@ -26,6 +28,7 @@ import type { TransactionService } from '../payments/transaction-service';
 import { BILLING_MSG } from './billing-messages';
 import { locationName, locationToday } from './billing-shared';
 import { PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
+import { paylinkCollectedCents, recordPaylinkPayment } from './paylink-balance';
 import { sendThankYou } from './invoice-notices';
 import { authForUser } from './payer-auth';
 
@@ -76,7 +79,8 @@ export function registerPaymentPages(app: FastifyInstance, ctx: EngineContext, t
 
   const targetOf = (kind: Kind, row: Row): Target => {
     if (kind === 'paylink') {
-      const cents = parseMoney(row.amount_due);
+      // What is left of the amount due (a partial approval collected the rest of it).
+      const cents = parseMoney(row.remaining_balance ?? row.amount_due);
       return { kind, row, path: '/paylink', title: `Pay ${locationName(ctx, row.location_id)}`, ...(cents ? { fixedCents: cents } : {}) };
     }
     const remaining = parseMoney(row.remaining_balance) ?? 0;
@@ -88,7 +92,12 @@ export function registerPaymentPages(app: FastifyInstance, ctx: EngineContext, t
   const summary = (t: Target): string => {
     const r = t.row;
     if (t.kind === 'paylink') {
-      return `<p class="muted">${esc(locationName(ctx, r.location_id))} asks you to pay${r.description ? ` for ${esc(r.description)}` : ''}.</p>`;
+      const due = parseMoney(r.amount_due);
+      const left = parseMoney(r.remaining_balance);
+      const partly = due !== null && left !== null && left < due
+        ? `<dl><dt>Amount due</dt><dd>${esc(formatMoneyDisplay(due))}</dd><dt>Remaining balance</dt><dd id="remaining">${esc(formatMoneyDisplay(left))}</dd></dl>`
+        : '';
+      return `<p class="muted">${esc(locationName(ctx, r.location_id))} asks you to pay${r.description ? ` for ${esc(r.description)}` : ''}.</p>${partly}`;
     }
     const items = Object.entries(JSON.parse(String(r.item_list)) as Record<string, number>)
       .map(([name, amount]) => `<dt>${esc(name)}</dt><dd>${esc(formatMoneyDisplay(parseMoney(amount) ?? 0))}</dd>`)
@@ -167,13 +176,18 @@ ${card}${bank}
     const method = p.payment_method;
     if (method !== 'cc' && method !== 'ach') return show(reply, 422, t, keep, BILLING_MSG.PAGE_METHOD);
     if (!m[method]) return show(reply, 422, t, keep, BILLING_MSG.PAGE_METHOD_UNAVAILABLE);
-    let cents = t.fixedCents;
+    // The same form posted again (a double submit, a reload) is answered with its payment: after
+    // a partial approval the page now asks for the rest, which under this form's
+    // transaction_api_id would be another request (422); the rest is paid with a new form.
+    const apiId = `${kind}-${p.form_id as string}`;
+    const prior = transactions().byApiId(String(row.location_id), apiId);
+    let cents = prior ? prior.amount : t.fixedCents;
     if (cents === undefined) {
       const entered = parseMoney(p.amount ?? '');
       if (entered === null || entered === 0) return show(reply, 422, t, keep, BILLING_MSG.PAGE_AMOUNT);
       cents = entered;
     }
-    if (kind === 'quickinvoice') {
+    if (kind === 'quickinvoice' && !prior) {
       const remaining = parseMoney(row.remaining_balance) ?? 0;
       if (row.allow_partial_pay !== 1 && cents < remaining) return show(reply, 422, t, keep, fmt(BILLING_MSG.PAGE_AMOUNT_FULL, { remaining: formatMoneyDisplay(remaining) }));
       if (row.allow_overpayment !== 1 && cents > remaining) return show(reply, 422, t, keep, fmt(BILLING_MSG.PAGE_AMOUNT_OVER, { remaining: formatMoneyDisplay(remaining) }));
@@ -181,7 +195,7 @@ ${card}${bank}
     const auth = authForUser(ctx, row.created_user_id);
     if (!auth) return show(reply, 410, t, keep, BILLING_MSG.PAGE_NOT_FOUND);
     const body: Record<string, unknown> = {
-      transaction_api_id: `${kind}-${p.form_id as string}`,
+      transaction_api_id: apiId,
       location_id: row.location_id,
       transaction_amount: formatMoney(cents),
       ...(row.contact_id ? { contact_id: row.contact_id } : {}),
@@ -197,11 +211,15 @@ ${card}${bank}
       kind === 'paylink'
         ? {
             doc: { paylink_id: row.id, trx_source_id: 3 },
-            withinCommit(c: EngineContext, txn: { id: string; approved: boolean }) {
+            withinCommit(c: EngineContext, txn: { id: string; approved: boolean; authAmountCents: number }) {
               if (!txn.approved) return;
-              const now = c.stmt('SELECT status_id FROM paylinks WHERE id = ?').get(row.id) as { status_id: number } | undefined;
-              if (!now || now.status_id === 1) throw new ApiError(409, { general: [BILLING_MSG.PAGE_PAID] });
-              c.stmt('UPDATE paylinks SET status_id = 1, paid_transaction_id = ?, modified_ts = ? WHERE id = ?').run(txn.id, c.clock.now(), row.id);
+              const link = c.stmt('SELECT * FROM paylinks WHERE id = ?').get(row.id) as Row | undefined;
+              if (!link || link.status_id === 1) throw new ApiError(409, { general: [BILLING_MSG.PAGE_PAID] });
+              // Another tab may have collected part of it meanwhile: never more than what is left.
+              const due = parseMoney(link.amount_due);
+              const left = due === null ? null : due - paylinkCollectedCents(c, String(row.id));
+              if (left !== null && txn.authAmountCents > left) throw new ApiError(409, { general: [fmt(BILLING_MSG.PAGE_AMOUNT_OVER, { remaining: formatMoneyDisplay(Math.max(0, left)) })] });
+              recordPaylinkPayment(c, link, txn.id, txn.authAmountCents >= (cents as number));
             },
           }
         : {
@@ -217,9 +235,9 @@ ${card}${bank}
               if (becamePaid) sendThankYou(c, after);
             },
           };
-    let result;
+    let result: { doc: string };
     try {
-      result = await transactions().createFrom(auth, body, undefined, origin);
+      result = prior ?? (await transactions().createFrom(auth, body, undefined, origin));
     } catch (err) {
       if (err instanceof ApiError) {
         const fresh = load(kind, String(row.id));
@@ -232,9 +250,15 @@ ${card}${bank}
     if (!approved) return show(reply, 200, t, keep, fmt(BILLING_MSG.PAGE_DECLINED, { reason: String(txn.verbiage ?? 'declined') }));
     const fresh = load(kind, String(row.id)) ?? row;
     const what = `${method === 'ach' ? 'bank account' : 'card'}${txn.last_four ? ` •••• ${String(txn.last_four)}` : ''}`;
-    const balance = kind === 'quickinvoice' ? `<dt>Remaining balance</dt><dd id="remaining">${esc(formatMoneyDisplay(parseMoney(fresh.remaining_balance) ?? 0))}</dd>` : '';
+    const left = parseMoney(fresh.remaining_balance);
+    const balance = left !== null ? `<dt>Remaining balance</dt><dd id="remaining">${esc(formatMoneyDisplay(left))}</dd>` : '';
+    // A partial approval on a pay link: the rest is paid on the same page (an invoice says so by its balance).
+    const rest =
+      kind === 'paylink' && left !== null && left > 0
+        ? `<p class="alert" role="alert">${esc(fmt(BILLING_MSG.PAGE_PARTLY_APPROVED, { remaining: formatMoneyDisplay(left) }))}</p><p><a class="button-link" href="${t.path}?paylink_id=${encodeURIComponent(String(row.id))}">Pay ${esc(formatMoneyDisplay(left))}</a></p>`
+        : '';
     const out = `<h1>${esc(BILLING_MSG.PAGE_APPROVED)}</h1>
-<p class="ok" role="status">${esc(BILLING_MSG.PAGE_APPROVED)}: ${esc(formatMoneyDisplay(parseMoney(txn.auth_amount) ?? cents))} from your ${esc(what)}. Thank you.</p>
+<p class="ok" role="status">${esc(BILLING_MSG.PAGE_APPROVED)}: ${esc(formatMoneyDisplay(parseMoney(txn.auth_amount) ?? cents))} from your ${esc(what)}. Thank you.</p>${rest}
 <dl><dt>Paid to</dt><dd>${esc(locationName(ctx, row.location_id))}</dd>${balance}<dt>Reference</dt><dd>${esc(txn.id)}</dd></dl>`;
     return sendPage(reply, 201, { title: BILLING_MSG.PAGE_APPROVED, body: out });
   };

@@ -67,7 +67,7 @@ export function registerQuickInvoiceCreate(app: FastifyInstance, ctx: EngineCont
     await scope.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES } });
     // Card numbers (framework/card-mask.ts): the declared resource's rules, for a JSON body by the
     // parser, for a multipart one here; a file's name is free text (its content is stored as sent).
-    const config = { keepsDigits: keepsDigitsOf(def) };
+    const config = { allow: def.allow.create, keepsDigits: keepsDigitsOf(def) };
     scope.post('/v2/quickinvoices', { config }, async (req, reply) => {
       const { body, files } = req.isMultipart() ? await readMultipart(req) : { body: req.body, files: [] as Upload[] };
       if (req.isMultipart()) acceptBody(body, config.keepsDigits);

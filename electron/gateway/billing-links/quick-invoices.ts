@@ -17,6 +17,7 @@ import { BILLING_MSG } from './billing-messages';
 import { checkProducts, contactEmail, translateContactApiId } from './billing-shared';
 import { balanceOf, paidCents, PAYMENT_STATUS } from './invoice-balance';
 import { sendInvoice } from './invoice-notices';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 
 /** item_list: {name: amount}; amounts as numbers or decimal strings, at most 2 decimals. */
 function itemList(value: unknown, errs: ErrorCollector, field: string): unknown {
@@ -63,6 +64,8 @@ export const quickInvoiceResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // A cashier sends invoices (the counter does); changing, closing or deleting one changes what is owed: a manager's.
+  allow: { list: SELLERS, view: SELLERS, create: SELLERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: idField,
     location_id: locationRef,

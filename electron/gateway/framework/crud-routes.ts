@@ -7,7 +7,7 @@ import { ErrorCollector } from './errors';
 import type { EngineContext } from './context';
 import { checkApiIdUnique } from './records';
 import { keepsDigitsOf } from './card-mask';
-import { pathOf, type HookArgs, type ResourceDef, type Row } from './resource';
+import { pathOf, type HookArgs, type Method, type ResourceDef, type Row } from './resource';
 import type { RecordEventType } from './record-events';
 
 function idParam(req: FastifyRequest): string {
@@ -37,12 +37,14 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   const m = new Set(def.methods);
   const wrap = (row: Record<string, unknown>, req: FastifyRequest) => ({ [def.name]: ctx.serialize(def, row, req.auth, ctx.expandsOf(def, req)) });
   // Which fields keep long digit runs (ids, api ids, secrets); card numbers anywhere else are masked.
-  const config = { keepsDigits: keepsDigitsOf(def) };
+  const keepsDigits = keepsDigitsOf(def);
+  // Who may call each method: the declaration's own entry (permissions.ts checks it before the handler).
+  const config = (method: Method) => ({ keepsDigits, allow: def.allow[method] });
 
-  if (m.has('list')) app.get(base, { config }, async (req) => ctx.list(def, req).body);
+  if (m.has('list')) app.get(base, { config: config('list') }, async (req) => ctx.list(def, req).body);
 
   if (m.has('create')) {
-    app.post(base, { config }, async (req, reply) => {
+    app.post(base, { config: config('create') }, async (req, reply) => {
       const input = ctx.validateWrite(def, req.body, 'create', req);
       const { status, row } = ctx.db.transaction(() => {
         const args = hookArgs(ctx, req);
@@ -60,10 +62,10 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
     });
   }
 
-  if (m.has('view')) app.get(`${base}/:id`, { config }, async (req) => wrap(ctx.findVisible(def, idParam(req), req), req));
+  if (m.has('view')) app.get(`${base}/:id`, { config: config('view') }, async (req) => wrap(ctx.findVisible(def, idParam(req), req), req));
 
   if (m.has('update')) {
-    app.put(`${base}/:id`, { config }, async (req) => {
+    app.put(`${base}/:id`, { config: config('update') }, async (req) => {
       const existing = ctx.findVisible(def, idParam(req), req);
       const input = ctx.validateWrite(def, req.body, 'update', req, existing);
       const row = ctx.db.transaction(() => {
@@ -81,7 +83,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   }
 
   if (m.has('delete')) {
-    app.delete(`${base}/:id`, { config }, async (req, reply) => {
+    app.delete(`${base}/:id`, { config: config('delete') }, async (req, reply) => {
       const existing = ctx.findVisible(def, idParam(req), req);
       ctx.db.transaction(() => {
         const args = hookArgs(ctx, req);

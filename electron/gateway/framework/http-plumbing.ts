@@ -50,6 +50,8 @@ export interface PlumbingOptions {
   /** When bound to loopback, only loopback Host headers are accepted (DNS-rebinding guard). */
   checkHost: boolean;
   log: (line: string) => void;
+  /** Whether /sandbox is served (and so authenticated); a production engine answers it 404 like any unknown path. */
+  sandbox: boolean;
 }
 
 export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): void {
@@ -77,7 +79,7 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
       const host = (req.headers.host ?? '').replace(/:\d+$/, '');
       if (!isLoopback(host)) throw new ApiError(403, { general: [MSG.HOST_NOT_ALLOWED] });
     }
-    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?') || req.url.startsWith('/sandbox/')) req.auth = opts.auth.authenticate(req);
+    if (req.url === '/v2' || req.url.startsWith('/v2/') || req.url.startsWith('/v2?') || (opts.sandbox && req.url.startsWith('/sandbox/'))) req.auth = opts.auth.authenticate(req);
   });
 
   // JSON only; an empty body is treated as "no body" (the wrapper check then answers 422).

@@ -49,7 +49,7 @@ export function withExample(s: JsonSchema, value: unknown): JsonSchema {
 export const ERROR_STATUS = {
   400: 'Malformed JSON body.',
   401: 'Missing or wrong credentials.',
-  403: "Host header not allowed (the engine is bound to loopback), or the user's type may not do this (roles: a plain user may sell but not refund, void or settle).",
+  403: "Host header not allowed (the engine is bound to loopback), or the caller's user type may not perform this operation (each operation lists its `x-ringup-user-types`).",
   404: 'Unknown id or path, or a record of a location the caller does not belong to.',
   405: 'Known path, wrong method (the Allow header lists the methods).',
   409: 'The request conflicts with stored data (e.g. deleting yourself, an active scanner).',

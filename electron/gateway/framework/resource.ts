@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ErrorCollector } from './errors';
 import type { IdKind } from './ids';
 import type { AuthInfo, EngineContext } from './context';
+import type { Allow } from './permissions';
 
 /** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'date';
@@ -122,6 +123,12 @@ export interface ResourceDef {
   expands?: Record<string, ExpandFn>;
   /** Generic routes to mount (hand-written actions are registered by the module). */
   methods: readonly Method[];
+  /**
+   * Who may perform each generic method (permissions.ts), declared with the fields: a
+   * method in `methods` without an entry stops the engine at start-up. Hand-written
+   * routes of the resource declare theirs where they are registered.
+   */
+  allow: Readonly<Partial<Record<Method, Allow>>>;
   /** Cross-field rules after per-field validation; add to `errs`. */
   validate?(args: HookArgs & { mode: 'create' | 'update'; input: WriteInput; existing?: Row }): void;
   /** Last chance to change values before INSERT (hash a password, generate keys…). */

@@ -5,10 +5,11 @@
  *
  * Runs never overlap: a tick that finds the previous run still going is skipped (the
  * work is idempotent and the next tick catches up). A failing piece of work is logged
- * and does not stop the others.
+ * and does not stop the others. Every piece of work of one run sees the same moment per
+ * location (`DueMoment`), however the sandbox clock moves meanwhile.
  */
 import type { EngineContext, EngineModule } from './context';
-import type { DueWork } from './due-work';
+import type { DueMoment, DueWork } from './due-work';
 
 /** Default tick (ms); due work is expressed in whole seconds of location time. */
 export const SCHEDULER_INTERVAL_MS = 15_000;
@@ -26,9 +27,17 @@ export function createScheduler(ctx: EngineContext, modules: readonly EngineModu
   let running: Promise<void> = Promise.resolve();
 
   const runOnce = async (locationId?: string) => {
+    const moments = new Map<string, number>();
+    const at: DueMoment = {
+      now(loc) {
+        let t = moments.get(loc);
+        if (t === undefined) moments.set(loc, (t = ctx.locationNow(loc)));
+        return t;
+      },
+    };
     for (const w of work) {
       try {
-        await w.run(locationId);
+        await w.run(locationId, at);
       } catch (err) {
         ctx.log(`due work ${w.name} failed: ${(err as Error).message}`);
       }

@@ -8,6 +8,7 @@ import { MSG } from '../framework/errors';
 import { checkApiIdUnique, findByApiId } from '../framework/records';
 import type { ResourceDef } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, phone, refExpand, str, systemUser, tsField } from './field-kit';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 
 export const contactResource: ResourceDef = {
   name: 'contact',
@@ -17,6 +18,8 @@ export const contactResource: ResourceDef = {
   apiId: { field: 'contact_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // Customers are the sellers' to read and keep; an installer needs none of them. Deleting one is a manager's.
+  allow: { list: SELLERS, view: SELLERS, create: SELLERS, update: SELLERS, delete: MANAGERS },
   fields: {
     id: idField,
     location_id: locationRef,

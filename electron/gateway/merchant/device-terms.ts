@@ -19,6 +19,7 @@ import { findByApiId } from '../framework/records';
 import type { ResourceDef, Row } from '../framework/resource';
 import { createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { ANY_USER } from '../framework/permissions';
 
 export const DEVICE_TERMS_ACCEPTED = 1000;
 export const DEVICE_TERMS_DECLINED = 1500;
@@ -55,6 +56,8 @@ export const deviceTermResource: ResourceDef = {
   apiId: { field: 'device_terms_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create'],
+  // Terms shown on a terminal move no money: the installer tests them, the counter shows them.
+  allow: { list: ANY_USER, view: ANY_USER, create: ANY_USER },
   fields: {
     id: idField,
     location_id: locationRef,

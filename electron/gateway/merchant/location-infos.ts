@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { brandingDomainOf } from './locations';
+import { ANY_USER } from '../framework/permissions';
 
 const s: FieldDef = { type: 'string', readOnly: true };
 const b: FieldDef = { type: 'boolean', readOnly: true };
@@ -21,6 +22,8 @@ export const locationInfoResource: ResourceDef = {
   scope: { kind: 'self' },
   defaultSort: 'name',
   methods: ['view'],
+  // `list` is the hand-written GET /v2/locationinfos (it reads this entry).
+  allow: { list: ANY_USER, view: ANY_USER },
   fields: {
     id: s,
     name: s,
@@ -65,7 +68,7 @@ export const locationInfoResource: ResourceDef = {
 };
 
 export function registerLocationInfoRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  app.get('/v2/locationinfos', async (req) => {
+  app.get('/v2/locationinfos', { config: { allow: locationInfoResource.allow.list } }, async (req) => {
     const q = req.query as Record<string, unknown>;
     const direct = q.relationship === undefined || q.relationship === '' || q.relationship === 'direct';
     return ctx.list(locationInfoResource, req, direct ? { where: 'id IN (SELECT value FROM json_each(?))', params: [JSON.stringify(req.auth.directLocationIds)] } : {}).body;

@@ -20,6 +20,7 @@ import { checkApiIdUnique } from '../framework/records';
 import type { ExpandFn, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { ANY_USER, MANAGERS } from '../framework/permissions';
 
 const productTransactionsExpand: ExpandFn = (ctx, row, auth) => {
   const def = ctx.resource('product_transaction');
@@ -47,6 +48,8 @@ export const locationResource: ResourceDef = {
   apiId: { field: 'location_api_id', scopeColumn: 'parent_id' },
   defaultSort: 'name',
   methods: ['list', 'view', 'create', 'update'],
+  // A location's name, keys and children are the managers' (its credentials route declares the same).
+  allow: { list: ANY_USER, view: ANY_USER, create: MANAGERS, update: MANAGERS },
   fields: {
     id: idField,
     name: str(1, 64, { required: true }),
@@ -142,7 +145,8 @@ export const credentialsDef: ResourceDef = {
 };
 
 export function registerLocationRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  app.put('/v2/locations/:id/credentials', { config: { keepsDigits: keepsDigitsOf(credentialsDef) } }, async (req) => {
+  // The location's keys (api id, api key, ticket hash key): the same hands as the location itself; identifiers (card-mask.ts).
+  app.put('/v2/locations/:id/credentials', { config: { allow: locationResource.allow.update, keepsDigits: keepsDigitsOf(credentialsDef) } }, async (req) => {
     const existing = ctx.findVisible(locationResource, (req.params as { id: string }).id, req);
     const input = ctx.validateWrite(credentialsDef, req.body, 'update', req, existing);
     const row = ctx.db.transaction(() => {

@@ -4,9 +4,10 @@ import { TIP_PERCENT_MSG } from '../../../shared/payments/terminal-timeouts';
 export const MERCHANT_MSG = {
   PASSWORD_WEAK: 'Password must contain at least one letter and one digit.',
   OLD_PASSWORD_WRONG: 'Old Password is incorrect.',
-  USER_ADMIN_ONLY: 'Only an admin of every location this user belongs to may change their password, status, role or API key, or delete them.',
+  USER_MANAGE_FORBIDDEN: 'Only a manager or an admin of a type above this user\'s, over every location this user belongs to, may change, re-key or delete them.',
+  USER_TYPE_NOT_BELOW: 'User Type Id must be a type below your own.',
+  USER_TYPE_OWN: 'You cannot change your own User Type Id.',
   CANNOT_DELETE_SELF: 'You cannot delete your own user.',
-  LAST_ADMIN: 'The last active admin user of a location cannot be deleted.',
   SCANNER_IN_USE: 'This scanner cannot be deleted because other records depend on it.',
   DEVICE_NOT_SIGNATURE_CAPABLE: 'The device "{device}" is not signature capable.',
   TERMINAL_NOT_IN_LOCATION: 'Terminal Id must belong to the location.',

@@ -12,6 +12,7 @@ import { MSG } from '../framework/errors';
 import type { ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { MANAGERS } from '../framework/permissions';
 
 export const POSTBACK_RESOURCES = ['contact', 'transaction', 'transactionbatch', 'accountvault'] as const;
 
@@ -26,6 +27,8 @@ export const postbackConfigResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // A config sends every record of its kind (with vault and contact) to any URL: managers only.
+  allow: { list: MANAGERS, view: MANAGERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: idField,
     location_id: locationRef,

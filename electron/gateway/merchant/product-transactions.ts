@@ -20,6 +20,7 @@ export const productTransactionResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: 'created_ts',
   methods: [],
+  allow: {},
   fields: {
     id: idField,
     location_id: s,

@@ -10,6 +10,7 @@ import { ApiError } from '../framework/errors';
 import type { ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
+import { ANY_USER, DEVICE_SETUP } from '../framework/permissions';
 
 export const scannerManufacturerResource: ResourceDef = {
   name: 'scannermanufacturer',
@@ -19,6 +20,7 @@ export const scannerManufacturerResource: ResourceDef = {
   scope: { kind: 'none' },
   defaultSort: 'id',
   methods: [],
+  allow: {},
   fields: { id: { type: 'integer', readOnly: true }, title: { type: 'string' } },
 };
 
@@ -30,6 +32,7 @@ export const scannerModelResource: ResourceDef = {
   scope: { kind: 'none' },
   defaultSort: 'id',
   methods: ['list', 'view'],
+  allow: { list: ANY_USER, view: ANY_USER },
   fields: {
     id: { type: 'integer', readOnly: true },
     title: { type: 'string', readOnly: true },
@@ -48,6 +51,8 @@ export const scannerResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // Everyone reads the devices; setting one up is the installer's or a manager's.
+  allow: { list: ANY_USER, view: ANY_USER, create: DEVICE_SETUP, update: DEVICE_SETUP, delete: DEVICE_SETUP },
   fields: {
     id: idField,
     title: str(1, 24, { required: true }),

@@ -8,6 +8,7 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
 import { checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
+import { ANY_USER, DEVICE_SETUP } from '../framework/permissions';
 
 const line = str(0, 64);
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
@@ -20,6 +21,7 @@ export const terminalManufacturerResource: ResourceDef = {
   scope: { kind: 'none' },
   defaultSort: 'title',
   methods: [],
+  allow: {},
   fields: { id: idField, title: { type: 'string' } },
 };
 
@@ -31,6 +33,7 @@ export const terminalApplicationResource: ResourceDef = {
   scope: { kind: 'none' },
   defaultSort: 'title',
   methods: [],
+  allow: {},
   fields: { id: idField, title: { type: 'string' }, terminal_manufacturer_id: { type: 'string' } },
 };
 
@@ -50,6 +53,8 @@ export const terminalResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // Everyone reads the devices; setting one up (its address above all) is the installer's or a manager's.
+  allow: { list: ANY_USER, view: ANY_USER, create: DEVICE_SETUP, update: DEVICE_SETUP, delete: DEVICE_SETUP },
   fields: {
     id: idField,
     active: bool(1),

@@ -1,56 +1,79 @@
 /**
- * Who may do what to users. A user may always manage themselves (own password with
- * old_password, own key, own details; not their own role). Any change to another user —
- * password, status, role (user_type_id), API key, but also username, e-mail, names,
- * primary location or any other field — or deleting them, needs the caller to be an
- * admin (250) whose locations (memberships and descendants) cover every location the
- * target belongs to; otherwise a plain member could take over the admin's key, or rename
- * the admin (sign-in is domain + username + password) and point their e-mail elsewhere.
- * Creating an admin needs the same over the new user's primary location.
+ * The users resource's row rule, beside the resource (the route-level sets are in its
+ * `allow`, checked by framework/permissions.ts before this runs):
  *
- * Secrets: `user_hash_key` is shown to its own user only; key and password hashes never.
- * Simplification: roles other than 250 are not distinguished (the seed leaves them open).
+ * - A user may always manage themselves: own password (with old_password), own key, own
+ *   details — but never their own type (no one promotes or demotes themselves).
+ * - Anything done to another user (any field: password, status, type, key, but also
+ *   username, e-mail, names, primary location — sign-in is domain + username + password,
+ *   so a rename locks the user out), re-keying them, deleting them, needs a caller who
+ *   manages users (MANAGERS), of a type above the target's, whose locations (memberships
+ *   and descendants) cover every location the target belongs to.
+ * - A user is created, or given a type, only of a type below the caller's own: a cashier
+ *   or an installer makes no user at all, a manager makes cashiers and installers, an
+ *   admin makes managers too. (No route makes another admin: the seed's is the first; a
+ *   higher type than 250 would be the one to make more.)
+ *
+ * The order of types is their declared ranks (250 > 200 > 100 > 50); a type that is not
+ * declared (only in a database made before types were checked) ranks lowest, so a manager
+ * can still correct it. Secrets: `user_hash_key` is shown to its own user only; key and
+ * password hashes never.
  */
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError } from '../framework/errors';
+import { MANAGERS, USER_TYPE_IDS, mayPerform, userTypeOf } from '../framework/permissions';
 import type { Row } from '../framework/resource';
 import { MERCHANT_MSG } from './messages';
 
-export const ADMIN_USER_TYPE = 250;
-
-
-export function isAdmin(auth: AuthInfo): boolean {
-  return auth.user.user_type_id === ADMIN_USER_TYPE;
+/** The declared rank of a type; an undeclared one ranks below every declared type. */
+export function rankOf(userType: unknown): number {
+  const n = Number(userType);
+  return (USER_TYPE_IDS as readonly number[]).includes(n) ? n : 0;
 }
 
-export function isAdminOverLocations(auth: AuthInfo, locationIds: readonly unknown[]): boolean {
-  return isAdmin(auth) && locationIds.every((l) => typeof l === 'string' && auth.locationSet.has(l));
+/** Whether the caller may give a user this type (create, or change another's). */
+export function mayGrantType(auth: AuthInfo, userType: unknown): boolean {
+  return mayPerform(auth, MANAGERS) && rankOf(userType) < rankOf(userTypeOf(auth));
 }
 
-export function isAdminOverUser(ctx: EngineContext, auth: AuthInfo, userId: unknown): boolean {
-  const locs = (ctx.stmt('SELECT location_id FROM user_locations WHERE user_id = ?').all(userId) as { location_id: string }[]).map((r) => r.location_id);
-  return isAdminOverLocations(auth, locs);
+function locationsOf(ctx: EngineContext, userId: unknown): string[] {
+  return (ctx.stmt('SELECT location_id FROM user_locations WHERE user_id = ?').all(userId) as { location_id: string }[]).map((r) => r.location_id);
 }
 
-export function forbidden(): ApiError {
-  return new ApiError(403, { general: [MERCHANT_MSG.USER_ADMIN_ONLY] });
+/** Whether the caller may manage another user: a user manager, of a higher type, over all the target's locations. */
+export function mayManageOther(ctx: EngineContext, auth: AuthInfo, target: Row): boolean {
+  return mayGrantType(auth, target.user_type_id) && locationsOf(ctx, target.id).every((l) => auth.locationSet.has(l));
 }
 
-/** Throws 403 unless the caller may manage `target` (themselves, or as admin over all its locations). */
+export function refusal(): ApiError {
+  return new ApiError(403, { general: [MERCHANT_MSG.USER_MANAGE_FORBIDDEN] });
+}
+
+/** Throws 403 unless the caller may create a user of this type. */
+export function assertMayCreate(auth: AuthInfo, userType: unknown): void {
+  if (!mayGrantType(auth, userType)) throw new ApiError(403, { user_type_id: [MERCHANT_MSG.USER_TYPE_NOT_BELOW] });
+}
+
+/** Throws 403 unless the caller may manage `target` (re-key, delete): themselves, or as above. */
 export function assertMayManage(ctx: EngineContext, auth: AuthInfo, target: Row): void {
   if (target.id === auth.userId) return;
-  if (!isAdminOverUser(ctx, auth, target.id)) throw forbidden();
+  if (!mayManageOther(ctx, auth, target)) throw refusal();
 }
 
 /**
- * On update: changing one's own role, or changing anything of another user, needs the
- * rights above. A value sent equal to the stored one is no change (a password always is).
+ * On update: one's own type never changes; another user changes only under the rule
+ * above, and a new type must be below the caller's too. A value sent equal to the stored
+ * one is no change (a password always is).
  */
 export function assertMayUpdate(ctx: EngineContext, auth: AuthInfo, existing: Row, values: Row): void {
   const changes = (f: string) => values[f] !== undefined && (f === 'password' || !sameValue(values[f], existing[f]));
-  if (changes('user_type_id') && !isAdminOverUser(ctx, auth, existing.id)) throw forbidden();
-  if (existing.id === auth.userId) return;
-  if (Object.keys(values).some(changes) && !isAdminOverUser(ctx, auth, existing.id)) throw forbidden();
+  if (existing.id === auth.userId) {
+    if (changes('user_type_id')) throw new ApiError(403, { user_type_id: [MERCHANT_MSG.USER_TYPE_OWN] });
+    return;
+  }
+  if (!Object.keys(values).some(changes)) return;
+  if (!mayManageOther(ctx, auth, existing)) throw refusal();
+  if (changes('user_type_id')) assertMayCreate(auth, values.user_type_id);
 }
 
 /** Stored booleans are 0/1 and JSON is text; compare what the value means. */

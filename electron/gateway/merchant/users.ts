@@ -6,7 +6,8 @@
  *   (create with a custom key) or generated.
  * - Password rules: changing your own password needs old_password; a password set by
  *   someone else (including on create) is one-time: requires_new_password becomes "1".
- * - Delete answers 409 for yourself and for the last active admin (250) of a location.
+ * - Who may manage whom: `allow` below (route level) and user-permissions.ts (the row
+ *   rule: only users of a type below your own). Delete answers 409 for yourself.
  */
 import type { FastifyInstance } from 'fastify';
 import { hashApiKey } from '../framework/auth';
@@ -17,8 +18,9 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { isPlainObject } from '../framework/validate';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
-import { ADMIN_USER_TYPE, assertMayManage, assertMayUpdate, forbidden, isAdminOverLocations, seesSecretsOf } from './user-permissions';
+import { assertMayCreate, assertMayManage, assertMayUpdate, seesSecretsOf } from './user-permissions';
 import { PASSWORD_MAX, PASSWORD_MIN, hashPassword, passwordRule, verifyPassword } from './passwords';
+import { ADMIN_USER_TYPE, ANY_USER, MANAGERS, USER_TYPE_IDS } from '../framework/permissions';
 
 export { ADMIN_USER_TYPE };
 
@@ -57,6 +59,8 @@ export const userResource: ResourceDef = {
   scope: { kind: 'sql', where: 'id IN (SELECT user_id FROM user_locations WHERE location_id IN :locations)' },
   defaultSort: 'username',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // Everyone manages themselves (update); other users only from a higher type: the row rule in user-permissions.ts.
+  allow: { list: ANY_USER, view: ANY_USER, create: MANAGERS, update: ANY_USER, delete: MANAGERS },
   fields: {
     id: idField,
     domain_id: { type: 'string', readOnly: true },
@@ -65,7 +69,8 @@ export const userResource: ResourceDef = {
     // Typed at sign-in exactly as stored: masking would lock its user out (card-mask.ts).
     username: str(1, 64, { required: true, keepsDigits: 'identifier' }),
     email: str(5, 128, { required: true, format: 'email' }),
-    user_type_id: { type: 'integer', required: true, minValue: 1, maxValue: 999 },
+    // One of the declared types (framework/permissions.ts); anything else is a 422.
+    user_type_id: { type: 'integer', required: true, enum: USER_TYPE_IDS },
     locale: str(0, 8, { default: 'en-US' }),
     status_id: { type: 'integer', enum: [0, 1], default: 1 },
     tz: str(0, 30, { default: 'America/New_York', format: 'time-zone' }),
@@ -119,8 +124,9 @@ export const userResource: ResourceDef = {
   },
   validate({ ctx, errs, mode, input, existing, auth }) {
     const v = input.values;
+    // The row rule (user-permissions.ts): only users of a type below the caller's own.
     if (mode === 'update' && existing) assertMayUpdate(ctx, auth, existing, v);
-    if (mode === 'create' && v.user_type_id === ADMIN_USER_TYPE && !isAdminOverLocations(auth, [v.primary_location_id])) throw forbidden();
+    if (mode === 'create' && typeof v.user_type_id === 'number') assertMayCreate(auth, v.user_type_id);
     if (typeof v.username === 'string') {
       const clash = ctx.stmt('SELECT id FROM users WHERE username = ? AND id IS NOT ?').get(v.username, existing?.id ?? null);
       if (clash) errs.add('username', MSG.TAKEN, { value: v.username });
@@ -163,17 +169,8 @@ export const userResource: ResourceDef = {
   },
   beforeDelete({ ctx, auth, existing }) {
     if (existing.id === auth.userId) throw new ApiError(409, { general: [MERCHANT_MSG.CANNOT_DELETE_SELF] });
+    // Only a user of a higher type deletes one, so no route deletes an admin (nor the last one).
     assertMayManage(ctx, auth, existing);
-    if (existing.user_type_id === ADMIN_USER_TYPE && existing.status_id === 1) {
-      const lonely = ctx
-        .stmt(
-          `SELECT ul.location_id FROM user_locations ul WHERE ul.user_id = ? AND NOT EXISTS (
-             SELECT 1 FROM user_locations o JOIN users u ON u.id = o.user_id
-             WHERE o.location_id = ul.location_id AND u.id <> ? AND u.user_type_id = ? AND u.status_id = 1)`,
-        )
-        .get(existing.id, existing.id, ADMIN_USER_TYPE);
-      if (lonely) throw new ApiError(409, { general: [MERCHANT_MSG.LAST_ADMIN] });
-    }
   },
   afterDelete({ ctx }) {
     ctx.invalidateAuth();
@@ -189,11 +186,12 @@ export function setUserApiKey(ctx: EngineContext, userId: unknown, key = newSecr
 
 export function registerUserRoutes(app: FastifyInstance, ctx: EngineContext): void {
   const def = userResource;
-  app.get('/v2/users/me', async (req) => {
+  // Self-service: every user type reads itself; re-keying another user follows the row rule.
+  app.get('/v2/users/me', { config: { allow: ANY_USER } }, async (req) => {
     const row = ctx.getById(def, req.auth.userId) as Row;
     return { user: ctx.serialize(def, row, req.auth, ctx.expandsOf(def, req)) };
   });
-  app.post('/v2/users/:id/generateuserapikey', async (req) => {
+  app.post('/v2/users/:id/generateuserapikey', { config: { allow: ANY_USER } }, async (req) => {
     const existing = ctx.findVisible(def, (req.params as { id: string }).id, req);
     assertMayManage(ctx, req.auth, existing);
     const key = setUserApiKey(ctx, existing.id);

@@ -9,6 +9,7 @@
  */
 import type { ResourceDef } from '../framework/resource';
 import { idField, tsField } from '../merchant/field-kit';
+import { MANAGERS } from '../framework/permissions';
 
 const ro = { readOnly: true } as const;
 const text = { type: 'string', ...ro } as const;
@@ -20,6 +21,8 @@ export const notificationResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view'],
+  // The outbox holds customers' addresses and payment links: the managers' outbox screen.
+  allow: { list: MANAGERS, view: MANAGERS },
   fields: {
     id: idField,
     location_id: { ...text, filter: 'exact' },

@@ -15,12 +15,12 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext, EngineModule, SeedInfo } from '../framework/context';
 import { readMeta, writeMeta } from '../framework/engine-meta';
-import { ApiError, general, notFound } from '../framework/errors';
+import { ApiError, notFound } from '../framework/errors';
 import { newId, newSecret } from '../framework/ids';
 import { keepsDigits } from '../framework/card-mask';
 import { loadSeedInfo } from '../merchant/seed';
 import { hashPassword } from '../merchant/passwords';
-import { ADMIN_USER_TYPE } from '../merchant/users';
+import { ADMINS } from '../framework/permissions';
 import { registerAuthorizeRoutes } from './authorize-routes';
 import { addFormParser } from './form-params';
 import { HostedSessions } from './hosted-sessions';
@@ -36,7 +36,6 @@ import { registerTokenRoutes } from './token-routes';
 export const OAUTH_META_KEY = 'oauth_seed';
 export const SANDBOX_CLIENT_NAME = 'Ringup Sandbox';
 export const SANDBOX_REDIRECT_URI = 'http://127.0.0.1:8765/oauth/callback';
-export const ADMIN_ONLY = 'Only an admin user (user_type_id 250) may manage OAuth clients.';
 
 export interface OAuthSeed {
   client: RegisteredClient;
@@ -81,10 +80,6 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
     return s;
   };
 
-  const requireAdmin = (user: Record<string, unknown>) => {
-    if (user.user_type_id !== ADMIN_USER_TYPE) throw general(403, ADMIN_ONLY);
-  };
-
   return {
     name: 'oauth',
     migrations: OAUTH_MIGRATIONS,
@@ -125,12 +120,11 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
       const sessions = new HostedSessions(c);
       api.attach(app);
 
-      // Client registration (admin users of the developer company).
+      // Client registration: admin users of the developer company (a client signs users in as themselves).
       // Card numbers (framework/card-mask.ts): redirect URLs are matched exactly later, so they are
       // identifiers; the name, description and homepage are free text.
-      const clientConfig = { keepsDigits: keepsDigits('oauthclient', { redirect_uris: 'identifier' }) };
-      app.post('/v2/oauthclients', { config: clientConfig }, async (req, reply) => {
-        requireAdmin(req.auth.user);
+      const admins = { config: { allow: ADMINS, keepsDigits: keepsDigits('oauthclient', { redirect_uris: 'identifier' }) } };
+      app.post('/v2/oauthclients', admins, async (req, reply) => {
         const body = req.body as Record<string, unknown> | undefined;
         const wrapped = body && typeof body === 'object' ? body.oauthclient : undefined;
         if (!wrapped || typeof wrapped !== 'object') throw new ApiError(422, { oauthclient: ['Oauthclient cannot be blank.'] });
@@ -138,18 +132,15 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
         const row = cl.get(made.client_id);
         return reply.code(201).send({ oauthclient: { ...OAuthClients.serialize(row as NonNullable<typeof row>, c.origin), client_secret: made.client_secret } });
       });
-      app.get('/v2/oauthclients', async (req) => {
-        requireAdmin(req.auth.user);
+      app.get('/v2/oauthclients', admins, async (req) => {
         return { oauthclients: cl.list(req.auth.developerId).map((r) => OAuthClients.serialize(r, c.origin)) };
       });
-      app.get<{ Params: { id: string } }>('/v2/oauthclients/:id', async (req) => {
-        requireAdmin(req.auth.user);
+      app.get<{ Params: { id: string } }>('/v2/oauthclients/:id', admins, async (req) => {
         const row = cl.get(req.params.id);
         if (!row || row.developer_company_id !== req.auth.developerId) throw notFound();
         return { oauthclient: OAuthClients.serialize(row, c.origin) };
       });
-      app.delete<{ Params: { id: string } }>('/v2/oauthclients/:id', async (req, reply) => {
-        requireAdmin(req.auth.user);
+      app.delete<{ Params: { id: string } }>('/v2/oauthclients/:id', admins, async (req, reply) => {
         const row = cl.get(req.params.id);
         if (!row || row.developer_company_id !== req.auth.developerId) throw notFound();
         c.db.transaction(() => {

@@ -12,7 +12,7 @@
  */
 import type { EngineContext, EngineModule } from '../framework/context';
 import { ApiError, MSG, fmt, notFound } from '../framework/errors';
-import { requirePermission } from '../merchant/roles';
+import { MANAGERS } from '../framework/permissions';
 import { batchAutoCloseWork } from './batch-auto-close';
 import { batchCloseOpenApi } from './batch-close-openapi';
 import type { PaymentsRuntime } from './payments-module';
@@ -31,7 +31,8 @@ export function createBatchCloseModule(payments: { runtime(): PaymentsRuntime; c
     dueWork: () => [batchAutoCloseWork(payments.connection(), () => payments.runtime().batches, () => payments.runtime().writer)],
     routes(app, ctx) {
       const def = ctx.resource('product_transaction');
-      app.put<{ Params: { id: string } }>('/v2/producttransactions/:id', async (req) => {
+      // When the batch settles by itself: the settle permission's (managers').
+      app.put<{ Params: { id: string } }>('/v2/producttransactions/:id', { config: { allow: MANAGERS } }, async (req) => {
         const row = ctx.getVisible(def, req.params.id, req.auth);
         if (!row) throw notFound();
         const body = req.body as { producttransaction?: unknown } | undefined;
@@ -42,7 +43,6 @@ export function createBatchCloseModule(payments: { runtime(): PaymentsRuntime; c
         if (other.length > 0) throw new ApiError(422, Object.fromEntries(other.map((k) => [k, [BATCH_CLOSE_MSG.ONLY_TIME]])));
         const time = fields.batch_close_time;
         if (typeof time !== 'string' || !HHMM.test(time)) throw new ApiError(422, { batch_close_time: [time === undefined || time === null || time === '' ? fmt(MSG.BLANK, { attribute: 'Batch Close Time' }) : BATCH_CLOSE_MSG.TIME_INVALID] });
-        requirePermission(req.auth, 'settle');
         const updated = ctx.update(def, row.id, { batch_close_time: time });
         return { producttransaction: ctx.serialize(def, updated, req.auth) };
       });

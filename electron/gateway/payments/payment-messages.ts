@@ -55,6 +55,7 @@ export const PAY_MSG = {
   TIP_BELOW_REFUNDED: 'The new tip would take the transaction below what was already refunded ({refunded}).',
   TRANSACTION_METHOD: 'Payment Method must be {method}, the method of this transaction.',
   API_ID_MISMATCH: 'Transaction Api Id does not match this transaction ({current}).',
+  API_ID_REUSED: 'Transaction Api Id "{id}" was already used for a request with other amounts, card, payment method or action: send that same request again to get its answer, or use a new Transaction Api Id.',
   VOID_AMOUNT: 'A void reverses the whole transaction ({amount}); send that amount or none (partialreversal lowers it).',
   MOVE_NEEDS_CONTACT: 'Moving the account vault needs contact_id (the contact to move it to).',
   MOVE_TXNS_NEEDS_VAULT: 'Moving the account vault\'s transactions needs move_account_vault as well.',

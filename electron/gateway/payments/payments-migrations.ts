@@ -194,6 +194,32 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       `);
     },
   },
+  {
+    version: 105,
+    module: 'payments',
+    name: "the issuer's approved total (original approval + approved increments): the tip tolerance's bound",
+    up(db) {
+      // approved_amount follows partial reversals and completions, so a tolerance measured
+      // from it alone could be chained (tip up, reverse a cent, tip up again …). The bound
+      // is this column plus its own 20%; only the issuer's answers (sale, authonly, force,
+      // authincrement) raise it, nothing lowers it. A row written before this column has
+      // only its approved_amount to go by (the best record of the approval it has).
+      db.exec(`
+        ALTER TABLE transactions ADD COLUMN issuer_approved INTEGER NOT NULL DEFAULT 0;
+        UPDATE transactions SET issuer_approved = approved_amount;
+      `);
+    },
+  },
+  {
+    version: 106,
+    module: 'payments',
+    name: 'the request fingerprint of a transaction with a transaction_api_id (a repeat with other parameters is refused)',
+    up(db) {
+      // An HMAC (request-fingerprint.ts), never card data. NULL on rows made before it:
+      // a repeat of those is answered with the original, as it was.
+      db.exec('ALTER TABLE transactions ADD COLUMN request_fingerprint TEXT');
+    },
+  },
   // 190: issue 19's every documented key of a transaction record.
   {
     version: TRANSACTION_KEYS_MIGRATION,

@@ -30,13 +30,14 @@ import { listMeta, planList, type ListSpec } from './list-query';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
-import { requirePermission } from '../merchant/roles';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 import { ReceiptOutbox } from './receipt-outbox';
 import { docWithLinks } from './transaction-doc';
 import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
-import { TRANSACTION_KEEPS_DIGITS } from './transaction-fields';
+import { actionAllow, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_RULE, TRANSACTION_KEEPS_DIGITS } from './transaction-fields';
 import { TransactionService, type TransactionRow } from './transaction-service';
+import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VAULT_KEEPS_DIGITS, VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
@@ -157,7 +158,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
-      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx));
+      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key));
       const level3 = new Level3Service(ctx, writer, lookups, transactions);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
@@ -170,21 +171,37 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const wrap = (doc: string, id: string) => `{"transaction":${docWithLinks(doc, href(id))}}`;
 
       // Card-number masking (framework/card-mask.ts): the keys of each record that keep their digits.
-      const txnConfig = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
-      const vaultConfig = { keepsDigits: VAULT_KEEPS_DIGITS };
-      const batchConfig = { keepsDigits: keepsDigits(undefined, { id: 'identifier', location_id: 'identifier', product_transaction_id: 'identifier' }) };
-      const level3Config = { keepsDigits: keepsDigits('transactionlevel3', { id: 'identifier', transaction_id: 'identifier' }) };
+      // Who may call each route (framework/permissions.ts): the transactions by their action
+      // (the action table, transaction-fields.ts); reading money records is for whoever sells
+      // (an installer moves no money and has no need to see cardholders or amounts: least
+      // privilege); stored cards, money back and settling are a manager's.
+      const txn = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
+      const txnRead = { ...txn, allow: SELLERS };
+      const txnPost = { ...txn, allow: actionAllow('transaction', POST_ACTIONS, { defaultAction: 'sale' }) };
+      const lowering = { description: TIP_LOWERING_RULE, decide: (req: FastifyRequest, action: string) => r.transactions.effectiveAction(req, action) };
+      const txnPut = { ...txn, allow: actionAllow('transaction', PUT_ACTIONS, { effective: lowering }) };
+      const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
+      const vaultRead = { ...vault, allow: SELLERS };
+      const vaultWrite = { ...vault, allow: MANAGERS };
+      const batch = { keepsDigits: keepsDigits(undefined, { id: 'identifier', location_id: 'identifier', product_transaction_id: 'identifier' }) };
+      const batchRead = { ...batch, allow: SELLERS };
+      const batchSettle = { ...batch, allow: MANAGERS };
+      const level3 = { keepsDigits: keepsDigits('transactionlevel3', { id: 'identifier', transaction_id: 'identifier' }) };
+      // The counter sends a commercial card's Level 3 after the sale; deleting it is a manager's.
+      const level3Send = { ...level3, allow: SELLERS };
+      const level3Read = level3Send;
+      const level3Delete = { ...level3, allow: MANAGERS };
 
       // ---- transactions
-      app.post('/v2/transactions', { config: txnConfig }, async (req, reply) => {
+      app.post('/v2/transactions', { config: txnPost }, async (req, reply) => {
         const res = await r.transactions.create(req);
         return sendDoc(reply, res.status, wrap(res.doc, res.id));
       });
-      app.get('/v2/transactions', { config: txnConfig }, async (req, reply) => {
+      app.get('/v2/transactions', { config: txnRead }, async (req, reply) => {
         r.transactions.sweepAch();
         return sendDoc(reply, 200, listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l)));
       });
-      app.get<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnConfig }, async (req, reply) => {
+      app.get<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnRead }, async (req, reply) => {
         r.transactions.sweepAch();
         const row = r.transactions.findForRequest(req, req.params.id);
         const q = (req.query ?? {}) as Record<string, unknown>;
@@ -195,28 +212,28 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         d._links = { self: { href: href(row.id) } };
         return sendDoc(reply, 200, JSON.stringify({ transaction: d }));
       });
-      app.put<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnConfig }, async (req, reply) => {
+      app.put<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnPut }, async (req, reply) => {
         const res = await r.transactions.act(req, req.params.id);
         return sendDoc(reply, res.status, wrap(res.doc, res.id));
       });
 
       // ---- account vaults
-      app.post('/v2/accountvaults', { config: vaultConfig }, async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
-      app.get('/v2/accountvaults', { config: vaultConfig }, async (req) => r.vaults.list(req));
-      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultConfig }, async (req) => {
+      app.post('/v2/accountvaults', { config: vaultWrite }, async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
+      app.get('/v2/accountvaults', { config: vaultRead }, async (req) => r.vaults.list(req));
+      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultRead }, async (req) => {
         const q = (req.query ?? {}) as Record<string, unknown>;
         const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
         return { accountvault: r.vaults.serialize(r.vaults.find(req, req.params.id), expand) };
       });
-      app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultConfig }, async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultConfig }, async (req, reply) => {
+      app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
+      app.delete<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req, reply) => {
         await r.vaults.remove(req, req.params.id);
         return reply.code(204).send();
       });
-      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultConfig }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
+      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
 
       // ---- transaction batches
-      app.get('/v2/transactionbatches', { config: batchConfig }, async (req) => {
+      app.get('/v2/transactionbatches', { config: batchRead }, async (req) => {
         const plan = planList(BATCH_LIST, req, req.auth, ctx.clock);
         const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transaction_batches WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
         const rows = ctx
@@ -224,18 +241,17 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
           .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as Record<string, unknown>[];
         return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMeta(req, ctx.origin, plan, total) };
       });
-      app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', { config: batchConfig }, async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
-      app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', { config: batchConfig }, async (req) => {
+      app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', { config: batchRead }, async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
+      app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', { config: batchSettle }, async (req) => {
         const b = findBatch(ctx, req, req.params.id);
-        requirePermission(req.auth, 'settle');
         await r.writer.submit(() => r.batches.settle(String(b.id), req.auth.userId));
         return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
       });
 
       // ---- level 3
-      app.post('/v2/transactionlevel3s', { config: level3Config }, async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));
-      app.get<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Config }, async (req) => ({ transactionlevel3: r.level3.view(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Config }, async (req, reply) => {
+      app.post('/v2/transactionlevel3s', { config: level3Send }, async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));
+      app.get<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Read }, async (req) => ({ transactionlevel3: r.level3.view(req, req.params.id) }));
+      app.delete<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Delete }, async (req, reply) => {
         await r.level3.remove(req, req.params.id);
         return reply.code(204).send();
       });

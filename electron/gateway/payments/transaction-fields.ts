@@ -36,6 +36,7 @@
  * where the engine reads them differently the description says so.
  */
 import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
+import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
 import { PAY_MSG } from './payment-messages';
@@ -46,6 +47,40 @@ export const TRANSACTION_ACTIONS = [...POST_ACTIONS, ...PUT_ACTIONS] as const;
 export type PostAction = (typeof POST_ACTIONS)[number];
 export type PutAction = (typeof PUT_ACTIONS)[number];
 export type TransactionAction = (typeof TRANSACTION_ACTIONS)[number];
+
+/**
+ * Who may perform each action (framework/permissions.ts checks it before the handler, on
+ * POST and PUT /v2/transactions and on router transactions). Selling, completing and tip
+ * edits are the counter's; money going back (refund, credit) and money not collected after
+ * all (void, partial reversal) are a manager's. An installer moves no money by any action.
+ * A tip edit that lowers the amount is a partial reversal (`TIP_LOWERING_NEEDS`), whatever
+ * its action says.
+ */
+export const ACTION_ALLOW: Readonly<Record<TransactionAction, Allow>> = {
+  sale: SELLERS,
+  authonly: SELLERS,
+  avsonly: SELLERS,
+  force: SELLERS,
+  debit: SELLERS,
+  refund: MANAGERS,
+  credit: MANAGERS,
+  authcomplete: SELLERS,
+  authincrement: SELLERS,
+  edit: SELLERS,
+  void: MANAGERS,
+  partialreversal: MANAGERS,
+};
+/** The action whose role an edit that lowers the tip (and so the amount) needs. */
+export const TIP_LOWERING_NEEDS: TransactionAction = 'partialreversal';
+export const TIP_LOWERING_RULE = `An edit whose tip_amount is below the current tip lowers what the transaction collects: it is a ${TIP_LOWERING_NEEDS} and needs its user types.`;
+
+/** A route's declaration over some of the actions (the body's `action` under `wrapper` picks). */
+export function actionAllow(wrapper: string, actions: readonly TransactionAction[], extra: Pick<ActionAllow, 'defaultAction' | 'effective'> = {}): ActionAllow {
+  const table = Object.fromEntries(actions.map((a) => [a, ACTION_ALLOW[a]]));
+  // An edit may turn out to be a partial reversal: its role is in the table the check reads.
+  if (actions.includes('edit')) table[TIP_LOWERING_NEEDS] = ACTION_ALLOW[TIP_LOWERING_NEEDS];
+  return { wrapper, actions: table, ...extra };
+}
 
 export type TransactionFieldType =
   | 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
@@ -117,7 +152,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: 'identifier' },
   { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: 'identifier' },
   { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: 'identifier' },
-  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Your id, unique per location; a repeat returns the original (idempotency). On PUT: the record\'s own (422 otherwise), or given to a record without one.', keepsDigits: 'identifier', messages: { pattern: PAY_MSG.API_ID_SPACES } },
+  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Your id, unique per location; a repeat of the same request (amounts, card, payment method, action) returns the original (idempotency), a repeat with other ones is 422. On PUT: the record\'s own (422 otherwise), or given to a record without one.', keepsDigits: 'identifier', messages: { pattern: PAY_MSG.API_ID_SPACES } },
   // --- the money
   { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount; void: the whole amount, if sent.', messages: { invalid: PAY_MSG.AMOUNT_INVALID } },
   { name: 'subtotal_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'The amount before tax, tip and surcharge; with it the parts must add up to transaction_amount.' },

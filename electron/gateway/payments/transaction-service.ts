@@ -12,7 +12,9 @@
  * - transaction_amount is the total charged, tip included; tip_amount is the part of it
  *   that is tip, so a tip adjust moves transaction_amount by the tip difference.
  * - A repeated transaction_api_id in the same location returns the original record
- *   (201, same body) whatever the new body says; nothing is charged again.
+ *   (201, same body) when it is the same request (request-fingerprint.ts: amounts, card,
+ *   payment method, action); with other parameters it is 422 under transaction_api_id.
+ *   Nothing is charged again either way.
  * - Declines are stored (status 301) and answered with 201: approval is status_id.
  * - save_account vaults the card only when the transaction is approved.
  * - Money counts as approved: auth_amount is what the transaction collects. Refunds (of an
@@ -41,12 +43,13 @@ import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
+import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
-import { permissionForAction, requirePermission } from '../merchant/roles';
-import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, type PostAction, type PutAction } from './transaction-fields';
+import { forbidden, mayPerform } from '../framework/permissions';
+import { ACTION_ALLOW, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
@@ -67,6 +70,14 @@ export interface TransactionRow {
   auth_amount: number;
   /** What the issuer approved (moved by authcomplete/authincrement/partialreversal, never by a tip edit). */
   approved_amount: number;
+  /** HMAC of what made the POST this request (request-fingerprint.ts); null without a transaction_api_id or before migration 106. */
+  request_fingerprint: string | null;
+  /**
+   * The issuer's approved total: the original approval plus approved increments. Never
+   * lowered (by a reversal, a completion or a tip), so the tip tolerance measured from it
+   * cannot be chained; an authorization never exceeds tipAdjustCeiling(issuer_approved).
+   */
+  issuer_approved: number;
   refunded: number;
   first_six: string | null;
   last_four: string | null;
@@ -108,8 +119,8 @@ export interface TxnResult {
 }
 
 export class TransactionService {
-  /** In-flight POSTs by location + transaction_api_id: parallel duplicates share one result. */
-  private readonly inFlight = new Map<string, Promise<TxnResult>>();
+  /** In-flight POSTs by location + transaction_api_id: parallel duplicates (same fingerprint) share one result. */
+  private readonly inFlight = new Map<string, { result: Promise<TxnResult>; fingerprint: string }>();
   private readonly defaultLocation = new Map<string, string | undefined>();
   /** Locations that have at least one transaction (a superset is harmless): keeps list scoping an equality. */
   readonly locationsWithTransactions = new Set<string>();
@@ -126,6 +137,7 @@ export class TransactionService {
     private readonly batches: BatchService,
     private readonly vaults: VaultService,
     private readonly outbox: ReceiptOutbox,
+    private readonly fingerprints: RequestFingerprints,
   ) {
     this.reloadLocations();
   }
@@ -229,7 +241,6 @@ export class TransactionService {
     if (!(POST_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
-    requirePermission(auth, permissionForAction(action));
     const apiId = present(body.transaction_api_id) ? String(body.transaction_api_id) : null;
     // Every field's own checks (the table: type, bounds, action, required) and the location
     // together, so one 422 names every bad field.
@@ -250,12 +261,16 @@ export class TransactionService {
 
     if (apiId !== null) {
       const key = `${locationId}\0${apiId}`;
+      const fingerprint = this.fingerprints.of(action, body, presented?.account);
       const running = this.inFlight.get(key);
-      if (running) return running;
+      if (running) {
+        if (running.fingerprint !== fingerprint) throw apiIdReused(apiId);
+        return running.result;
+      }
       const existing = this.byApiId(locationId, apiId);
-      if (existing) return { status: 201, doc: existing.doc, id: existing.id };
-      const p = this.createNew(body, auth, action, locationId, pt, apiId, presented, origin);
-      this.inFlight.set(key, p);
+      if (existing) return sameRequestOrRefuse(existing, fingerprint, apiId);
+      const p = this.createNew(body, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
+      this.inFlight.set(key, { result: p, fingerprint });
       try {
         return await p;
       } finally {
@@ -303,7 +318,8 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, apiId: string | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
+  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
+    const apiId = idem?.apiId ?? null;
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     // Every field of the table: accepted by this action, typed and bounded.
@@ -521,9 +537,9 @@ export class TransactionService {
 
     let inserted = false;
     const result = await this.writer.submit((): TxnResult => {
-      if (apiId !== null) {
-        const dup = this.byApiId(locationId, apiId);
-        if (dup) return { status: 201, doc: dup.doc, id: dup.id };
+      if (idem !== null) {
+        const dup = this.byApiId(locationId, idem.apiId);
+        if (dup) return sameRequestOrRefuse(dup, idem.fingerprint, idem.apiId);
       }
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
@@ -553,12 +569,12 @@ export class TransactionService {
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
-            reason_code_id, amount, auth_amount, approved_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
-            previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`)
+            reason_code_id, amount, auth_amount, approved_amount, issuer_approved, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
+            previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc, request_fingerprint)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`)
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
-          outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
-          previous?.id ?? null, batchId, now, now, doc);
+          outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
+          previous?.id ?? null, batchId, now, now, doc, idem?.fingerprint ?? null);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc);
       if (commercialL3) {
@@ -585,7 +601,6 @@ export class TransactionService {
     if (!(PUT_ACTIONS as readonly string[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
     }
-    requirePermission(auth, permissionForAction(action));
     if (row.payment_method === 'ach') this.sweepAch();
     const errs = new ErrorCollector();
     // Every field of the table: accepted by this action, typed and bounded, required where
@@ -627,6 +642,7 @@ export class TransactionService {
       let amt = cur.amount;
       let authAmt = cur.auth_amount;
       let approvedAmt = cur.approved_amount;
+      let issuerApproved = cur.issuer_approved;
       let batchId = cur.batch_id;
       let contactId = cur.contact_id;
       let expDate = cur.exp_date;
@@ -699,6 +715,7 @@ export class TransactionService {
           amt = cur.amount + (amount ?? 0);
           authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
           approvedAmt = cur.approved_amount + inc.authAmountCents;
+          issuerApproved = cur.issuer_approved + inc.authAmountCents; // a new approval of the issuer's
           break;
         }
         case 'partialreversal': {
@@ -720,6 +737,9 @@ export class TransactionService {
             if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
             const oldTip = parseMoney(d.tip_amount) ?? 0;
             amt = cur.amount - oldTip + tip;
+            // The permission check read the record before this job; a tip lowered meanwhile by
+            // another write is judged again on the committed record (the same declared rule).
+            if (tip < oldTip && !mayPerform(auth, ACTION_ALLOW[TIP_LOWERING_NEEDS])) throw forbidden(auth, TIP_LOWERING_WHAT, ACTION_ALLOW[TIP_LOWERING_NEEDS]);
             if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
             // An authorization keeps what the issuer approved (authcomplete is bounded by it).
             // A fully approved sale's tip adjust is the captured amount, at most the networks'
@@ -727,9 +747,9 @@ export class TransactionService {
             // edits never compound); a partial approval's approved part never grows.
             if (cur.status_id === STATUS.approved) {
               const full = cur.auth_amount >= cur.amount;
-              const ceiling = tipAdjustCeiling(cur.approved_amount);
+              const { ceiling, approved } = tipCeiling(cur);
               if (full && amt > ceiling) {
-                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(cur.approved_amount) })] });
+                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(approved) })] });
               }
               authAmt = full ? amt : Math.min(cur.auth_amount, amt);
             }
@@ -768,9 +788,9 @@ export class TransactionService {
       const doc = JSON.stringify(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
       this.ctx
-        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, batch_id = ?, contact_id = ?,
+        .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, issuer_approved = ?, batch_id = ?, contact_id = ?,
             exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ? WHERE id = ?`)
-        .run(status, reason, amt, authAmt, approvedAmt, batchId, contactId, expDate, apiId, now, doc, cur.id);
+        .run(status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId, expDate, apiId, now, doc, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
@@ -815,6 +835,27 @@ export class TransactionService {
     }
   }
 
+  /**
+   * The action whose role a PUT really needs (the permission check's `effectiveAction`): an
+   * edit whose tip_amount is below the record's current tip lowers what the transaction
+   * collects, which is a partial reversal. Reads only; an unknown record or a malformed tip
+   * is left to the handler (404, 422).
+   */
+  effectiveAction(req: FastifyRequest, action: string): string {
+    if (action !== 'edit') return action;
+    const body = req.body as { transaction?: { tip_amount?: unknown } } | undefined;
+    const tip = parseMoney(body?.transaction?.tip_amount);
+    if (tip === null) return action;
+    let row: TransactionRow;
+    try {
+      row = this.findForRequest(req, (req.params as { id: string }).id);
+    } catch {
+      return action;
+    }
+    const current = parseMoney((JSON.parse(row.doc) as TransactionDoc).tip_amount) ?? 0;
+    return tip < current ? TIP_LOWERING_NEEDS : action;
+  }
+
   findForRequest(req: FastifyRequest, idOrApiId: string): TransactionRow {
     return resolvePathRecord(req, idOrApiId, {
       byApiId: (loc, apiId) => (req.auth.locationSet.has(loc) ? this.byApiId(loc, apiId) : undefined),
@@ -822,6 +863,22 @@ export class TransactionService {
     });
   }
 }
+
+function apiIdReused(apiId: string): ApiError {
+  return new ApiError(422, { transaction_api_id: [fmt(PAY_MSG.API_ID_REUSED, { id: apiId })] });
+}
+
+/**
+ * A POST whose transaction_api_id names `existing`: the first answer when it is the same
+ * request (a row from before fingerprints, null, counts as the same), else 422.
+ */
+function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiId: string): TxnResult {
+  if (existing.request_fingerprint !== null && existing.request_fingerprint !== fingerprint) throw apiIdReused(apiId);
+  return { status: 201, doc: existing.doc, id: existing.id };
+}
+
+/** How a refusal names an edit that lowers the tip. */
+const TIP_LOWERING_WHAT = `lower a tip (an edit that lowers the amount is a ${TIP_LOWERING_NEEDS})`;
 
 export function unwrap(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
@@ -860,6 +917,19 @@ function checkStay(f: FieldValues, errs: ErrorCollector): void {
   const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
   if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
   else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
+}
+
+/**
+ * How high a tip adjust may take a fully approved sale: the tolerance over what the last
+ * issuer-facing step left (a reversal or completion lowers it), and never above the
+ * tolerance over the issuer's approved total (original approval + approved increments),
+ * so reversing a cent between tip edits cannot ratchet the bound up. `approved` is the
+ * approval whose tolerance binds (named in the 422).
+ */
+function tipCeiling(t: TransactionRow): { ceiling: number; approved: number } {
+  const held = tipAdjustCeiling(t.approved_amount);
+  const issuer = tipAdjustCeiling(t.issuer_approved);
+  return held <= issuer ? { ceiling: held, approved: t.approved_amount } : { ceiling: issuer, approved: t.issuer_approved };
 }
 
 function isRefundable(t: TransactionRow): boolean {

@@ -8,6 +8,7 @@
  */
 import type { ResourceDef } from '../framework/resource';
 import { idField, refExpand, tsField } from '../merchant/field-kit';
+import { MANAGERS } from '../framework/permissions';
 
 const ro = { readOnly: true } as const;
 
@@ -18,6 +19,8 @@ export const postbackDeliveryResource: ResourceDef = {
   scope: { kind: 'column', column: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view'],
+  // The log holds every record as it was posted (vaults, contacts): the managers who set postbacks up.
+  allow: { list: MANAGERS, view: MANAGERS },
   fields: {
     id: idField,
     postback_config_id: { type: 'string', ...ro, filter: 'exact' },

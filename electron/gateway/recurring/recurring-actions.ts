@@ -78,8 +78,10 @@ export function registerRecurringActions(app: FastifyInstance, ctx: EngineContex
     })();
     return { recurring: ctx.serialize(def, row, req.auth, ctx.expandsOf(def, req)) };
   };
-  app.post('/v2/recurrings/:id/placeOnHold', async (req) => act(req, placeOnHold));
-  app.post('/v2/recurrings/:id/activate', async (req) => act(req, activate));
-  app.post('/v2/recurrings/:id/skipPayment', async (req) => act(req, skip(countParam(req, 'skip_count'))));
-  app.post('/v2/recurrings/:id/deferPayment', async (req) => act(req, defer(countParam(req, 'defer_count'))));
+  // Each action changes the schedule: the same hands as its update.
+  const opts = { config: { allow: def.allow.update } };
+  app.post('/v2/recurrings/:id/placeOnHold', opts, async (req) => act(req, placeOnHold));
+  app.post('/v2/recurrings/:id/activate', opts, async (req) => act(req, activate));
+  app.post('/v2/recurrings/:id/skipPayment', opts, async (req) => act(req, skip(countParam(req, 'skip_count'))));
+  app.post('/v2/recurrings/:id/deferPayment', opts, async (req) => act(req, defer(countParam(req, 'defer_count'))));
 }

@@ -23,6 +23,7 @@ import { createdUserExpand, refExpand } from '../merchant/field-kit';
 import { REC_MSG } from './recurring-messages';
 import { dateAt, installmentEndDate, isPastEnd, NO_DATE, type ScheduleState } from './recurring-schedule';
 import { localDate } from './run-dates';
+import { MANAGERS, SELLERS } from '../framework/permissions';
 
 const str = (min: number, max: number, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'string', min, max, ...extra });
 const system: FieldDef = { type: 'string', readOnly: true };
@@ -36,10 +37,10 @@ function validDate(s: string): boolean {
   return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === s;
 }
 
-/** The calendar date now at a location (its tz, its sandbox clock). */
-export function locationToday(ctx: EngineContext, locationId: string): string {
+/** The calendar date now (or at `now`, Unix seconds of the location's clock) at a location (its tz, its sandbox clock). */
+export function locationToday(ctx: EngineContext, locationId: string, now = ctx.locationNow(locationId)): string {
   const row = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
-  return localDate(ctx.locationNow(locationId), row?.tz);
+  return localDate(now, row?.tz);
 }
 
 export function scheduleOf(row: Row): ScheduleState {
@@ -119,6 +120,8 @@ export const recurringResource: ResourceDef = {
   apiId: { field: 'recurring_api_id', scopeColumn: 'location_id' },
   defaultSort: '-created_ts',
   methods: ['list', 'view', 'create', 'update', 'delete'],
+  // A schedule charges a saved card on its own: only managers set or change one; sellers may read them.
+  allow: { list: SELLERS, view: SELLERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS },
   fields: {
     id: { type: 'string', readOnly: true },
     account_vault_id: str(24, 36),

@@ -23,7 +23,7 @@
  */
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError } from '../framework/errors';
-import type { DueWork } from '../framework/due-work';
+import type { DueMoment, DueWork } from '../framework/due-work';
 import type { Row } from '../framework/resource';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { derivedFields, locationToday, scheduleOf } from './recurring-resource';
@@ -54,11 +54,18 @@ export class RecurringRunner {
   dueWork(): DueWork[] {
     return [
       // Runs first: a clock jump past end_date still charges the runs dated before it, and
-      // the notice pass then sees the next run date the runs moved to.
-      { name: 'recurring-runs', run: (loc) => this.runDue(loc) },
-      { name: 'recurring-notices', run: (loc) => this.sendNotices(loc) },
-      { name: 'recurring-ends', run: (loc) => this.endPassed(loc) },
+      // the notice pass then sees the next run date the runs moved to. The three passes of
+      // one scheduler run share its moment (`at`): ending plans at a later day than the
+      // runs were charged at would end plans with installments still owed.
+      { name: 'recurring-runs', run: (loc, at) => this.runDue(loc, at) },
+      { name: 'recurring-notices', run: (loc, at) => this.sendNotices(loc, at) },
+      { name: 'recurring-ends', run: (loc, at) => this.endPassed(loc, at) },
     ];
+  }
+
+  /** The location's date at the run's moment (its own now when called outside a scheduler run). */
+  private today(loc: string, at?: DueMoment): string {
+    return locationToday(this.ctx, loc, at?.now(loc));
   }
 
   private locations(locationId?: string): string[] {
@@ -67,18 +74,18 @@ export class RecurringRunner {
   }
 
   /** Recurrings whose end_date has passed at their location are ended. */
-  endPassed(locationId?: string): void {
+  endPassed(locationId?: string, at?: DueMoment): void {
     for (const loc of this.locations(locationId)) {
-      const today = locationToday(this.ctx, loc);
+      const today = this.today(loc, at);
       this.ctx
         .stmt("UPDATE recurrings SET status = 'ended', modified_ts = ? WHERE location_id = ? AND status != 'ended' AND end_date != ? AND end_date < ?")
         .run(this.ctx.clock.now(), loc, NO_DATE, today);
     }
   }
 
-  sendNotices(locationId?: string): void {
+  sendNotices(locationId?: string, at?: DueMoment): void {
     for (const loc of this.locations(locationId)) {
-      const today = locationToday(this.ctx, loc);
+      const today = this.today(loc, at);
       const rows = this.ctx
         .stmt(`SELECT r.* FROM recurrings r WHERE r.location_id = ? AND r.status = 'active' AND r.active = 1 AND r.notification_days > 0
             AND r.next_run_date >= ? AND r.next_run_date <= ?
@@ -116,10 +123,10 @@ export class RecurringRunner {
     return ids;
   }
 
-  async runDue(locationId?: string): Promise<void> {
+  async runDue(locationId?: string, at?: DueMoment): Promise<void> {
     const queue: { id: string; today: string }[] = [];
     for (const loc of this.locations(locationId)) {
-      const today = locationToday(this.ctx, loc);
+      const today = this.today(loc, at);
       const ids = this.ctx
         .stmt("SELECT id FROM recurrings WHERE status = 'active' AND location_id = ? AND next_run_date <= ? AND active = 1")
         .all(loc, today) as { id: string }[];

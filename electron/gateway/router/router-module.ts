@@ -45,7 +45,8 @@ import type { Row } from '../framework/resource';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
 import { routerOpenApi } from './router-openapi';
-import { permissionForAction, requirePermission } from '../merchant/roles';
+import { actionAllow } from '../payments/transaction-fields';
+import { ANY_USER, DEVICE_SETUP, MANAGERS } from '../framework/permissions';
 import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
@@ -231,10 +232,9 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
     },
     openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
-      // Card numbers (framework/card-mask.ts; router-card-numbers.ts).
-      const routerTxnConfig = { keepsDigits: ROUTER_TRANSACTION_DIGITS };
-      const routerVaultConfig = { keepsDigits: ROUTER_VAULT_DIGITS };
-      const cancelConfig = { keepsDigits: TERMINAL_CANCEL_DIGITS };
+      // The transaction action table decides (a refund on a terminal is a refund), before the customer is asked for a card.
+      // Card numbers: the transaction fields' rules plus the terminal's id (router-card-numbers.ts).
+      const routerTxnConfig = { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }), keepsDigits: ROUTER_TRANSACTION_DIGITS };
       app.post('/v2/routertransactions', { config: routerTxnConfig }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');
         const errs = new ErrorCollector();
@@ -242,8 +242,6 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         if (!['sale', 'authonly', 'refund'].includes(action)) errs.add('action', ROUTER_MSG.ACTION_INVALID);
         if (present(body.payment_method) && body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
         errs.throwIfAny();
-        // Before the customer is asked for a card: a refund on the terminal is still a refund.
-        requirePermission(req.auth, permissionForAction(action));
         const locationId = present(body.location_id) ? String(body.location_id) : undefined;
         const terminal = findTerminal(ctx, req, body.terminal_id, locationId);
         const rt = payments.runtime();
@@ -319,7 +317,8 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
       });
 
-      app.post('/v2/routeraccountvaults', { config: routerVaultConfig }, async (req, reply) => {
+      // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).
+      app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS, keepsDigits: ROUTER_VAULT_DIGITS } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routeraccountvault');
         const errs = new ErrorCollector();
         if (body.payment_method !== 'cc') errs.add('payment_method', ROUTER_MSG.PAYMENT_METHOD_CC);
@@ -351,10 +350,11 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const s = live.get(id) ?? { state: 'idle', prompt: '', busy: false };
         return { terminalstate: { terminal_id: id, ...s } };
       };
-      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', async (req) => stateOf(req, req.params.id));
+      app.get<{ Params: { id: string } }>('/v2/terminals/:id/state', { config: { allow: ANY_USER } }, async (req) => stateOf(req, req.params.id));
       // A body {"terminalcancel": {"transaction_api_id"}} cancels that request only: the one
       // running, or, when it has not reached the terminal yet, the one still on its way.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: cancelConfig }, async (req) => {
+      // Stopping what a terminal does moves no money: whoever stands at it.
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: { allow: ANY_USER, keepsDigits: TERMINAL_CANCEL_DIGITS } }, async (req) => {
         const answer = stateOf(req, req.params.id);
         const wrapped = typeof req.body === 'object' && req.body !== null ? (req.body as Body).terminalcancel : undefined;
         const apiId = typeof wrapped === 'object' && wrapped !== null ? (wrapped as Body).transaction_api_id : undefined;
@@ -371,7 +371,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
 
       // Ringup extension for the installer's "Test connection": the engine initializes the
       // terminal itself (A00), so the contact is recorded like any other.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/initialize', async (req) => {
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/initialize', { config: { allow: DEVICE_SETUP } }, async (req) => {
         const t = ctx.stmt('SELECT * FROM terminals WHERE id = ?').get(req.params.id) as Row | undefined;
         if (!t || !req.auth.locationSet.has(String(t.location_id))) throw notFound();
         if (t.active !== 1) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_INACTIVE] });

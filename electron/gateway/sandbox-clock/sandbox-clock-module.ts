@@ -14,6 +14,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { EngineContext, EngineModule } from '../framework/context';
 import { ApiError } from '../framework/errors';
+import { ADMINS } from '../framework/permissions';
 import { SANDBOX_CLOCK_MIGRATIONS } from './sandbox-clock-migrations';
 import { sandboxClockOpenApi } from './sandbox-clock-openapi';
 
@@ -55,11 +56,13 @@ export const sandboxClockModule: EngineModule = {
   },
   routes(app, ctx) {
     if (ctx.options.production) return;
-    app.get('/sandbox/clock', async (req) => {
+    // Moving time runs every schedule, charge and auto-settle that falls due: admins only.
+    const admins = { config: { allow: ADMINS } };
+    app.get('/sandbox/clock', admins, async (req) => {
       const q = req.query as Record<string, unknown>;
       return clockBody(ctx, usableLocation(req, q.location_id));
     });
-    app.post('/sandbox/clock/advance', async (req) => {
+    app.post('/sandbox/clock/advance', admins, async (req) => {
       const body = req.body as { clock?: unknown } | undefined;
       const clock = body && typeof body === 'object' ? body.clock : undefined;
       if (!clock || typeof clock !== 'object' || Array.isArray(clock)) throw new ApiError(422, { clock: [CLOCK_MSG.BODY_SHAPE] });
@@ -76,5 +79,6 @@ export const sandboxClockModule: EngineModule = {
       return clockBody(ctx, locationId);
     });
   },
-  openapi: () => sandboxClockOpenApi(),
+  // A production engine has no sandbox routes, so its document has none either.
+  openapi: (ctx) => (ctx.options.production ? { paths: {} } : sandboxClockOpenApi()),
 };

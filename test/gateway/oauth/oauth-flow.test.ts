@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MSG, fmt } from '../../../electron/gateway/framework/errors';
 import { OAUTH_MSG } from '../../../electron/gateway/oauth/oauth-messages';
-import { ADMIN_ONLY } from '../../../electron/gateway/oauth/oauth-module';
+import { ADMINS, describeTypes, PERMISSION_MSG } from '../../../electron/gateway/framework/permissions';
 import { ACCESS_TTL, CODE_TTL, LOGIN_WINDOW } from '../../../electron/gateway/oauth/oauth-store';
 import { TestEngine, errorsOf } from '../helpers/engine-fixture';
 import { Browser, RedirectListener, field, html } from './browser';
@@ -436,7 +436,7 @@ describe('other users, roles and client removal', () => {
     const clerk = { developerId: te.creds.developerId, userId: made.body.user.id as string, apiKey: key };
     const forbidden = await te.post('/oauthclients', { oauthclient: { name: 'Mine', redirect_uris: [listener.url] } }, { creds: clerk });
     expect(forbidden.status).toBe(403);
-    expect(errorsOf(forbidden)).toEqual([ADMIN_ONLY]);
+    expect(errorsOf(forbidden)).toEqual([fmt(PERMISSION_MSG.FORBIDDEN, { type: 100, what: 'call POST /v2/oauthclients', who: describeTypes(ADMINS) })]);
 
     const b = new Browser();
     const page = await b.get(authorizeUrl());

@@ -32,6 +32,32 @@ describe('group commit writer', () => {
     db.close();
   });
 
+  it('a job that wrote and then threw leaves none of its writes, and its neighbours and nested transactions keep theirs', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const w = new GroupCommitWriter(db);
+    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const before = w.submit(() => ins.run('before').changes);
+    const broken = w.submit(() => {
+      ins.run('half-1');
+      ins.run('half-2');
+      throw new Error('refused after writing');
+    });
+    // A job may open its own (nested) transaction; it becomes a savepoint inside the job's.
+    const nested = w.submit(() => db.transaction(() => ins.run('nested').changes)());
+    const settled = await Promise.allSettled([before, broken, nested]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['before', 'nested']);
+    expect(db.inTransaction).toBe(false);
+    // The writer goes on after the failure.
+    await w.submit(() => ins.run('after').changes);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(3);
+    db.close();
+  });
+
   it('in WAL-fsync mode resolves only after the fsync, and close() waits for it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
     dirs.push(dir);

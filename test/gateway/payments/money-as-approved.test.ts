@@ -140,6 +140,60 @@ describe('tip edits', () => {
     expect(ok.body.transaction).toMatchObject({ transaction_amount: '24.00', auth_amount: '24.00' });
   });
 
+  /**
+   * The finding: sale 10.00 → tip 2.00 (12.00) → partial reversal to 11.99 → tip 4.00 … six
+   * cycles reached 29.70 on a 10.00 approval, each step 200. The bound is the issuer's
+   * approval (kept apart from what a reversal leaves) plus the tolerance of THAT approval.
+   */
+  const chain = async (id: string, approved: string) => {
+    const tolerance = PAY_MSG.TIP_OVER_TOLERANCE.replace('{max}', '12.00').replace('{approved}', approved);
+    let amount = 1000;
+    for (let cycle = 0; cycle < 6; cycle++) {
+      const raised = await put(id, { action: 'edit', tip_amount: (2 + cycle * 2).toFixed(2) });
+      if (cycle === 0) {
+        expect(raised.status).toBe(200);
+        amount = 1200;
+      } else {
+        expect(raised.status, `cycle ${cycle}`).toBe(422);
+        expect(raised.body.errors.tip_amount).toEqual([tolerance]);
+      }
+      amount -= 1;
+      expect((await put(id, { action: 'partialreversal', transaction_amount: (amount / 100).toFixed(2) })).status).toBe(200);
+    }
+    const row = (await h.call('GET', `/transactions/${id}`)).body.transaction;
+    expect(Number(row.auth_amount)).toBeLessThanOrEqual(12);
+    expect(row.auth_amount).toBe('11.94');
+  };
+
+  it('cannot be chained with partial reversals past the tolerance of the original approval (was 29.70 on 10.00)', async () => {
+    const s = (await post({ transaction_amount: '10.00' })).body.transaction;
+    await chain(s.id, '10.00');
+  });
+
+  it('cannot be chained after an authcomplete either', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '10.00' })).body.transaction;
+    expect((await put(a.id, { action: 'authcomplete' })).body.transaction).toMatchObject({ status_id: 101, auth_amount: '10.00' });
+    await chain(a.id, '10.00');
+  });
+
+  it('an authincrement is a new approval: the tolerance is on the approved total, never on a tip', async () => {
+    const a = (await post({ action: 'authonly', transaction_amount: '10.00' })).body.transaction;
+    // A tip on the authorization raises its amount, not what the issuer approved.
+    expect((await put(a.id, { action: 'edit', tip_amount: '2.00' })).body.transaction).toMatchObject({ transaction_amount: '12.00', auth_amount: '10.00' });
+    // 2.01 is the sandbox's partial approval: the issuer adds 1.00 (approved total 11.00).
+    expect((await put(a.id, { action: 'authincrement', transaction_amount: '2.01' })).body.transaction).toMatchObject({ transaction_amount: '14.01', auth_amount: '11.00' });
+    expect((await put(a.id, { action: 'authcomplete', transaction_amount: '11.00', tip_amount: '2.00', subtotal_amount: '9.00' })).status).toBe(200);
+    // 11.00 + 20% = 13.20, whatever reversals come between.
+    const tolerance = PAY_MSG.TIP_OVER_TOLERANCE.replace('{max}', '13.20').replace('{approved}', '11.00');
+    expect((await put(a.id, { action: 'edit', tip_amount: '4.21' })).body.errors.tip_amount).toEqual([tolerance]);
+    expect((await put(a.id, { action: 'edit', tip_amount: '4.20' })).body.transaction).toMatchObject({ transaction_amount: '13.20', auth_amount: '13.20' });
+    expect((await put(a.id, { action: 'partialreversal', transaction_amount: '13.19' })).status).toBe(200);
+    const over = await put(a.id, { action: 'edit', tip_amount: '6.20' });
+    expect(over.status).toBe(422);
+    expect(over.body.errors.tip_amount).toEqual([tolerance]);
+    expect((await h.call('GET', `/transactions/${a.id}`)).body.transaction).toMatchObject({ transaction_amount: '13.19', auth_amount: '13.19' });
+  });
+
   it('after a refund cannot take the sale below what was refunded', async () => {
     const s = (await post({ transaction_amount: '50.00', tip_amount: '20.00' })).body.transaction;
     expect((await refund(s.id, '40.00')).status).toBe(201);

@@ -214,9 +214,13 @@ describe('idempotency', () => {
     const ids = new Set(results.map((r) => r.body.transaction.id));
     expect(results.every((r) => r.status === 201)).toBe(true);
     expect(ids.size).toBe(1);
-    const later = await h.call('POST', '/transactions', { transaction: { ...body.transaction, transaction_amount: '9.00' } });
+    const later = await h.call('POST', '/transactions', body);
     expect(later.body.transaction.id).toBe([...ids][0]);
     expect(later.body.transaction.transaction_amount).toBe('7.00');
+    // Another amount under the same id is another request: refused (idempotency-fingerprint.test.ts).
+    const other = await h.call('POST', '/transactions', { transaction: { ...body.transaction, transaction_amount: '9.00' } });
+    expect(other.status).toBe(422);
+    expect(other.body.errors.transaction_api_id).toEqual([PAY_MSG.API_ID_REUSED.replace('{id}', 'dup-1')]);
     const count = h.engine.db.prepare("SELECT COUNT(*) AS n FROM transactions WHERE transaction_api_id = 'dup-1'").get() as { n: number };
     expect(count.n).toBe(1);
     const spaces = await h.call('POST', '/transactions', { transaction: { ...body.transaction, transaction_api_id: 'a b' } });

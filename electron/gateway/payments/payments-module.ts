@@ -17,6 +17,7 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keepsDigits } from '../framework/card-mask';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
@@ -182,10 +183,10 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
       const vaultRead = { ...vault, allow: SELLERS };
       const vaultWrite = { ...vault, allow: MANAGERS };
-      const batch = { keepsDigits: { fields: new Set(['id', 'location_id', 'product_transaction_id']) } };
+      const batch = { keepsDigits: keepsDigits(undefined, { id: 'identifier', location_id: 'identifier', product_transaction_id: 'identifier' }) };
       const batchRead = { ...batch, allow: SELLERS };
       const batchSettle = { ...batch, allow: MANAGERS };
-      const level3 = { keepsDigits: { wrapper: 'transactionlevel3', fields: new Set(['id', 'transaction_id']) } };
+      const level3 = { keepsDigits: keepsDigits('transactionlevel3', { id: 'identifier', transaction_id: 'identifier' }) };
       // The counter sends a commercial card's Level 3 after the sale; deleting it is a manager's.
       const level3Send = { ...level3, allow: SELLERS };
       const level3Read = level3Send;

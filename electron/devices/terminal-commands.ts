@@ -18,6 +18,7 @@
  *   carries it as e_format, KSN and e_track_data. Without `saf=1` the field stays empty.
  */
 import { TIMEOUT_KEYS, type TerminalTimeouts, type TipPercents } from '../../shared/payments/terminal-timeouts';
+import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { joinSub, splitSub } from './poslink-frame';
 
 export const CMD = {
@@ -146,7 +147,8 @@ export const EMV_RECEIPT_KEYS = ['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR'] a
 /**
  * Reads a transaction answer. Whatever the terminal sends, only the first six and last four
  * digits of the card and the receipt's EMV data come out: a terminal that is set up to send
- * the full number (some can be) never gets it past the driver.
+ * the full number (some can be) never gets it past the driver. Its free texts (the result text,
+ * the EMV values) are masked too, so a number it puts there is never stored or shown.
  */
 export function decodeResult(f: string[]): TerminalResult {
   const [authCode = '', refNum = ''] = splitSub(f[2]);
@@ -155,10 +157,10 @@ export function decodeResult(f: string[]): TerminalResult {
   const firstSix = six.replace(/\D/g, '').slice(0, 6);
   const lastFour = four.replace(/\D/g, '').slice(-4);
   const pairs = f[6] ? splitSub(f[6]).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const) : null;
-  const emv = pairs ? Object.fromEntries(pairs.filter(([k]) => (EMV_RECEIPT_KEYS as readonly string[]).includes(k))) : null;
+  const emv = pairs ? Object.fromEntries(pairs.filter(([k]) => (EMV_RECEIPT_KEYS as readonly string[]).includes(k)).map(([k, v]) => [k, maskCardNumbersInText(v)])) : null;
   return {
     resultCode: f[0] ?? '',
-    resultText: f[1] ?? '',
+    resultText: maskCardNumbersInText(f[1] ?? ''),
     authCode,
     refNum,
     approvedCents: Number(approved) || 0,

@@ -20,6 +20,7 @@ import { RESULT, CMD, decodeResult, encodeSettings, encodeTransaction, type Oper
 import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
 import type { DeviceLink } from './device-link';
 import { DEVICE_MSG, DeviceError } from './device-messages';
+import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { FramedChannel } from './framed-channel';
 import { PROTOCOL_VERSION, responseCommand, splitSub, type Frame } from './poslink-frame';
 
@@ -80,7 +81,7 @@ export class TerminalDriver {
 
   initialize(): Promise<TerminalInfo> {
     return this.exchange(CMD.init, [encodeSettings(this.opts.settings)], (f) => {
-      const [serialNumber = '', model = '', application = ''] = splitSub(f[2]);
+      const [serialNumber = '', model = '', application = ''] = splitSub(f[2]).map(maskCardNumbersInText);
       return { serialNumber, model, application };
     });
   }
@@ -107,14 +108,14 @@ export class TerminalDriver {
 
   /** Asks for a signature on its own (A20); answers the base64 image. */
   signature(): Promise<string> {
-    return this.exchange(CMD.signature, [encodeSettings(this.opts.settings)], (f) => f[2] ?? '');
+    return this.exchange(CMD.signature, [encodeSettings(this.opts.settings)], (f) => signatureOf(f[2]) ?? '');
   }
 
   /** Shows device terms (A30) and returns the cardholder's answer and signature. */
   deviceTerms(text: string, requireSignature: boolean): Promise<TermsAnswer> {
     return this.exchange(CMD.terms, [text, requireSignature ? '1' : '0', encodeSettings(this.opts.settings)], (f) => ({
       accepted: f[2] === '1',
-      signature: f[3] || null,
+      signature: signatureOf(f[3]),
     }));
   }
 
@@ -213,7 +214,19 @@ function frame(command: string, fields: string[]): Frame {
   return { command, version: PROTOCOL_VERSION, fields };
 }
 
-function errorFor(code: string, text: string, cancelledHere: boolean): DeviceError {
+/**
+ * A signature is an image (base64 PNG) and is stored as sent, so it cannot be masked; one that
+ * holds a card number (no drawn signature does: it takes 13 digits in a row that pass Luhn) is
+ * a terminal misbehaving, and is dropped rather than stored.
+ */
+function signatureOf(field: string | undefined): string | null {
+  if (!field) return null;
+  return maskCardNumbersInText(field) === field ? field : null;
+}
+
+function errorFor(code: string, rawText: string, cancelledHere: boolean): DeviceError {
+  // The terminal's words reach the API's error answer: masked like any free text.
+  const text = maskCardNumbersInText(rawText);
   switch (code) {
     case RESULT.aborted:
       return cancelledHere ? new DeviceError('cancelled', DEVICE_MSG.CANCELLED) : new DeviceError('aborted', DEVICE_MSG.ABORTED);

@@ -28,12 +28,26 @@ const CARD_RUN = /\d(?:[ -]?\d){12,18}/g;
  * Card numbers inside free text: every run of 13–19 digits (single spaces or hyphens
  * between them allowed) that passes Luhn becomes asterisks plus its last four digits
  * ("************1111"). The engine applies it to what it stores (framework/card-mask.ts);
- * the app uses it to recognise a value the engine masked.
+ * the app uses it to recognise a value the engine masked. A run of zeros only passes Luhn
+ * trivially and is no card (no issuer number is 0…0): placeholder ids such as
+ * 00000000-0000-4000-8000-000000000000 are left as they are.
  */
 export function maskCardNumbersInText(text: string): string {
   if (text.length < 13 || !/\d{4}/.test(text)) return text;
   return text.replace(CARD_RUN, (run) => {
     const digits = run.replace(/[ -]/g, '');
-    return luhnValid(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
+    return luhnValid(digits) && /[1-9]/.test(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
   });
+}
+
+/**
+ * A random id or key that never looks like a card number: drawn again while it holds one.
+ * The gateway refuses a card number in an identifier (a transaction_api_id, a key) rather than
+ * mask it, and about one random UUID in 15,000 (one 32-character hex key in 200) holds a Luhn
+ * run of 13 digits or more; so every id that is sent as one, or handed out as one, is drawn here.
+ */
+export function cardSafe(draw: () => string): string {
+  let v = draw();
+  while (maskCardNumbersInText(v) !== v) v = draw();
+  return v;
 }

@@ -130,11 +130,11 @@ test('no gateway token, client secret or API key crosses the IPC bridge: OAuth s
 
     // A remote gateway's API key (a user of its own at the same engine), tested and saved on the Gateway screen.
     const now = engineCredentials(host.dataDir);
-    const remoteKey = `remote-key-${Date.now()}-0123456789`;
+    const remoteKey = `remote-key-${Date.now().toString(36)}-0123456789`;
     const made = await fetch(`${now.base_url}/users`, {
       method: 'POST',
       headers: engineHeaders(now),
-      body: JSON.stringify({ user: { username: `remote${Date.now()}`, email: 'remote@example.com', last_name: 'Remote', user_type_id: 100, primary_location_id: now.location_id, password: 'Secret123', user_api_key: remoteKey } }),
+      body: JSON.stringify({ user: { username: `remote${Date.now().toString(36)}`, email: 'remote@example.com', last_name: 'Remote', user_type_id: 100, primary_location_id: now.location_id, password: 'Secret123', user_api_key: remoteKey } }),
     });
     expect(made.status).toBe(201);
     const remoteUser = ((await made.json()) as { user: { id: string } }).user.id;

@@ -19,19 +19,22 @@
  *   given the engine's plain-HTTP address;
  * - in the Insomnia export, the ids to void, refund or credit are those its own earlier
  *   requests were answered (as a person copies them from Insomnia's response pane).
+ * - "[Terminal ID]" is the sandbox's seeded terminal as it comes: the built-in mock terminal
+ *   (router/mock-terminal.ts), with no address and no simulator started by this test; the
+ *   router samples (Python, PHP, C#) go through a plain-HTTP front that notes the status the
+ *   engine answered, since not all of them print it.
  * Not run: the Node quick-invoice sample (listed in SKIPPED_SAMPLES with the reason).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server } from 'node:https';
-import { request as httpRequest } from 'node:http';
+import { createServer as createHttpServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { TestEngine } from './helpers/engine-fixture';
 import { runInsomniaExport, type InsomniaAnswer } from './helpers/insomnia-runner';
 
@@ -44,10 +47,13 @@ export const SKIPPED_SAMPLES = {
 } as const;
 
 let t: TestEngine;
-let sim: TerminalSimulator;
 let work: string;
 let tlsFront: Server;
 let tlsOrigin = '';
+let recorder: ReturnType<typeof createHttpServer>;
+let recorderOrigin = '';
+/** What the engine answered each request that went through the recording front (method, path, status). */
+const recorded: string[] = [];
 let commercialSaleId = '';
 const fill: Record<string, string> = {};
 
@@ -83,14 +89,9 @@ async function api(method: string, path: string, body: unknown): Promise<Record<
 beforeAll(async () => {
   t = await TestEngine.start({ deviceSecondMs: 4 });
   work = mkdtempSync(join(tmpdir(), 'ringup-family-'));
-  sim = new TerminalSimulator({ secondMs: 4, serialNumber: 'SIM-FAMILY' });
-  sim.script = { ...DEFAULT_SCRIPT, stepMs: 5 };
-  const port = await sim.listenTcp(0);
   const c = t.engine.credentials;
-  const terms = (await t.get('/terminals')).body.terminals[0];
-  const terminal = (await api('POST', '/terminals', {
-    terminal: { location_id: c.location_id, serial_number: 'FAMILY-1', terminal_application_id: terms.terminal_application_id, terminal_manufacturer_id: terms.terminal_manufacturer_id, local_ip_address: '127.0.0.1', port },
-  })).terminal as { id: string };
+  // The sandbox's own seeded terminal, as it comes: the built-in mock terminal (no address, no simulator to run).
+  const terminal = ((await t.get('/terminals')).body.terminals as { id: string; title: string }[]).find((x) => x.title === 'Demo Terminal')!;
   const contact = (await api('POST', '/contacts', { contact: { location_id: c.location_id, first_name: 'SDK', last_name: 'Test' } })).contact as { id: string };
   const card = { payment_method: 'cc', location_id: c.location_id, account_number: '5454545454545454', exp_date: '1230', cvv: '999', transaction_amount: '1.00' };
   const authonly = (await api('POST', '/transactions', { transaction: { ...card, action: 'authonly' } })).transaction as { id: string };
@@ -124,22 +125,38 @@ beforeAll(async () => {
   const keyFile = join(work, 'front.key');
   const certFile = join(work, 'front.crt');
   execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '1', '-subj', '/CN=127.0.0.1'], { stdio: 'ignore' });
-  const engineUrl = new URL(t.engine.baseUrl);
-  tlsFront = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
-    const upstream = httpRequest({ host: engineUrl.hostname, port: engineUrl.port, method: req.method, path: req.url, headers: { ...req.headers, host: engineUrl.host } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.pipe(res);
-    });
-    upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
-  });
+  tlsFront = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => pass(req, res));
   await new Promise<void>((r) => tlsFront.listen(0, '127.0.0.1', r));
   tlsOrigin = `https://127.0.0.1:${(tlsFront.address() as AddressInfo).port}`;
+  // A plain-HTTP front that passes each request to the engine and notes its status: what the
+  // samples were answered on the wire, whether or not they print it.
+  recorder = createHttpServer((req, res) => pass(req, res, (status) => recorded.push(`${req.method} ${req.url} ${status}`)));
+  await new Promise<void>((r) => recorder.listen(0, '127.0.0.1', r));
+  recorderOrigin = `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`;
 }, 60_000);
+
+/** Passes one request to the engine and its answer back. */
+function pass(req: IncomingMessage, res: ServerResponse, seen: (status: number) => void = () => undefined): void {
+  const engineUrl = new URL(t.engine.baseUrl);
+  const upstream = httpRequest({ host: engineUrl.hostname, port: engineUrl.port, method: req.method, path: req.url, headers: { ...req.headers, host: engineUrl.host } }, (up) => {
+    seen(up.statusCode ?? 502);
+    res.writeHead(up.statusCode ?? 502, up.headers);
+    up.pipe(res);
+  });
+  upstream.on('error', () => res.destroy());
+  req.pipe(upstream);
+}
+
+/** The statuses the router requests of one sample were answered, read at the recording front. */
+async function routerAnswers(runSample: () => Promise<unknown>): Promise<string[]> {
+  const from = recorded.length;
+  await runSample();
+  return recorded.slice(from).filter((line) => line.includes('/v2/routertransactions'));
+}
 
 afterAll(async () => {
   await new Promise((r) => tlsFront?.close(r));
-  await sim?.close();
+  await new Promise((r) => recorder?.close(r));
   await t?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -180,14 +197,28 @@ describe("the family's Postman collection", () => {
 });
 
 describe("the family's sample clients", () => {
-  it('Python (router transaction on the terminal, requests): a chip sale, its fields printed', async () => {
-    const dir = filledCopy('python', engineOrigin());
+  it("Python (router transaction on the sandbox's mock terminal, requests): answered 201, a chip sale, its fields printed", async () => {
+    const dir = filledCopy('python', recorderOrigin);
     // The first Python 3 that has requests (a pyenv one, or Debian's with python3-requests).
     const python = (await run('python3', ['-c', 'import requests'], dir)).code === 0 ? 'python3' : '/usr/bin/python3';
-    const r = await run(python, ['main.py'], dir);
+    let r = { code: null as number | null, out: '' };
+    expect(await routerAnswers(async () => (r = await run(python, ['main.py'], dir)))).toEqual(['POST /v2/routertransactions 201']);
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain('Status ID:  101');
     expect(r.out).toMatch(/Masked Account: {2}\d{6}\*{6}\d{4}/);
+  });
+
+  it("PHP (router transaction on the sandbox's mock terminal, file_get_contents): answered 201, approved", async () => {
+    const dir = filledCopy('php-router', recorderOrigin);
+    let r = { code: null as number | null, out: '' };
+    expect(await routerAnswers(async () => (r = await run('php', ['index.php'], dir)))).toEqual(['POST /v2/routertransactions 201']);
+    expect(r.code, r.out).toBe(0);
+    // print_r of the decoded answer: its 7.00 (no mock amount: a chip read) approved by the processor.
+    expect(r.out).toContain('[routertransaction] => stdClass Object');
+    expect(r.out).toMatch(/\[status_id\] => 101\n/);
+    expect(r.out).toMatch(/\[transaction_amount\] => 7\.00\n/);
+    expect(r.out).toMatch(/\[entry_mode_id\] => C\n/);
+    expect(r.out).toMatch(/\[order_num\] => SDKTest\d+\n/);
   });
 
   it('Java (HttpURLConnection, request.json): answered 201 and printed', async () => {
@@ -310,8 +341,8 @@ describe("the family's Insomnia export", () => {
 
 describe("the family's C# samples (Mono: mcs, mono)", () => {
   /** Compiles one C# sample unchanged (its placeholders and host filled) and runs it in its folder. */
-  async function runCSharp(folder: string, source: string): Promise<string> {
-    const dir = filledCopy(folder, engineOrigin());
+  async function runCSharp(folder: string, source: string, host = engineOrigin()): Promise<string> {
+    const dir = filledCopy(folder, host);
     const compiled = await run('mcs', ['-out:sample.exe', source], dir);
     expect(compiled.code, compiled.out).toBe(0);
     const r = await run('mono', ['sample.exe'], dir);
@@ -334,15 +365,16 @@ describe("the family's C# samples (Mono: mcs, mono)", () => {
     expect(json).not.toContain('5454545454545454');
   });
 
-  it('Router transactions (HttpWebRequest, sale.json beside it): a sale on the terminal, answered Created', async () => {
-    const out = await runCSharp('csharp-router', 'main.cs');
+  it("Router transactions (HttpWebRequest, sale.json beside it): a sale on the sandbox's mock terminal, answered Created (201)", async () => {
+    let out = '';
+    expect(await routerAnswers(async () => (out = await runCSharp('csharp-router', 'main.cs', recorderOrigin)))).toEqual(['POST /v2/routertransactions 201']);
     expect(out).toContain('Server Status Code: Created');
     const json = /^API Response: \s*(\{.*\})\s*$/ms.exec(out)?.[1];
     expect(json, out).toBeDefined();
     const rt = (JSON.parse(json!) as { routertransaction: Record<string, unknown> }).routertransaction;
     expect(rt).toMatchObject({ terminal_id: fill['[Terminal ID]'], location_id: t.engine.credentials.location_id, transaction_amount: '1.00', tax: '0.01', description: 'SDK Test Mock Terminal CC Sale' });
     expect(String(rt.order_num)).toMatch(/^Invoice \d+(\.\d+)?$/);
-    // The terminal read the simulator's card: only its first six and last four come back.
+    // The mock terminal read its card: only its first six and last four come back.
     expect(rt).toMatchObject({ entry_mode_id: 'C', first_six: '411111', last_four: '1111', status_id: 101 });
     expect(json).not.toContain('4111111111111111');
   });

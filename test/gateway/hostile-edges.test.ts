@@ -6,7 +6,7 @@
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MSG } from '../../electron/gateway/framework/errors';
+import { MSG, fmt } from '../../electron/gateway/framework/errors';
 import { MAX_JSON_DEPTH } from '../../electron/gateway/framework/json-depth';
 import { PAY_MSG } from '../../electron/gateway/payments/payment-messages';
 import { TestEngine, errorsOf, type ApiAnswer } from './helpers/engine-fixture';
@@ -177,12 +177,18 @@ describe('card numbers in free text', () => {
     expect(c.status).toBe(201);
     expect(JSON.stringify(t.engine.db.prepare('SELECT * FROM contacts WHERE id = ?').get(c.body.contact.id))).not.toContain(VISA);
     expect(c.text).not.toContain(VISA);
-    // Declared identifiers keep their digits: a numeric api id is found again as sent.
-    const byApi = await t.post('/transactions', { transaction: { action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', transaction_api_id: disc } });
-    expect(byApi.body.transaction.transaction_api_id).toBe(disc);
-    const again = await t.get(`/transactions/${disc}?api_id=1&location_id=${t.locationId}`);
+    // Declared identifiers keep their digits: a numeric api id is found again as sent...
+    const numeric = '6011000995500001'; // 16 digits that fail Luhn: no card
+    const byApi = await t.post('/transactions', { transaction: { action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', transaction_api_id: numeric } });
+    expect(byApi.body.transaction.transaction_api_id).toBe(numeric);
+    const again = await t.get(`/transactions/${numeric}?api_id=1&location_id=${t.locationId}`);
     expect(again.status).toBe(200);
     expect(again.body.transaction.id).toBe(byApi.body.transaction.id);
+    // ...so one that is a card number is refused, never masked into another id or stored (card-numbers-in-fields.test.ts walks every field).
+    const card = await t.post('/transactions', { transaction: { action: 'sale', account_number: VISA, exp_date: '1230', transaction_amount: '1.00', transaction_api_id: disc } });
+    expect(card.status).toBe(422);
+    expect(card.body.errors.transaction_api_id).toEqual([fmt(MSG.CARD_NUMBER_IN_IDENTIFIER, { attribute: 'Transaction Api Id' })]);
+    expect(card.text).not.toContain(disc);
   });
 
   it('never echoes a card number from the query string in an error (masked once, before any handler)', async () => {

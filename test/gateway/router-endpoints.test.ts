@@ -7,14 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
-import { SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
+import { MOCK_AMOUNTS, SIM_CARDS, mockOutcome } from '../../electron/devices/sim/mock-amounts';
+import { TERMINAL_TIMEOUTS } from '../../shared/payments/terminal-timeouts';
 import { DEFAULT_SCRIPT, TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEVICE_TERMS_DECLINED } from '../../electron/gateway/merchant/device-terms';
 import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { openDatabase } from '../../electron/gateway/framework/database';
+import { fmt } from '../../electron/gateway/framework/errors';
 import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
-import { DEMO_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
+import { DEMO_TERMINAL_MIGRATION, MOCK_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
 import { socatPair } from '../devices/helpers/socat-pair';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
 
@@ -159,6 +161,36 @@ describe('POST /v2/routertransactions', () => {
     expect((await t.post('/terminals/nope/initialize')).status).toBe(404);
   });
 
+  it('a tampered terminal does not steer the charge: an approval above the request plus its allowed tip is refused and reversed on the terminal', async () => {
+    const count = async () => ((await t.get(`/transactions?page_size=1&terminal_id=${terminalId}`)).body.meta.pagination.totalCount as number);
+    const voids = () => sim.received.filter((f) => f.command === 'T00' && f.fields[0] === '16');
+    const before = await count();
+    const voidsBefore = voids().length;
+    // The tip was chosen at the counter (0.00): the terminal may add none, yet reports 100.00 more.
+    sim.faults.overReport = { approvedCents: 10_000 };
+    const a = await sale('10.00', { tip_amount: '0.00', transaction_api_id: 'tampered-1' });
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: '110.00', asked: '10.00', tip: '0.00' }) + ' ' + ROUTER_MSG.REVERSED]);
+    // The terminal's tip prompt (15/18/20 % of 10.00: at most 2.00) cannot become 5.00, even when its sums add up.
+    sim.script.tip = 3;
+    sim.faults.overReport = { approvedCents: 300, tipCents: 300 };
+    const b = await sale('10.00', { transaction_api_id: 'tampered-2' });
+    expect(errorsOf(b, 'terminal_id')).toEqual([fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: '15.00', asked: '10.00', tip: '2.00' }) + ' ' + ROUTER_MSG.REVERSED]);
+    // An auth and a refund take no tip at all.
+    sim.faults.overReport = { approvedCents: 1 };
+    expect((await sale('4.00', { action: 'authonly', transaction_api_id: 'tampered-3' })).status).toBe(422);
+    // Nothing was charged or stored: no record, under its transaction_api_id or at all.
+    expect(await count()).toBe(before);
+    for (const id of ['tampered-1', 'tampered-2', 'tampered-3']) expect((await t.get(`/transactions/${id}?api_id=1&location_id=${t.locationId}`)).status).toBe(404);
+    // Each approval was reversed on the terminal (a void naming its reference).
+    expect(voids().length - voidsBefore).toBe(3);
+    // An honest answer right after is charged as asked.
+    sim.script.tip = 3;
+    const ok = await sale('10.00', { transaction_api_id: 'honest-1' });
+    expect(ok.status).toBe(201);
+    expect(ok.body.routertransaction).toMatchObject({ transaction_amount: '12.00', tip_amount: '2.00', auth_amount: '12.00', status_id: 101 });
+  });
+
   it('validates before the terminal is asked', async () => {
     const before = sim.received.length;
     expect(errorsOf(await sale('abc'), 'transaction_amount').length).toBe(1);
@@ -217,7 +249,9 @@ describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () 
     expect(sim.faults.fullPan).toBe(false); // the terminal did send it
     expect(a.status).toBe(201);
     expect(a.body.routertransaction).toMatchObject({ first_six: '411111', last_four: '1111', entry_mode_id: 'C' });
-    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010' });
+    // Its receipt data keeps the keys a receipt prints, their values masked (the PAN it put in the label too).
+    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT ************1111' });
+    expect(a.body.routertransaction.emv_receipt_data).not.toHaveProperty('PAN');
     expect(JSON.stringify(a.body)).not.toContain(pan);
     expect(JSON.stringify((await t.get(`/transactions/${a.body.routertransaction.id}`)).body)).not.toContain(pan);
     // Every file of the engine's data folder: the database, its write-ahead log, any log.
@@ -283,33 +317,108 @@ describe('a second request on a busy terminal', () => {
   });
 });
 
-describe('the seeded demo terminal', () => {
-  it('has no address until an installer gives it one: a counter without a terminal has none', async () => {
-    const demo = ((await t.get('/terminals?page_size=100')).body.terminals as Record<string, unknown>[]).find((x) => x.title === 'Demo Terminal')!;
-    expect(demo).toMatchObject({ serial_number: 'SIM0000001', local_ip_address: null, port: 10009, communication_type: 'tcp' });
-    const a = await sale('1.00', { terminal_id: demo.id });
-    expect(errorsOf(a, 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+describe('the seeded demo terminal: the sandbox\'s built-in mock terminal', () => {
+  const demoOf = async (e: TestEngine) => ((await e.get('/terminals?page_size=100')).body.terminals as Record<string, unknown>[]).find((x) => x.serial_number === 'SIM0000001')!;
+  const onDemo = async (amount: string, extra: Record<string, unknown> = {}) => sale(amount, { terminal_id: (await demoOf(t)).id, ...extra });
+
+  it('answers router requests with no address and no simulator to run: a sale, a card stored, a connection test', async () => {
+    const demo = await demoOf(t);
+    expect(demo).toMatchObject({ title: 'Demo Terminal', local_ip_address: null, port: 10009, communication_type: 'mock' });
+    const a = await onDemo('1.00');
+    expect(a.status).toBe(201);
+    expect(a.body.routertransaction).toMatchObject({ status_id: 101, transaction_amount: '1.00', entry_mode_id: 'C', first_six: '411111', last_four: '1111', terminal_id: demo.id, terminal_serial_number: 'SIM0000001' });
+    const c = await t.post('/contacts', { contact: { location_id: t.locationId, last_name: 'Mock' } });
+    const v = await t.post('/routeraccountvaults', { routeraccountvault: { payment_method: 'cc', action: 'store', location_id: t.locationId, contact_id: c.body.contact.id, terminal_id: demo.id } });
+    expect(v.status).toBe(201);
+    expect(v.body.accountvault).toMatchObject({ last_four: '1111', contact_id: c.body.contact.id });
+    const init = await t.post(`/terminals/${String(demo.id)}/initialize`);
+    expect(init.body.terminalinfo).toMatchObject({ serial_number: 'SIM0000001', application: 'BroadPOS' });
+    expect((await demoOf(t)).last_registration_ts).toBeGreaterThan(0);
+    // Its device terms keep the engine's simulated customer (#decline declines).
+    const terms = await t.post('/deviceterms', { deviceterm: { location_id: t.locationId, terminal_id: demo.id, require_signature: false, terms_conditions: 'No thanks #decline' } });
+    expect(terms.body.deviceterm.reason_code_id).toBe(DEVICE_TERMS_DECLINED);
   });
 
-  it('an older database loses the address of its untouched demo terminal (127.0.0.1:10009), an edited one keeps it', async () => {
+  it('follows the mock-terminal amounts: errors, entry modes and CVMs, brands, the named timeouts, delays', async () => {
+    const answers: Record<string, string> = {};
+    const amounts = [...Object.keys(MOCK_AMOUNTS).map(Number), 801, 802];
+    // 8.01 and 8.02 are also the processor's slow answers (GATEWAY-FACTS): its wait costs no time here.
+    t.clock.instantSleep = true;
+    try {
+      for (const cents of amounts) {
+        const a = await onDemo((cents / 100).toFixed(2), { tip_amount: '0.00' });
+        answers[cents] = a.status === 201 ? `201 ${a.body.routertransaction.entry_mode_id} ${a.body.routertransaction.last_four}` : `${a.status} ${errorsOf(a, 'terminal_id').join(' ')}`;
+      }
+    } finally {
+      t.clock.instantSleep = false;
+    }
+    const expected: Record<string, string> = {};
+    const fourOf = (brand?: keyof typeof SIM_CARDS) => SIM_CARDS[brand ?? 'visa'].lastFour;
+    for (const cents of amounts) {
+      const o = mockOutcome(cents);
+      expected[cents] =
+        o.kind === 'read' ? `201 ${o.entryMode} ${fourOf(o.brand)}`
+        : o.kind === 'delay' ? `201 C ${fourOf()}`
+        : o.kind === 'connect-error' ? `422 ${DEVICE_MSG.CONNECT_ERROR}`
+        : o.kind === 'aborted' ? `422 ${DEVICE_MSG.ABORTED}`
+        : o.kind === 'timeout' ? '422 TIMEOUT'
+        : `422 ${TERMINAL_TIMEOUTS[o.key].message}`;
+    }
+    expect(answers).toEqual(expected);
+  });
+
+  it('a production-mode engine has no mock terminal: its demo terminal waits for an address', async () => {
+    const p = await TestEngine.start({ production: true, deviceSecondMs: 4 });
+    try {
+      const demo = await demoOf(p);
+      expect(demo).toMatchObject({ local_ip_address: null, communication_type: 'tcp' });
+      const a = await p.post('/routertransactions', { routertransaction: { action: 'sale', location_id: p.locationId, terminal_id: demo.id, transaction_amount: '1.00' } });
+      expect(errorsOf(a, 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+      // Nor does a terminal declared "mock" there.
+      const m = await p.post('/terminals', { terminal: { location_id: p.locationId, serial_number: 'M-1', terminal_application_id: REF.PAX_BROADPOS, terminal_manufacturer_id: REF.PAX, communication_type: 'mock' } });
+      const b = await p.post('/routertransactions', { routertransaction: { action: 'sale', location_id: p.locationId, terminal_id: m.body.terminal.id, transaction_amount: '1.00' } });
+      expect(errorsOf(b, 'terminal_id')).toEqual([ROUTER_MSG.TERMINAL_NO_ADDRESS]);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('an installer who gives it an address makes it a real terminal: the address is driven, not the mock', async () => {
+    const e = await TestEngine.start({ deviceSecondMs: 4 });
+    const real = new TerminalSimulator({ secondMs: 4, serialNumber: 'REAL-1' });
+    real.script.stepMs = 5;
+    try {
+      const port = await real.listenTcp(0);
+      const demo = await demoOf(e);
+      // What the counter's installer screen sends (electron/core/devices.ts, devices:terminal-save).
+      expect((await e.put(`/terminals/${String(demo.id)}`, { terminal: { communication_type: 'tcp', local_ip_address: '127.0.0.1', port } })).status).toBe(200);
+      const a = await e.post('/routertransactions', { routertransaction: { action: 'sale', location_id: e.locationId, terminal_id: demo.id, transaction_amount: '1.00', tip_amount: '0.00' } });
+      expect(a.status).toBe(201);
+      expect(real.received.map((f) => f.command)).toEqual(['T00']);
+    } finally {
+      await real.close();
+      await e.close();
+    }
+  });
+
+  it('an older database: its untouched demo terminal (127.0.0.1:10009, tcp) becomes the mock terminal, an edited one keeps its address', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'ringup-demo-term-'));
     try {
       const olden = (registered: number | null) => {
         const db = openDatabase(join(dataDir, DATABASE_FILE));
-        db.prepare("UPDATE terminals SET local_ip_address = '127.0.0.1', port = 10009, last_registration_ts = ? WHERE serial_number = 'SIM0000001'").run(registered);
-        db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(DEMO_TERMINAL_MIGRATION);
+        db.prepare("UPDATE terminals SET local_ip_address = '127.0.0.1', port = 10009, communication_type = 'tcp', last_registration_ts = ? WHERE serial_number = 'SIM0000001'").run(registered);
+        db.prepare('DELETE FROM schema_migrations WHERE version IN (?, ?)').run(DEMO_TERMINAL_MIGRATION, MOCK_TERMINAL_MIGRATION);
         db.close();
       };
-      const demoOf = async (e: TestEngine) => ((await e.get('/terminals')).body.terminals as Record<string, unknown>[]).find((x) => x.serial_number === 'SIM0000001')!;
       await (await TestEngine.start({ dataDir })).close(false);
       olden(null);
       let e = await TestEngine.start({ dataDir });
-      expect((await demoOf(e)).local_ip_address).toBeNull();
+      expect(await demoOf(e)).toMatchObject({ local_ip_address: null, communication_type: 'mock' });
       await e.close(false);
       // Once it has talked to a terminal there, the address is the merchant's: it stays.
       olden(1_700_000_000);
       e = await TestEngine.start({ dataDir });
-      expect((await demoOf(e)).local_ip_address).toBe('127.0.0.1');
+      expect(await demoOf(e)).toMatchObject({ local_ip_address: '127.0.0.1', communication_type: 'tcp' });
       await e.close(false);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

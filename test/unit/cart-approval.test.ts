@@ -15,7 +15,7 @@ import { embeddedClient } from '../helpers/embedded-credentials';
 const h = useCoreHarness('ringup-cart-approval-');
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 let n = 0;
-const ref = () => `approval-${Date.now()}-${n++}`;
+const ref = () => `approval-${Date.now().toString(36)}-${n++}`;
 let coffee: CatalogueItem;
 let beans: CatalogueItem;
 let morganId: string;

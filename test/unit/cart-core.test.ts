@@ -20,7 +20,7 @@ import { embeddedClient } from '../helpers/embedded-credentials';
 
 const card = (number = '4111111111111111') => ({ number, expiry: '1230', cvv: '999', zip: '32606' });
 let n = 0;
-const ref = () => `cart-test-${Date.now()}-${n++}`;
+const ref = () => `cart-test-${Date.now().toString(36)}-${n++}`;
 
 let dir: string;
 let h: OpenCore;

@@ -17,7 +17,7 @@ const VISA_CORPORATE = '4005562231212149';
 const MC_CORPORATE = '5405222222222226';
 const card = (number: string) => ({ number, expiry: '1230', cvv: '999', zip: '32606' });
 let n = 0;
-const ref = () => `l3-${Date.now()}-${n++}`;
+const ref = () => `l3-${Date.now().toString(36)}-${n++}`;
 let items: Record<string, CatalogueItem>;
 
 const engine = () => embeddedClient(h.dir);

@@ -46,7 +46,7 @@ describe('cart sales after the sale', () => {
     await h.signInAs('Casey', '0000');
     value(await h.call('cart:add-item', { itemId: coffee.id, quantity: 2 }));
     value(await h.call('cart:pay-cash', { tenderedCents: 500 }));
-    const paid = value(await h.call('cart:pay-card', { card, clientRef: `sales-${Date.now()}` }));
+    const paid = value(await h.call('cart:pay-card', { card, clientRef: `sales-${Date.now().toString(36)}` }));
     expect(paid.status).toBe('paid');
     const cardTender = paid.tenders.find((t) => t.kind === 'card')!;
     const receipt = value(await h.call('cart:receipt', { cartId: paid.id }));

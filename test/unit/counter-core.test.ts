@@ -37,7 +37,7 @@ async function signInAs(name: string, pin: string): Promise<void> {
 const card = { number: PAN, expiry: '1230', cvv: '999', zip: '32606' };
 let refCounter = 0;
 async function sell(subtotalCents: number, extra: { tipCents?: number; taxCents?: number } = {}): Promise<SaleOutcome> {
-  const r = await call('sale:charge', { subtotalCents, taxCents: extra.taxCents ?? 0, tipCents: extra.tipCents ?? 0, card, clientRef: `core-test-${Date.now()}-${refCounter++}` });
+  const r = await call('sale:charge', { subtotalCents, taxCents: extra.taxCents ?? 0, tipCents: extra.tipCents ?? 0, card, clientRef: `core-test-${Date.now().toString(36)}-${refCounter++}` });
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }

@@ -30,7 +30,7 @@ let sim: TerminalSimulator;
 let savedCardId = '';
 let caseyId = '';
 let n = 0;
-const ref = () => `tender-${Date.now()}-${n++}`;
+const ref = () => `tender-${Date.now().toString(36)}-${n++}`;
 
 /** The engine's stored document of a transaction (read straight from its SQLite file). */
 function engineDoc(id: string): Record<string, unknown> {

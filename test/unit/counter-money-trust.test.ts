@@ -48,7 +48,7 @@ async function signIn(c: Counter, name: string, pin: string): Promise<void> {
 }
 
 let n = 0;
-const ref = () => `trust-${Date.now()}-${n++}`;
+const ref = () => `trust-${Date.now().toString(36)}-${n++}`;
 
 let main: Counter;
 let creds: Record<string, string>;

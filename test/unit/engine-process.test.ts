@@ -96,7 +96,7 @@ describe('engine process supervision (node host)', () => {
     const users = await call<{ users: { id: string; name: string }[] }>('auth:users');
     const casey = (users as { value: { users: { id: string; name: string }[] } }).value.users.find((u) => u.name === 'Casey')!;
     expect((await call('auth:sign-in', { userId: casey.id, pin: '0000' })).ok).toBe(true);
-    const first = await sell(1234, `proc-${Date.now()}-1`);
+    const first = await sell(1234, `proc-${Date.now().toString(36)}-1`);
     expect(first.approved).toBe(true);
 
     const restarting = statusBecomes('restarting');
@@ -111,7 +111,7 @@ describe('engine process supervision (node host)', () => {
     expect(now[0]).not.toBe(enginePid);
     expect(host.exited()).toBe(false);
 
-    const second = await sell(1500, `proc-${Date.now()}-2`);
+    const second = await sell(1500, `proc-${Date.now().toString(36)}-2`);
     expect(second.approved, second.message).toBe(true);
     // Same data: the sale from before the crash is still there.
     const view = await call<{ id: string }>('transactions:view', { id: first.transaction.id });
@@ -128,7 +128,7 @@ describe('engine process supervision (node host)', () => {
     } finally {
       process.kill(enginePid!, 'SIGCONT');
     }
-    expect((await sell(1700, `proc-${Date.now()}-3`)).approved).toBe(true);
+    expect((await sell(1700, `proc-${Date.now().toString(36)}-3`)).approved).toBe(true);
   });
 
   it('the embedded engine down (restarting): a keyed sale is approved offline and forwarded exactly once when it is back (issue 13)', { timeout: 120_000 }, async () => {
@@ -150,7 +150,7 @@ describe('engine process supervision (node host)', () => {
     const back = statusBecomes('ok');
     process.kill(childrenOf(host.child.pid!)[0]!, 'SIGKILL');
     await down;
-    const ref = `proc-${Date.now()}-offline`;
+    const ref = `proc-${Date.now().toString(36)}-offline`;
     const offline = await sell(1_111, ref);
     expect(offline).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, amountCents: 1_111 } });
     expect(await call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_111 } });

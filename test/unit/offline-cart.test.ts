@@ -16,7 +16,7 @@ const settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: 
 const g = useGatedEngine('ringup-offline-cart-engine-');
 let counter: OpenCore;
 let n = 0;
-const ref = () => `offline-cart-${process.pid}-${Date.now()}-${n++}`;
+const ref = () => `offline-cart-${process.pid}-${Date.now().toString(36)}-${n++}`;
 const call: OpenCore['call'] = (channel, arg) => counter.call(channel, arg);
 
 beforeAll(async () => {

@@ -17,7 +17,7 @@ let settings: StoreSettings = { ...DEFAULT_STORE_SETTINGS };
 
 const g = useGatedEngine('ringup-offline-engine-');
 let n = 0;
-const ref = () => `offline-core-${Date.now()}-${n++}`;
+const ref = () => `offline-core-${Date.now().toString(36)}-${n++}`;
 
 /** A counter on `dir` under this file's `settings`, with the queue's pushed status events. */
 async function counter(dir: string) {

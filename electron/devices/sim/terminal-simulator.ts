@@ -40,10 +40,17 @@ export interface SimFaults {
   /** Drop the connection when the operation reaches this state. */
   vanishAt?: TerminalState;
   /**
-   * Answer the next card read with the full card number where the first six go and in the
-   * EMV data (PAN, track 2), as a misconfigured terminal might: the receivers must mask it.
+   * Answer the next card read with the full card number where the first six go, in the
+   * EMV data (PAN, track 2, and inside the application label the receipt prints), as a
+   * misconfigured terminal might: the receivers must mask it.
    */
   fullPan?: boolean;
+  /**
+   * Answer the next sale, auth or return reporting this many cents more approved (and of them
+   * `tipCents` more tip) than it ran, as a tampered terminal might: the receivers must not
+   * charge what the terminal says, only what was asked plus the tip it was allowed to add.
+   */
+  overReport?: { approvedCents: number; tipCents?: number };
 }
 
 export const DEFAULT_SCRIPT: CustomerScript = { card: 'present', tip: 0, pin: 'enter', signature: 'draw', terms: 'accept', stepMs: 40 };
@@ -109,6 +116,11 @@ export class TerminalSimulator {
   /** Serves one end of a serial line (e.g. a socat pty). */
   async attachSerial(path: string): Promise<void> {
     this.attach(await openSerialLink(path));
+  }
+
+  /** Serves one end of any link (the engine's built-in mock terminal: an in-memory pipe, memory-link.ts). */
+  serve(link: DeviceLink): void {
+    this.attach(link);
   }
 
   /** The terminal waits for the card a script.card 'on-cue' customer holds. */
@@ -368,18 +380,20 @@ export class TerminalSimulator {
     const leak = this.faults.fullPan === true;
     if (leak) {
       this.faults.fullPan = false;
-      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000` });
+      if (emv) Object.assign(emv, { PAN: card.pan, TRACK2: `${card.pan}D30121010000000000`, APPLAB: `${card.label} ${card.pan}` });
     }
     // Store-and-forward: the card as this reader encrypts it for the gateway (a number keyed on its pad too).
     const encrypted = req.storeAndForward
       ? encryptCardRead({ pan: card.pan, expDate: '1230', entryMode: read.entryMode, emv: emv ? { AID: card.aid, APPLAB: card.label, TVR: '0000008000', TSI: 'E800' } : null }, this.nextKsn())
       : null;
     await state('done');
+    const over = this.faults.overReport;
+    this.faults.overReport = undefined;
     return {
       ...base,
       authCode: String(100000 + (this.refSeq % 900000)).slice(-6),
-      approvedCents: total,
-      tipCents: tip,
+      approvedCents: total + (over?.approvedCents ?? 0),
+      tipCents: tip + (over?.tipCents ?? 0),
       entryMode: read.entryMode,
       brand,
       debit: read.debit || debitCmd,

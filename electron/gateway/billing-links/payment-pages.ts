@@ -18,6 +18,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { formatMoney, formatMoneyDisplay, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import { ApiError, fmt } from '../framework/errors';
+import { newSecret } from '../framework/ids';
+import { keepsDigits } from '../framework/card-mask';
 import type { Row } from '../framework/resource';
 import { esc, sendErrorPage, sendPage } from '../oauth/html-page';
 import { addFormParser, paramsOf, type Params } from '../oauth/form-params';
@@ -111,7 +113,7 @@ ${r.item_footer ? `<p>${esc(r.item_footer)}</p>` : ''}${r.note ? `<p>${esc(r.not
   };
 
   const form = (t: Target, keep: Params, notice = ''): string => {
-    const formId = randomBytes(16).toString('hex');
+    const formId = newSecret(16); // the payment's transaction_api_id: never card-like (framework/ids.ts)
     const m = methodsOf(t.row);
     const chosen = keep.payment_method ?? (m.cc ? 'cc' : 'ach');
     const idName = t.kind === 'paylink' ? 'paylink_id' : 'id';
@@ -263,10 +265,18 @@ ${card}${bank}
 
   void app.register(async (pages) => {
     addFormParser(pages);
-    pages.get('/paylink', view('paylink'));
-    pages.post('/paylink', pay('paylink'));
-    pages.get('/quickinvoice', view('quickinvoice'));
-    pages.post('/quickinvoice', pay('quickinvoice'));
+    // Card numbers (framework/card-mask.ts): the account the form pays with and the form's own
+    // tokens are consumed, the link's id is an identifier; names, street… are masked.
+    const config = {
+      keepsDigits: keepsDigits(undefined, {
+        account_number: 'consumed', ach_account_number: 'consumed', routing: 'consumed', exp_date: 'consumed', cvv: 'consumed', csrf_token: 'consumed', form_id: 'consumed',
+        paylink_id: 'identifier', id: 'identifier',
+      }),
+    };
+    pages.get('/paylink', { config }, view('paylink'));
+    pages.post('/paylink', { config }, pay('paylink'));
+    pages.get('/quickinvoice', { config }, view('quickinvoice'));
+    pages.post('/quickinvoice', { config }, pay('quickinvoice'));
     pages.get('/quickinvoice/file', async (req, reply) => {
       const q = req.query as Record<string, unknown>;
       const f = ctx.stmt('SELECT file_name, content_type, data FROM quick_invoice_files WHERE id = ? AND quick_invoice_id = ?').get(String(q.file_id ?? ''), String(q.id ?? '')) as

@@ -10,7 +10,9 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
+import { keepsDigitsOf, maskCardNumbers } from '../framework/card-mask';
 import { ApiError, ErrorCollector, fmt } from '../framework/errors';
+import { acceptBody } from '../framework/http-plumbing';
 import { BILLING_MSG } from './billing-messages';
 import { quickInvoiceResource } from './quick-invoices';
 
@@ -63,8 +65,13 @@ export function registerQuickInvoiceCreate(app: FastifyInstance, ctx: EngineCont
   const def = quickInvoiceResource;
   void app.register(async (scope) => {
     await scope.register(multipart, { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES } });
-    scope.post('/v2/quickinvoices', { config: { allow: def.allow.create } }, async (req, reply) => {
+    // Card numbers (framework/card-mask.ts): the declared resource's rules, for a JSON body by the
+    // parser, for a multipart one here; a file's name is free text (its content is stored as sent).
+    const config = { allow: def.allow.create, keepsDigits: keepsDigitsOf(def) };
+    scope.post('/v2/quickinvoices', { config }, async (req, reply) => {
       const { body, files } = req.isMultipart() ? await readMultipart(req) : { body: req.body, files: [] as Upload[] };
+      if (req.isMultipart()) acceptBody(body, config.keepsDigits);
+      for (const f of files) f.name = maskCardNumbers(f.name);
       const input = ctx.validateWrite(def, body, 'create', req);
       const row = ctx.db.transaction(() => {
         const args = { ctx, auth: req.auth, req, errs: new ErrorCollector() };

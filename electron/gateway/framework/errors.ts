@@ -65,6 +65,8 @@ export const MSG = {
   BAD_AMOUNT: '{attribute} must be an amount such as 25.00 (digits, at most 2 decimals, nothing around them).',
   BAD_TIME_ZONE: '{attribute} is not a known time zone; use an IANA name such as America/New_York.',
   HAS_SPACES: '{attribute} must not contain spaces.',
+  /** A card number in a field that keeps its digits exactly (card-mask.ts): refused, never masked or stored. */
+  CARD_NUMBER_IN_IDENTIFIER: '{attribute} looks like a card number. It is kept exactly as sent, so a card number is refused here; never send card numbers outside the account fields.',
   TAKEN: '{attribute} "{value}" has already been taken.',
   UNKNOWN_KEY: '{attribute} has an unknown key "{key}".',
   NOT_CHANGEABLE: '{attribute} cannot be changed.',

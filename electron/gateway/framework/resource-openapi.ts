@@ -11,6 +11,7 @@
  * "1"/"0" for booleans, "" or null to clear an optional field): a value the document
  * refuses is refused by the engine with a 422 naming the field.
  */
+import { describeDigits, digitsRuleOf, type DigitsRule } from './card-mask';
 import { labelOf } from './errors';
 import { filtersOf } from './list';
 import { INPUT_PATTERNS } from './validate';
@@ -104,7 +105,7 @@ function formatPattern(f: FieldDef): string | undefined {
  * bind only the non-empty value: `anyOf: [<rules>, {const: ""}]`, the bounds an empty
  * string meets (maximum length, type) stay on the field itself.
  */
-function inputSchema(name: string, f: FieldDef): JsonSchema {
+function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema {
   let out: JsonSchema = {};
   const nonEmpty: JsonSchema = {};
   const clearable = !f.required && f.nullable !== false;
@@ -163,6 +164,8 @@ function inputSchema(name: string, f: FieldDef): JsonSchema {
   if (clearable) notes.push(f.default !== undefined ? 'null or "" restores the default.' : 'null or "" clears it.');
   else if (!f.required) notes.push('May be left out, not emptied.');
   if (notes.length) out.description = notes.join(' ');
+  // What a card number typed here does, and why (card-mask.ts).
+  describeDigits(out, digits);
   return withExample(out, sampleOf(name, f));
 }
 
@@ -188,7 +191,7 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
     if (f.readOnly) continue;
     if (mode === 'update' && f.update === false) continue;
     if (mode === 'create' && f.create === false) continue;
-    properties[name] = inputSchema(name, f);
+    properties[name] = inputSchema(name, f, digitsRuleOf(def, name, f));
     if (mode === 'create' && f.required) required.push(name);
   }
   return {

@@ -95,11 +95,13 @@ export interface FieldDef {
   /** A valid value, shown in the API reference and sent by the contract run (else derived from the bounds). */
   example?: unknown;
   /**
-   * Keeps a long digit run as sent (a key, a device serial number): card-number masking
-   * (card-mask.ts) leaves it alone. Ids, references, api ids and write-only fields keep
-   * their digits without it.
+   * What a card number typed into it does (card-mask.ts): `identifier` — the field keeps its
+   * digits exactly (a key, a serial number, a user name), so a card number is refused (422);
+   * `consumed` — read by the engine and never stored or returned as sent (a password it only
+   * hashes), kept as sent. Unset: `id`, references, `*_id` / `*_api_id`, the api_id field and
+   * write-only fields are identifiers, everything else is free text and masked.
    */
-  keepsDigits?: true;
+  keepsDigits?: 'identifier' | 'consumed';
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
   /** Every record has a value (the response schema lists it as required and never null). */

@@ -11,10 +11,11 @@
  * - default_cc / default_ach must name a cc / ach product transaction of the location.
  * - No DELETE (the interface has none): 405.
  */
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
+import { keepsDigitsOf } from '../framework/card-mask';
 import { MSG } from '../framework/errors';
+import { newId } from '../framework/ids';
 import { checkApiIdUnique } from '../framework/records';
 import type { ExpandFn, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
@@ -59,7 +60,8 @@ export const locationResource: ResourceDef = {
     branding_domain_title: str(1, 64, { virtual: true }),
     is_new_domain: { type: 'boolean', virtual: true },
     aba: str(9, 9, { format: 'digits' }),
-    dda: str(3, 32),
+    // The merchant's deposit account number: masking would silently change it.
+    dda: str(3, 32, { keepsDigits: 'identifier' }),
     account_number: str(0, 32),
     address1: str(0, 32),
     address2: str(0, 32),
@@ -72,8 +74,8 @@ export const locationResource: ResourceDef = {
     fax: phone,
     contact_email_trx_receipt_default: bool(0),
     // A product transaction of this location: none exists before the location does.
-    default_ach: str(24, 36, { create: false }),
-    default_cc: str(24, 36, { create: false }),
+    default_ach: str(24, 36, { create: false, keepsDigits: 'identifier' }),
+    default_cc: str(24, 36, { create: false, keepsDigits: 'identifier' }),
     developer_company_id: { type: 'string', readOnly: true },
     email_reply_to: str(0, 60, { format: 'email' }),
     location_api_id: str(24, 36, { format: 'no-spaces' }),
@@ -116,8 +118,8 @@ export const locationResource: ResourceDef = {
   },
   beforeInsert({ ctx, input, auth }) {
     const v = input.values;
-    v.location_api_key = randomUUID();
-    v.ticket_hash_key = randomUUID();
+    v.location_api_key = newId();
+    v.ticket_hash_key = newId();
     v.developer_company_id = auth.developerId;
     if (v.is_new_domain === 1) {
       const id = ctx.newId();
@@ -138,14 +140,14 @@ export const credentialsDef: ResourceDef = {
   validate: undefined,
   fields: {
     location_api_id: str(1, 36, { format: 'no-spaces' }),
-    location_api_key: str(1, 36, { format: 'no-spaces' }),
-    ticket_hash_key: str(1, 36, { format: 'no-spaces' }),
+    location_api_key: str(1, 36, { format: 'no-spaces', keepsDigits: 'identifier' }),
+    ticket_hash_key: str(1, 36, { format: 'no-spaces', keepsDigits: 'identifier' }),
   },
 };
 
 export function registerLocationRoutes(app: FastifyInstance, ctx: EngineContext): void {
-  // The location's keys (api id, api key, ticket hash key): the same hands as the location itself.
-  app.put('/v2/locations/:id/credentials', { config: { allow: locationResource.allow.update } }, async (req) => {
+  // The location's keys (api id, api key, ticket hash key): the same hands as the location itself; identifiers (card-mask.ts).
+  app.put('/v2/locations/:id/credentials', { config: { allow: locationResource.allow.update, keepsDigits: keepsDigitsOf(credentialsDef) } }, async (req) => {
     const existing = ctx.findVisible(locationResource, (req.params as { id: string }).id, req);
     const input = ctx.validateWrite(credentialsDef, req.body, 'update', req, existing);
     const row = ctx.db.transaction(() => {

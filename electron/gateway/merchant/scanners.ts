@@ -56,7 +56,7 @@ export const scannerResource: ResourceDef = {
   fields: {
     id: idField,
     title: str(1, 24, { required: true }),
-    serial_number: str(1, 24, { required: true, keepsDigits: true }),
+    serial_number: str(1, 24, { required: true, keepsDigits: 'identifier' }),
     scanner_model_id: { type: 'integer', required: true, minValue: 1, ref: 'scannermodel' },
     location_id: locationRef,
     active: bool(1),

@@ -2,17 +2,19 @@
  * First-start data: a developer company, a parent location, the merchant location
  * "Demo Store" with a cc and an ach product transaction (its default_cc/default_ach;
  * Level 3 allowed on the cc one), one terminal (PAX, BroadPOS; no address, so a counter
- * without a terminal shows none until an installer gives it one) and an admin user
+ * without a terminal shows none until an installer gives it one; in a sandbox engine it is the
+ * built-in mock terminal, communication_type "mock", that router requests reach without an
+ * address: router/mock-terminal.ts) and an admin user
  * (user_type_id 250) who is a member of both locations. The ids and the API key are
  * kept in engine_meta (sealed when embedded in the app: framework/engine-meta.ts) so later
  * starts (and reset()) reuse the same credentials.
  */
-import { randomUUID } from 'node:crypto';
 import type { EngineContext, SeedInfo } from '../framework/context';
 import { readMeta, writeMeta } from '../framework/engine-meta';
-import { newSecret } from '../framework/ids';
+import { newId, newSecret } from '../framework/ids';
 import { REF } from './schema-migrations';
 import { defaultTimeouts } from './terminal-settings';
+import { MOCK_COMMUNICATION_TYPE } from './terminals';
 import { ADMIN_USER_TYPE, UI_PREFS_DEFAULTS, setUserApiKey } from './users';
 
 export const SEED_META_KEY = 'seed';
@@ -24,14 +26,14 @@ export function loadSeedInfo(ctx: EngineContext): SeedInfo | undefined {
 
 export function newSeedInfo(): SeedInfo {
   return {
-    developerId: randomUUID(),
-    userId: randomUUID(),
+    developerId: newId(),
+    userId: newId(),
     userApiKey: newSecret(16),
-    parentLocationId: randomUUID(),
-    locationId: randomUUID(),
-    ccProductTransactionId: randomUUID(),
-    achProductTransactionId: randomUUID(),
-    terminalId: randomUUID(),
+    parentLocationId: newId(),
+    locationId: newId(),
+    ccProductTransactionId: newId(),
+    achProductTransactionId: newId(),
+    terminalId: newId(),
   };
 }
 
@@ -40,14 +42,14 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
   const now = ctx.clock.now();
   const run = (sql: string, ...params: unknown[]) => ctx.stmt(sql).run(...params);
   run('INSERT INTO developer_companies (id, name, created_ts, modified_ts) VALUES (?, ?, ?, ?)', s.developerId, 'Ringup Developer', now, now);
-  const domainId = randomUUID();
+  const domainId = newId();
   run('INSERT INTO branding_domains (id, url, title, created_ts, modified_ts) VALUES (?, ?, ?, ?, ?)', domainId, 'ringup.localhost', 'Ringup', now, now);
   const loc = `INSERT INTO locations (id, parent_id, name, tz, branding_domain_url, branding_domain_id, developer_company_id,
       location_api_key, ticket_hash_key, address1, city, state, zip_code, country, office_phone,
       contact_email_trx_receipt_default, show_contact_files, show_contact_notes, created_user_id, created_ts, modified_ts)
     VALUES (?, ?, ?, 'America/New_York', 'ringup.localhost', ?, ?, ?, ?, ?, ?, ?, ?, 'USA', ?, 0, 0, 0, ?, ?, ?)`;
-  run(loc, s.parentLocationId, null, 'Ringup Merchants', domainId, s.developerId, randomUUID(), randomUUID(), null, null, null, null, null, s.userId, now, now);
-  run(loc, s.locationId, s.parentLocationId, DEMO_STORE_NAME, domainId, s.developerId, randomUUID(), randomUUID(), '5800 NW 39th AVE', 'Gainesville', 'FL', '32606', '3525550100', s.userId, now, now);
+  run(loc, s.parentLocationId, null, 'Ringup Merchants', domainId, s.developerId, newId(), newId(), null, null, null, null, null, s.userId, now, now);
+  run(loc, s.locationId, s.parentLocationId, DEMO_STORE_NAME, domainId, s.developerId, newId(), newId(), '5800 NW 39th AVE', 'Gainesville', 'FL', '32606', '3525550100', s.userId, now, now);
 
   const pt = `INSERT INTO product_transactions (id, location_id, payment_method, processor, title, receipt_header, receipt_footer,
       receipt_add_account_above_signature, receipt_add_recurring_above_signature, receipt_show_contact_name, industry_type, partner,
@@ -67,8 +69,9 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
     `INSERT INTO terminals (id, active, location_id, serial_number, terminal_number, title, local_ip_address, port, terminal_timeouts, tip_percents,
        debit, emv, communication_type, is_provisioned, terminal_application_id, terminal_manufacturer_id, terminal_cvm_id,
        tip_enable, cashback_enable, print_enable, sig_capture_enable, created_user_id, modified_user_id, created_ts, modified_ts)
-     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', NULL, 10009, ?, ?, 1, 1, 'tcp', 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
+     VALUES (?, 1, ?, 'SIM0000001', '1', 'Demo Terminal', NULL, 10009, ?, ?, 1, 1, ?, 1, ?, ?, 1, 1, 0, 1, 1, ?, ?, ?, ?)`,
     s.terminalId, s.locationId, JSON.stringify(defaultTimeouts()), JSON.stringify({ percent_1: 15, percent_2: 18, percent_3: 20 }),
+    ctx.options.production ? 'tcp' : MOCK_COMMUNICATION_TYPE,
     REF.PAX_BROADPOS, REF.PAX, s.userId, s.userId, now, now,
   );
 

@@ -37,6 +37,12 @@ export const terminalApplicationResource: ResourceDef = {
   fields: { id: idField, title: { type: 'string' }, terminal_manufacturer_id: { type: 'string' } },
 };
 
+/**
+ * The communication_type of the sandbox's built-in mock terminal (router/mock-terminal.ts): a
+ * terminal with it and no address is played inside a sandbox engine; the seed's Demo Terminal is one.
+ */
+export const MOCK_COMMUNICATION_TYPE = 'mock';
+
 const timeouts: FieldDef = { type: 'json', json: checkTimeouts, jsonSchema: TIMEOUTS_SCHEMA, example: { card_entry_timeout: 60 } };
 const tips: FieldDef = { type: 'json', json: checkTipPercents, jsonSchema: TIP_PERCENTS_SCHEMA, example: { percent_1: 15, percent_2: 18, percent_3: 20 } };
 
@@ -53,10 +59,10 @@ export const terminalResource: ResourceDef = {
     id: idField,
     active: bool(1),
     location_id: locationRef,
-    serial_number: str(1, 36, { required: true, keepsDigits: true }),
-    terminal_number: str(0, 36, { keepsDigits: true }),
+    serial_number: str(1, 36, { required: true, keepsDigits: 'identifier' }),
+    terminal_number: str(0, 36, { keepsDigits: 'identifier' }),
     title: str(0, 64),
-    mac_address: str(0, 16),
+    mac_address: str(0, 16, { keepsDigits: 'identifier' }),
     local_ip_address: str(0, 15, { pattern: IPV4, example: '127.0.0.1' }),
     port: { type: 'integer', minValue: 1, maxValue: 65535, default: 10009 },
     last_registration_ts: tsField,
@@ -76,9 +82,10 @@ export const terminalResource: ResourceDef = {
     trailer_line_3: line,
     trailer_line_4: line,
     trailer_line_5: line,
+    // tcp, serial (Ringup: with serial_path), or mock (the sandbox's built-in mock terminal, router/mock-terminal.ts).
     communication_type: str(0, 32, { default: 'tcp' }),
     // Ringup: the serial device of a terminal whose communication_type is "serial".
-    serial_path: str(0, 255),
+    serial_path: str(0, 255, { keepsDigits: 'identifier' }),
     is_provisioned: bool(0),
     default_checkin: str(0, 10),
     default_checkout: str(0, 10),

@@ -73,7 +73,8 @@ export const userResource: ResourceDef = {
     domain_id: { type: 'string', readOnly: true },
     contact_id: { type: 'string', readOnly: true },
     // The docs bound usernames by length only (1–64); spaces and e-mail addresses are fine.
-    username: str(1, 64, { required: true }),
+    // Typed at sign-in exactly as stored: masking would lock its user out (card-mask.ts).
+    username: str(1, 64, { required: true, keepsDigits: 'identifier' }),
     email: str(5, 128, { required: true, format: 'email' }),
     // One of the declared types (framework/permissions.ts); anything else is a 422.
     user_type_id: { type: 'integer', required: true, enum: USER_TYPE_IDS },
@@ -96,7 +97,7 @@ export const userResource: ResourceDef = {
     terms_agree_ip: str(0, 64),
     ui_prefs: uiPrefs,
     // Kept when supplied on create (16–64 characters); generated otherwise.
-    user_hash_key: str(16, 64, { update: false, format: 'no-spaces', keepsDigits: true }),
+    user_hash_key: str(16, 64, { update: false, format: 'no-spaces', keepsDigits: 'identifier' }),
     first_name: str(0, 64),
     last_name: str(1, 64, { required: true }),
     address: str(0, 64),
@@ -111,8 +112,9 @@ export const userResource: ResourceDef = {
     cell_phone: phone,
     office_phone: phone,
     office_ext_phone: str(0, 10),
-    password: str(PASSWORD_MIN, PASSWORD_MAX, { virtual: true, writeOnly: true, check: passwordRule }),
-    old_password: str(1, PASSWORD_MAX, { virtual: true, writeOnly: true }),
+    // Only hashed, never returned: consumed as typed (card-mask.ts). The api key is returned once when set, so it is an identifier.
+    password: str(PASSWORD_MIN, PASSWORD_MAX, { virtual: true, writeOnly: true, check: passwordRule, keepsDigits: 'consumed' }),
+    old_password: str(1, PASSWORD_MAX, { virtual: true, writeOnly: true, keepsDigits: 'consumed' }),
     user_api_key: str(16, 64, { virtual: true, writeOnly: true, format: 'no-spaces', update: false }),
     password_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },
     user_api_key_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },

@@ -6,29 +6,36 @@
  * form name keeps its first value.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BODY_LIMIT } from '../framework/http-plumbing';
+import { keepsDigits } from '../framework/card-mask';
+import { BODY_LIMIT, acceptBody } from '../framework/http-plumbing';
 
 export type Params = Record<string, string>;
 
 /**
- * The OAuth routes carry protocol values, never card data: a client's numeric `state` (or a
- * code, a key) must come back exactly as sent, so the card mask (card-mask.ts) leaves these
- * parameters alone on /o/authrize, /o/token and /o/revoke.
+ * The OAuth routes' parameters (card-mask.ts) on /o/authrize, /o/token and /o/revoke. Values the
+ * engine keeps and gives back exactly (a client's `state`, its redirect URL and id, a PKCE
+ * challenge) are identifiers: a card number in one is refused. Secrets it only hashes or
+ * compares (client secret, codes, tokens, the password, CSRF values, its own request id) are
+ * consumed as sent. Everything else (the login domain and user name, which name no user if they
+ * hold a card number: user names refuse them) is masked.
  */
 export const OAUTH_ROUTE_CONFIG = {
-  keepsDigits: {
-    fields: new Set([
-      'client_id', 'client_secret', 'redirect_uri', 'state', 'response_type', 'scope', 'code_challenge', 'code_challenge_method',
-      'request_id', 'csrf_token', 'decision', 'domain', 'username', 'password', 'grant_type', 'code', 'code_verifier', 'refresh_token', 'token',
-    ]),
-  },
+  keepsDigits: keepsDigits(undefined, {
+    client_id: 'identifier', redirect_uri: 'identifier', state: 'identifier', code_challenge: 'identifier',
+    client_secret: 'consumed', request_id: 'consumed', csrf_token: 'consumed', password: 'consumed', code: 'consumed', code_verifier: 'consumed', refresh_token: 'consumed', token: 'consumed',
+  }),
 };
 
 export function addFormParser(app: FastifyInstance): void {
-  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+  // A form body follows its route's card-number declaration like a JSON one (card-mask.ts).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (req, body, done) => {
     const out: Params = {};
     for (const [k, v] of new URLSearchParams(typeof body === 'string' ? body : body.toString('utf8'))) if (!(k in out)) out[k] = v;
-    done(null, out);
+    try {
+      done(null, acceptBody(out, req.routeOptions.config?.keepsDigits));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
   });
 }
 

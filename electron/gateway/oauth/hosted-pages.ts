@@ -7,10 +7,11 @@
  * The other routes (contacts, transactions, dashboard, accounts) are simple read-only
  * pages: simplification, the engine has no full back office.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { fmt } from '../framework/errors';
+import { newSecret } from '../framework/ids';
+import { keepsDigits } from '../framework/card-mask';
 import { formatMoney, formatMoneyDisplay, parseMoney } from '../../../shared/payments/money';
 import { esc, sendErrorPage, sendPage } from './html-page';
 import { HostedSessions, type HostedSession } from './hosted-sessions';
@@ -38,7 +39,8 @@ interface Who {
  * double click, a resent form or a reload charges once. A page shown after an answer
  * (approved, declined, bad input) carries a new id: the next submit is a new charge.
  */
-const newFormId = (): string => randomBytes(16).toString('hex');
+/** Sent as the sale's transaction_api_id: drawn so it never looks like a card number (framework/ids.ts). */
+const newFormId = (): string => newSecret(16);
 const FORM_ID = /^[0-9a-f]{32}$/;
 
 function chargeForm(s: HostedSession, who: Who, values: Params, notice = ''): string {
@@ -99,7 +101,9 @@ export function registerHostedPages(app: FastifyInstance, ctx: EngineContext, ap
     return sendPage(reply, 200, { title: TITLES[route] as string, body: `<h1>${esc(TITLES[route])}</h1><p class="muted">Signed in as ${esc(w.user)} at ${esc(w.location)}.</p>${content}` });
   });
 
-  app.post('/hosted/virtualterminal', async (req, reply) => {
+  // Card numbers (framework/card-mask.ts): the card the form charges and its own tokens are consumed; the rest is masked.
+  const chargeConfig = { keepsDigits: keepsDigits(undefined, { account_number: 'consumed', exp_date: 'consumed', cvv: 'consumed', csrf_token: 'consumed', form_id: 'consumed' }) };
+  app.post('/hosted/virtualterminal', { config: chargeConfig }, async (req, reply) => {
     const s = sessions.of(req);
     if (!s) return signedOut(reply);
     const p = paramsOf(req);

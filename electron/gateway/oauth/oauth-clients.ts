@@ -4,9 +4,9 @@
  * (stored as SHA-256). Used by the admin endpoint (`POST /v2/oauthclients`), the
  * `register-client` command and the sandbox client of the seed.
  */
-import { randomUUID } from 'node:crypto';
 import type { EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG } from '../framework/errors';
+import { newId } from '../framework/ids';
 import { OAUTH_MSG } from './oauth-messages';
 import { matchesHash, newToken, sha256Hex } from './secrets';
 
@@ -88,7 +88,7 @@ export class OAuthClients {
 
   /** Inserts a client; `fixed` reuses a known id/secret (the seed's sandbox client after reset()). */
   register(developerId: string, input: ClientInput, fixed?: RegisteredClient): RegisteredClient {
-    const id = fixed?.client_id ?? randomUUID();
+    const id = fixed?.client_id ?? newId();
     const secret = fixed?.client_secret ?? newToken();
     const now = this.ctx.clock.now();
     this.ctx

@@ -11,11 +11,13 @@
  * app's key when embedded: framework/engine-meta.ts) so the standalone engine can write
  * credentials.json again; the tables only hold hashes.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext, EngineModule, SeedInfo } from '../framework/context';
 import { readMeta, writeMeta } from '../framework/engine-meta';
 import { ApiError, notFound } from '../framework/errors';
+import { newId, newSecret } from '../framework/ids';
+import { keepsDigits } from '../framework/card-mask';
 import { loadSeedInfo } from '../merchant/seed';
 import { hashPassword } from '../merchant/passwords';
 import { ADMINS } from '../framework/permissions';
@@ -62,10 +64,10 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
     devId = seed.developerId;
     const known = loadSeed(c);
     const s: OAuthSeed = known ?? {
-      client: { client_id: randomUUID(), client_secret: randomBytes(32).toString('base64url') },
+      client: { client_id: newId(), client_secret: randomBytes(32).toString('base64url') },
       redirect_uri: SANDBOX_REDIRECT_URI,
       password: newPassword(),
-      developer_encryption_key: randomBytes(32).toString('hex'),
+      developer_encryption_key: newSecret(32),
     };
     c.db.transaction(() => {
       if (!known) writeMeta(c, OAUTH_META_KEY, s);
@@ -119,7 +121,9 @@ export function createOAuthModule(): EngineModule & { clients(): OAuthClients; s
       api.attach(app);
 
       // Client registration: admin users of the developer company (a client signs users in as themselves).
-      const admins = { config: { allow: ADMINS } };
+      // Card numbers (framework/card-mask.ts): redirect URLs are matched exactly later, so they are
+      // identifiers; the name, description and homepage are free text.
+      const admins = { config: { allow: ADMINS, keepsDigits: keepsDigits('oauthclient', { redirect_uris: 'identifier' }) } };
       app.post('/v2/oauthclients', admins, async (req, reply) => {
         const body = req.body as Record<string, unknown> | undefined;
         const wrapped = body && typeof body === 'object' ? body.oauthclient : undefined;

@@ -6,17 +6,22 @@
  * is not whole blocks, bad padding (a wrong key or a tampered byte shows up here), text
  * that is not UTF-8 JSON, or JSON that is not an object.
  *
- * Simplification: CBC without a MAC cannot tell every tampering from a valid message; a
- * changed byte almost always breaks the padding or the JSON, and the fields are then
- * checked (user api key, location, timestamp), so a forged link still needs the user's key.
+ * The encryption is unauthenticated: the interface defines `e_data` as IV + AES-256-CBC with
+ * no MAC, and partners build it that way, so the engine cannot tell a tampered link from a
+ * genuine one and does not pretend to. A changed byte of the ciphertext garbles a whole block
+ * and almost always breaks the padding or the JSON; a changed byte of the IV rewrites only the
+ * first 16 characters of the JSON, exactly, and may well still parse. Decision: keep the
+ * interface's format (adding a MAC would refuse every partner's links) and make what matters
+ * not depend on the bytes: the fields are checked (user api key, location, timestamp), so a
+ * forged link still needs the user's key, and the replay guard keys on what the link signs in
+ * (sso-replay.ts), so a used link rewritten this way is still a used link.
  */
 import { createDecipheriv } from 'node:crypto';
 import { OAUTH_MSG } from './oauth-messages';
-import { sha256Hex } from './secrets';
 
 export const SSO_MAX_HEX = 64 * 1024;
 
-export type Decoded = { ok: true; json: Record<string, unknown>; digest: string } | { ok: false; message: string };
+export type Decoded = { ok: true; json: Record<string, unknown> } | { ok: false; message: string };
 
 const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
 
@@ -46,6 +51,5 @@ export function decodeSsoPayload(data: string | undefined, eData: string | undef
     return { ok: false, message: eData ? OAUTH_MSG.SSO_BAD_CIPHER : OAUTH_MSG.SSO_BAD_JSON };
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) return { ok: false, message: OAUTH_MSG.SSO_BAD_JSON };
-  // The replay guard keys on the meaning (the JSON text), so re-encrypting a used link under a new IV does not pass.
-  return { ok: true, json: json as Record<string, unknown>, digest: sha256Hex(plain) };
+  return { ok: true, json: json as Record<string, unknown> };
 }

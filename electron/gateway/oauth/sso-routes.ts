@@ -4,7 +4,8 @@
  * checked in this order, each failure answering an error page (never a 5xx, never a
  * session): developer-id, decoding, required fields, timestamp (15 minutes; up to 60 s in
  * the future is tolerated for clock skew), user + user api key, location visible to the
- * user, then replay (each link's JSON is accepted once; the guard rows expire with it).
+ * user, then replay (each sign-in — user, location, contact, timestamp — is accepted once,
+ * whatever the link's bytes: sso-replay.ts; the guard rows expire with it).
  *
  * Two shapes, told apart by their keys:
  * - standard (contact_api_id, first_name, last_name…): the contact is created or updated
@@ -18,6 +19,7 @@
  * description; amount parts (subtotal, tax, tip) are not sent apart from the total.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { keepsDigits, maskCardNumbers } from '../framework/card-mask';
 import type { EngineContext } from '../framework/context';
 import { fmt } from '../framework/errors';
 import { parseMoney, formatMoney } from '../../../shared/payments/money';
@@ -28,6 +30,7 @@ import { OAUTH_MSG } from './oauth-messages';
 import { paramsOf } from './form-params';
 import { matchesHash, sameText } from './secrets';
 import { decodeSsoPayload } from './sso-link';
+import { claimSignIn } from './sso-replay';
 
 export const SSO_TTL = 900;
 export const SSO_SKEW = 60;
@@ -90,11 +93,12 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
           else prefill.transaction_amount = formatMoney(cents);
         }
         const d = str(q.description);
-        if (d !== undefined) prefill.description = d.slice(0, 255);
+        // Prefilled values are shown on the page and kept in the session: masked like any free text (card-mask.ts).
+        if (d !== undefined) prefill.description = maskCardNumbers(d.slice(0, 255));
         const extra: Record<string, string> = {};
         for (const k of PASS_PARAMS) {
           const v = str(q[k]);
-          if (v !== undefined && v !== '') extra[k] = v.slice(0, 255);
+          if (v !== undefined && v !== '') extra[k] = maskCardNumbers(v.slice(0, 255));
         }
         if (Object.keys(extra).length) prefill.extra = extra;
       }
@@ -121,7 +125,7 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
       const descriptions = items.map((li) => (li && typeof li === 'object' ? str((li as Record<string, unknown>).description) : undefined)).filter((d): d is string => !!d);
       const claim = str(j.claim_id);
       const description = [claim ? `Claim ${claim}` : '', ...descriptions].filter(Boolean).join('; ');
-      if (description) prefill.description = description.slice(0, 255);
+      if (description) prefill.description = maskCardNumbers(description.slice(0, 255));
     }
     if (missing.length) return refuse(reply, 400, fmt(OAUTH_MSG.SSO_FIELD, { fields: missing.join(', ') }));
 
@@ -136,9 +140,10 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
     const loc = await api.call(userId, 'GET', `/v2/locations/${encodeURIComponent(locationId)}`);
     if (loc.status !== 200) return refuse(reply, 403, OAUTH_MSG.SSO_LOCATION);
 
-    ctx.stmt('DELETE FROM sso_links_used WHERE expires_ts < ?').run(now);
-    const fresh = ctx.stmt('INSERT OR IGNORE INTO sso_links_used (digest, expires_ts) VALUES (?, ?)').run(decoded.digest, ts + SSO_TTL + SSO_SKEW).changes === 1;
-    if (!fresh) return refuse(reply, 409, OAUTH_MSG.SSO_REPLAYED);
+    // Once per sign-in (sso-replay.ts): the location as the engine knows it, not as the link spells it.
+    const signedInLocation = String((loc.body.location as Record<string, unknown> | undefined)?.id ?? locationId);
+    const signIn = { userId, locationId: signedInLocation, contactApiId: contactBody ? String(contactBody.contact_api_id) : null, timestamp: ts };
+    if (!claimSignIn(ctx, signIn, ts + SSO_TTL + SSO_SKEW)) return refuse(reply, 409, OAUTH_MSG.SSO_REPLAYED);
 
     let contactId: string | null = null;
     if (contactBody) {
@@ -152,8 +157,9 @@ export function registerSsoRoutes(app: FastifyInstance, deps: SsoDeps): void {
   };
 
   // `data` / `e_data` are hex blobs: their digit runs can pass a Luhn check, and masking one
-  // would break the link. Every other parameter is masked as anywhere else (card-mask.ts).
-  const config = { keepsDigits: { fields: new Set(['data', 'e_data']) } };
+  // would break the link; they are read here, never stored. The developer id is an identifier.
+  // The link's prefilled values are masked once decoded (above); its contact goes through /v2/contacts.
+  const config = { keepsDigits: keepsDigits(undefined, { data: 'consumed', e_data: 'consumed', 'developer-id': 'identifier' }) };
   for (const path of ['/custom/sso', '/custom/contactsso']) {
     app.get(path, { config }, handle);
     app.post(path, { config }, handle);

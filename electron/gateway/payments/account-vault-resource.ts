@@ -17,6 +17,9 @@ import { ApiError } from '../framework/errors';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 import type { FieldDef, ResourceDef } from '../framework/resource';
 import { PAY_MSG } from './payment-messages';
+import { VAULT_FIELDS } from './vault-fields';
+
+const digitsRule = (name: string) => VAULT_FIELDS.find((f) => f.name === name)?.keepsDigits;
 
 /** What the hooks need from the running payments module (created after the declaration). */
 export interface VaultRuntime {
@@ -44,8 +47,8 @@ export function accountVaultResource(runtime: () => VaultRuntime): ResourceDef {
       billing_address: text,
       billing_zip: search,
       exp_date: exact,
-      // Account data keeps its digits (framework/card-mask.ts).
-      routing: { ...text, keepsDigits: true },
+      // Account data and the licence number keep their digits as the request field table says (vault-fields.ts).
+      routing: { ...text, keepsDigits: digitsRule('routing') },
       account_type: exact,
       // Not a filter parameter of its own: the location scope reads `location_id` (framework/list.ts).
       location_id: { type: 'string', readOnly: true, alwaysSet: true, filter: false },
@@ -53,7 +56,7 @@ export function accountVaultResource(runtime: () => VaultRuntime): ResourceDef {
       created_ts: { type: 'integer', readOnly: true, alwaysSet: true },
       modified_ts: { type: 'integer', readOnly: true, alwaysSet: true },
       account_vault_api_id: exact,
-      dl_number: { ...text, keepsDigits: true },
+      dl_number: { ...text, keepsDigits: digitsRule('dl_number') },
       dl_state: text,
       // A merchant's own reference: searched by substring like the other free text.
       customer_id: search,

@@ -29,6 +29,7 @@
  * real gateway decrypts with the reader's key, identified by the KSN.
  */
 import { createDecipheriv, createHash } from 'node:crypto';
+import { maskCardNumbers } from '../framework/card-mask';
 import { decryptCardRead, READER_E_FORMAT } from '../../devices/reader-encryption';
 
 export interface SwipedCard {
@@ -45,9 +46,9 @@ export interface SwipedCard {
 const TRACK1 = /%B(\d{12,19})\^([^^]{0,26})\^(\d{2})(\d{2})[^?]*\?/;
 const TRACK2 = /;(\d{12,19})=(\d{2})(\d{2})[^?]*\?/;
 
-/** "DOE/PAT" → "PAT DOE" (track 1 stores surname first). */
+/** "DOE/PAT" → "PAT DOE" (track 1 stores surname first). Stored as the holder's name: masked like any name (framework/card-mask.ts). */
 function holderName(raw: string): string | null {
-  const t = raw.trim();
+  const t = maskCardNumbers(raw).trim();
   if (!t) return null;
   const [last, first] = t.split('/');
   return (first ? `${first.trim()} ${(last ?? '').trim()}` : t).replace(/\s+/g, ' ').trim() || null;
@@ -99,7 +100,9 @@ export type DecryptResult = { card: SwipedCard } | { error: 'unreadable' | 'ksn_
 export function decryptTrackData(data: string, format: EncryptedFormat = 'idtech', ksn: string | null = null): DecryptResult {
   if (format === READER_E_FORMAT && ksn && HEX.test(data)) {
     const read = decryptCardRead(data, ksn);
-    if (read) return { card: { number: read.pan, expDate: read.expDate, name: null, entryMode: read.entryMode, emv: read.emv ? { ...read.emv, APPN: read.emv.APPLAB } : null } };
+    // The reader's EMV values are stored as the receipt data: masked like any free text.
+    const emv = read?.emv ? Object.fromEntries(Object.entries({ ...read.emv, APPN: read.emv.APPLAB }).map(([k, v]) => [k, maskCardNumbers(String(v))])) : null;
+    if (read) return { card: { number: read.pan, expDate: read.expDate, name: null, entryMode: read.entryMode, emv } };
   }
   if (HEX.test(data)) {
     const card = parseTrackData(Buffer.from(data, 'hex').toString('latin1'));

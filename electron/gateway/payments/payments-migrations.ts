@@ -8,6 +8,10 @@
  * last_four and the brand only. CVV is stored nowhere.
  */
 import type { Migration } from '../framework/migrations';
+import { RECORD_FIELDS } from './transaction-doc';
+
+/** Adds every documented key to transaction records stored before it (transaction-doc.ts). */
+export const TRANSACTION_KEYS_MIGRATION = 190;
 
 export const PAYMENTS_MIGRATIONS: Migration[] = [
   {
@@ -214,6 +218,18 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       // An HMAC (request-fingerprint.ts), never card data. NULL on rows made before it:
       // a repeat of those is answered with the original, as it was.
       db.exec('ALTER TABLE transactions ADD COLUMN request_fingerprint TEXT');
+    },
+  },
+  // 190: issue 19's every documented key of a transaction record.
+  {
+    version: TRANSACTION_KEYS_MIGRATION,
+    module: 'payments',
+    name: 'every documented key on every stored transaction record (null when unset)',
+    // Records stored before it carry only the keys that were set; json_insert adds the missing ones
+    // as null and leaves every present value as it is.
+    up(db) {
+      const pairs = RECORD_FIELDS.map((f) => `'$.${f}', NULL`).join(', ');
+      db.exec(`UPDATE transactions SET doc = json_insert(doc, ${pairs})`);
     },
   },
   // 600–609: the notifications/postbacks work (issue 10) on payments tables.

@@ -36,10 +36,12 @@ import {
 } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
 import { listFilters, type ListSpec } from '../framework/list';
-import { BASE_FIELDS, RECORD_FIELDS } from './transaction-doc';
+import { FAMILY_RESPONSE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { ACCOUNT_SOURCE_FIELDS, POST_ACTIONS, PUT_ACTIONS, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
+import { VAULT_KEEPS_DIGITS } from './vault-service';
 import { VAULT_FIELDS as VAULT_INPUT_FIELDS } from './vault-fields';
+import { describeDigits, describeDigitsOf, type DigitsRule } from '../framework/card-mask';
 
 type TransactionAction = (typeof POST_ACTIONS)[number] | (typeof PUT_ACTIONS)[number];
 
@@ -62,6 +64,8 @@ export interface TransactionFieldDescriptor {
   accountSource?: true;
   description?: string;
   example?: unknown;
+  /** What a card number typed into it does (framework/card-mask.ts). */
+  digits: DigitsRule;
 }
 
 /** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
@@ -101,7 +105,7 @@ const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_tra
 
 /** The request fields of `/v2/transactions`, derived from the one declaration (transaction-fields.ts). */
 export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = TRANSACTION_TABLE.filter((f) => f.name !== 'action').map((f) => {
-  const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description };
+  const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: f.actions, description: f.description, digits: f.keepsDigits ?? 'mask' };
   if (f.name === 'account_number') d.pattern = ACCOUNT_NUMBER_TEXT.source; // its digit bounds (per payment method) are its reader's
   else if (f.type === 'tags' || f.type === 'additional_amounts') d.maxItems = f.max;
   else if (f.type !== 'money' && f.type !== 'json' && f.type !== 'mmyy') {
@@ -168,6 +172,7 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
   const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
   const desc = `${f.description ?? ''}${which}`.trim();
   if (desc) s.description = desc;
+  if (f.type !== 'money') describeDigits(s, f.digits);
   return withExample(s, f.example ?? sampleOfDescriptor(f));
 }
 
@@ -252,11 +257,12 @@ function outputOfTable(name: string): JsonSchema {
 
 function transactionRecord(): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
-  // Base fields are on every record; the other kept inputs appear once sent.
+  // Every record field is on every record, null when unset (transaction-doc.ts).
   for (const f of RECORD_FIELDS) properties[f] = TXN_OUTPUT_TYPES[f] ?? outputOfTable(f);
+  for (const f of FAMILY_RESPONSE_FIELDS) properties[f] = { type: 'null', description: "Documented by the interface family's answers; not modelled here, always null." };
   for (const e of EXPANDS.transaction) properties[e] = { description: `With \`?expand=${e}\`.` };
   properties._links = ref('Links');
-  return { type: 'object', required: [...BASE_FIELDS, '_links'], properties, additionalProperties: true };
+  return { type: 'object', required: [...RECORD_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
 const VAULT_EXAMPLES: Record<string, unknown> = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', routing: '072000326', account_type: 'checking', is_company: 0 };
@@ -266,7 +272,7 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
   for (const f of VAULT_INPUT_FIELDS) {
     if (!f.modes.includes(mode)) continue;
-    const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: [], description: f.description };
+    const d: TransactionFieldDescriptor = { name: f.name, type: JSON_TYPES[f.type], actions: [], description: f.description, digits: f.keepsDigits ?? 'mask' };
     if (f.type === 'mmyy' || f.type === 'hex' || f.type === 'base64' || f.type === 'email' || f.type === 'money') d.pattern = TYPE_PATTERNS[f.type];
     else {
       if (f.min !== undefined) d.minLength = f.min;
@@ -350,8 +356,8 @@ export function paymentsOpenApi(): OpenApiPart {
       Transaction: transactionRecord(),
       TransactionCreate: transactionBodySchema(TRANSACTION_INPUT_FIELDS, POST_ACTIONS, 'sale'),
       TransactionAction: transactionBodySchema(TRANSACTION_INPUT_FIELDS, PUT_ACTIONS),
-      AccountVaultCreate: vaultWrite('create'),
-      AccountVaultUpdate: vaultWrite('update'),
+      AccountVaultCreate: describeDigitsOf(vaultWrite('create'), VAULT_KEEPS_DIGITS),
+      AccountVaultUpdate: describeDigitsOf(vaultWrite('update'), VAULT_KEEPS_DIGITS),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
     },
     paths: {

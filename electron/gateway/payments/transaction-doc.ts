@@ -30,16 +30,30 @@ export const BASE_FIELDS = [
 ] as const;
 
 /**
- * Every field a record can carry: the base fields, then the inputs kept as sent (from the
- * field table). Base fields are on every record (null when not applicable); the other
- * input fields appear when sent, so a plain sale's record stays as small as before (the
- * 5000-row page is string concatenation of stored records, and its speed is their size).
+ * Keys the interface family's documented transaction answers carry (its Transactions and Router
+ * Transactions examples) that neither the base record nor the field table holds: `code`, `item`,
+ * `timestamp`, `auth` and `folio_num` of the older answers, `bill_payment`, and the recurring
+ * and installment keys. The engine does not model them: they are always null (their meaning is in
+ * auth_code, created_ts, order_num, recurring_id, is_recurring), present so a client that reads
+ * them finds the key, as the family's clients do.
  */
-export const RECORD_FIELDS: readonly string[] = [...new Set<string>([...BASE_FIELDS, ...RECORD_INPUT_FIELDS])];
+export const FAMILY_RESPONSE_FIELDS = [
+  'code', 'item', 'timestamp', 'auth', 'folio_num', 'bill_payment', 'recurring_flag', 'recurring_number',
+  'installment_number', 'installment_total_count',
+] as const;
+
+/**
+ * Every key of a transaction record, derived from the declarations: the base fields, the inputs
+ * kept as sent (the field table's `storage: 'record'` fields: lodging, amount parts, custom
+ * fields…), then the family's documented keys. Every record carries every one of them, null
+ * when unset: the interface documents the record's keys, not a shape that depends on what was
+ * sent. (A record stored before migration 602 gets the keys it lacked, null.)
+ */
+export const RECORD_FIELDS: readonly string[] = [...new Set<string>([...BASE_FIELDS, ...RECORD_INPUT_FIELDS, ...FAMILY_RESPONSE_FIELDS])];
 
 export function emptyDoc(): Record<string, unknown> {
   const d: Record<string, unknown> = {};
-  for (const f of BASE_FIELDS) d[f] = null;
+  for (const f of RECORD_FIELDS) d[f] = null;
   return d;
 }
 

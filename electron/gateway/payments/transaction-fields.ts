@@ -27,13 +27,15 @@
  *   a vault) stay in the service's own code.
  * - `byMethod`: bounds per payment method (account_number: card or bank account).
  * - `messages`: a named message for the field's type/bounds or pattern failure.
- * - `keepsDigits`: account data or an identifier; card-number masking leaves it alone.
+ * - `keepsDigits`: what a card number typed into it does (framework/card-mask.ts): `identifier`
+ *   (ids, api ids, serial, check and licence numbers: refused, 422), `consumed` (the account data
+ *   the payment is made of: read, never stored or returned in full); unset, free text, masked.
  * - `description`: one sentence for the README and the OpenAPI document.
  *
  * Bounds follow the interface family's field tables (PayaConnect Endpoints/Transactions),
  * where the engine reads them differently the description says so.
  */
-import type { KeepsDigits } from '../framework/card-mask';
+import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
@@ -104,11 +106,12 @@ export interface TransactionField {
   /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
   messages?: { invalid?: string; pattern?: string };
   /**
-   * Holds account data or an identifier, so a long digit run in it is kept as sent; in
-   * every other field (po_number, customer_id, custom_data …) a card number is masked
-   * before anything reads it (framework/card-mask.ts).
+   * `identifier`: keeps its digits exactly, so a card number in it is refused (422);
+   * `consumed`: account data the engine reads and never stores or returns in full. Unset:
+   * free text (po_number, customer_id, clerk_number, custom_data …), where a card number is
+   * masked before anything reads it (framework/card-mask.ts).
    */
-  keepsDigits?: true;
+  keepsDigits?: 'identifier' | 'consumed';
   description: string;
 }
 
@@ -146,10 +149,10 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   // --- what to do and where
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
-  { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: true },
-  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: true },
-  { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: true },
-  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Your id, unique per location; a repeat of the same request (amounts, card, payment method, action) returns the original (idempotency), a repeat with other ones is 422. On PUT: the record\'s own (422 otherwise), or given to a record without one.', keepsDigits: true, messages: { pattern: PAY_MSG.API_ID_SPACES } },
+  { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: 'identifier' },
+  { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: 'identifier' },
+  { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: 'identifier' },
+  { name: 'transaction_api_id', type: 'string', max: 64, pattern: NO_SPACES, patternText: 'no spaces', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Your id, unique per location; a repeat of the same request (amounts, card, payment method, action) returns the original (idempotency), a repeat with other ones is 422. On PUT: the record\'s own (422 otherwise), or given to a record without one.', keepsDigits: 'identifier', messages: { pattern: PAY_MSG.API_ID_SPACES } },
   // --- the money
   { name: 'transaction_amount', type: 'money', actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', requiredFor: ['sale', 'authonly', 'force', 'debit', 'credit', 'authincrement', 'partialreversal'], description: 'POST: the total, tip and tax included. authcomplete: the amount to capture; authincrement: the increment; partialreversal: the final amount; void: the whole amount, if sent.', messages: { invalid: PAY_MSG.AMOUNT_INVALID } },
   { name: 'subtotal_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'The amount before tax, tip and surcharge; with it the parts must add up to transaction_amount.' },
@@ -159,18 +162,18 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'additional_amounts', type: 'additional_amounts', max: 5, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', requiredFor: ['force'], description: 'The voice authorization code of a force.', messages: { invalid: PAY_MSG.AUTH_CODE_INVALID } },
   // --- the account
-  { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: true },
+  { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: 'consumed' },
   { name: 'exp_date', type: 'mmyy', actions: [...CARD_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'Card expiry MMYY; on authcomplete/authincrement it replaces the stored one.', messages: { invalid: PAY_MSG.EXP_DATE_INVALID } },
   { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
-  { name: 'track_data', type: 'string', max: 256, actions: [...CARD_POST, 'debit'], storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S. On an ACH transaction: a check\'s MICR line, read like micr_data. Never stored.', keepsDigits: true },
-  { name: 'e_track_data', type: 'string', max: 2048, actions: CARD_POST, storage: 'never', description: "Encrypted reader data; needs e_format. A simulated terminal's store-and-forward read (hex, e_format ksn, its KSN in e_serial_number: entry mode C, P, S or K and EMV data inside); the docs' magnesafe, ksn or ksnpin layout, read with the sandbox's simulated reader key (see Simplifications); or the track text's bytes in hex, entry mode S.", keepsDigits: true },
+  { name: 'track_data', type: 'string', max: 256, actions: [...CARD_POST, 'debit'], storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S. On an ACH transaction: a check\'s MICR line, read like micr_data. Never stored.', keepsDigits: 'consumed' },
+  { name: 'e_track_data', type: 'string', max: 2048, actions: CARD_POST, storage: 'never', description: "Encrypted reader data; needs e_format. A simulated terminal's store-and-forward read (hex, e_format ksn, its KSN in e_serial_number: entry mode C, P, S or K and EMV data inside); the docs' magnesafe, ksn or ksnpin layout, read with the sandbox's simulated reader key (see Simplifications); or the track text's bytes in hex, entry mode S.", keepsDigits: 'consumed' },
   { name: 'e_format', type: 'enum', values: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
-  { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN); ksn and ksnpin data need it (magnesafe data carries its own).", keepsDigits: true },
-  { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number.", keepsDigits: true },
-  { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.', keepsDigits: true },
-  { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.', keepsDigits: true },
-  { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.', keepsDigits: true },
-  { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.', keepsDigits: true },
+  { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN); ksn and ksnpin data need it (magnesafe data carries its own).", keepsDigits: 'identifier' },
+  { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number.", keepsDigits: 'consumed' },
+  { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.', keepsDigits: 'identifier' },
+  { name: 'account_vault_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The vault by its api_id, in place of account_vault_id.', keepsDigits: 'identifier' },
+  { name: 'previous_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge or refund the account of an earlier transaction.', keepsDigits: 'identifier' },
+  { name: 'previous_transaction_api_id', type: 'string', max: 64, actions: ALL_POST, storage: 'engine', description: 'The earlier transaction by its transaction_api_id.', keepsDigits: 'identifier' },
   { name: 'account_holder_name', type: 'string', max: 32, trim: true, actions: [...ALL_POST, 'void', 'authcomplete', 'authincrement', 'partialreversal'], storage: 'engine', description: 'Name on the card or account (required for ACH without a vault); on PUT it replaces the stored one.' },
   {
     name: 'account_type',
@@ -181,17 +184,17 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
     messages: { invalid: PAY_MSG.ACCOUNT_TYPE_UNKNOWN },
     description: 'ACH: checking or savings. Cards: read only; a card type sent (visa, mc, …) is accepted and the engine sets the brand from the number.',
   },
-  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).', keepsDigits: true, messages: { invalid: PAY_MSG.ROUTING_INVALID } },
+  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).', keepsDigits: 'consumed', messages: { invalid: PAY_MSG.ROUTING_INVALID } },
   { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).', messages: { invalid: PAY_MSG.SEC_CODE_INVALID } },
   { name: 'effective_date', type: 'date', actions: ['debit', 'credit'], storage: 'record', description: 'ACH effective date, kept as sent (default: today).' },
-  { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).', keepsDigits: true },
+  { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).', keepsDigits: 'identifier' },
   { name: 'ach_identifier', type: 'string', min: 1, max: 1, actions: ACH_POST, storage: 'record', description: 'ACH identifier.' },
-  { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification).", keepsDigits: true },
+  { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification).", keepsDigits: 'identifier' },
   { name: 'dl_state', type: 'string', min: 2, max: 2, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence state." },
   { name: 'dob_year', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'record', description: 'Year of birth (ACH identity check).' },
   { name: 'ssn4', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'never', description: 'Last 4 of the SSN (ACH identity check); never stored.' },
-  { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: true },
-  { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: true },
+  { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: 'consumed' },
+  { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: 'consumed' },
   { name: 'save_account', type: 'boolean', actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'engine', description: 'Vault the account when approved (account_vault_id on the record).' },
   { name: 'save_account_title', type: 'string', max: 16, actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'record', description: 'Title of the vault made by save_account.' },
   // --- verification and processor settings per request
@@ -205,8 +208,8 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'auto_decline_street_override', type: 'boolean', actions: CARD_POST, storage: 'record', description: 'Decline when the street does not match (AVS).' },
   { name: 'allow_partial_authorization_override', type: 'boolean', actions: ['sale', 'authonly', 'authincrement'], storage: 'record', description: 'Partial approvals allowed (default yes); off, 2.01 declines.' },
   { name: 'card_present', type: 'boolean', actions: ['sale', 'refund', 'force'], storage: 'record', description: 'Card present (default: 1 when swiped, else 0).' },
-  { name: 'cavv', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure authentication value; never stored.', keepsDigits: true },
-  { name: 'xid', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure transaction id; never stored.', keepsDigits: true },
+  { name: 'cavv', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure authentication value; never stored.', keepsDigits: 'consumed' },
+  { name: 'xid', type: 'string', max: 40, actions: ['sale', 'authonly'], storage: 'never', description: '3-D Secure transaction id; never stored.', keepsDigits: 'consumed' },
   // --- lodging
   { name: 'checkin_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-in (at most 99 days before checkout).' },
   { name: 'checkout_date', type: 'date', actions: LODGING, storage: 'record', description: 'Lodging check-out.' },
@@ -221,7 +224,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'clerk_number', type: 'string', max: 16, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Clerk or employee id.' },
   { name: 'customer_id', type: 'string', max: 64, actions: ALL_POST, storage: 'record', description: "The payer's id in your system." },
   { name: 'customer_ip', type: 'string', max: 39, actions: ALL_POST, storage: 'record', description: "The payer's IP address." },
-  { name: 'terminal_serial_number', type: 'string', max: 24, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Serial number of the terminal used.', keepsDigits: true },
+  { name: 'terminal_serial_number', type: 'string', max: 24, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Serial number of the terminal used.', keepsDigits: 'identifier' },
   { name: 'transaction_c1', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 1.' },
   { name: 'transaction_c2', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 2.' },
   { name: 'transaction_c3', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 3.' },
@@ -229,9 +232,9 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'tags', type: 'tags', max: 64, actions: ALL, storage: 'record', description: 'Tag titles (array or comma list); on PUT they replace the stored ones.' },
   { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', description: 'Locale such as en_CA.' },
   { name: 'terms_agree', type: 'boolean', actions: ALL_POST, storage: 'record', description: 'The payer agreed to the terms.' },
-  { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.', keepsDigits: true },
-  { name: 'contact_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'Contact of the same location; edit moves the transaction to it ("" detaches it).', keepsDigits: true },
-  { name: 'contact_api_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'The contact by its api_id.', keepsDigits: true },
+  { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.', keepsDigits: 'identifier' },
+  { name: 'contact_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'Contact of the same location; edit moves the transaction to it ("" detaches it).', keepsDigits: 'identifier' },
+  { name: 'contact_api_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'The contact by its api_id.', keepsDigits: 'identifier' },
   { name: 'notification_email_address', type: 'email', max: 128, actions: ALL, storage: 'engine', description: 'E-mail a receipt (also on every PUT action).', messages: { invalid: PAY_MSG.EMAIL_INVALID } },
   { name: 'move_account_vault', type: 'boolean', actions: ['edit'], storage: 'never', description: "With contact_id: the transaction's account vault moves to that contact too." },
   { name: 'move_account_vault_transactions', type: 'boolean', actions: ['edit'], storage: 'never', description: "With move_account_vault: every transaction of that vault moves to the contact too." },
@@ -246,11 +249,15 @@ export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_d
 
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
 
-/** The transaction routes' card-masking declaration: only these keys of `{"transaction": {...}}` keep long digit runs. */
-export const TRANSACTION_KEEPS_DIGITS: KeepsDigits = {
-  wrapper: 'transaction',
-  fields: new Set(['id', ...TRANSACTION_FIELDS.filter((f) => f.keepsDigits).map((f) => f.name)]),
-};
+/** The card-number rules of the transaction fields (framework/card-mask.ts), under a wrapper (the router's is `routertransaction`). */
+export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'identifier' | 'consumed'> = {}): KeepsDigits {
+  const rules: Record<string, 'identifier' | 'consumed'> = { id: 'identifier', ...extra };
+  for (const f of TRANSACTION_FIELDS) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
+  return keepsDigits(wrapper, rules);
+}
+
+/** The transaction routes' card-number declaration (`{"transaction": {...}}`). */
+export const TRANSACTION_KEEPS_DIGITS: KeepsDigits = transactionKeepsDigits('transaction');
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
 export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);

@@ -31,7 +31,8 @@ export interface VaultField extends ReadableField {
   /** Checked by the service's own reader (the account number); its JSON type is checked here. */
   ownReader?: true;
   /** A long digit run in it is kept (account data, ids): card-number masking leaves it alone. */
-  keepsDigits?: true;
+  /** What a card number typed into it does (framework/card-mask.ts); absent: free text, masked. */
+  keepsDigits?: 'identifier' | 'consumed';
   description: string;
 }
 
@@ -42,19 +43,19 @@ const DIGITS = /^\d*$/;
 const text = (name: string, max: number, description: string, extra: Partial<VaultField> = {}): VaultField => ({ name, type: 'string', max, methods: BOTH, modes: ALL_MODES, description, ...extra });
 
 export const VAULT_FIELDS: readonly VaultField[] = [
-  { name: 'location_id', type: 'string', max: 36, methods: BOTH, modes: CREATE, required: true, keepsDigits: true, description: 'One of your locations.', messages: { invalid: PAY_MSG.LOCATION_INVALID } },
+  { name: 'location_id', type: 'string', max: 36, methods: BOTH, modes: CREATE, required: true, keepsDigits: 'identifier', description: 'One of your locations.', messages: { invalid: PAY_MSG.LOCATION_INVALID } },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], methods: BOTH, modes: CREATE, required: true, description: 'cc (card) or ach (bank account).', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
-  { name: 'account_number', type: 'string', pattern: ACCOUNT_NUMBER_TEXT, methods: BOTH, modes: CREATE, ownReader: true, keepsDigits: true, description: 'Card (13-19 digits, Luhn) or bank account (4-17 digits); spaces or dashes between groups allowed. Encrypted at rest, never returned.' },
+  { name: 'account_number', type: 'string', pattern: ACCOUNT_NUMBER_TEXT, methods: BOTH, modes: CREATE, ownReader: true, keepsDigits: 'consumed', description: 'Card (13-19 digits, Luhn) or bank account (4-17 digits); spaces or dashes between groups allowed. Encrypted at rest, never returned.' },
   { name: 'exp_date', type: 'mmyy', methods: ['cc'], modes: ALL_MODES, nullable: false, description: 'Card expiry MMYY.', messages: { invalid: PAY_MSG.EXP_DATE_INVALID } },
-  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', methods: ['ach'], modes: CREATE, keepsDigits: true, description: 'ABA routing number (3-7-1 checksum).', messages: { invalid: PAY_MSG.ROUTING_INVALID } },
+  { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', methods: ['ach'], modes: CREATE, keepsDigits: 'consumed', description: 'ABA routing number (3-7-1 checksum).', messages: { invalid: PAY_MSG.ROUTING_INVALID } },
   { name: 'account_type', type: 'enum', values: ['checking', 'savings'], methods: ['ach'], modes: CREATE, description: 'checking or savings.', messages: { invalid: PAY_MSG.ACCOUNT_TYPE_INVALID } },
   { name: 'is_company', type: 'boolean', methods: ['ach'], modes: CREATE, description: 'A business account (1) or a person\'s (0).' },
   { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, methods: ['ach'], modes: ALL_MODES, description: 'SEC code of its debits (default WEB).', messages: { invalid: PAY_MSG.SEC_CODE_INVALID } },
   text('account_holder_name', 32, 'Name on the card or account (required for a bank account).'),
-  { name: 'account_vault_api_id', type: 'string', max: 36, pattern: /^\S*$/, methods: BOTH, modes: CREATE, keepsDigits: true, description: 'Your id for it, unique per location, no spaces.', messages: { pattern: MSG.HAS_SPACES } },
-  text('contact_id', 36, 'A contact of the same location ("" on PUT detaches it).', { keepsDigits: true }),
-  { name: 'contact_api_id', type: 'string', max: 64, methods: BOTH, modes: CREATE, keepsDigits: true, description: 'The contact by its api id, in place of contact_id.' },
-  { name: 'previous_transaction_id', type: 'string', max: 36, methods: BOTH, modes: CREATE, keepsDigits: true, description: 'Vault the account of an earlier transaction of the location (in place of account data).' },
+  { name: 'account_vault_api_id', type: 'string', max: 36, pattern: /^\S*$/, methods: BOTH, modes: CREATE, keepsDigits: 'identifier', description: 'Your id for it, unique per location, no spaces.', messages: { pattern: MSG.HAS_SPACES } },
+  text('contact_id', 36, 'A contact of the same location ("" on PUT detaches it).', { keepsDigits: 'identifier' }),
+  { name: 'contact_api_id', type: 'string', max: 64, methods: BOTH, modes: CREATE, keepsDigits: 'identifier', description: 'The contact by its api id, in place of contact_id.' },
+  { name: 'previous_transaction_id', type: 'string', max: 36, methods: BOTH, modes: CREATE, keepsDigits: 'identifier', description: 'Vault the account of an earlier transaction of the location (in place of account data).' },
   text('title', 64, 'A name for it.'),
   text('billing_address', 32, 'Billing street.'),
   text('billing_city', 36, 'Billing city.'),
@@ -62,7 +63,7 @@ export const VAULT_FIELDS: readonly VaultField[] = [
   text('billing_state', 2, 'Billing state.'),
   text('billing_zip', 10, 'Billing zip code.'),
   text('customer_id', 50, "The payer's id in your system."),
-  text('dl_number', 50, "Driver's licence number (with dl_state).", { keepsDigits: true }),
+  text('dl_number', 50, "Driver's licence number (with dl_state; ACH verification matches it exactly).", { keepsDigits: 'identifier' }),
   text('dl_state', 2, "Driver's licence state (with dl_number)."),
   text('dob_year', 4, 'Year of birth.'),
   text('ssn4', 4, 'Last 4 of the SSN.'),

@@ -9,7 +9,7 @@
  * Simplification: a vault made from a previous transaction has no stored number (the
  * transaction never kept one); it charges through the simulated processor like any other.
  */
-import type { KeepsDigits } from '../framework/card-mask';
+import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
@@ -32,14 +32,16 @@ import { readVaultFields, VAULT_FIELDS } from './vault-fields';
 const TEXT = ['title', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3'] as const;
 
 /**
- * The vault routes' card-masking declaration (framework/card-mask.ts): the account data a
- * vault is made of and the ids keep their digits (the field table's `keepsDigits`);
- * customer_id, titles, custom fields … are masked.
+ * The vault routes' card-number declaration (framework/card-mask.ts), derived from the field
+ * table's `keepsDigits` (vault-fields.ts): the account data a vault is made of is consumed
+ * (encrypted at rest, only first six and last four returned); ids, api ids and the driver's
+ * licence number are identifiers, so a card number in one is refused; customer_id, titles,
+ * names, custom fields … are free text, masked.
  */
-export const VAULT_KEEPS_DIGITS: KeepsDigits = {
-  wrapper: 'accountvault',
-  fields: new Set(['id', ...VAULT_FIELDS.filter((f) => f.keepsDigits).map((f) => f.name)]),
-};
+export const VAULT_KEEPS_DIGITS: KeepsDigits = keepsDigits('accountvault', {
+  id: 'identifier',
+  ...Object.fromEntries(VAULT_FIELDS.flatMap((f) => (f.keepsDigits ? [[f.name, f.keepsDigits]] : []))),
+});
 
 const wrapperError = () => general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'accountvault' }));
 

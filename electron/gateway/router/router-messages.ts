@@ -6,4 +6,8 @@ export const ROUTER_MSG = {
   ACTION_INVALID: 'Action must be one of: sale, authonly, refund.',
   VAULT_ACTION_INVALID: 'Action must be "store".',
   PAYMENT_METHOD_CC: 'Payment Method must be "cc" for a terminal.',
+  /** A terminal's answer that does not add up to what was asked (router/terminal-amounts.ts). */
+  AMOUNT_NOT_ASKED: 'The terminal reported {reported} approved for a request of {asked} with a tip of at most {tip}: nothing was charged.',
+  REVERSED: 'The terminal reversed its approval.',
+  NOT_REVERSED: 'The terminal did not confirm the reversal of its approval: check it before its batch closes.',
 } as const;

@@ -8,7 +8,10 @@
  *   is sent; the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
  *   with the stored transaction's fields plus entry_mode_id and emv_receipt_data, its
  *   `_links.self` at /v2/transactions/{id}. The card read stands in for account data
- *   and the engine's processor decides, as for keyed sales (amount rules apply).
+ *   and the engine's processor decides, as for keyed sales (amount rules apply). What the
+ *   terminal reports is checked first (terminal-amounts.ts): an approved amount that is not
+ *   the amount asked plus a tip the terminal was allowed to add is reversed on the terminal
+ *   and refused (422 under terminal_id); nothing is charged or stored.
  * - POST /v2/routeraccountvaults: reads a card and stores an account vault (no number:
  *   the terminal never gives one out; such a vault is a token of the read only).
  * - POST /v2/deviceterms on a terminal with an address prompts on it and stores the
@@ -30,6 +33,7 @@
  * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
  * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
  */
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
@@ -48,8 +52,12 @@ import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
 import { cancelApiId, routerTransactionErrors, routerVaultErrors } from './router-fields';
+import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS, TERMINAL_CANCEL_DIGITS } from './router-card-numbers';
 import { ROUTER_MSG } from './router-messages';
-import { driverFor } from './terminal-link';
+import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
+import { MOCK_COMMUNICATION_TYPE } from '../merchant/terminals';
+import { MockTerminals } from './mock-terminal';
+import { driverFor, terminalSettings } from './terminal-link';
 
 type Body = Record<string, unknown>;
 
@@ -76,6 +84,23 @@ export function presentedAccount(r: TerminalResult): AccountData {
   };
 }
 
+/**
+ * A terminal answered amounts that do not fit the request (terminal-amounts.ts): its approval is
+ * reversed on the terminal (a void naming its reference) before the request is refused, so the
+ * terminal's batch does not keep it either. The answer says whether the terminal confirmed.
+ */
+async function reverseOnTerminal(driver: TerminalDriver, answer: TerminalResult, ask: TerminalAsk): Promise<ApiError> {
+  const refused = fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: formatMoney(answer.approvedCents), asked: formatMoney(ask.amountCents), tip: formatMoney(allowedTipCents(ask)) });
+  let reversed = false;
+  try {
+    await driver.void(randomUUID().replace(/-/g, ''), answer.refNum);
+    reversed = true;
+  } catch {
+    // Told below: the merchant checks the terminal.
+  }
+  return new ApiError(422, { terminal_id: [`${refused} ${reversed ? ROUTER_MSG.REVERSED : ROUTER_MSG.NOT_REVERSED}`] });
+}
+
 /** What a terminal is doing now (Ringup extension, GET /v2/terminals/{id}/state). */
 interface LiveState {
   state: string;
@@ -85,9 +110,13 @@ interface LiveState {
 
 /** Migration that takes the old seed's address off the untouched demo terminal. */
 export const DEMO_TERMINAL_MIGRATION = 1201;
+/** Migration that makes the untouched demo terminal of an older seed the sandbox's mock terminal. */
+export const MOCK_TERMINAL_MIGRATION = 1202;
 
 export function createRouterModule(payments: { runtime(): PaymentsRuntime }): EngineModule {
   let secondMs: number | undefined;
+  /** The sandbox's built-in mock terminals (mock-terminal.ts); none in a production-mode engine. */
+  let mock: MockTerminals | undefined;
   const live = new Map<string, LiveState>();
   /** Terminal id → the driver at work and the request it serves (location\0transaction_api_id, or null). */
   const running = new Map<string, { driver: TerminalDriver; apiKey: string | null }>();
@@ -146,7 +175,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
   };
 
   const driverOrFail = (t: Row): TerminalDriver => {
-    const d = driverFor(t, secondMs);
+    const d = driverFor(t, secondMs, mock);
     if (!d) throw new ApiError(422, { terminal_id: [ROUTER_MSG.TERMINAL_NO_ADDRESS] });
     return d;
   };
@@ -181,14 +210,33 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           ).run();
         },
       },
+      {
+        version: MOCK_TERMINAL_MIGRATION,
+        module: 'router',
+        name: 'the seeded demo terminal is the mock terminal',
+        // Only the record as the seed left it (no address, never edited): one an installer gave
+        // an address, or changed, stays the merchant's. A production engine ignores "mock".
+        up(db) {
+          db.prepare(
+            `UPDATE terminals SET communication_type = ? WHERE serial_number = 'SIM0000001' AND title = 'Demo Terminal' AND communication_type = 'tcp'
+               AND local_ip_address IS NULL AND (serial_path IS NULL OR serial_path = '') AND modified_ts = created_ts`,
+          ).run(MOCK_COMMUNICATION_TYPE);
+        },
+      },
     ],
+    close() {
+      return mock?.close();
+    },
     init(ctx) {
       secondMs = ctx.options.deviceSecondMs;
+      mock = ctx.options.production ? undefined : new MockTerminals(secondMs);
     },
     openapi: routerOpenApi,
     routes(app: FastifyInstance, ctx: EngineContext) {
       // The transaction action table decides (a refund on a terminal is a refund), before the customer is asked for a card.
-      app.post('/v2/routertransactions', { config: { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }) } }, async (req, reply) => {
+      // Card numbers: the transaction fields' rules plus the terminal's id (router-card-numbers.ts).
+      const routerTxnConfig = { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }), keepsDigits: ROUTER_TRANSACTION_DIGITS };
+      app.post('/v2/routertransactions', { config: routerTxnConfig }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routertransaction');
         // Every field before the terminal is asked anything (router-fields.ts).
         routerTransactionErrors(body).throwIfAny();
@@ -206,22 +254,29 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const tipCents = present(body.tip_amount) ? (parseMoneyInput(body.tip_amount) as number) : undefined;
         const driver = driverOrFail(terminal);
         const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
+        // What the terminal may answer (terminal-amounts.ts): the amount asked plus a tip it was allowed to add.
+        const ask: TerminalAsk = { action: action as TerminalAsk['action'], amountCents, tipCents, tipPercents: terminalSettings(terminal).tipPercents };
         const run = async (): Promise<{ doc: string; id: string }> => {
           let read: TerminalResult;
           try {
             const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
-            read = await track(terminal, driver, () => (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false)), key);
+            read = await track(terminal, driver, async () => {
+              const answer = await (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false));
+              if (!reportFits(ask, answer)) throw await reverseOnTerminal(driver, answer, ask);
+              return answer;
+            }, key);
           } catch (e) {
-            if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, terminal);
+            if (!(e instanceof DeviceError) || e.code !== 'unreachable') registered(ctx, terminal);
             deviceErrorToApi(e);
           }
           registered(ctx, terminal);
+          // Charged as asked: the amount before the tip plus the tip the terminal reported (checked above).
           const txBody: Body = {
             ...body,
             action,
             payment_method: 'cc',
             location_id: terminal.location_id,
-            transaction_amount: formatMoney(read.approvedCents),
+            transaction_amount: formatMoney(amountCents + read.tipCents),
             tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
           };
           delete txBody.terminal_id;
@@ -251,7 +306,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       });
 
       // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).
-      app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS } }, async (req, reply) => {
+      app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS, keepsDigits: ROUTER_VAULT_DIGITS } }, async (req, reply) => {
         const body = unwrapAs(req.body, 'routeraccountvault');
         routerVaultErrors(body).throwIfAny();
         const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
@@ -283,7 +338,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       // A body {"terminalcancel": {"transaction_api_id"}} cancels that request only: the one
       // running, or, when it has not reached the terminal yet, the one still on its way.
       // Stopping what a terminal does moves no money: whoever stands at it.
-      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: { allow: ANY_USER } }, async (req) => {
+      app.post<{ Params: { id: string } }>('/v2/terminals/:id/cancel', { config: { allow: ANY_USER, keepsDigits: TERMINAL_CANCEL_DIGITS } }, async (req) => {
         const answer = stateOf(req, req.params.id);
         const errs = new ErrorCollector();
         const apiId = cancelApiId(req.body, errs);
@@ -338,6 +393,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           const prior = ctx.stmt('SELECT reason_code_id FROM deviceterms WHERE location_id = ? AND device_terms_api_id = ?').get(values.location_id, values.device_terms_api_id) as Row | undefined;
           if (prior && prior.reason_code_id === DEVICE_TERMS_ACCEPTED) return; // taken
         }
+        // Only a terminal with an address is prompted; the mock terminal keeps the engine's simulated customer (device-terms.ts).
         const driver = driverFor(t, secondMs);
         if (!driver) return;
         try {

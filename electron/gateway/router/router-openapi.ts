@@ -7,15 +7,17 @@ import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonConten
 import { responseOf } from '../framework/resource-openapi';
 import { MONEY_INPUT_RE } from '../../../shared/payments/money';
 import { ROUTER_ACTIONS } from './router-fields';
+import { describeDigitsOf } from '../framework/card-mask';
+import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS } from './router-card-numbers';
 
 const terminalErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409, 503];
 
-const ROUTER_TRANSACTION_BODY: JsonSchema = {
+const ROUTER_TRANSACTION_BODY: JsonSchema = describeDigitsOf({
   type: 'object',
   required: ['terminal_id', 'transaction_amount'],
   properties: {
     action: { type: ['string', 'null'], enum: [...ROUTER_ACTIONS, '', null], default: 'sale' },
-    terminal_id: { type: 'string', minLength: 1, description: 'The terminal to run on (its local_ip_address and port, or its serial path).' },
+    terminal_id: { type: 'string', minLength: 1, description: 'The terminal to run on (its local_ip_address and port, its serial path, or in a sandbox the built-in mock terminal).' },
     location_id: { type: ['string', 'null'], maxLength: 36 },
     transaction_amount: { type: 'string', pattern: MONEY_INPUT_RE.source, description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
     tip_amount: { type: ['string', 'null'], anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }] },
@@ -23,9 +25,9 @@ const ROUTER_TRANSACTION_BODY: JsonSchema = {
   },
   description: 'Any other field of a transaction (description, order_num, customer_id …) is taken as POST /v2/transactions takes it for the action.',
   additionalProperties: true,
-};
+}, ROUTER_TRANSACTION_DIGITS);
 
-const ROUTER_VAULT_BODY: JsonSchema = {
+const ROUTER_VAULT_BODY: JsonSchema = describeDigitsOf({
   type: 'object',
   required: ['terminal_id', 'location_id', 'contact_id', 'payment_method', 'action'],
   properties: {
@@ -36,7 +38,7 @@ const ROUTER_VAULT_BODY: JsonSchema = {
     action: { type: 'string', enum: ['store'] },
   },
   additionalProperties: true,
-};
+}, ROUTER_VAULT_DIGITS);
 
 const TERMINAL_STATE: JsonSchema = wrapper('terminalstate', {
   type: 'object',

@@ -7,6 +7,8 @@
  * (another amount, card, customer or check). Keeping it after an error that left nothing
  * at the gateway is harmless: an id with no record there is simply a new sale.
  */
+import { cardSafe } from '../../../shared/payments/masking';
+
 export class AttemptRef {
   private what: string | null = null;
   private ref = '';
@@ -15,7 +17,8 @@ export class AttemptRef {
   for(what: string): string {
     if (what !== this.what) {
       this.what = what;
-      this.ref = crypto.randomUUID();
+      // Never card-like: the gateway refuses a card number in a transaction_api_id.
+      this.ref = cardSafe(() => crypto.randomUUID());
     }
     return this.ref;
   }

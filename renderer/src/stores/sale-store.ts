@@ -15,6 +15,7 @@
 import { createUserStore, userEpoch } from './user-store';
 import type { KeyedCard, SaleChargeArgs, SaleConfig, SaleOutcome, TransactionView } from '../../../shared/ipc/contract';
 import { aboveHardCap, hardCapSentence, needsLargeConfirm, needsTipConfirm } from '../../../shared/amount-guards';
+import { cardSafe } from '../../../shared/payments/masking';
 import { ringup } from '../bridge/bridge';
 import { applyKey, saleTotals, type KeypadKey, type SaleTotals, type TipChoice } from '../lib/amount-entry';
 import { money } from '../lib/money-format';
@@ -97,7 +98,8 @@ interface SaleState {
   voidPartial(): Promise<string | null>;
 }
 
-const newRef = () => crypto.randomUUID();
+/** Sent as the sale's transaction_api_id: never card-like (the gateway refuses one there). */
+const newRef = () => cardSafe(() => crypto.randomUUID());
 
 /** A fresh sale: what the store starts with and what "New sale" (and F2) return to. */
 const NEW_SALE = {

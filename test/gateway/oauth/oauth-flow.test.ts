@@ -149,13 +149,18 @@ describe('authorization code flow', () => {
     expect(dead.body.errors.refresh_token).toEqual([OAUTH_MSG.REFRESH_INVALID]);
   });
 
-  it('a numeric state that looks like a card number comes back exactly as sent (the card mask leaves OAuth parameters alone)', async () => {
-    const numeric = '4111111111111111';
+  it('a numeric state comes back exactly as sent; one that is a card number is refused, never kept or echoed (an identifier, card-mask.ts)', async () => {
+    const numeric = '4111111111111112'; // 16 digits that fail Luhn: no card
     const q = await authorize({ state: numeric });
     expect(q.get('state')).toBe(numeric);
     const t = await token({ grant_type: 'authorization_code', code: q.get('code') as string, state: numeric });
     expect(t.status).toBe(200);
     expect(t.body.state).toBe(numeric);
+    const card = await new Browser().get(authorizeUrl({ state: '4111111111111111' }));
+    expect(card.status).toBe(422);
+    expect(card.location).toBeNull();
+    expect(card.text).not.toContain('4111111111111111');
+    expect(card.text).toContain(JSON.stringify(fmt(MSG.CARD_NUMBER_IN_IDENTIFIER, { attribute: 'State' })));
   });
 
   it('keeps no secret in plaintext: codes, tokens and client secrets are stored as SHA-256', async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { OAUTH_MSG } from '../../../electron/gateway/oauth/oauth-messages';
 import { TestEngine } from '../helpers/engine-fixture';
 import { Browser, field, html } from './browser';
-import { badPaddingData, encryptData, hexData, ssoUrl } from './sso-links';
+import { badPaddingData, encryptData, encryptText, flipIvByte, hexData, ssoUrl } from './sso-links';
 
 let te: TestEngine;
 let origin: string;
@@ -25,12 +25,20 @@ beforeEach(() => te.clock.release());
 
 let seq = 0;
 const now = () => te.clock.now();
+/**
+ * A sign-in is once per user, location, contact and timestamp (sso-replay.ts): each link these
+ * helpers build is its own sign-in, so each gets its own second on the engine's clock.
+ */
+const nextSecond = () => {
+  te.clock.advance(1);
+  return now();
+};
 
 function standard(extra: Record<string, unknown> = {}) {
   seq++;
   return {
     contact_api_id: `cust-${seq}`,
-    timestamp: now(),
+    timestamp: nextSecond(),
     first_name: 'Ada',
     last_name: 'Lovelace',
     location_id: te.locationId,
@@ -42,7 +50,7 @@ function standard(extra: Record<string, unknown> = {}) {
 
 function vt(params: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   seq++;
-  return { location_id: te.locationId, params: { ...params, order_num: `ord${seq}` }, route_name: 'virtualterminal', timestamp: now(), user_id: te.creds.userId, user_api_key: te.creds.apiKey, ...extra };
+  return { location_id: te.locationId, params: { ...params, order_num: `ord${seq}` }, route_name: 'virtualterminal', timestamp: nextSecond(), user_id: te.creds.userId, user_api_key: te.creds.apiKey, ...extra };
 }
 
 const dev = () => te.creds.developerId;
@@ -97,6 +105,51 @@ describe('SSO links', () => {
     expect((await b.get(ssoUrl(origin, '/custom/contactsso', dev(), { e_data: encryptData(data, key) }))).status).toBe(302);
     await refused(ssoUrl(origin, '/custom/contactsso', dev(), { e_data: encryptData(data, key) }), 409, OAUTH_MSG.SSO_REPLAYED);
     await refused(ssoUrl(origin, '/custom/contactsso', dev(), { data: hexData(data) }), 409, OAUTH_MSG.SSO_REPLAYED);
+  });
+
+  it('a used link stays used whatever its encoding: IV bytes flipped to rewrite its first characters are refused (409)', async () => {
+    // What an attacker who saw one used e_data link can do without the key: XOR IV bytes, which
+    // rewrites the first 16 characters of its JSON and nothing else (CBC). Each rewrite below
+    // still parses and still signs in the same user, for the same contact, at the same timestamp.
+    const link = (path: '/custom/sso' | '/custom/contactsso', e: string) => ssoUrl(origin, path, dev(), { e_data: e });
+    // 1, 2: a pretty-printed link (as PHP's JSON_PRETTY_PRINT writes it): "\n" → "\r", " " → "\t".
+    const pretty = encryptText(JSON.stringify(standard(), null, 2), key);
+    // 3: a link that begins with the first name: "Ada" → "Eda" (the contact's name, not who signs in).
+    const { first_name, ...rest } = standard();
+    const named = encryptText(JSON.stringify({ first_name, ...rest }), key);
+    // 4: a virtual-terminal link that begins with its page: "contacts" → "accounts".
+    const { route_name: _r, ...page } = vt({});
+    const routed = encryptText(JSON.stringify({ route: 'contacts', ...page }), key);
+    const contacts = Buffer.from('contac');
+    const accounts = Buffer.from('accoun');
+    let toAccounts = routed;
+    for (let i = 0; i < 6; i++) toAccounts = flipIvByte(toAccounts, 10 + i, (contacts[i] ?? 0) ^ (accounts[i] ?? 0));
+    for (const [path, e] of [['/custom/contactsso', pretty], ['/custom/contactsso', named], ['/custom/sso', routed]] as const) {
+      expect((await new Browser().get(link(path, e))).status).toBe(302);
+    }
+    const replays = [
+      link('/custom/contactsso', flipIvByte(pretty, 1, 0x0a ^ 0x0d)),
+      link('/custom/contactsso', flipIvByte(pretty, 2, 0x20 ^ 0x09)),
+      link('/custom/contactsso', flipIvByte(named, 15, 0x41 ^ 0x45)),
+      link('/custom/sso', toAccounts),
+    ];
+    const answers = [];
+    for (const url of replays) answers.push((await new Browser().get(url)).status);
+    expect(answers).toEqual([409, 409, 409, 409]);
+    for (const url of replays) await refused(url, 409, OAUTH_MSG.SSO_REPLAYED);
+    // No contact was renamed by a replay.
+    const found = await te.get(`/contacts?contact_api_id=${rest.contact_api_id}&location_id=${te.locationId}`);
+    expect(found.body.contacts[0].first_name).toBe('Ada');
+  });
+
+  it('different sign-ins of the same user at the same timestamp each work once (two contacts, a page)', async () => {
+    const ts = nextSecond();
+    expect((await new Browser().get(ssoUrl(origin, '/custom/contactsso', dev(), { data: hexData(standard({ timestamp: ts })) }))).status).toBe(302);
+    expect((await new Browser().get(ssoUrl(origin, '/custom/contactsso', dev(), { data: hexData(standard({ timestamp: ts })) }))).status).toBe(302);
+    const page = ssoUrl(origin, '/custom/sso', dev(), { data: hexData(vt({}, { timestamp: ts })) });
+    expect((await new Browser().get(page)).status).toBe(302);
+    // Another page at the same second is the same sign-in (the cost named in sso-replay.ts).
+    await refused(ssoUrl(origin, '/custom/sso', dev(), { data: hexData(vt({}, { timestamp: ts, route_name: 'dashboard' })) }), 409, OAUTH_MSG.SSO_REPLAYED);
   });
 
   it('links expire 15 minutes after their timestamp; future timestamps are refused', async () => {

@@ -17,7 +17,6 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { keepsDigits } from '../framework/card-mask';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';

@@ -48,7 +48,7 @@ import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type
 import { accountDigits, digitsText, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
-import { achStatusAt, simulate, STATUS, REASON, TYPE, ACH_SCHEDULE_SECONDS, type ProcessorOutcome } from './processor-simulator';
+import { achStatusAt, STATUS, ACH_SCHEDULE_SECONDS } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
@@ -58,6 +58,8 @@ import { readTableFields, storedValue, type FieldValues } from './transaction-fi
 import { checkAmountParts } from './amount-parts';
 import type { PutActionDeps, PutActionInput, PutActionState } from './actions/put-action';
 import { PUT_ACTION_STEPS } from './actions/put-actions';
+import { POST_ACTION_STEPS } from './actions/post-actions';
+import { isRefundable } from './actions/refund';
 import type { TransactionRow } from './transaction-row';
 import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
@@ -297,6 +299,8 @@ export class TransactionService {
 
   private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const apiId = idem?.apiId ?? null;
+    // What differs between the POST actions (actions/<action>.ts); the rest is this pipeline.
+    const step = POST_ACTION_STEPS[action];
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     // Every field of the table: accepted by this action, typed and bounded.
@@ -375,8 +379,7 @@ export class TransactionService {
     if (explicitMethod !== undefined && explicitMethod !== method) {
       throw new ApiError(422, { payment_method: [fmt(PAY_MSG.VAULT_METHOD, { method })] });
     }
-    const allowed = method === 'cc' ? ['sale', 'authonly', 'avsonly', 'force', 'refund'] : ['debit', 'credit', 'refund'];
-    if (!allowed.includes(action)) throw new ApiError(422, { action: [fmt(PAY_MSG.PAYMENT_METHOD_MISMATCH, { action, method })] });
+    if (!step.methods.includes(method)) throw new ApiError(422, { action: [fmt(PAY_MSG.PAYMENT_METHOD_MISMATCH, { action, method })] });
 
     // --- product transaction
     let pt = ptIn;
@@ -392,18 +395,16 @@ export class TransactionService {
     let amount = (f.transaction_amount as number | undefined) ?? null;
     const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
-      if (action === 'avsonly') amount = 0;
-      else if (action === 'refund' && previous) amount = previous.auth_amount - previous.refunded;
-      else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
+      amount = step.defaultAmount?.(previous) ?? null;
+      if (amount === null) errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
-    if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    if (amount !== null && amount <= 0 && !step.zeroAmount) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
     if (amount !== null) checkAmountParts(f, amount, errs);
     checkStay(f, errs);
     const fields: Record<string, string | null> = {};
     for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
     const email = (f.notification_email_address as string | undefined) ?? null;
-    // The table requires a 6-character auth_code for a force.
-    let authCode: string | null = action === 'force' ? ((f.auth_code as string | undefined) ?? null) : null;
+    let authCode: string | null = step.authCodeOf?.(f) ?? null;
     let contactId: string | null = null;
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
@@ -417,40 +418,28 @@ export class TransactionService {
       contactId = vault.contact_id;
     }
     let refundOf: TransactionRow | undefined;
-    if (action === 'refund' && previous) {
-      refundOf = previous;
-      if (!isRefundable(previous)) errs.add('previous_transaction_id', PAY_MSG.REFUND_NOT_REFUNDABLE);
-    }
+    if (step.refunds && previous) refundOf = previous;
+    step.check?.(previous, errs);
     errs.throwIfAny();
     const amountCents = amount ?? 0;
 
-    // --- the processor
-    let outcome: ProcessorOutcome;
-    if (action === 'force') {
-      outcome = {
-        statusId: STATUS.approved, typeId: TYPE.sale, reasonCodeId: REASON.forced, verbiage: 'APPROVED', approved: true,
-        authAmountCents: amountCents, avs: null, cvvResponse: null, delayMs: 0, failsFirstSettle: amountCents === 630,
-      };
-    } else {
-      outcome = simulate({
-        action: action === 'refund' ? 'refund' : action,
-        paymentMethod: method,
-        amountCents,
-        brand: account.brand ?? undefined,
-        cvv: account.cvv,
-        billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
-        billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
-        expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
-        // Per-request overrides win over the product transaction's settings.
-        autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
-        autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
-        autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
-        allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
-      });
-      if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
-      if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
-    }
-    if (outcome.approved && action !== 'force' && method === 'cc' && action !== 'avsonly') authCode = newAuthCode();
+    // --- the processor: the action's own stage (actions/<action>.ts)
+    const outcome = step.process({
+      paymentMethod: method,
+      amountCents,
+      brand: account.brand ?? undefined,
+      cvv: account.cvv,
+      billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
+      billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
+      expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
+      // Per-request overrides win over the product transaction's settings.
+      autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
+      autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
+      autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
+      allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
+    });
+    if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
+    if (outcome.approved && step.issuesAuthCode && method === 'cc') authCode = newAuthCode();
 
     // --- the record
     const id = this.ctx.newId();
@@ -504,9 +493,9 @@ export class TransactionService {
     d.modified_user_id = auth.userId;
     if (outcome.approved) d.transaction_settlement_status = method === 'cc' ? 'unsettled' : 'pending';
 
-    const saveAccount = flag(body.save_account) && outcome.approved && account.accountNumber !== null && action !== 'refund';
+    const saveAccount = flag(body.save_account) && outcome.approved && account.accountNumber !== null && step.keepsAccount;
     const joinsBatch = method === 'cc' && outcome.approved && (outcome.statusId === STATUS.approved || outcome.statusId === STATUS.refunded);
-    const commercialL3 = method === 'cc' && outcome.approved && pt.level3_allow && (account.brand === 'visa' || account.brand === 'mastercard') && isCommercialBin(account.firstSix) && action !== 'refund';
+    const commercialL3 = method === 'cc' && outcome.approved && pt.level3_allow && (account.brand === 'visa' || account.brand === 'mastercard') && isCommercialBin(account.firstSix) && step.keepsAccount;
     const receiptTo = email ?? contactEmail;
     const ptId = pt.id;
     const brand = account.brand;
@@ -770,11 +759,6 @@ function checkStay(f: FieldValues, errs: ErrorCollector): void {
   const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
   if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
   else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
-}
-
-function isRefundable(t: TransactionRow): boolean {
-  if (t.payment_method === 'cc') return t.type_id === TYPE.sale && t.status_id === STATUS.approved;
-  return t.type_id === TYPE.debit && t.status_id >= STATUS.achPendingOrigination && t.status_id <= STATUS.achSettled;
 }
 
 function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector): AccountData {

@@ -116,7 +116,8 @@ export const userResource: ResourceDef = {
     // Only hashed, never returned: consumed as typed (card-mask.ts). The api key is returned once when set, so it is an identifier.
     password: str(PASSWORD_MIN, PASSWORD_MAX, { virtual: true, writeOnly: true, check: passwordRule, keepsDigits: 'consumed' }),
     old_password: str(1, PASSWORD_MAX, { virtual: true, writeOnly: true, keepsDigits: 'consumed' }),
-    user_api_key: str(16, 64, { virtual: true, writeOnly: true, format: 'no-spaces', update: false }),
+    // Hashed, never stored or returned: any digits are fine (a client's random hex key may hold a card-number-like run).
+    user_api_key: str(16, 64, { virtual: true, writeOnly: true, format: 'no-spaces', update: false, keepsDigits: 'consumed' }),
     password_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },
     user_api_key_hash: { type: 'string', readOnly: true, writeOnly: true, filter: false, sortable: false },
   },

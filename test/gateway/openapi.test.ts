@@ -112,6 +112,56 @@ describe('the OpenAPI document', () => {
     expect(put.properties.tip_amount.description).toMatch(/Actions: [a-z, ]*\bedit\b/);
   });
 
+  test('request schemas hand generators a valid value: the first alternative of each anyOf is whole, and each example is accepted', () => {
+    // openapi-to-postman (under Portman) fakes an anyOf from its first alternative alone,
+    // dropping what sits beside it; it reads `example` there. So in every request body:
+    // the first alternative (down nested anyOfs) repeats every rule beside the anyOf and
+    // the example, and every example satisfies the whole schema it illustrates.
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema({ ...doc, $id: 'https://ringup.test/openapi.json' });
+    const pointer = (path: string[]) => path.map((p) => encodeURIComponent(p.replace(/~/g, '~0').replace(/\//g, '~1'))).join('/');
+    const annotation = (k: string) => ['anyOf', 'description', 'title', 'default'].includes(k) || k.startsWith('x-');
+    const problems: string[] = [];
+    let checked = 0;
+    const visit = (node: Doc, path: string[]) => {
+      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, [...path, String(i)]));
+      if (!node || typeof node !== 'object') return;
+      const at = `/${path.join('/')}`;
+      if (Array.isArray(node.anyOf)) {
+        let first = node.anyOf[0];
+        while (Array.isArray(first?.anyOf)) first = first.anyOf[0];
+        for (const [k, v] of Object.entries(node)) {
+          if (annotation(k)) continue;
+          if (k === 'required') {
+            for (const r of v as string[]) if (!(first.required ?? []).includes(r)) problems.push(`${at}: first alternative lacks required ${r}`);
+          } else if (JSON.stringify(first[k]) !== JSON.stringify(v)) problems.push(`${at}: first alternative lacks ${k}`);
+        }
+        checked++;
+      }
+      if (node.example !== undefined && path.at(-1) !== 'properties') {
+        const validate = ajv.getSchema(`https://ringup.test/openapi.json#/${pointer(path)}`);
+        if (!validate?.(node.example)) problems.push(`${at}: example ${JSON.stringify(node.example)} refused: ${ajv.errorsText(validate?.errors)}`);
+        checked++;
+      }
+      for (const [k, v] of Object.entries(node)) if (k !== 'example' && k !== 'examples') visit(v, [...path, k]);
+    };
+    const bodies = new Set<string>();
+    for (const [p, ops] of Object.entries(doc.paths as Record<string, Record<string, Doc>>)) {
+      for (const [m, op] of Object.entries(ops)) {
+        for (const [type, content] of Object.entries((op.requestBody?.content ?? {}) as Record<string, Doc>)) visit(content.schema, ['paths', p, m, 'requestBody', 'content', type, 'schema']);
+      }
+    }
+    // The bodies' shapes (wrappers point at them).
+    for (const name of Object.keys(doc.components.schemas)) if (/(Create|Update|Action)$/.test(name)) bodies.add(name);
+    for (const name of bodies) visit(doc.components.schemas[name], ['components', 'schemas', name]);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(300);
+    // The cases the contract run met: a phone, a date, a hash key, an invoice's items.
+    expect(doc.components.schemas.UserCreate.properties.office_phone.anyOf[0]).toMatchObject({ type: ['string', 'null'], minLength: 10, maxLength: 10, example: '5555555555' });
+    expect(doc.components.schemas.UserCreate.properties.date_of_birth.anyOf[0]).toMatchObject({ format: 'date', example: '1990-01-31' });
+  });
+
   test('security: the three headers, the query-parameter form and HTTP Basic', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['basic', 'developerId', 'developerIdQuery', 'userApiKey', 'userApiKeyQuery', 'userId', 'userIdQuery']);
     expect(doc.security).toHaveLength(4);

@@ -51,7 +51,8 @@ const ITEM_LIST_SCHEMA: Record<string, unknown> = {
   type: 'object',
   minProperties: 1,
   propertyNames: { minLength: 1, maxLength: 128 },
-  additionalProperties: { anyOf: [{ type: 'number', minimum: 0, maximum: MAX_AMOUNT_CENTS / 100 }, { type: 'string', pattern: MONEY_INPUT_RE.source }] },
+  // The example sits in the first alternative: generators fake an anyOf from that one alone.
+  additionalProperties: { anyOf: [{ type: 'number', minimum: 0, maximum: MAX_AMOUNT_CENTS / 100, example: 40 }, { type: 'string', pattern: MONEY_INPUT_RE.source }] },
   description: 'Item name → amount (a number, or a decimal string such as "12.50"); amount_due is their sum.',
 };
 

@@ -50,6 +50,26 @@ export function withExample(s: JsonSchema, value: unknown): JsonSchema {
   return value === undefined ? s : { ...s, example: value, examples: [value] };
 }
 
+/**
+ * Request generators (openapi-to-postman, which Portman drives) fake a value for an `anyOf`
+ * from its FIRST alternative alone and drop the keywords beside it (type, bounds, example),
+ * so "a value meeting these rules, or empty" came out as a value breaking them. The first
+ * alternative is therefore made whole: the keywords beside `anyOf` are repeated in it
+ * (`required` merged), down nested `anyOf`s. Exact for validators: a keyword beside `anyOf`
+ * binds every value already, so repeating it inside one alternative accepts the same set.
+ */
+const ANNOTATIONS = new Set(['anyOf', 'description', 'title', 'default']);
+export function wholeFirstAlternative(s: JsonSchema): JsonSchema {
+  if (!Array.isArray(s.anyOf) || s.anyOf.length === 0) return s;
+  const [first, ...rest] = s.anyOf as [JsonSchema, ...JsonSchema[]];
+  const beside = Object.fromEntries(Object.entries(s).filter(([k]) => !ANNOTATIONS.has(k) && !k.startsWith('x-')));
+  const merged: JsonSchema = { ...beside, ...first };
+  if (Array.isArray(beside.required) || Array.isArray(first.required)) {
+    merged.required = [...new Set([...((beside.required as string[] | undefined) ?? []), ...((first.required as string[] | undefined) ?? [])])];
+  }
+  return { ...s, anyOf: [wholeFirstAlternative(merged), ...rest] };
+}
+
 /** The statuses the engine answers with the error envelope, and when. */
 export const ERROR_STATUS = {
   400: 'Malformed JSON body.',

@@ -29,6 +29,7 @@ import {
   PAGING_PARAMETERS,
   ref,
   sampleText,
+  wholeFirstAlternative,
   withExample,
   wrapper,
   type ErrorStatus,
@@ -103,7 +104,8 @@ function formatPattern(f: FieldDef): string | undefined {
  * an optional field that may be emptied, null or "" (which clear it or restore its
  * default). The rules an empty string breaks (minimum length, pattern, date format) then
  * bind only the non-empty value: `anyOf: [<rules>, {const: ""}]`, the bounds an empty
- * string meets (maximum length, type) stay on the field itself.
+ * string meets (maximum length, type) stay on the field itself, and are repeated in the
+ * first alternative with the example (wholeFirstAlternative: what generators read).
  */
 function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema {
   let out: JsonSchema = {};
@@ -147,7 +149,9 @@ function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema 
       out.enum = [...(out.enum as unknown[]), '', null];
       if (types.length) out.type = [...new Set([...types, 'string', 'null'])];
     }
-    else if (f.type === 'json') out = { anyOf: [out, { const: '' }, { type: 'null' }] };
+    // null as `const` (no `type`): Portman's fuzzer types an anyOf by its last typed
+    // alternative, and must read this one as the object whose keys it fuzzes.
+    else if (f.type === 'json') out = { anyOf: [out, { const: '' }, { const: null }] };
     else {
       out.type = [...types, 'null'];
       if (Object.keys(nonEmpty).length) out.anyOf = [nonEmpty, { const: '' }];
@@ -166,7 +170,7 @@ function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema 
   if (notes.length) out.description = notes.join(' ');
   // What a card number typed here does, and why (card-mask.ts).
   describeDigits(out, digits);
-  return withExample(out, sampleOf(name, f));
+  return wholeFirstAlternative(withExample(out, sampleOf(name, f)));
 }
 
 /** The response record of a declared resource. */

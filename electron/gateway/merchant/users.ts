@@ -34,6 +34,7 @@ export const UI_PREFS_DEFAULTS = {
 
 const uiPrefs: FieldDef = {
   type: 'json',
+  example: { ...UI_PREFS_DEFAULTS },
   jsonSchema: {
     type: 'object',
     additionalProperties: false,

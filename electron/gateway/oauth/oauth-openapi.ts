@@ -8,7 +8,7 @@
  * `application/x-www-form-urlencoded`; they carry no /v2 credentials (`security: []`).
  * /o/token and /o/revoke answer the engine's JSON error envelope.
  */
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, pageRefusal, ref, withExample, wrapper, type JsonSchema, type OpenApiOperation, type OpenApiPart } from '../framework/openapi-document';
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, pageRefusal, ref, wholeFirstAlternative, withExample, wrapper, type JsonSchema, type OpenApiOperation, type OpenApiPart } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
 import { AUTHORIZE_PATH, STATE_MAX } from './authorize-routes';
 import { HOSTED_ROUTES } from './sso-routes';
@@ -37,20 +37,20 @@ const CLIENT: JsonSchema = {
   additionalProperties: true,
 };
 
-const CLIENT_CREATE: JsonSchema = {
+const CLIENT_CREATE: JsonSchema = wholeFirstAlternative({
   type: 'object',
   required: ['name'],
   anyOf: [{ required: ['redirect_uris'] }, { required: ['redirect_uri'] }],
   properties: {
     name: withExample({ type: 'string', minLength: 1, maxLength: 64 }, 'Contract client'),
-    description: { type: ['string', 'null'], maxLength: 255, description: 'null or "" for none.' },
-    homepage_url: { type: ['string', 'null'], maxLength: 255, anyOf: [{ format: 'uri' }, { const: '' }], description: 'An http(s) URL; null or "" for none.' },
+    description: withExample({ type: ['string', 'null'], maxLength: 255, description: 'null or "" for none.' }, 'Till software'),
+    homepage_url: wholeFirstAlternative(withExample({ type: ['string', 'null'], maxLength: 255, anyOf: [{ format: 'uri' }, { const: '' }], description: 'An http(s) URL; null or "" for none.' }, 'https://example.com')),
     redirect_uris: withExample({ type: 'array', minItems: 1, maxItems: 20, items: uri }, ['http://127.0.0.1:8765/oauth/callback']),
     redirect_uri: { ...uri, type: ['string', 'null'], description: 'One redirect URL, in place of redirect_uris (null: not sent).' },
   },
   description: 'Unknown keys are ignored.',
   additionalProperties: true,
-};
+});
 
 const TOKEN_REQUEST: JsonSchema = {
   type: 'object',

@@ -27,6 +27,7 @@ import {
   PAGING_PARAMETERS,
   ref,
   sampleText,
+  wholeFirstAlternative,
   withExample,
   wrapper,
   type ErrorStatus,
@@ -159,7 +160,7 @@ function fieldSchema(f: TransactionFieldDescriptor, optional: boolean): JsonSche
   } else if (s.type === 'string') {
     s.type = ['string', 'null'];
     if (Object.keys(nonEmpty).length) s.anyOf = [nonEmpty, { const: '' }];
-  } else s = { anyOf: [s, { const: '' }, { type: 'null' }] };
+  } else s = { anyOf: [s, { const: '' }, { const: null }] };
   return s;
 }
 
@@ -173,7 +174,7 @@ function descriptorSchema(f: TransactionFieldDescriptor, actions: readonly Trans
   const desc = `${f.description ?? ''}${which}`.trim();
   if (desc) s.description = desc;
   if (f.type !== 'money') describeDigits(s, f.digits);
-  return withExample(s, f.example ?? sampleOfDescriptor(f));
+  return wholeFirstAlternative(withExample(s, f.example ?? sampleOfDescriptor(f)));
 }
 
 function sampleOfDescriptor(f: TransactionFieldDescriptor): unknown {
@@ -286,7 +287,7 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
     // Machine-readable, like a transaction field's x-actions: the other method's vaults refuse it.
     if (f.methods.length === 1) s['x-payment-methods'] = [...f.methods];
     s.description = `${f.description}${only}`;
-    properties[f.name] = withExample(s, VAULT_EXAMPLES[f.name] ?? (f.type === 'string' && !f.pattern ? sampleText(f.name, f.min ?? 0, f.max ?? 64) : undefined));
+    properties[f.name] = wholeFirstAlternative(withExample(s, VAULT_EXAMPLES[f.name] ?? (f.type === 'string' && !f.pattern ? sampleText(f.name, f.min ?? 0, f.max ?? 64) : undefined)));
   }
   if (mode === 'update') return { type: 'object', description: 'Only the fields sent change (null or "" clears one); others are ignored.', properties, additionalProperties: true };
   return {

@@ -3,7 +3,7 @@
  * and Ringup's counter extensions (a terminal's live state, cancel, initialize). The request
  * bodies reuse the payments schemas where they are the same fields.
  */
-import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
+import { BODY_ERRORS, COMMON_ERRORS, errorResponses, idPathParameter, jsonContent, ref, wholeFirstAlternative, wrapper, type ErrorStatus, type JsonSchema, type OpenApiPart } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
 import { MONEY_INPUT_RE } from '../../../shared/payments/money';
 import { ROUTER_ACTIONS } from './router-fields';
@@ -20,7 +20,7 @@ const ROUTER_TRANSACTION_BODY: JsonSchema = describeDigitsOf({
     terminal_id: { type: 'string', minLength: 1, description: 'The terminal to run on (its local_ip_address and port, its serial path, or in a sandbox the built-in mock terminal).' },
     location_id: { type: ['string', 'null'], maxLength: 36 },
     transaction_amount: { type: 'string', pattern: MONEY_INPUT_RE.source, description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
-    tip_amount: { type: ['string', 'null'], anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }] },
+    tip_amount: wholeFirstAlternative({ type: ['string', 'null'], anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }] }),
     transaction_api_id: { type: ['string', 'null'], maxLength: 64, pattern: '^\\S*$' },
   },
   description: 'Any other field of a transaction (description, order_num, customer_id …) is taken as POST /v2/transactions takes it for the action.',

@@ -13,6 +13,7 @@ import type { ResourceDef, Row, WriteInput } from './resource';
 import type { DueWork } from './due-work';
 import type { NotificationInput } from './notifications';
 import type { RecordEvent } from './record-events';
+import type { AuthInfo } from './auth-info';
 
 export interface EngineOptions {
   /** Folder for the engine's SQLite database and credentials.json. */
@@ -59,25 +60,15 @@ export interface SmtpOptions {
   from?: string;
 }
 
-/** The authenticated caller of a /v2 request (`req.auth`). */
-export interface AuthInfo {
-  userId: string;
-  developerId: string;
-  user: Row;
-  /** Locations the user may read and change: memberships plus their descendants. */
-  locationIds: readonly string[];
-  locationSet: ReadonlySet<string>;
-  /** Locations the user is a direct member of. */
-  directLocationIds: readonly string[];
-  /** `locationIds` as a JSON array, bound to `json_each(?)` in scoped SQL. */
-  locationsJson: string;
-}
+export type { AuthInfo } from './auth-info';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by the auth hook on every /v2 request (undefined only on /health). */
-    auth: AuthInfo;
-  }
+/**
+ * The declarations' hooks (resource.ts) receive this context: merged into resource.ts's
+ * `HookContext` here, so resource.ts need not import this file (which imports it).
+ */
+declare module './resource' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- declaration merging: HookContext is EngineContext
+  interface HookContext extends EngineContext {}
 }
 
 export interface SeedInfo {

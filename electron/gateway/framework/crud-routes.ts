@@ -1,6 +1,7 @@
 /**
- * Generic routes for a declared resource: list, view, create, update, delete.
- * Writes run in one SQLite transaction together with the resource's hooks.
+ * Generic routes for a declared resource: list, view, create, update, delete, and its
+ * declared actions (`POST <path>/:id/<action>`). Writes run in one SQLite transaction
+ * together with the resource's hooks; an action runs its own write.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ErrorCollector } from './errors';
@@ -93,6 +94,14 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
         def.afterDelete?.({ ...args, existing });
       })();
       return reply.code(204).send();
+    });
+  }
+
+  for (const [name, action] of Object.entries(def.actions ?? {})) {
+    app.post(`${base}/:id/${name}`, { config: { keepsDigits, allow: action.allow } }, async (req) => {
+      const row = ctx.findVisible(def, idParam(req), req);
+      await action.run({ ctx, req, row });
+      return wrap(ctx.findVisible(def, String(row.id), req), req);
     });
   }
 }

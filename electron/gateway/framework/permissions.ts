@@ -24,7 +24,7 @@
  * own, merchant/user-permissions.ts).
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
-import type { AuthInfo } from './context';
+import type { AuthInfo } from './auth-info';
 import { ApiError, fmt } from './errors';
 
 export const ADMIN_USER_TYPE = 250;

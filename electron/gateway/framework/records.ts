@@ -122,7 +122,7 @@ function storable(def: ResourceDef, values: Row): [string[], unknown[]] {
   const vals: unknown[] = [];
   for (const [k, v] of Object.entries(values)) {
     const f = Object.hasOwn(def.fields, k) ? def.fields[k] : undefined;
-    if (k !== 'id' && (!f || f.virtual)) continue;
+    if (k !== 'id' && (!f || f.virtual || f.computed)) continue;
     cols.push(k);
     if (f?.type === 'json') vals.push(v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v));
     else if (f?.type === 'boolean' && typeof v === 'boolean') vals.push(v ? 1 : 0);

@@ -40,21 +40,23 @@ import {
 import { pathOf, type FieldDef, type ResourceDef } from './resource';
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
-export const recordSchemaName = (def: ResourceDef) => pascal(def.name);
-export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${pascal(def.name)}${mode === 'create' ? 'Create' : 'Update'}`;
+export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
+export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 
 function outputSchema(f: FieldDef): JsonSchema {
+  // A field every record has is never null in an answer.
+  const n = f.alwaysSet ? (x: JsonSchema) => x : nullable;
   switch (f.type) {
     case 'string':
-      return nullable(f.enum ? { type: 'string', enum: [...f.enum] } : { type: 'string' });
+      return n(f.enum ? { type: 'string', enum: [...f.enum] } : { type: 'string' });
     case 'date':
-      return nullable({ type: 'string', format: 'date' });
+      return n({ type: 'string', format: 'date' });
     case 'integer':
-      return nullable(f.enum ? { type: 'integer', enum: [...f.enum] } : { type: 'integer' });
+      return n(f.enum ? { type: 'integer', enum: [...f.enum] } : { type: 'integer' });
     case 'number':
-      return nullable({ type: 'number' });
+      return n({ type: 'number' });
     case 'boolean':
-      return nullable(f.outputAsInt ? { type: 'integer', enum: [0, 1] } : { type: 'boolean' });
+      return n(f.outputAsInt ? { type: 'integer', enum: [0, 1] } : { type: 'boolean' });
     case 'json':
       return { description: 'JSON value (object, or null when unset).' };
   }
@@ -181,7 +183,8 @@ export function recordSchema(def: ResourceDef): JsonSchema {
   }
   for (const e of Object.keys(def.expands ?? {})) properties[e] ??= { description: `With \`?expand=${e}\`.` };
   properties._links = ref('Links');
-  return { type: 'object', required: ['id', '_links'], properties, additionalProperties: true };
+  const always = Object.entries(def.fields).filter(([name, f]) => f.alwaysSet && name !== 'id' && !f.writeOnly && !f.virtual).map(([name, f]) => f.outputName ?? name);
+  return { type: 'object', required: ['id', ...always, '_links'], properties, additionalProperties: true };
 }
 
 /** The inner object of a create or update body. */
@@ -289,7 +292,21 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
   const paths: OpenApiPart['paths'] = {};
   if (Object.keys(collection).length) paths[base] = collection;
   if (Object.keys(item).length) paths[`${base}/{id}`] = item;
+  for (const [name, action] of Object.entries(def.actions ?? {})) {
+    paths[`${base}/{id}/${name}`] = {
+      post: op(
+        {
+          operationId: `${def.plural}${pascal(name)}`,
+          summary: action.summary,
+          description: action.description ?? 'No body.',
+          parameters: [idPathParameter('The record id.')],
+          responses: { 200: responseOf(action.answer, single) },
+        },
+        COMMON_ERRORS,
+      ),
+    };
+  }
   const verbs = { list: 'list', view: 'view', create: 'create', update: 'update', delete: 'delete' } as const;
-  const description = `${labelOf(def.name)} records (${def.methods.map((m) => verbs[m]).join(', ')}).`;
+  const description = def.about ?? `${labelOf(def.name)} records (${def.methods.map((m) => verbs[m]).join(', ')}).`;
   return { paths, schemas, tags: [{ name: tag, description }] };
 }

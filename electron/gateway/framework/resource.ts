@@ -7,7 +7,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ErrorCollector } from './errors';
 import type { IdKind } from './ids';
-import type { AuthInfo, EngineContext } from './context';
+import type { AuthInfo } from './auth-info';
 import type { Allow } from './permissions';
 
 /** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
@@ -24,6 +24,15 @@ export type FilterKind =
   | 'suffix'; // the value ends the column's text, any ASCII case (Ringup extension; `%`/`_` are literal)
 
 export type Row = Record<string, unknown>;
+
+/**
+ * The engine context as the hooks below receive it: framework/context.ts's EngineContext,
+ * merged in there (declaration merging), so this file does not import context.ts, which
+ * imports it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by context.ts
+export interface HookContext {}
+type EngineContext = HookContext;
 
 export interface FieldDef {
   type: FieldType;
@@ -95,11 +104,33 @@ export interface FieldDef {
   keepsDigits?: 'identifier' | 'consumed';
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
+  /** Every record has a value (the response schema lists it as required and never null). */
+  alwaysSet?: true;
+  /**
+   * Not a column: `decorate` computes it when the record is read (an account vault's
+   * `expiring_in_months`). Answered and documented, never written, filtered or sorted.
+   */
+  computed?: true;
 }
 
 export type ExpandFn = (ctx: EngineContext, row: Row, auth: AuthInfo) => unknown;
 
 export type Method = 'list' | 'view' | 'create' | 'update' | 'delete';
+
+/**
+ * An action on one record beyond the five methods: `POST <path>/{id}/<name>`, declared with
+ * the resource (who may, what the document says) and mounted by the generic routes; it
+ * answers the record after it (status 200).
+ */
+export interface ResourceAction {
+  allow: Allow;
+  summary: string;
+  description?: string;
+  /** What 200 says in the document. */
+  answer: string;
+  /** Performs the action on a record the caller may see (404 before this otherwise). */
+  run(args: { ctx: EngineContext; req: FastifyRequest; row: Row }): void | Promise<void>;
+}
 
 /** Which records a user may see. */
 export type Scope =
@@ -146,6 +177,12 @@ export interface ResourceDef {
    * routes of the resource declare theirs where they are registered.
    */
   allow: Readonly<Partial<Record<Method, Allow>>>;
+  /** Actions on one record (`POST <path>/{id}/<name>`). */
+  actions?: Readonly<Record<string, ResourceAction>>;
+  /** The record's schema name in the document (default from `name`: contact → Contact). */
+  schemaName?: string;
+  /** One sentence for the document's tag of the resource (default: its label and methods). */
+  about?: string;
   /** Cross-field rules after per-field validation; add to `errs`. */
   validate?(args: HookArgs & { mode: 'create' | 'update'; input: WriteInput; existing?: Row }): void;
   /** Last chance to change values before INSERT (hash a password, generate keys…). */

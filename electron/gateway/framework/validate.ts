@@ -14,8 +14,8 @@
 import type { FastifyRequest } from 'fastify';
 import { MONEY_INPUT_RE } from '../../../shared/payments/money';
 import { ErrorCollector, MSG, fmt, labelOf, unprocessable } from './errors';
-import type { EngineContext } from './context';
-import type { FieldDef, ResourceDef, Row, WriteInput } from './resource';
+// The engine context as declarations see it (resource.ts HookContext): importing context.ts here would close a circle through openapi-document.ts.
+import type { FieldDef, HookContext as EngineContext, ResourceDef, Row, WriteInput } from './resource';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -20,7 +20,6 @@
  */
 import type { EngineContext } from '../framework/context';
 import type { DueWork } from '../framework/due-work';
-import type { BatchService } from './batch-service';
 import type { GroupCommitWriter } from './group-commit-writer';
 
 export const DEFAULT_BATCH_CLOSE_TIME = '23:59';
@@ -62,7 +61,12 @@ interface OpenBatchRow {
   tz: string | null;
 }
 
-export function batchAutoCloseWork(ctx: EngineContext, batches: () => BatchService, writer: () => GroupCommitWriter): DueWork {
+/** What closing a batch needs from batch-service.ts (named here, not imported: batch-service uses this file). */
+export interface BatchSettler {
+  settle(batchId: string, userId: string | null, action: string): void;
+}
+
+export function batchAutoCloseWork(ctx: EngineContext, batches: () => BatchSettler, writer: () => GroupCommitWriter): DueWork {
   return {
     name: 'batch-auto-close',
     async run(locationId) {

@@ -17,21 +17,9 @@ import { PAY_MSG } from './payment-messages';
 
 export const BATCH_STATUS = { toSettle: 1, settled: 2, error: 3, reprocess: 4, processing: 5 } as const;
 
-/** The batch as the API answers it. */
+/** A batch as every answer gives it: the declaration's serialisation (transaction-batch-resource.ts). */
 export function batchRecord(ctx: EngineContext, b: Record<string, unknown>): Record<string, unknown> {
-  return {
-    id: b.id,
-    batch_num: b.batch_num,
-    location_id: b.location_id,
-    product_transaction_id: b.product_transaction_id,
-    processing_status_id: b.processing_status_id,
-    is_open: b.is_open,
-    batch_close_ts: b.batch_close_ts ?? null,
-    settlement_file_name: b.settlement_file_name ?? null,
-    created_ts: b.created_ts,
-    modified_ts: b.modified_ts,
-    _links: { self: { href: `${ctx.origin}/v2/transactionbatches/${String(b.id)}` } },
-  };
+  return ctx.serialize(ctx.resource('transactionbatch'), b, undefined);
 }
 
 /** A batch's changelogs with changelog_details and user (postback data of a transaction batch). */

@@ -17,21 +17,21 @@
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { keepsDigits } from '../framework/card-mask';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
 import type { EngineContext, EngineModule } from '../framework/context';
-import { notFound } from '../framework/errors';
 import { BatchService, batchRecord } from './batch-service';
 import { GroupCommitWriter } from './group-commit-writer';
+import { accountVaultResource } from './account-vault-resource';
+import { level3Resource } from './level3-resource';
 import { Level3Service } from './level3-service';
-import { listMeta, planList, type ListSpec } from './list-query';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
 import { paymentsOpenApi } from './payments-openapi';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 import { ReceiptOutbox } from './receipt-outbox';
+import { transactionBatchResource } from './transaction-batch-resource';
 import { docWithLinks } from './transaction-doc';
 import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
@@ -41,22 +41,6 @@ import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VAULT_KEEPS_DIGITS, VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
-
-export const BATCH_LIST: ListSpec = {
-  table: 'transaction_batches',
-  defaultSort: '-created_ts',
-  columns: {
-    id: { sql: 'id', kind: 'exact' },
-    batch_num: { sql: 'batch_num', kind: 'number' },
-    product_transaction_id: { sql: 'product_transaction_id', kind: 'exact' },
-    processing_status_id: { sql: 'processing_status_id', kind: 'number' },
-    is_open: { sql: 'is_open', kind: 'number' },
-    settlement_file_name: { sql: 'settlement_file_name', kind: 'text' },
-    created_ts: { sql: 'created_ts', kind: 'timestamp' },
-    modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
-    batch_close_ts: { sql: 'batch_close_ts', kind: 'timestamp' },
-  },
-};
 
 export interface PaymentsRuntime {
   writer: GroupCommitWriter;
@@ -79,12 +63,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     return rt;
   };
 
-
-  const findBatch = (ctx: EngineContext, req: FastifyRequest, id: string): Record<string, unknown> => {
-    const b = ctx.stmt('SELECT * FROM transaction_batches WHERE id = ?').get(id) as Record<string, unknown> | undefined;
-    if (!b || !req.auth.locationSet.has(String(b.location_id))) throw notFound();
-    return b;
-  };
 
   const expander = (ctx: EngineContext, names: string[]) => {
     const r = runtime();
@@ -126,6 +104,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
+    resources: [accountVaultResource(runtime), transactionBatchResource(runtime), level3Resource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
     connection: () => {
@@ -159,7 +138,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
       const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key));
-      const level3 = new Level3Service(ctx, writer, lookups, transactions);
+      const level3 = new Level3Service(ctx, lookups);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
     },
@@ -174,7 +153,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // Who may call each route (framework/permissions.ts): the transactions by their action
       // (the action table, transaction-fields.ts); reading money records is for whoever sells
       // (an installer moves no money and has no need to see cardholders or amounts: least
-      // privilege); stored cards, money back and settling are a manager's.
+      // privilege); stored cards and money back are a manager's. Batches and Level 3 are
+      // declared resources (transaction-batch-resource.ts, level3-resource.ts) with their own.
       const txn = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
       const txnRead = { ...txn, allow: SELLERS };
       const txnPost = { ...txn, allow: actionAllow('transaction', POST_ACTIONS, { defaultAction: 'sale' }) };
@@ -183,14 +163,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
       const vaultRead = { ...vault, allow: SELLERS };
       const vaultWrite = { ...vault, allow: MANAGERS };
-      const batch = { keepsDigits: keepsDigits(undefined, { id: 'identifier', location_id: 'identifier', product_transaction_id: 'identifier' }) };
-      const batchRead = { ...batch, allow: SELLERS };
-      const batchSettle = { ...batch, allow: MANAGERS };
-      const level3 = { keepsDigits: keepsDigits('transactionlevel3', { id: 'identifier', transaction_id: 'identifier' }) };
-      // The counter sends a commercial card's Level 3 after the sale; deleting it is a manager's.
-      const level3Send = { ...level3, allow: SELLERS };
-      const level3Read = level3Send;
-      const level3Delete = { ...level3, allow: MANAGERS };
 
       // ---- transactions
       app.post('/v2/transactions', { config: txnPost }, async (req, reply) => {
@@ -217,44 +189,10 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
         return sendDoc(reply, res.status, wrap(res.doc, res.id));
       });
 
-      // ---- account vaults
+      // ---- account vaults (list, view and delete: the declared resource, account-vault-resource.ts)
       app.post('/v2/accountvaults', { config: vaultWrite }, async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
-      app.get('/v2/accountvaults', { config: vaultRead }, async (req) => r.vaults.list(req));
-      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultRead }, async (req) => {
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
-        return { accountvault: r.vaults.serialize(r.vaults.find(req, req.params.id), expand) };
-      });
       app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req, reply) => {
-        await r.vaults.remove(req, req.params.id);
-        return reply.code(204).send();
-      });
       app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
-
-      // ---- transaction batches
-      app.get('/v2/transactionbatches', { config: batchRead }, async (req) => {
-        const plan = planList(BATCH_LIST, req, req.auth, ctx.clock);
-        const total = (ctx.stmt(`SELECT COUNT(*) AS n FROM transaction_batches WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-        const rows = ctx
-          .stmt(`SELECT * FROM transaction_batches WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
-          .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as Record<string, unknown>[];
-        return { transactionbatches: rows.map((b) => batchRecord(ctx, b)), meta: listMeta(req, ctx.origin, plan, total) };
-      });
-      app.get<{ Params: { id: string } }>('/v2/transactionbatches/:id', { config: batchRead }, async (req) => ({ transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) }));
-      app.post<{ Params: { id: string } }>('/v2/transactionbatches/:id/settle', { config: batchSettle }, async (req) => {
-        const b = findBatch(ctx, req, req.params.id);
-        await r.writer.submit(() => r.batches.settle(String(b.id), req.auth.userId));
-        return { transactionbatch: batchRecord(ctx, findBatch(ctx, req, req.params.id)) };
-      });
-
-      // ---- level 3
-      app.post('/v2/transactionlevel3s', { config: level3Send }, async (req, reply) => reply.code(201).send({ transactionlevel3: await r.level3.upsert(req) }));
-      app.get<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Read }, async (req) => ({ transactionlevel3: r.level3.view(req, req.params.id) }));
-      app.delete<{ Params: { id: string } }>('/v2/transactionlevel3s/:id', { config: level3Delete }, async (req, reply) => {
-        await r.level3.remove(req, req.params.id);
-        return reply.code(204).send();
-      });
     },
 
     // First start and reset(): the tables were (re)filled, so drop what was cached from them.

@@ -1,20 +1,18 @@
 /**
- * The payments module in the OpenAPI document: transactions, account vaults, batches,
- * Level 3 and BIN info. The routes are hand-written (payments-module.ts), so this file
+ * The payments module in the OpenAPI document: transactions, account vaults and BIN info
+ * (batches and Level 3 are declared resources and describe themselves). These routes are
+ * hand-written (payments-module.ts), so this file
  * describes them; it reads what it can from the code that serves them: the list specs
- * (filters, sort), the record field lists, POST_ACTIONS / PUT_ACTIONS and the Level 3
- * zod schemas.
+ * (filters, sort), the record field lists and POST_ACTIONS / PUT_ACTIONS.
  *
  * The transaction request bodies are built by ONE function, `transactionBodySchema`,
  * from a list of field descriptors (name, type, bounds, the actions that take it). The
  * descriptors are derived from the one field × action table (transaction-fields.ts), so
  * the document, the validation and the README's table cannot disagree.
  */
-import { z } from 'zod';
 import { MONEY_INPUT_RE } from '../../../shared/payments/money';
 import { INPUT_PATTERNS } from '../framework/validate';
 import { ACCOUNT_NUMBER_TEXT } from './input-fields';
-import { mastercardLevel3DataSchema, visaLevel3DataSchema } from '../../../shared/payments/level3-schema';
 import {
   API_ID_PARAMETERS,
   BODY_ERRORS,
@@ -38,12 +36,11 @@ import {
   type OpenApiPart,
 } from '../framework/openapi-document';
 import { responseOf } from '../framework/resource-openapi';
-import type { ListSpec } from './list-query';
-import { BATCH_LIST } from './payments-module';
+import { listFilters, type ListSpec } from '../framework/list';
 import { FAMILY_RESPONSE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_LIST } from './transaction-list';
 import { ACCOUNT_SOURCE_FIELDS, POST_ACTIONS, PUT_ACTIONS, TRANSACTION_FIELDS as TRANSACTION_TABLE, type TransactionFieldType } from './transaction-fields';
-import { VAULT_KEEPS_DIGITS, VAULT_LIST } from './vault-service';
+import { VAULT_KEEPS_DIGITS } from './vault-service';
 import { VAULT_FIELDS as VAULT_INPUT_FIELDS } from './vault-fields';
 import { describeDigits, describeDigitsOf, type DigitsRule } from '../framework/card-mask';
 
@@ -269,27 +266,6 @@ function transactionRecord(): JsonSchema {
   return { type: 'object', required: [...RECORD_FIELDS, '_links'], properties, additionalProperties: true };
 }
 
-const VAULT_FIELDS: Record<string, JsonSchema> = {
-  id: { type: 'string' },
-  payment_method: { type: 'string', enum: ['cc', 'ach'] },
-  location_id: { type: 'string' },
-  created_ts: { type: 'integer' },
-  modified_ts: { type: 'integer' },
-  active: nullable({ type: 'integer', enum: [0, 1] }),
-  is_company: bool,
-  expiring_in_months: int,
-  has_recurring: { type: 'boolean' },
-};
-const VAULT_TEXT = ['title', 'account_holder_name', 'first_six', 'last_four', 'billing_address', 'billing_zip', 'exp_date', 'routing', 'account_type', 'contact_id', 'account_vault_api_id', 'dl_number', 'dl_state', 'customer_id', 'ssn4', 'dob_year', 'billing_state', 'billing_city', 'billing_phone', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3', 'ach_sec_code'];
-
-function vaultRecord(): JsonSchema {
-  const properties: Record<string, JsonSchema> = { ...VAULT_FIELDS };
-  for (const f of VAULT_TEXT) properties[f] = str;
-  properties.contact = { description: 'With `?expand=contact`.' };
-  properties._links = ref('Links');
-  return { type: 'object', required: ['id', 'payment_method', 'location_id', '_links'], properties, additionalProperties: true };
-}
-
 const VAULT_EXAMPLES: Record<string, unknown> = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', routing: '072000326', account_type: 'checking', is_company: 0 };
 
 /** AccountVaultCreate / AccountVaultUpdate, from the one field table (vault-fields.ts) the reader also uses. */
@@ -323,56 +299,15 @@ function vaultWrite(mode: 'create' | 'update'): JsonSchema {
   };
 }
 
-const BATCH_RECORD: JsonSchema = {
-  type: 'object',
-  required: ['id', 'batch_num', 'location_id', 'product_transaction_id', 'processing_status_id', 'is_open', 'created_ts', 'modified_ts', '_links'],
-  properties: {
-    id: { type: 'string' },
-    batch_num: { type: 'integer' },
-    location_id: { type: 'string' },
-    product_transaction_id: { type: 'string' },
-    processing_status_id: { type: 'integer', description: '1 open, 2 settled, 3 failed.' },
-    is_open: { type: 'integer', enum: [0, 1] },
-    batch_close_ts: int,
-    settlement_file_name: str,
-    created_ts: { type: 'integer' },
-    modified_ts: { type: 'integer' },
-    _links: ref('Links'),
-  },
-};
-
-function level3Schemas(): { data: JsonSchema } {
-  const toSchema = (s: z.ZodType) => {
-    const out = z.toJSONSchema(s, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
-    delete out.$schema;
-    return out;
-  };
-  return { data: { anyOf: [{ title: 'Visa', ...toSchema(visaLevel3DataSchema) }, { title: 'Mastercard', ...toSchema(mastercardLevel3DataSchema) }] } };
-}
-
-const LEVEL3_RECORD: JsonSchema = {
-  type: 'object',
-  required: ['transaction_id', 'level3_data'],
-  properties: {
-    id: str,
-    transaction_id: { type: 'string' },
-    level3_data: { description: 'As posted (numbers normalised), or null when none yet.' },
-    created_ts: { type: 'integer' },
-    modified_ts: { type: 'integer' },
-    _links: ref('Links'),
-  },
-};
-
 const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product', 'detail_card_indicator', 'fsa_indicator', 'prepaid_indicator', 'product_id', 'regulator_indicator', 'visa_product_sub_type', 'visa_large_ticket_indicator', 'account_fund_source', 'card_class', 'token_ind', 'issuing_network'];
 
 const EXPANDS = {
   transaction: ['transaction_level3', 'account_vault', 'transaction_batch', 'contact', 'previous_transaction'],
-  accountvault: ['contact'],
 } as const;
 
 // ------------------------------------------------------------------ operations
 
-const listParams = (spec: ListSpec): Record<string, unknown>[] => [...PAGING_PARAMETERS, ...filterParameters(Object.entries(spec.columns).map(([name, c]) => [name, c.kind]))];
+const listParams = (spec: ListSpec): Record<string, unknown>[] => [...PAGING_PARAMETERS, ...filterParameters(listFilters(spec))];
 
 function op(tag: string, o: OpenApiOperation, errors: ErrorStatus[]): OpenApiOperation {
   return { tags: [tag], ...o, responses: { ...(o.responses as object), ...errorResponses(errors) } };
@@ -412,35 +347,19 @@ const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS];
 export function paymentsOpenApi(): OpenApiPart {
   const txn = wrapper('transaction', ref('Transaction'));
   const vault = wrapper('accountvault', ref('AccountVault'));
-  const batch = wrapper('transactionbatch', ref('TransactionBatch'));
-  const l3 = wrapper('transactionlevel3', ref('TransactionLevel3'));
-  const { data } = level3Schemas();
   const id = idPathParameter();
   const idOnly = idPathParameter('The record id.');
   return {
     tags: [
       { name: 'transactions', description: 'Card and ACH payments. Approval is `status_id` (101 approved, 102 authorised, 301 declined, 131-134 ACH…); declines answer 201 too.' },
-      { name: 'accountvaults', description: 'Tokenised cards and bank accounts.' },
-      { name: 'transactionbatches', description: 'Card batches; settle closes one.' },
-      { name: 'transactionlevel3s', description: 'Level 3 line items of a Visa/Mastercard sale.' },
     ],
     schemas: {
       Transaction: transactionRecord(),
       TransactionCreate: transactionBodySchema(TRANSACTION_INPUT_FIELDS, POST_ACTIONS, 'sale'),
       TransactionAction: transactionBodySchema(TRANSACTION_INPUT_FIELDS, PUT_ACTIONS),
-      AccountVault: vaultRecord(),
       AccountVaultCreate: describeDigitsOf(vaultWrite('create'), VAULT_KEEPS_DIGITS),
       AccountVaultUpdate: describeDigitsOf(vaultWrite('update'), VAULT_KEEPS_DIGITS),
       BinInfo: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) },
-      TransactionBatch: BATCH_RECORD,
-      TransactionLevel3: LEVEL3_RECORD,
-      TransactionLevel3Create: {
-        type: 'object',
-        required: ['transaction_id', 'level3_data'],
-        description: 'Replaces all earlier Level 3 data of the transaction.',
-        properties: { transaction_id: { type: 'string' }, level3_data: data },
-        additionalProperties: true,
-      },
     },
     paths: {
       '/v2/transactions': {
@@ -489,63 +408,15 @@ export function paymentsOpenApi(): OpenApiPart {
         ),
       },
       '/v2/accountvaults': {
-        get: op(
-          'accountvaults',
-          {
-            operationId: 'accountvaultsList',
-            summary: 'List account vaults',
-            parameters: [expandParameter(EXPANDS.accountvault), ...listParams(VAULT_LIST)],
-            responses: { 200: responseOf('A page of account vaults.', listEnvelope('accountvaults', ref('AccountVault'))) },
-          },
-          [401, 403, 422],
-        ),
         post: op('accountvaults', { operationId: 'accountvaultsCreate', summary: 'Vault an account', requestBody: body('accountvault', 'AccountVaultCreate'), responses: { 201: responseOf('Vaulted.', vault) } }, writeErrors),
       },
       '/v2/accountvaults/{id}': {
-        get: op(
-          'accountvaults',
-          { operationId: 'accountvaultsView', summary: 'View an account vault', parameters: [id, expandParameter(EXPANDS.accountvault), ...API_ID_PARAMETERS], responses: { 200: responseOf('The vault.', vault) } },
-          [...COMMON_ERRORS, 422],
-        ),
         put: op('accountvaults', { operationId: 'accountvaultsUpdate', summary: 'Update an account vault', parameters: [id, ...API_ID_PARAMETERS], requestBody: body('accountvault', 'AccountVaultUpdate'), responses: { 200: responseOf('The vault.', vault) } }, writeErrors),
-        delete: op(
-          'accountvaults',
-          { operationId: 'accountvaultsDelete', summary: 'Delete an account vault', description: '422 while a recurring uses it.', parameters: [id, ...API_ID_PARAMETERS], responses: { 204: { description: 'Deleted (no body).' } } },
-          [...COMMON_ERRORS, 422],
-        ),
       },
       '/v2/accountvaults/{id}/bininfo': {
         get: op(
           'accountvaults',
           { operationId: 'accountvaultsBinInfo', summary: 'BIN information of a vaulted card', parameters: [idOnly], responses: { 200: responseOf('BIN data (422 for ACH vaults).', wrapper('bininfo', ref('BinInfo'))) } },
-          [...COMMON_ERRORS, 422],
-        ),
-      },
-      '/v2/transactionbatches': {
-        get: op(
-          'transactionbatches',
-          { operationId: 'transactionbatchesList', summary: 'List transaction batches', parameters: listParams(BATCH_LIST), responses: { 200: responseOf('A page of batches.', listEnvelope('transactionbatches', ref('TransactionBatch'))) } },
-          [401, 403, 422],
-        ),
-      },
-      '/v2/transactionbatches/{id}': {
-        get: op('transactionbatches', { operationId: 'transactionbatchesView', summary: 'View a batch', parameters: [idOnly], responses: { 200: responseOf('The batch.', batch) } }, COMMON_ERRORS),
-      },
-      '/v2/transactionbatches/{id}/settle': {
-        post: op('transactionbatches', { operationId: 'transactionbatchesSettle', summary: 'Settle (close) a batch', description: 'No body.', parameters: [idOnly], responses: { 200: responseOf('The batch after settling.', batch) } }, COMMON_ERRORS),
-      },
-      '/v2/transactionlevel3s': {
-        post: op(
-          'transactionlevel3s',
-          { operationId: 'transactionlevel3sCreate', summary: 'Post Level 3 data', requestBody: body('transactionlevel3', 'TransactionLevel3Create'), responses: { 201: responseOf('Stored.', l3) } },
-          writeErrors,
-        ),
-      },
-      '/v2/transactionlevel3s/{id}': {
-        get: op('transactionlevel3s', { operationId: 'transactionlevel3sView', summary: 'View Level 3 data', parameters: [idOnly], responses: { 200: responseOf('The Level 3 record.', l3) } }, COMMON_ERRORS),
-        delete: op(
-          'transactionlevel3s',
-          { operationId: 'transactionlevel3sDelete', summary: 'Delete Level 3 data', description: '422 once the transaction is settled.', parameters: [idOnly], responses: { 204: { description: 'Deleted (no body).' } } },
           [...COMMON_ERRORS, 422],
         ),
       },

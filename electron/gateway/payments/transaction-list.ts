@@ -9,9 +9,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { RECORD_FIELDS } from './transaction-doc';
-import { listMeta, planList, type ColumnSpec, type ListSpec } from './list-query';
+import { listMetaOf, locationScope, planList, type ListColumn, type ListSpec } from '../framework/list';
 
-const columns: Record<string, ColumnSpec> = {
+const columns: Record<string, ListColumn> = {
   id: { sql: 'id', kind: 'exact' },
   location_id: { sql: 'location_id', kind: 'exact' },
   product_transaction_id: { sql: 'product_transaction_id', kind: 'exact' },
@@ -50,7 +50,7 @@ export function listTransactions(
   countOf?: (locationId: string) => number,
 ): Buffer {
   const scope = req.auth.locationIds.filter((l) => locationsWithTransactions.has(l));
-  const plan = planList(TRANSACTION_LIST, req, req.auth, ctx.clock, scope);
+  const plan = planList(TRANSACTION_LIST, req, ctx.clock, locationScope(req, req.auth, scope));
   const q = (req.query ?? {}) as Record<string, unknown>;
   // Unfiltered lists count from the per-location counters (a COUNT over a million index
   // entries would cost more than fetching the page itself).
@@ -63,7 +63,7 @@ export function listTransactions(
   const base = `${ctx.origin}/v2/transactions/`;
   const sql = `FROM transactions WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`;
   const args = [...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize];
-  const meta = Buffer.from(`],"meta":${JSON.stringify(listMeta(req, ctx.origin, plan, total))}}`);
+  const meta = Buffer.from(`],"meta":${JSON.stringify(listMetaOf(ctx.origin, req, plan, total))}}`);
   if (ex) {
     const rows = ctx.stmt(`SELECT id, doc ${sql}`).all(...args) as { id: string; doc: string }[];
     const parts = rows.map((r) => {

@@ -2,6 +2,13 @@
  * Transactions: every POST action (sale, authonly, avsonly, force, refund, debit,
  * credit) and PUT action (void, authcomplete, authincrement, partialreversal, edit).
  *
+ * Flow of a PUT (`act`), one pipeline for every action: validate (the field table, for
+ * the action) → permission (declared on the route, checked before the handler; rules on
+ * the committed record judged again in the write) → idempotency (transaction_api_id) →
+ * processor (the action's `process`) → one group-commit job running the action's own
+ * step (actions/<action>.ts) between the common prologue and the write of the record,
+ * its changelog and its postback event.
+ *
  * Flow of a POST: validate → idempotency (in-flight map, then the unique index on
  * (location_id, transaction_api_id)) → resolve the account → simulated processor →
  * one group-commit job that re-checks the rules against the database, writes the
@@ -28,7 +35,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
-import { formatMoney, MAX_AMOUNT_CENTS, parseMoney } from '../../../shared/payments/money';
+import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
@@ -41,57 +48,27 @@ import { decryptTrackData, parseMicr, parseTrackData, type EncryptedFormat, type
 import { accountDigits, digitsText, flag, present, type Body } from './input-fields';
 import type { MerchantLookups, ProductTransaction } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
-import { achStatusAt, simulate, STATUS, REASON, TYPE, verbiageFor, ACH_SCHEDULE_SECONDS, tipAdjustCeiling, type ProcessorOutcome } from './processor-simulator';
+import { achStatusAt, STATUS, ACH_SCHEDULE_SECONDS } from './processor-simulator';
 import type { ReceiptOutbox } from './receipt-outbox';
 import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
 import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
-import { forbidden, mayPerform } from '../framework/permissions';
-import { ACTION_ALLOW, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
+import { checkAmountParts } from './amount-parts';
+import type { PutActionDeps, PutActionInput, PutActionState } from './actions/put-action';
+import { PUT_ACTION_STEPS } from './actions/put-actions';
+import { POST_ACTION_STEPS } from './actions/post-actions';
+import { isRefundable } from './actions/refund';
+import type { TransactionRow } from './transaction-row';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
 export { POST_ACTIONS, PUT_ACTIONS };
 
-export interface TransactionRow {
-  id: string;
-  location_id: string;
-  product_transaction_id: string | null;
-  transaction_api_id: string | null;
-  payment_method: string;
-  action: string;
-  type_id: number;
-  status_id: number;
-  reason_code_id: number;
-  amount: number;
-  auth_amount: number;
-  /** What the issuer approved (moved by authcomplete/authincrement/partialreversal, never by a tip edit). */
-  approved_amount: number;
-  /** HMAC of what made the POST this request (request-fingerprint.ts); null without a transaction_api_id or before migration 106. */
-  request_fingerprint: string | null;
-  /**
-   * The issuer's approved total: the original approval plus approved increments. Never
-   * lowered (by a reversal, a completion or a tip), so the tip tolerance measured from it
-   * cannot be chained; an authorization never exceeds tipAdjustCeiling(issuer_approved).
-   */
-  issuer_approved: number;
-  refunded: number;
-  first_six: string | null;
-  last_four: string | null;
-  brand: string | null;
-  exp_date: string | null;
-  account_vault_id: string | null;
-  contact_id: string | null;
-  previous_transaction_id: string | null;
-  batch_id: string | null;
-  settled: number;
-  created_ts: number;
-  modified_ts: number;
-  doc: string;
-}
+export type { TransactionRow } from './transaction-row';
 
 /** A card read by a terminal: masked data only (no number, no CVV) plus card-present fields. */
 export interface PresentedCard {
@@ -322,6 +299,8 @@ export class TransactionService {
 
   private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const apiId = idem?.apiId ?? null;
+    // What differs between the POST actions (actions/<action>.ts); the rest is this pipeline.
+    const step = POST_ACTION_STEPS[action];
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
     // Every field of the table: accepted by this action, typed and bounded.
@@ -400,8 +379,7 @@ export class TransactionService {
     if (explicitMethod !== undefined && explicitMethod !== method) {
       throw new ApiError(422, { payment_method: [fmt(PAY_MSG.VAULT_METHOD, { method })] });
     }
-    const allowed = method === 'cc' ? ['sale', 'authonly', 'avsonly', 'force', 'refund'] : ['debit', 'credit', 'refund'];
-    if (!allowed.includes(action)) throw new ApiError(422, { action: [fmt(PAY_MSG.PAYMENT_METHOD_MISMATCH, { action, method })] });
+    if (!step.methods.includes(method)) throw new ApiError(422, { action: [fmt(PAY_MSG.PAYMENT_METHOD_MISMATCH, { action, method })] });
 
     // --- product transaction
     let pt = ptIn;
@@ -417,18 +395,16 @@ export class TransactionService {
     let amount = (f.transaction_amount as number | undefined) ?? null;
     const tax = (f.tax as number | undefined) ?? null;
     if (amount === null && !errs.has('transaction_amount')) {
-      if (action === 'avsonly') amount = 0;
-      else if (action === 'refund' && previous) amount = previous.auth_amount - previous.refunded;
-      else errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
+      amount = step.defaultAmount?.(previous) ?? null;
+      if (amount === null) errs.add('transaction_amount', PAY_MSG.AMOUNT_BLANK);
     }
-    if (amount !== null && amount <= 0 && action !== 'avsonly') errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+    if (amount !== null && amount <= 0 && !step.zeroAmount) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
     if (amount !== null) checkAmountParts(f, amount, errs);
     checkStay(f, errs);
     const fields: Record<string, string | null> = {};
     for (const k of ['billing_street', 'billing_zip', 'billing_city', 'billing_state', 'billing_phone']) fields[k] = (f[k] as string | undefined) ?? null;
     const email = (f.notification_email_address as string | undefined) ?? null;
-    // The table requires a 6-character auth_code for a force.
-    let authCode: string | null = action === 'force' ? ((f.auth_code as string | undefined) ?? null) : null;
+    let authCode: string | null = step.authCodeOf?.(f) ?? null;
     let contactId: string | null = null;
     let contactEmail: string | null = null;
     if (present(body.contact_id) || present(body.contact_api_id)) {
@@ -442,40 +418,28 @@ export class TransactionService {
       contactId = vault.contact_id;
     }
     let refundOf: TransactionRow | undefined;
-    if (action === 'refund' && previous) {
-      refundOf = previous;
-      if (!isRefundable(previous)) errs.add('previous_transaction_id', PAY_MSG.REFUND_NOT_REFUNDABLE);
-    }
+    if (step.refunds && previous) refundOf = previous;
+    step.check?.(previous, errs);
     errs.throwIfAny();
     const amountCents = amount ?? 0;
 
-    // --- the processor
-    let outcome: ProcessorOutcome;
-    if (action === 'force') {
-      outcome = {
-        statusId: STATUS.approved, typeId: TYPE.sale, reasonCodeId: REASON.forced, verbiage: 'APPROVED', approved: true,
-        authAmountCents: amountCents, avs: null, cvvResponse: null, delayMs: 0, failsFirstSettle: amountCents === 630,
-      };
-    } else {
-      outcome = simulate({
-        action: action === 'refund' ? 'refund' : action,
-        paymentMethod: method,
-        amountCents,
-        brand: account.brand ?? undefined,
-        cvv: account.cvv,
-        billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
-        billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
-        expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
-        // Per-request overrides win over the product transaction's settings.
-        autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
-        autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
-        autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
-        allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
-      });
-      if (action === 'refund' && method === 'ach') outcome = { ...outcome, typeId: TYPE.refund };
-      if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
-    }
-    if (outcome.approved && action !== 'force' && method === 'cc' && action !== 'avsonly') authCode = newAuthCode();
+    // --- the processor: the action's own stage (actions/<action>.ts)
+    const outcome = step.process({
+      paymentMethod: method,
+      amountCents,
+      brand: account.brand ?? undefined,
+      cvv: account.cvv,
+      billingStreet: fields.billing_street ?? vault?.billing_address ?? null,
+      billingZip: fields.billing_zip ?? vault?.billing_zip ?? null,
+      expired: method === 'cc' && action !== 'refund' && account.expDate !== null && !isExpDateCurrent(account.expDate, new Date(now * 1000)),
+      // Per-request overrides win over the product transaction's settings.
+      autoDeclineCvv: (f.auto_decline_cvv_override as boolean | undefined) ?? pt.auto_decline_cvv,
+      autoDeclineZip: (f.auto_decline_zip_override as boolean | undefined) ?? pt.auto_decline_zip,
+      autoDeclineStreet: (f.auto_decline_street_override as boolean | undefined) ?? pt.auto_decline_street,
+      allowPartial: (f.allow_partial_authorization_override as boolean | undefined) ?? pt.allow_partial_authorization,
+    });
+    if (outcome.delayMs > 0) await this.ctx.clock.sleep(outcome.delayMs);
+    if (outcome.approved && step.issuesAuthCode && method === 'cc') authCode = newAuthCode();
 
     // --- the record
     const id = this.ctx.newId();
@@ -529,9 +493,9 @@ export class TransactionService {
     d.modified_user_id = auth.userId;
     if (outcome.approved) d.transaction_settlement_status = method === 'cc' ? 'unsettled' : 'pending';
 
-    const saveAccount = flag(body.save_account) && outcome.approved && account.accountNumber !== null && action !== 'refund';
+    const saveAccount = flag(body.save_account) && outcome.approved && account.accountNumber !== null && step.keepsAccount;
     const joinsBatch = method === 'cc' && outcome.approved && (outcome.statusId === STATUS.approved || outcome.statusId === STATUS.refunded);
-    const commercialL3 = method === 'cc' && outcome.approved && pt.level3_allow && (account.brand === 'visa' || account.brand === 'mastercard') && isCommercialBin(account.firstSix) && action !== 'refund';
+    const commercialL3 = method === 'cc' && outcome.approved && pt.level3_allow && (account.brand === 'visa' || account.brand === 'mastercard') && isCommercialBin(account.firstSix) && step.keepsAccount;
     const receiptTo = email ?? contactEmail;
     const ptId = pt.id;
     const brand = account.brand;
@@ -626,32 +590,37 @@ export class TransactionService {
     errs.throwIfAny();
     const now = this.ctx.clock.now();
     const locationName = email ? this.lookups.locationName(row.location_id) : '';
-    let increment: ProcessorOutcome | undefined;
-    if (action === 'authincrement' && row.payment_method === 'cc' && row.status_id === STATUS.authonly) {
-      // The issuer answers the increment like an authorization of that amount (test amounts apply).
-      const brand = brandFromStored(row.first_six, null);
-      const pt = row.product_transaction_id ? this.lookups.productTransaction(row.product_transaction_id) : undefined;
-      const allowPartial = (f.allow_partial_authorization_override as boolean | undefined) ?? pt?.allow_partial_authorization ?? true;
-      increment = simulate({ action: 'authonly', paymentMethod: 'cc', amountCents: amount ?? 0, brand, allowPartial });
-      if (increment.delayMs > 0) await this.ctx.clock.sleep(increment.delayMs);
-    }
+    // The action's own step (actions/<action>.ts) on this one pipeline.
+    const step = PUT_ACTION_STEPS[action];
+    const deps: PutActionDeps = {
+      ctx: this.ctx,
+      batches: this.batches,
+      lookups: this.lookups,
+      moveVaultToContact: (cur, contactId, withTransactions, userId, at) => this.moveVaultToContact(cur, contactId, withTransactions, userId, at),
+    };
+    const input: PutActionInput = { auth, f, amount, tip, partsSent, contactChange, moveVault, moveVaultTransactions, now };
+    // Processor: only actions that ask the issuer (authincrement), before the write job.
+    if (step.process) input.processed = await step.process(row, input, deps);
 
     return this.writer.submit((): TxnResult => {
       const cur = this.getRow(row.id) as TransactionRow;
       const d = JSON.parse(cur.doc) as TransactionDoc;
-      let status = cur.status_id;
-      let reason = cur.reason_code_id;
-      let amt = cur.amount;
-      let authAmt = cur.auth_amount;
-      let approvedAmt = cur.approved_amount;
-      let issuerApproved = cur.issuer_approved;
-      let batchId = cur.batch_id;
-      let contactId = cur.contact_id;
+      const s: PutActionState = {
+        cur,
+        d,
+        status: cur.status_id,
+        reason: cur.reason_code_id,
+        amt: cur.amount,
+        authAmt: cur.auth_amount,
+        approvedAmt: cur.approved_amount,
+        issuerApproved: cur.issuer_approved,
+        batchId: cur.batch_id,
+        contactId: cur.contact_id,
+      };
       let expDate = cur.exp_date;
       let apiId = cur.transaction_api_id;
       const isCard = cur.payment_method === 'cc';
-      const unsettled = cur.settled === 0;
-      // transaction_api_id on a PUT: the record's own, or the first one it gets (unique in the location).
+      // Idempotency: transaction_api_id on a PUT is the record's own, or the first one it gets (unique in the location).
       if (typeof f.transaction_api_id === 'string' && f.transaction_api_id !== cur.transaction_api_id) {
         if (cur.transaction_api_id !== null) throw new ApiError(422, { transaction_api_id: [fmt(PAY_MSG.API_ID_MISMATCH, { current: cur.transaction_api_id })] });
         if (this.byApiId(cur.location_id, f.transaction_api_id)) {
@@ -660,112 +629,8 @@ export class TransactionService {
         apiId = f.transaction_api_id;
         d.transaction_api_id = apiId;
       }
-      switch (action) {
-        case 'void': {
-          // transaction_amount is optional on a void (the docs' O): a void reverses all of it.
-          if (amount !== null && amount !== cur.amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.VOID_AMOUNT, { amount: formatMoney(cur.amount) })] });
-          if (isCard) {
-            if (cur.settled === 1) throw new ApiError(422, { id: [PAY_MSG.VOID_SETTLED] });
-            if (![STATUS.approved, STATUS.authonly, STATUS.refunded].includes(cur.status_id as 101)) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
-          } else {
-            if (cur.status_id === STATUS.voided || cur.status_id === STATUS.declined) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
-            if (cur.status_id !== STATUS.achPendingOrigination) throw new ApiError(422, { id: [PAY_MSG.ACH_VOID_TOO_LATE] });
-          }
-          if (cur.refunded > 0) throw new ApiError(422, { id: [PAY_MSG.VOID_NOT_ALLOWED] });
-          status = STATUS.voided;
-          reason = REASON.voided;
-          d.void_date = new Date(now * 1000).toISOString().slice(0, 10);
-          d.transaction_settlement_status = null;
-          d.verbiage = 'VOIDED';
-          d.response_message = 'VOIDED';
-          if (cur.type_id === TYPE.refund && cur.previous_transaction_id) {
-            this.ctx.stmt('UPDATE transactions SET refunded = MAX(0, refunded - ?) WHERE id = ?').run(cur.auth_amount, cur.previous_transaction_id);
-          }
-          break;
-        }
-        case 'authcomplete': {
-          if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHCOMPLETE_NOT_AUTHONLY] });
-          // Without an amount: the ticket (tip included), but never more than the issuer authorized.
-          const done = amount ?? Math.min(cur.amount, cur.auth_amount);
-          if (done > cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHCOMPLETE_EXCEEDS, { authorized: formatMoney(cur.auth_amount) })] });
-          // Sent with its parts: a different final amount needs the parts again (they must add up).
-          if (d.subtotal_amount != null && done !== cur.amount && !partsSent) throw new ApiError(422, { subtotal_amount: [PAY_MSG.PARTS_REQUIRED] });
-          if (partsSent && amount === null) {
-            const pe = new ErrorCollector();
-            checkAmountParts(f, done, pe);
-            pe.throwIfAny();
-          }
-          amt = done;
-          authAmt = done; // what is captured is what counts from now on
-          approvedAmt = done;
-          status = STATUS.approved;
-          reason = REASON.authCompleted;
-          d.verbiage = verbiageFor(REASON.approved);
-          const b = this.batches.openBatchFor(cur.product_transaction_id as string, cur.location_id);
-          batchId = b.id;
-          d.batch = String(b.batchNum);
-          d.transaction_batch_id = b.id;
-          d.transaction_settlement_status = 'unsettled';
-          if (done === 630) this.batches.markFailsFirstSettle(b.id);
-          break;
-        }
-        case 'authincrement': {
-          if (!isCard || cur.status_id !== STATUS.authonly) throw new ApiError(422, { id: [PAY_MSG.AUTHINCREMENT_NOT_AUTHONLY] });
-          const inc = increment as ProcessorOutcome; // asked of the issuer before this job
-          if (!inc.approved) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.AUTHINCREMENT_DECLINED, { verbiage: inc.verbiage })] });
-          if (cur.amount + (amount ?? 0) > MAX_AMOUNT_CENTS) throw new ApiError(422, { transaction_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
-          amt = cur.amount + (amount ?? 0);
-          authAmt = cur.auth_amount + inc.authAmountCents; // a partial approval adds only the approved part
-          approvedAmt = cur.approved_amount + inc.authAmountCents;
-          issuerApproved = cur.issuer_approved + inc.authAmountCents; // a new approval of the issuer's
-          break;
-        }
-        case 'partialreversal': {
-          const ok = isCard && unsettled && (cur.status_id === STATUS.authonly || (cur.status_id === STATUS.approved && cur.type_id === TYPE.sale));
-          if (!ok) throw new ApiError(422, { id: [PAY_MSG.PARTIAL_REVERSAL_NOT_ALLOWED] });
-          // transaction_amount is the final amount (GATEWAY-FACTS), not the amount released.
-          const final = amount ?? 0;
-          if (final >= cur.auth_amount) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_EXCEEDS, { current: formatMoney(cur.auth_amount) })] });
-          if (final < cur.refunded) throw new ApiError(422, { transaction_amount: [fmt(PAY_MSG.PARTIAL_REVERSAL_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
-          amt = final;
-          authAmt = final;
-          approvedAmt = final;
-          break;
-        }
-        case 'edit': {
-          if (cur.status_id === STATUS.voided || cur.status_id === STATUS.declined) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
-          if (tip !== null) {
-            if (!isCard) throw new ApiError(422, { tip_amount: [PAY_MSG.TIP_NOT_CARD] });
-            if (!unsettled || (cur.status_id !== STATUS.approved && cur.status_id !== STATUS.authonly)) throw new ApiError(422, { id: [PAY_MSG.EDIT_NOT_ALLOWED] });
-            const oldTip = parseMoney(d.tip_amount) ?? 0;
-            amt = cur.amount - oldTip + tip;
-            // The permission check read the record before this job; a tip lowered meanwhile by
-            // another write is judged again on the committed record (the same declared rule).
-            if (tip < oldTip && !mayPerform(auth, ACTION_ALLOW[TIP_LOWERING_NEEDS])) throw forbidden(auth, TIP_LOWERING_WHAT, ACTION_ALLOW[TIP_LOWERING_NEEDS]);
-            if (amt > MAX_AMOUNT_CENTS) throw new ApiError(422, { tip_amount: [PAY_MSG.AMOUNT_TOO_LARGE] });
-            // An authorization keeps what the issuer approved (authcomplete is bounded by it).
-            // A fully approved sale's tip adjust is the captured amount, at most the networks'
-            // tip tolerance over what the issuer approved (measured from the approval, so
-            // edits never compound); a partial approval's approved part never grows.
-            if (cur.status_id === STATUS.approved) {
-              const full = cur.auth_amount >= cur.amount;
-              const { ceiling, approved } = tipCeiling(cur);
-              if (full && amt > ceiling) {
-                throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_OVER_TOLERANCE, { max: formatMoney(ceiling), approved: formatMoney(approved) })] });
-              }
-              authAmt = full ? amt : Math.min(cur.auth_amount, amt);
-            }
-            if (authAmt < cur.refunded) throw new ApiError(422, { tip_amount: [fmt(PAY_MSG.TIP_BELOW_REFUNDED, { refunded: formatMoney(cur.refunded) })] });
-            d.tip_amount = formatMoney(tip);
-          }
-          if (contactChange !== undefined) {
-            contactId = contactChange;
-            d.contact_id = contactChange;
-            if (moveVault && cur.account_vault_id && contactChange !== null) this.moveVaultToContact(cur, contactChange, moveVaultTransactions, auth.userId, now);
-          }
-          break;
-        }
-      }
+      step.apply(s, input, deps);
+      const { status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId } = s;
       // Engine-read fields a PUT may carry (the docs' O and C cells): they replace the stored values.
       if (typeof f.account_holder_name === 'string') d.account_holder_name = f.account_holder_name;
       if (typeof f.exp_date === 'string' && isCard) {
@@ -880,8 +745,6 @@ function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiI
   return { status: 201, doc: existing.doc, id: existing.id };
 }
 
-/** How a refusal names an edit that lowers the tip. */
-const TIP_LOWERING_WHAT = `lower a tip (an edit that lowers the amount is a ${TIP_LOWERING_NEEDS})`;
 
 export function unwrap(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
@@ -890,54 +753,12 @@ export function unwrap(body: unknown): Body {
   return inner as Body;
 }
 
-const cents = (v: unknown): number => (typeof v === 'number' ? v : 0);
-
-/**
- * Amount parts: with subtotal_amount or surcharge_amount, subtotal + tax + tip + surcharge
- * must equal transaction_amount; otherwise tax + tip (+ surcharge) cannot exceed it.
- * Each additional amount is at most transaction_amount.
- */
-export function checkAmountParts(f: FieldValues, amount: number, errs: ErrorCollector): void {
-  const parts = cents(f.tax) + cents(f.tip_amount) + cents(f.surcharge_amount);
-  if (f.subtotal_amount !== undefined && f.subtotal_amount !== null) {
-    const sum = cents(f.subtotal_amount) + parts;
-    if (sum !== amount) {
-      errs.add('subtotal_amount', PAY_MSG.PARTS_MISMATCH, {
-        subtotal: formatMoney(cents(f.subtotal_amount)), tax: formatMoney(cents(f.tax)), tip: formatMoney(cents(f.tip_amount)),
-        surcharge: formatMoney(cents(f.surcharge_amount)), sum: formatMoney(sum), amount: formatMoney(amount),
-      });
-    }
-  } else if (parts > amount) {
-    errs.add('transaction_amount', PAY_MSG.PARTS_EXCEED, { sum: formatMoney(parts), amount: formatMoney(amount) });
-  }
-  const extra = f.additional_amounts as { cents: number }[] | undefined;
-  if (extra?.some((a) => a.cents > amount)) errs.add('additional_amounts', PAY_MSG.ADDITIONAL_AMOUNT_EXCEEDS);
-}
-
 /** Lodging: checkout not before checkin, at most 99 days apart. */
 function checkStay(f: FieldValues, errs: ErrorCollector): void {
   if (typeof f.checkin_date !== 'string' || typeof f.checkout_date !== 'string') return;
   const days = (Date.parse(f.checkout_date) - Date.parse(f.checkin_date)) / 86_400_000;
   if (days < 0) errs.add('checkout_date', PAY_MSG.STAY_ORDER);
   else if (days > 99) errs.add('checkout_date', PAY_MSG.STAY_TOO_LONG);
-}
-
-/**
- * How high a tip adjust may take a fully approved sale: the tolerance over what the last
- * issuer-facing step left (a reversal or completion lowers it), and never above the
- * tolerance over the issuer's approved total (original approval + approved increments),
- * so reversing a cent between tip edits cannot ratchet the bound up. `approved` is the
- * approval whose tolerance binds (named in the 422).
- */
-function tipCeiling(t: TransactionRow): { ceiling: number; approved: number } {
-  const held = tipAdjustCeiling(t.approved_amount);
-  const issuer = tipAdjustCeiling(t.issuer_approved);
-  return held <= issuer ? { ceiling: held, approved: t.approved_amount } : { ceiling: issuer, approved: t.issuer_approved };
-}
-
-function isRefundable(t: TransactionRow): boolean {
-  if (t.payment_method === 'cc') return t.type_id === TYPE.sale && t.status_id === STATUS.approved;
-  return t.type_id === TYPE.debit && t.status_id >= STATUS.achPendingOrigination && t.status_id <= STATUS.achSettled;
 }
 
 function accountFromPrevious(p: TransactionRow, body: Body, errs: ErrorCollector): AccountData {

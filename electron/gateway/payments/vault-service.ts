@@ -13,7 +13,6 @@ import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
-import { monthsUntilExpiry } from '../../../shared/payments/exp-date';
 import { luhnValid } from '../../../shared/payments/luhn';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
@@ -24,18 +23,10 @@ import { binInfo, type BinInfo } from './bin-info';
 import { brandFromStored, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
 import { accountDigits, present, type Body } from './input-fields';
-import { listMeta, planList, type ListSpec } from './list-query';
 import type { MerchantLookups } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import type { VaultCrypto } from './vault-crypto';
 import { readVaultFields, VAULT_FIELDS } from './vault-fields';
-
-const OUTPUT_FIELDS = [
-  'id', 'payment_method', 'title', 'account_holder_name', 'first_six', 'last_four', 'billing_address', 'billing_zip', 'exp_date',
-  'routing', 'account_type', 'location_id', 'contact_id', 'created_ts', 'modified_ts', 'account_vault_api_id', 'dl_number',
-  'dl_state', 'customer_id', 'ssn4', 'dob_year', 'billing_state', 'billing_city', 'billing_phone', 'accountvault_c1',
-  'accountvault_c2', 'accountvault_c3', 'ach_sec_code', 'active', 'is_company',
-] as const;
 
 /** The optional text fields stored as sent (the field table's `text` fields that are not ids or names). */
 const TEXT = ['title', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3'] as const;
@@ -51,28 +42,6 @@ export const VAULT_KEEPS_DIGITS: KeepsDigits = keepsDigits('accountvault', {
   id: 'identifier',
   ...Object.fromEntries(VAULT_FIELDS.flatMap((f) => (f.keepsDigits ? [[f.name, f.keepsDigits]] : []))),
 });
-
-export const VAULT_LIST: ListSpec = {
-  table: 'account_vaults',
-  defaultSort: '-created_ts',
-  columns: {
-    id: { sql: 'id', kind: 'exact' },
-    account_vault_api_id: { sql: 'account_vault_api_id', kind: 'exact' },
-    payment_method: { sql: 'payment_method', kind: 'exact' },
-    contact_id: { sql: 'contact_id', kind: 'exact' },
-    first_six: { sql: 'first_six', kind: 'exact' },
-    last_four: { sql: 'last_four', kind: 'exact' },
-    exp_date: { sql: 'exp_date', kind: 'exact' },
-    account_type: { sql: 'account_type', kind: 'exact' },
-    title: { sql: 'title', kind: 'text' },
-    account_holder_name: { sql: 'account_holder_name', kind: 'text' },
-    billing_zip: { sql: 'billing_zip', kind: 'text' },
-    customer_id: { sql: 'customer_id', kind: 'text' },
-    active: { sql: 'active', kind: 'number' },
-    created_ts: { sql: 'created_ts', kind: 'timestamp' },
-    modified_ts: { sql: 'modified_ts', kind: 'timestamp' },
-  },
-};
 
 const wrapperError = () => general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'accountvault' }));
 
@@ -123,19 +92,20 @@ export class VaultService {
     });
   }
 
-  serialize(row: VaultRow, expand: string[] = []): Record<string, unknown> {
+  /** The vault as every answer gives it: the declaration's record (account-vault-resource.ts). */
+  serialize(row: VaultRow, expand: readonly string[] = []): Record<string, unknown> {
     const r = row as unknown as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const f of OUTPUT_FIELDS) out[f] = r[f] ?? null;
-    out.is_company = r.is_company === null || r.is_company === undefined ? null : r.is_company === 1;
-    out.expiring_in_months = row.payment_method === 'cc' && row.exp_date ? monthsUntilExpiry(row.exp_date, new Date(this.ctx.clock.now() * 1000)) : null;
-    out.has_recurring = this.lookups.vaultHasRecurring(row.id);
+    const out = this.ctx.serialize(this.ctx.resource('accountvault'), r, undefined);
+    // Without a caller (a postback snapshot, another record's expand) the expands are added here.
     if (expand.includes('contact')) out.contact = row.contact_id ? this.contactRecord(row.contact_id) : null;
-    out._links = { self: { href: `${this.ctx.origin}/v2/accountvaults/${row.id}` } };
     return out;
   }
 
-  private contactRecord(id: string): unknown {
+  hasRecurring(vaultId: string): boolean {
+    return this.lookups.vaultHasRecurring(vaultId);
+  }
+
+  contactRecord(id: string): unknown {
     try {
       const def = this.ctx.resource('contact');
       const row = this.ctx.getById(def, id);
@@ -273,15 +243,6 @@ export class VaultService {
     return this.serialize(updated);
   }
 
-  async remove(req: FastifyRequest, idOrApiId: string): Promise<void> {
-    const row = this.find(req, idOrApiId);
-    await this.writer.submit(() => {
-      if (this.lookups.vaultHasRecurring(row.id)) throw new ApiError(422, { id: [PAY_MSG.VAULT_IN_RECURRING] });
-      this.announce('DELETE', this.ctx.stmt('SELECT * FROM account_vaults WHERE id = ?').get(row.id) as VaultRow);
-      this.ctx.stmt('DELETE FROM account_vaults WHERE id = ?').run(row.id);
-    });
-  }
-
   /** Announces a vault write for postbacks (inside the write; see record-events.ts). */
   /** Moves a vault to a contact (a transaction's edit with move_account_vault); call inside a write job. */
   setContact(vaultId: string, contactId: string, now: number): void {
@@ -297,16 +258,5 @@ export class VaultService {
     const row = this.find(req, id);
     if (row.payment_method !== 'cc' || !row.first_six) throw new ApiError(422, { id: [PAY_MSG.BININFO_ACH] });
     return binInfo(row.first_six, brandFromStored(row.first_six, row.account_type));
-  }
-
-  list(req: FastifyRequest): Record<string, unknown> {
-    const plan = planList(VAULT_LIST, req, req.auth, this.ctx.clock);
-    const q = (req.query ?? {}) as Record<string, unknown>;
-    const expand = typeof q.expand === 'string' ? q.expand.split(',') : [];
-    const total = (this.ctx.stmt(`SELECT COUNT(*) AS n FROM account_vaults WHERE ${plan.where}`).get(...plan.params) as { n: number }).n;
-    const rows = this.ctx
-      .stmt(`SELECT * FROM account_vaults WHERE ${plan.where} ORDER BY ${plan.orderBy} LIMIT ? OFFSET ?`)
-      .all(...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize) as VaultRow[];
-    return { accountvaults: rows.map((r) => this.serialize(r, expand)), meta: listMeta(req, this.ctx.origin, plan, total) };
   }
 }

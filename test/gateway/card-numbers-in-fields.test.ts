@@ -72,6 +72,8 @@ beforeAll(async () => {
   ids.terminal = ((await t.get('/terminals')).body.terminals as { id: string; communication_type: string }[]).find((x) => x.communication_type === 'mock')!.id;
   ids.vault = (await t.post('/accountvaults', { accountvault: { location_id: ids.location, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' } })).body.accountvault.id;
   ids.sale = (await t.post('/transactions', { transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '3.00' } })).body.transaction.id;
+  // A commercial card of the family's test data: its sale may carry Level 3.
+  ids.commercialSale = (await t.post('/transactions', { transaction: { action: 'sale', account_number: '4005562231212149', exp_date: '1230', transaction_amount: '3.00' } })).body.transaction.id;
   openapi = (await (await fetch(new URL('/openapi.json', t.engine.baseUrl))).json()) as typeof openapi;
 });
 afterAll(() => t.close());
@@ -91,6 +93,7 @@ const FIXTURES: Record<string, () => Record<string, unknown>> = {
     start_date: new Date((t.clock.now() + 3 * 86400) * 1000).toISOString().slice(0, 10),
   }),
   paylink: () => ({ location_id: ids.location, amount_due: '1.00', delivery_method: 0 }),
+  transactionlevel3: () => ({ transaction_id: ids.commercialSale, level3_data: { line_items: [{ description: 'Bolts', product_code: 'B-1', unit_code: 'BX', unit_cost: '2.5000', quantity: 4, commodity_code: '3100' }] } }),
   quickinvoice: () => ({ location_id: ids.location, title: 'Probe', due_date: '2031-01-01', item_list: { Service: 1 } }),
 };
 

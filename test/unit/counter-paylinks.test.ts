@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { BILLING_LINK_ERRORS } from '../../shared/ipc/contract';
 import { useCoreHarness, value } from '../helpers/core-harness';
+import { submitPaymentPage } from '../helpers/payment-page';
 
 const h = useCoreHarness('ringup-paylinks-');
 const { call, signInAs } = h;
@@ -57,15 +58,7 @@ describe('pay links and invoices from the counter', () => {
     await signInAs('Casey', '0000');
     const pl = value(await call('paylinks:create-link', { amountCents: 201, description: 'Deposit', email: 'pat@example.com', cellPhone: '' }));
     // The customer pays on the link's page (as a browser posts its form).
-    const pay = async () => {
-      const html = await (await fetch(pl.pageUrl)).text();
-      const form = new URLSearchParams();
-      for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1] as string, (m[2] as string).replace(/&amp;/g, '&'));
-      for (const [k, v] of Object.entries({ payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' })) form.set(k, v);
-      const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1] as string;
-      const res = await fetch(new URL(action, pl.pageUrl), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
-      expect(res.status).toBe(201);
-    };
+    const pay = async () => expect((await submitPaymentPage(pl.pageUrl, { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' })).status).toBe(201);
     await pay();
     const partly = value(await call('paylinks:list', undefined)).paylinks.find((p) => p.id === pl.id);
     expect(partly).toMatchObject({ payment: 'partial', remainingCents: 101 });

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BILLING_MSG } from '../../../electron/gateway/billing-links/billing-messages';
 import { locationToday } from '../../../electron/gateway/billing-links/billing-shared';
 import { errorsOf, TestEngine, type ApiAnswer } from '../helpers/engine-fixture';
+import { submitPaymentPage } from '../../helpers/payment-page';
 
 let e: TestEngine;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the OpenAPI document walked by key
@@ -53,18 +54,6 @@ function conform(method: string, docPath: string, a: ApiAnswer): ApiAnswer {
 const outbox = (resourceId: string): { channel: string; to_address: string; kind: string; link: string; attachments: string | null; subject: string }[] =>
   e.engine.ctx.stmt('SELECT * FROM notification_outbox WHERE resource_id = ? ORDER BY rowid').all(resourceId) as never;
 
-/** Reads the page's hidden inputs and posts the form with `fields`, as a browser does. */
-async function submit(pageUrl: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
-  const page = await fetch(pageUrl);
-  const html = await page.text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1] as string, (m[2] as string).replace(/&amp;/g, '&'));
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) return { status: page.status, text: html }; // no form: the page says why
-  const res = await fetch(api(action), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
-  return { status: res.status, text: await res.text() };
-}
 
 const CARD = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999', billing_zip: '32606', billing_street: '5800 NW 39th AVE' };
 
@@ -118,7 +107,7 @@ describe('pay links', () => {
     const page = await fetch(pl.payment_url);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
-    const bad = await submit(pl.payment_url, { ...CARD, account_number: '4111111111111112' });
+    const bad = await submitPaymentPage(pl.payment_url, { ...CARD, account_number: '4111111111111112' });
     expect(bad.status).toBe(422);
     expect(bad.text).toMatch(/The payment could not be made: /);
     expect(bad.text).not.toContain('4111111111111112');
@@ -128,15 +117,15 @@ describe('pay links', () => {
 
     // A decline (the sandbox's 5.00) is told in words on the page, and the link stays unpaid.
     const deny = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '5.00' } })).body.paylink;
-    const declined = await submit(deny.payment_url, CARD);
+    const declined = await submitPaymentPage(deny.payment_url, CARD);
     expect(declined.status).toBe(200);
     expect(declined.text).toContain('The payment was declined (');
     expect(declined.text).toContain('Nothing was charged.');
     expect(declined.text).not.toContain('Payment approved');
     expect((await e.get(`/paylinks/${deny.id}`)).body.paylink.status_id).not.toBe(1);
-    expect((await submit(deny.payment_url, CARD)).text).not.toContain(BILLING_MSG.PAGE_PAID);
+    expect((await submitPaymentPage(deny.payment_url, CARD)).text).not.toContain(BILLING_MSG.PAGE_PAID);
 
-    const paid = await submit(pl.payment_url, CARD);
+    const paid = await submitPaymentPage(pl.payment_url, CARD);
     expect(paid.status).toBe(201);
     expect(paid.text).toContain('Payment approved');
     const after = (await e.get(`/paylinks/${pl.id}`)).body.paylink;
@@ -146,7 +135,7 @@ describe('pay links', () => {
     expect(mine).toHaveLength(1);
     expect(mine[0]).toMatchObject({ status_id: 101, transaction_amount: '20.00', trx_source_id: 3 });
 
-    const again = await submit(pl.payment_url, CARD);
+    const again = await submitPaymentPage(pl.payment_url, CARD);
     expect(again.text).toContain(BILLING_MSG.PAGE_PAID);
     const refused = conform('PUT', '/v2/paylinks/{id}', await e.put(`/paylinks/${pl.id}`, { paylink: { description: 'x' } }));
     expect(errorsOf(refused)).toEqual([BILLING_MSG.PAYLINK_CLOSED]);
@@ -155,9 +144,9 @@ describe('pay links', () => {
   test('a pay link without amount takes the amount entered; a bank account pays through ACH', async () => {
     const ach = e.engine.credentials.ach_product_transaction_id;
     const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, ach_product_transaction_id: ach } })).body.paylink;
-    const noAmount = await submit(pl.payment_url, { payment_method: 'ach', amount: 'ten' });
+    const noAmount = await submitPaymentPage(pl.payment_url, { payment_method: 'ach', amount: 'ten' });
     expect(noAmount.text).toContain(BILLING_MSG.PAGE_AMOUNT);
-    const ok = await submit(pl.payment_url, { payment_method: 'ach', amount: '7.25', ach_account_holder_name: 'Pat Doe', routing: '072000326', ach_account_number: '123456789' });
+    const ok = await submitPaymentPage(pl.payment_url, { payment_method: 'ach', amount: '7.25', ach_account_holder_name: 'Pat Doe', routing: '072000326', ach_account_number: '123456789' });
     expect(ok.status).toBe(201);
     expect((await e.get(`/paylinks/${pl.id}`)).body.paylink.status_id).toBe(1);
   });
@@ -304,11 +293,11 @@ describe('quick invoices', () => {
     const url = `${origin()}/quickinvoice/?id=${full.id}`;
     // A decline (an invoice of the sandbox's 5.00) is told in words, and the invoice stays unpaid.
     const denied = (await e.post('/quickinvoices', { quickinvoice: { ...base(), item_list: { Service: 5 } } })).body.quickinvoice;
-    const declinedPage = await submit(`${origin()}/quickinvoice/?id=${denied.id}`, CARD);
+    const declinedPage = await submitPaymentPage(`${origin()}/quickinvoice/?id=${denied.id}`, CARD);
     expect(declinedPage.text).toContain('The payment was declined (');
     expect((await e.get(`/quickinvoices/${denied.id}`)).body.quickinvoice).toMatchObject({ remaining_balance: '5.00', status_id: 1 });
     // Full payment required: the page charges the fixed amount, whatever amount is posted.
-    const fullPaid = await submit(url, { ...CARD, account_number: '4111111111111111', amount: '5.00' });
+    const fullPaid = await submitPaymentPage(url, { ...CARD, account_number: '4111111111111111', amount: '5.00' });
     expect(fullPaid.status).toBe(201);
     const inv = (await e.get(`/quickinvoices/${full.id}`)).body.quickinvoice;
     expect(inv).toMatchObject({ remaining_balance: '0.00', payment_status_id: 2, status_id: 0 });
@@ -317,25 +306,25 @@ describe('quick invoices', () => {
     expect(txns.filter((t) => t.quick_invoice_id === full.id)[0]).toMatchObject({ trx_source_id: 8, transaction_amount: '30.00' });
     expect(errorsOf(await e.put(`/quickinvoices/${full.id}`, { quickinvoice: { title: 'x' } }))).toEqual([BILLING_MSG.INVOICE_CLOSED]);
     expect(errorsOf(conform('POST', '/v2/quickinvoices/{id}/reopen', await e.post(`/quickinvoices/${full.id}/reopen`)))).toEqual([BILLING_MSG.REOPEN_PAID]);
-    expect((await submit(url, CARD)).text).toContain(BILLING_MSG.PAGE_PAID);
+    expect((await submitPaymentPage(url, CARD)).text).toContain(BILLING_MSG.PAGE_PAID);
 
     const part = (await e.post('/quickinvoices', { quickinvoice: { ...base(), item_list: { Service: 30 }, allow_partial_pay: 1 } })).body.quickinvoice;
     const purl = `${origin()}/quickinvoice/?id=${part.id}`;
-    const over = await submit(purl, { ...CARD, amount: '31.00' });
+    const over = await submitPaymentPage(purl, { ...CARD, amount: '31.00' });
     expect(over.text).toContain('more than the remaining balance of $30.00');
-    expect((await submit(purl, { ...CARD, amount: '10.00' })).status).toBe(201);
+    expect((await submitPaymentPage(purl, { ...CARD, amount: '10.00' })).status).toBe(201);
     let p = (await e.get(`/quickinvoices/${part.id}`)).body.quickinvoice;
     expect(p).toMatchObject({ remaining_balance: '20.00', payment_status_id: 3, status_id: 1 });
     // Closed by the merchant while partly paid: refused updates, then reopened.
     expect((await e.put(`/quickinvoices/${part.id}`, { quickinvoice: { status_id: 0 } })).body.quickinvoice.status_id).toBe(0);
-    expect((await submit(purl, { ...CARD, amount: '1.00' })).text).toContain(BILLING_MSG.PAGE_CLOSED);
+    expect((await submitPaymentPage(purl, { ...CARD, amount: '1.00' })).text).toContain(BILLING_MSG.PAGE_CLOSED);
     p = conform('POST', '/v2/quickinvoices/{id}/reopen', await e.post(`/quickinvoices/${part.id}/reopen`)).body.quickinvoice;
     expect(p.status_id).toBe(1);
     expect(errorsOf(await e.post(`/quickinvoices/${part.id}/reopen`))).toEqual([BILLING_MSG.REOPEN_OPEN]);
 
     // Overpayment allowed: pays more than due, and a paid invoice may be reopened.
     const op = (await e.post('/quickinvoices', { quickinvoice: { ...base(), item_list: { Service: 10 }, allow_partial_pay: 1, allow_overpayment: 1 } })).body.quickinvoice;
-    expect((await submit(`${origin()}/quickinvoice/?id=${op.id}`, { ...CARD, amount: '12.00' })).status).toBe(201);
+    expect((await submitPaymentPage(`${origin()}/quickinvoice/?id=${op.id}`, { ...CARD, amount: '12.00' })).status).toBe(201);
     expect((await e.get(`/quickinvoices/${op.id}`)).body.quickinvoice).toMatchObject({ remaining_balance: '0.00', payment_status_id: 2, status_id: 0 });
     expect((await e.post(`/quickinvoices/${op.id}/reopen`)).body.quickinvoice.status_id).toBe(1);
 

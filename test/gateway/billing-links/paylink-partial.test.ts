@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BILLING_MSG } from '../../../electron/gateway/billing-links/billing-messages';
 import { TestEngine } from '../helpers/engine-fixture';
+import { submitPaymentPage } from '../../helpers/payment-page';
 
 let e: TestEngine;
 beforeAll(async () => {
@@ -19,18 +20,6 @@ afterAll(async () => {
 const api = (p: string) => `${new URL(e.engine.baseUrl).origin}${p}`;
 const CARD = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' };
 
-/** Reads the page's hidden inputs and posts the form with `fields`, as a browser does. */
-async function submit(pageUrl: string, fields: Record<string, string>): Promise<{ status: number; text: string }> {
-  const page = await fetch(pageUrl);
-  const html = await page.text();
-  const form = new URLSearchParams();
-  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) form.set(m[1] as string, (m[2] as string).replace(/&amp;/g, '&'));
-  for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
-  if (!action) return { status: page.status, text: html };
-  const res = await fetch(api(action), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
-  return { status: res.status, text: await res.text() };
-}
 
 const paymentsOf = async (id: string) =>
   ((await e.get(`/transactions?page_size=100`)).body.transactions as Record<string, unknown>[]).filter((t) => t.paylink_id === id);
@@ -38,7 +27,7 @@ const paymentsOf = async (id: string) =>
 describe('pay link partial approvals', () => {
   test('2.01 approved for 1.00 leaves the link unpaid with 1.01 to collect on the same page, which then collects it', async () => {
     const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '2.01' } })).body.paylink;
-    const first = await submit(pl.payment_url, CARD);
+    const first = await submitPaymentPage(pl.payment_url, CARD);
     expect(first.status).toBe(201);
     expect(first.text).toContain('$1.00');
     const after = (await e.get(`/paylinks/${pl.id}`)).body.paylink;
@@ -50,7 +39,7 @@ describe('pay link partial approvals', () => {
     expect(page).not.toContain(BILLING_MSG.PAGE_PAID);
     expect(page).toContain('Amount to pay: $1.01');
     // The rest (1.01 is an ordinary approval in the sandbox).
-    const rest = await submit(pl.payment_url, CARD);
+    const rest = await submitPaymentPage(pl.payment_url, CARD);
     expect(rest.status).toBe(201);
     expect((await e.get(`/paylinks/${pl.id}`)).body.paylink).toMatchObject({ status_id: 1, remaining_balance: '0.00' });
     const paid = await paymentsOf(pl.id);
@@ -78,15 +67,15 @@ describe('pay link partial approvals', () => {
   test('a link without amount_due stays unpaid when what the payer asked to pay was only partly approved', async () => {
     const pl = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0 } })).body.paylink;
     expect(pl.remaining_balance).toBeNull();
-    expect((await submit(pl.payment_url, { ...CARD, amount: '2.01' })).status).toBe(201);
+    expect((await submitPaymentPage(pl.payment_url, { ...CARD, amount: '2.01' })).status).toBe(201);
     expect((await e.get(`/paylinks/${pl.id}`)).body.paylink.status_id).toBe(0);
-    expect((await submit(pl.payment_url, { ...CARD, amount: '1.01' })).status).toBe(201);
+    expect((await submitPaymentPage(pl.payment_url, { ...CARD, amount: '1.01' })).status).toBe(201);
     expect((await e.get(`/paylinks/${pl.id}`)).body.paylink.status_id).toBe(1);
   });
 
   test('a partly paid link keeps its amount due; refunds and voids of its payments give their amount back to the balance', async () => {
     const partial = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '2.01' } })).body.paylink;
-    expect((await submit(partial.payment_url, CARD)).status).toBe(201);
+    expect((await submitPaymentPage(partial.payment_url, CARD)).status).toBe(201);
     const locked = await e.put(`/paylinks/${partial.id}`, { paylink: { amount_due: '1.00' } });
     expect(locked.status).toBe(422);
     expect(locked.body.errors.amount_due).toEqual([BILLING_MSG.PAYLINK_AMOUNT_LOCKED]);
@@ -95,7 +84,7 @@ describe('pay link partial approvals', () => {
     expect((await e.get(`/paylinks/${partial.id}`)).body.paylink).toMatchObject({ status_id: 0, remaining_balance: '1.41' });
 
     const full = (await e.post('/paylinks?expand=payment_url', { paylink: { location_id: e.locationId, delivery_method: 0, amount_due: '12.00' } })).body.paylink;
-    expect((await submit(full.payment_url, CARD)).status).toBe(201);
+    expect((await submitPaymentPage(full.payment_url, CARD)).status).toBe(201);
     expect((await e.get(`/paylinks/${full.id}`)).body.paylink).toMatchObject({ status_id: 1, remaining_balance: '0.00' });
     const [sale] = await paymentsOf(full.id);
     expect((await e.put(`/transactions/${sale!.id}`, { transaction: { action: 'void' } })).status).toBe(200);

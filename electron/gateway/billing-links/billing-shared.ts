@@ -5,6 +5,7 @@
  */
 import type { EngineContext } from '../framework/context';
 import type { ErrorCollector } from '../framework/errors';
+import type { RecordEvent } from '../framework/record-events';
 import { findByApiId } from '../framework/records';
 import type { HookArgs, Row, WriteInput } from '../framework/resource';
 import { localDate } from '../recurring/run-dates';
@@ -76,4 +77,17 @@ export function contactEmail(ctx: EngineContext, contactId: unknown): string | u
 export function locationName(ctx: EngineContext, locationId: unknown): string {
   const l = ctx.stmt('SELECT name FROM locations WHERE id = ?').get(locationId) as { name: string } | undefined;
   return l?.name ?? 'the merchant';
+}
+
+/**
+ * The pay links or invoices (`table` of `linkColumn` ↔ transaction_id) a transaction event
+ * touches: the written transaction itself, or the one it acts on (a refund of a payment).
+ * One indexed lookup when none is concerned; nothing for other records or deletes.
+ */
+export function linkedByTransactionEvent(ctx: EngineContext, e: RecordEvent, table: 'paylink_payments' | 'quick_invoice_transactions', linkColumn: 'paylink_id' | 'quick_invoice_id'): string[] {
+  if (e.resource !== 'transaction' || e.type === 'DELETE') return [];
+  const rows = ctx
+    .stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))`)
+    .all(e.recordId, e.recordId) as { id: string }[];
+  return rows.map((r) => r.id);
 }

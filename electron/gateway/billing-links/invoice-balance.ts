@@ -17,6 +17,7 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import type { Row } from '../framework/resource';
+import { linkedByTransactionEvent } from './billing-shared';
 
 export const PAYMENT_STATUS = { unpaid: 1, paid: 2, partial: 3 } as const;
 
@@ -64,11 +65,7 @@ export function recalcInvoice(ctx: EngineContext, invoice: Row, opts: { reopen: 
  * when no invoice is concerned.
  */
 export function followTransactionEvent(ctx: EngineContext, e: RecordEvent): void {
-  if (e.resource !== 'transaction' || e.type === 'DELETE') return;
-  const linked = ctx
-    .stmt('SELECT DISTINCT quick_invoice_id AS id FROM quick_invoice_transactions WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))')
-    .all(e.recordId, e.recordId) as { id: string }[];
-  for (const { id } of linked) {
+  for (const id of linkedByTransactionEvent(ctx, e, 'quick_invoice_transactions', 'quick_invoice_id')) {
     const invoice = ctx.stmt('SELECT * FROM quick_invoices WHERE id = ?').get(id) as Row | undefined;
     if (invoice) recalcInvoice(ctx, invoice, { reopen: false });
   }

@@ -15,6 +15,7 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import type { Row } from '../framework/resource';
+import { linkedByTransactionEvent } from './billing-shared';
 import { COUNTED_STATUSES } from './invoice-balance';
 
 /** An auth-only link is paid by an authorization (102): the money is held for the merchant. */
@@ -57,11 +58,7 @@ export function recordPaylinkPayment(ctx: EngineContext, link: Row, transactionI
  * never reopened.
  */
 export function followPaylinkEvent(ctx: EngineContext, e: RecordEvent): void {
-  if (e.resource !== 'transaction' || e.type === 'DELETE') return;
-  const linked = ctx
-    .stmt('SELECT DISTINCT paylink_id AS id FROM paylink_payments WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))')
-    .all(e.recordId, e.recordId) as { id: string }[];
-  for (const { id } of linked) {
+  for (const id of linkedByTransactionEvent(ctx, e, 'paylink_payments', 'paylink_id')) {
     const link = ctx.stmt('SELECT id, amount_due, remaining_balance, status_id FROM paylinks WHERE id = ?').get(id) as Row | undefined;
     if (!link) continue;
     const remaining = paylinkRemaining(link.amount_due, paylinkCollectedCents(ctx, id));

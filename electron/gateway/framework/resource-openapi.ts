@@ -209,6 +209,12 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
 
 export const responseOf = (description: string, schema: JsonSchema) => ({ description, content: jsonContent(schema) });
 
+/** The words the summaries use for one record and many, with the article for one ("an account vault", "a user": no resource name starts with a sounded u). */
+function wordsOf(def: ResourceDef): { one: string; many: string; aOne: string } {
+  const one = def.words?.one ?? def.name;
+  return { one, many: def.words?.many ?? def.plural, aOne: `${/^[aeio]/i.test(one) ? 'an' : 'a'} ${one}` };
+}
+
 /** GET of a declared resource's collection (also used by hand-written list routes over `ctx.list`). */
 export function listOperation(def: ResourceDef, extraParameters: Record<string, unknown>[] = []): OpenApiOperation {
   const expands = Object.keys(def.expands ?? {});
@@ -216,10 +222,10 @@ export function listOperation(def: ResourceDef, extraParameters: Record<string, 
   return {
     tags: [def.plural],
     operationId: `${def.plural}List`,
-    summary: `List ${def.plural}`,
+    summary: `List ${wordsOf(def).many}`,
     description: `Default sort \`${def.defaultSort}\`.`,
     parameters: [...PAGING_PARAMETERS, ...(expands.length ? [expandParameter(expands)] : []), ...extraParameters, ...filterParameters(filters)],
-    responses: { 200: responseOf(`A page of ${def.plural}.`, listEnvelope(def.plural, ref(recordSchemaName(def)))), ...errorResponses([401, 403, 422]) },
+    responses: { 200: responseOf(`A page of ${wordsOf(def).many}.`, listEnvelope(def.plural, ref(recordSchemaName(def)))), ...errorResponses([401, 403, 422]) },
   };
 }
 
@@ -241,6 +247,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
   });
   const body = (mode: 'create' | 'update') => ({ required: true, content: jsonContent(wrapper(def.name, ref(writeSchemaName(def, mode)))) });
   const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409];
+  const w = wordsOf(def);
 
   const collection: Record<string, OpenApiOperation> = {};
   const item: Record<string, OpenApiOperation> = {};
@@ -251,15 +258,15 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
     schemas[writeSchemaName(def, 'create')] = writeSchema(def, 'create');
     const responses: Record<string, unknown> = { 201: responseOf('Created.', single) };
     if (def.createOverride) responses[200] = responseOf('An existing record was updated instead (see the resource notes).', single);
-    collection.post = op({ operationId: `${def.plural}Create`, summary: `Create a ${def.name}`, requestBody: body('create'), responses }, writeErrors);
+    collection.post = op({ operationId: `${def.plural}Create`, summary: `Create ${w.aOne}`, requestBody: body('create'), responses }, writeErrors);
   }
   if (methods.has('view')) {
     item.get = op(
       {
         operationId: `${def.plural}View`,
-        summary: `View a ${def.name}`,
+        summary: `View ${w.aOne}`,
         parameters: [idPathParameter(), ...expandParams, ...apiIdParams],
-        responses: { 200: responseOf(`The ${def.name}.`, single) },
+        responses: { 200: responseOf(`The ${w.one}.`, single) },
       },
       [...COMMON_ERRORS, 422],
     );
@@ -269,11 +276,11 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
     item.put = op(
       {
         operationId: `${def.plural}Update`,
-        summary: `Update a ${def.name}`,
+        summary: `Update ${w.aOne}`,
         description: 'Only the fields sent change.',
         parameters: [idPathParameter(), ...apiIdParams],
         requestBody: body('update'),
-        responses: { 200: responseOf(`The updated ${def.name}.`, single) },
+        responses: { 200: responseOf(`The updated ${w.one}.`, single) },
       },
       writeErrors,
     );
@@ -282,7 +289,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
     item.delete = op(
       {
         operationId: `${def.plural}Delete`,
-        summary: `Delete a ${def.name}`,
+        summary: `Delete ${w.aOne}`,
         parameters: [idPathParameter(), ...apiIdParams],
         responses: { 204: { description: 'Deleted (no body).' } },
       },

@@ -183,6 +183,8 @@ export interface ResourceDef {
   schemaName?: string;
   /** One sentence for the document's tag of the resource (default: its label and methods). */
   about?: string;
+  /** How the document's summaries name one record and many (default `name` and `plural`: contact, contacts). */
+  words?: { one: string; many: string };
   /** Cross-field rules after per-field validation; add to `errs`. */
   validate?(args: HookArgs & { mode: 'create' | 'update'; input: WriteInput; existing?: Row }): void;
   /** Last chance to change values before INSERT (hash a password, generate keys…). */

@@ -36,6 +36,7 @@ export function accountVaultResource(runtime: () => VaultRuntime): ResourceDef {
     plural: 'accountvaults',
     table: 'account_vaults',
     schemaName: 'AccountVault',
+    words: { one: 'account vault', many: 'account vaults' },
     about: 'Tokenised cards and bank accounts.',
     // The order is the answer's: the interface's record.
     fields: {

@@ -41,6 +41,7 @@ export function level3Resource(runtime: () => Level3Runtime): ResourceDef {
     plural: 'transactionlevel3s',
     table: 'transaction_level3s',
     schemaName: 'TransactionLevel3',
+    words: { one: 'Level 3 record', many: 'Level 3 records' },
     about: 'Level 3 line items of a Visa/Mastercard sale.',
     fields: {
       transaction_id: { type: 'string', required: true, alwaysSet: true },

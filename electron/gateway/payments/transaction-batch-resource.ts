@@ -25,6 +25,7 @@ export function transactionBatchResource(runtime: () => BatchRuntime): ResourceD
     plural: 'transactionbatches',
     table: 'transaction_batches',
     schemaName: 'TransactionBatch',
+    words: { one: 'transaction batch', many: 'transaction batches' },
     about: 'Card batches; settle closes one.',
     fields: {
       batch_num: { type: 'integer', ...always },

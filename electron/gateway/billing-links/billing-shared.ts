@@ -82,12 +82,17 @@ export function locationName(ctx: EngineContext, locationId: unknown): string {
 /**
  * The pay links or invoices (`table` of `linkColumn` ↔ transaction_id) a transaction event
  * touches: the written transaction itself, or the one it acts on (a refund of a payment).
- * One indexed lookup when none is concerned; nothing for other records or deletes.
+ * Nothing for other records or deletes, nor for a new transaction that acts on none (a
+ * sale): a link to it is written in its own create (a payment page's withinCommit), which
+ * recomputes the link itself. Else one or two primary-key lookups.
  */
 export function linkedByTransactionEvent(ctx: EngineContext, e: RecordEvent, table: 'paylink_payments' | 'quick_invoice_transactions', linkColumn: 'paylink_id' | 'quick_invoice_id'): string[] {
   if (e.resource !== 'transaction' || e.type === 'DELETE') return [];
-  const rows = ctx
-    .stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))`)
-    .all(e.recordId, e.recordId) as { id: string }[];
+  if (e.type === 'CREATE' && e.actsOn === null) return [];
+  const rows = (
+    typeof e.actsOn === 'string'
+      ? ctx.stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, ?)`).all(e.recordId, e.actsOn)
+      : ctx.stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))`).all(e.recordId, e.recordId)
+  ) as { id: string }[];
   return rows.map((r) => r.id);
 }

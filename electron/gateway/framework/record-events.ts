@@ -23,6 +23,11 @@ export interface RecordEvent {
   productTransactionId?: string | null;
   recordId: string;
   /**
+   * Transactions: the transaction this one acts on (a refund's sale: previous_transaction_id),
+   * when the announcer knows it; null: none. Left out, followers look it up.
+   */
+  actsOn?: string | null;
+  /**
    * The record as the API answers it, with the named expands; for DELETE it is taken
    * before the row goes (the announcing code calls recordEvent before its DELETE).
    */

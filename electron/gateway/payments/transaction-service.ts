@@ -147,13 +147,14 @@ export class TransactionService {
   }
 
   /** Announces a transaction write for postbacks (inside the write; see record-events.ts). */
-  private announce(type: RecordEventType, id: string, locationId: string, productTransactionId: string | null, doc: string): void {
+  private announce(type: RecordEventType, id: string, locationId: string, productTransactionId: string | null, doc: string, actsOn?: string | null): void {
     this.ctx.recordEvent({
       resource: 'transaction',
       type,
       locationId,
       productTransactionId,
       recordId: id,
+      ...(actsOn !== undefined ? { actsOn } : {}),
       snapshot: (expands) => {
         const d = JSON.parse(doc) as Record<string, unknown>;
         if (expands.length > 0) this.expandDoc(d, { id }, [...expands]);
@@ -542,7 +543,7 @@ export class TransactionService {
           outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, doc, idem?.fingerprint ?? null);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
-      this.announce('CREATE', id, locationId, ptId, doc);
+      this.announce('CREATE', id, locationId, ptId, doc, previous?.id ?? null);
       if (commercialL3) {
         this.ctx
           .stmt('INSERT INTO transaction_level3s (id, transaction_id, location_id, level3_data, is_default, created_ts, modified_ts) VALUES (?, ?, ?, ?, 1, ?, ?)')

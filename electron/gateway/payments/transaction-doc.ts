@@ -51,11 +51,13 @@ export const FAMILY_RESPONSE_FIELDS = [
  */
 export const RECORD_FIELDS: readonly string[] = [...new Set<string>([...BASE_FIELDS, ...RECORD_INPUT_FIELDS, ...FAMILY_RESPONSE_FIELDS])];
 
-export function emptyDoc(): Record<string, unknown> {
-  const d: Record<string, unknown> = {};
-  for (const f of RECORD_FIELDS) d[f] = null;
-  return d;
-}
+/**
+ * A record with every field null, in the record's order. Built by an object literal compiled
+ * once from RECORD_FIELDS (our own constant names, JSON-quoted): a literal of ~100 keys stays a
+ * fast-properties object, where adding them one by one turns it into a dictionary; measured
+ * with its JSON.stringify, 4.5 µs against 12.5 µs per sale.
+ */
+export const emptyDoc = new Function(`return {${RECORD_FIELDS.map((f) => `${JSON.stringify(f)}: null`).join(', ')}};`) as () => Record<string, unknown>;
 
 /** Adds `_links.self.href` to a stored doc without re-parsing it. */
 export function docWithLinks(doc: string, href: string): string {

@@ -7,9 +7,10 @@ test.describe('foundation: the core status through the contract', () => {
     page.on('pageerror', (e) => consoleErrors.push(e.message));
 
     await page.goto(app.url);
-    // Later screens put the System screen behind a navigation entry; open it when there is one.
+    // The System screen is behind its navigation entry. Clicking waits for the entry to render:
+    // counting it at once raced the first paint (a clean CI run counted 0 and never opened it).
     const nav = page.getByRole('navigation').getByRole('link', { name: /^system$/i }).or(page.getByRole('navigation').getByRole('button', { name: /^system$/i }));
-    if (await nav.count()) await nav.first().click();
+    await nav.first().click();
     await expect(page.getByTestId('core-status')).toBeVisible();
     await expect(page.getByTestId('status-version')).toHaveText(/^\d+\.\d+\.\d+/);
     await expect(page.getByTestId('status-data-dir')).toHaveText(app.dataDir);

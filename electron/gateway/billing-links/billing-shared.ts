@@ -79,20 +79,40 @@ export function locationName(ctx: EngineContext, locationId: unknown): string {
   return l?.name ?? 'the merchant';
 }
 
+/** Where a pay link's or an invoice's payments are recorded: which transactions pay which link. */
+export interface PaymentLinks {
+  table: 'paylink_payments' | 'quick_invoice_transactions';
+  column: 'paylink_id' | 'quick_invoice_id';
+}
+export const PAYLINK_PAYMENTS: PaymentLinks = { table: 'paylink_payments', column: 'paylink_id' };
+export const INVOICE_PAYMENTS: PaymentLinks = { table: 'quick_invoice_transactions', column: 'quick_invoice_id' };
+
 /**
- * The pay links or invoices (`table` of `linkColumn` ↔ transaction_id) a transaction event
- * touches: the written transaction itself, or the one it acts on (a refund of a payment).
- * Nothing for other records or deletes, nor for a new transaction that acts on none (a
- * sale): a link to it is written in its own create (a payment page's withinCommit), which
- * recomputes the link itself. Else one or two primary-key lookups.
+ * The money collected on one link or invoice, in cents: its payments of the `counted`
+ * statuses (approved money only), less what was refunded of them.
  */
-export function linkedByTransactionEvent(ctx: EngineContext, e: RecordEvent, table: 'paylink_payments' | 'quick_invoice_transactions', linkColumn: 'paylink_id' | 'quick_invoice_id'): string[] {
+export function collectedCents(ctx: EngineContext, links: PaymentLinks, id: string, counted: readonly number[]): number {
+  const r = ctx
+    .stmt(`SELECT COALESCE(SUM(t.auth_amount - t.refunded), 0) AS paid FROM ${links.table} p JOIN transactions t ON t.id = p.transaction_id
+      WHERE p.${links.column} = ? AND t.status_id IN (${counted.join(',')}) AND t.type_id IN (20, 50)`)
+    .get(id) as { paid: number };
+  return r.paid;
+}
+
+/**
+ * The pay links or invoices a transaction event touches: the written transaction itself, or
+ * the one it acts on (a refund of a payment). Nothing for other records or deletes, nor for a
+ * new transaction that acts on none (a sale): a link to it is written in its own create (a
+ * payment page's withinCommit), which recomputes the link itself. Else one or two
+ * primary-key lookups.
+ */
+export function linkedByTransactionEvent(ctx: EngineContext, e: RecordEvent, links: PaymentLinks): string[] {
   if (e.resource !== 'transaction' || e.type === 'DELETE') return [];
   if (e.type === 'CREATE' && e.actsOn === null) return [];
   const rows = (
     typeof e.actsOn === 'string'
-      ? ctx.stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, ?)`).all(e.recordId, e.actsOn)
-      : ctx.stmt(`SELECT DISTINCT ${linkColumn} AS id FROM ${table} WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))`).all(e.recordId, e.recordId)
+      ? ctx.stmt(`SELECT DISTINCT ${links.column} AS id FROM ${links.table} WHERE transaction_id IN (?, ?)`).all(e.recordId, e.actsOn)
+      : ctx.stmt(`SELECT DISTINCT ${links.column} AS id FROM ${links.table} WHERE transaction_id IN (?, (SELECT previous_transaction_id FROM transactions WHERE id = ?))`).all(e.recordId, e.recordId)
   ) as { id: string }[];
   return rows.map((r) => r.id);
 }

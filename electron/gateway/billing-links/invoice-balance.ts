@@ -17,7 +17,7 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import type { Row } from '../framework/resource';
-import { linkedByTransactionEvent } from './billing-shared';
+import { collectedCents, INVOICE_PAYMENTS, linkedByTransactionEvent } from './billing-shared';
 
 export const PAYMENT_STATUS = { unpaid: 1, paid: 2, partial: 3 } as const;
 
@@ -25,11 +25,7 @@ export const PAYMENT_STATUS = { unpaid: 1, paid: 2, partial: 3 } as const;
 export const COUNTED_STATUSES = [101, 131, 132, 133, 134] as const;
 
 export function paidCents(ctx: EngineContext, invoiceId: string): number {
-  const r = ctx
-    .stmt(`SELECT COALESCE(SUM(t.auth_amount - t.refunded), 0) AS paid FROM quick_invoice_transactions q JOIN transactions t ON t.id = q.transaction_id
-      WHERE q.quick_invoice_id = ? AND t.status_id IN (${COUNTED_STATUSES.join(',')}) AND t.type_id IN (20, 50)`)
-    .get(invoiceId) as { paid: number };
-  return r.paid;
+  return collectedCents(ctx, INVOICE_PAYMENTS, invoiceId, COUNTED_STATUSES);
 }
 
 /** The balance fields for `amountDueCents` given `paid` (both in cents). */
@@ -65,7 +61,7 @@ export function recalcInvoice(ctx: EngineContext, invoice: Row, opts: { reopen: 
  * when no invoice is concerned.
  */
 export function followTransactionEvent(ctx: EngineContext, e: RecordEvent): void {
-  for (const id of linkedByTransactionEvent(ctx, e, 'quick_invoice_transactions', 'quick_invoice_id')) {
+  for (const id of linkedByTransactionEvent(ctx, e, INVOICE_PAYMENTS)) {
     const invoice = ctx.stmt('SELECT * FROM quick_invoices WHERE id = ?').get(id) as Row | undefined;
     if (invoice) recalcInvoice(ctx, invoice, { reopen: false });
   }

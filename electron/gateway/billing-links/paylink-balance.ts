@@ -15,18 +15,14 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import type { RecordEvent } from '../framework/record-events';
 import type { Row } from '../framework/resource';
-import { linkedByTransactionEvent } from './billing-shared';
+import { collectedCents, linkedByTransactionEvent, PAYLINK_PAYMENTS } from './billing-shared';
 import { COUNTED_STATUSES } from './invoice-balance';
 
 /** An auth-only link is paid by an authorization (102): the money is held for the merchant. */
 const PAYLINK_COUNTED = [...COUNTED_STATUSES, 102] as const;
 
 export function paylinkCollectedCents(ctx: EngineContext, paylinkId: string): number {
-  const r = ctx
-    .stmt(`SELECT COALESCE(SUM(t.auth_amount - t.refunded), 0) AS paid FROM paylink_payments p JOIN transactions t ON t.id = p.transaction_id
-      WHERE p.paylink_id = ? AND t.status_id IN (${PAYLINK_COUNTED.join(',')}) AND t.type_id IN (20, 50)`)
-    .get(paylinkId) as { paid: number };
-  return r.paid;
+  return collectedCents(ctx, PAYLINK_PAYMENTS, paylinkId, PAYLINK_COUNTED);
 }
 
 /** remaining_balance for `amountDue` (the stored decimal string or null) after `collected` cents. */
@@ -58,7 +54,7 @@ export function recordPaylinkPayment(ctx: EngineContext, link: Row, transactionI
  * never reopened.
  */
 export function followPaylinkEvent(ctx: EngineContext, e: RecordEvent): void {
-  for (const id of linkedByTransactionEvent(ctx, e, 'paylink_payments', 'paylink_id')) {
+  for (const id of linkedByTransactionEvent(ctx, e, PAYLINK_PAYMENTS)) {
     const link = ctx.stmt('SELECT id, amount_due, remaining_balance, status_id FROM paylinks WHERE id = ?').get(id) as Row | undefined;
     if (!link) continue;
     const remaining = paylinkRemaining(link.amount_due, paylinkCollectedCents(ctx, id));

@@ -93,7 +93,7 @@ const JSON_TYPES: Record<TransactionFieldType, TransactionFieldDescriptor['type'
   hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
 };
 
-/** The text rules of the field types, as the reader (transaction-field-reader.ts) applies them. */
+/** The text rules of the field types, as the one reader (framework/validate.ts readValue) applies them. */
 const TYPE_PATTERNS: Partial<Record<TransactionFieldType, string>> = {
   money: MONEY_INPUT_RE.source,
   mmyy: '^(0[1-9]|1[0-2])[0-9]{2}$',
@@ -113,7 +113,7 @@ export const TRANSACTION_INPUT_FIELDS: readonly TransactionFieldDescriptor[] = T
     if (f.min !== undefined) d.minLength = f.min;
     if (f.max !== undefined) d.maxLength = f.max;
   }
-  if (f.values) d.enum = f.values;
+  if (f.values && f.type !== 'additional_amounts') d.enum = f.values;
   d.pattern ??= f.pattern?.source ?? TYPE_PATTERNS[f.type];
   if (f.type === 'date') d.format = 'date';
   if (f.requiredFor) d.requiredFor = f.requiredFor;

@@ -1,6 +1,7 @@
 /**
  * The transaction fields, declared once: which action takes each field, its type and
- * bounds, and what the engine does with it. Validation (`transaction-field-reader.ts`),
+ * bounds, and what the engine does with it. Validation (the framework's one reader,
+ * framework/validate.ts `readActionFields`, with a plan per action compiled here),
  * storage (fields with `storage: 'record'` are kept on the record under their own name
  * and returned), the README's field table (`renderFieldTable`, checked by a test) and the
  * OpenAPI document's transaction part all derive from `TRANSACTION_FIELDS`.
@@ -37,6 +38,9 @@
  */
 import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
+import type { ErrorCollector } from '../framework/errors';
+import { planActionFields, readActionFields, type ActionFieldDef, type FieldValues, type ValueType } from '../framework/validate';
+import { formatMoney } from '../../../shared/payments/money';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
 import { PAY_MSG } from './payment-messages';
@@ -82,29 +86,16 @@ export function actionAllow(wrapper: string, actions: readonly TransactionAction
   return { wrapper, actions: table, ...extra };
 }
 
-export type TransactionFieldType =
-  | 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
+/** The value types (framework/validate.ts ValueType: how the one reader checks and normalises each). */
+export type TransactionFieldType = ValueType;
 
-export interface TransactionField {
-  name: string;
-  type: TransactionFieldType;
-  min?: number;
-  max?: number;
-  values?: readonly string[];
-  pattern?: RegExp;
-  patternText?: string;
+export interface TransactionField extends ActionFieldDef {
   actions: readonly TransactionAction[];
   storage: 'record' | 'engine' | 'never';
-  /** Checked by the engine's own reader with a finer rule than the bounds (e.g. CVV length by brand). */
-  ownReader?: true;
-  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
-  trim?: true;
   /** Actions for which the field must be sent (422 "cannot be blank" otherwise). */
   requiredFor?: readonly TransactionAction[];
   /** Bounds that depend on the payment method (account_number); `min`/`max` are their union. */
   byMethod?: { cc: { min: number; max: number }; ach: { min: number; max: number } };
-  /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
-  messages?: { invalid?: string; pattern?: string };
   /**
    * `identifier`: keeps its digits exactly, so a card number in it is refused (422);
    * `consumed`: account data the engine reads and never stores or returns in full. Unset:
@@ -159,7 +150,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'tax', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'Sales tax, included in transaction_amount.' },
   { name: 'tip_amount', type: 'money', actions: [...CARD_CHARGE, 'authcomplete', 'edit'], storage: 'record', description: 'Tip, included in transaction_amount; edit adjusts it (card, unsettled).' },
   { name: 'surcharge_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'authcomplete'], storage: 'record', description: 'Surcharge, included in transaction_amount.' },
-  { name: 'additional_amounts', type: 'additional_amounts', max: 5, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
+  { name: 'additional_amounts', type: 'additional_amounts', max: 5, values: ADDITIONAL_AMOUNT_TYPES, messages: { invalid: PAY_MSG.ADDITIONAL_AMOUNTS_INVALID }, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', requiredFor: ['force'], description: 'The voice authorization code of a force.', messages: { invalid: PAY_MSG.AUTH_CODE_INVALID } },
   // --- the account
   { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: 'consumed' },
@@ -248,6 +239,27 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
 export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_data', 'micr_data', 'account_vault_id', 'account_vault_api_id'] as const;
 
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
+
+/** Each action's reading plan, compiled once (which fields it takes and requires). */
+const READ_PLANS = planActionFields(TRANSACTION_FIELDS, TRANSACTION_ACTIONS);
+
+/**
+ * Reads a transaction body for `action` with the framework's one reader (framework/validate.ts
+ * readActionFields): money in cents, a field of another action a 422, a required one missing
+ * "cannot be blank". With `clearing` (PUT edit), null or "" clears the stored value.
+ */
+export function readTableFields(body: Record<string, unknown>, action: TransactionAction, errs: ErrorCollector, clearing = false): FieldValues {
+  return readActionFields(READ_PLANS[action], body, errs, clearing);
+}
+
+/** Stored form of a read value: cents back to decimal strings, additional amounts without cents. */
+export function storedValue(name: string, value: unknown): unknown {
+  const f = FIELD_BY_NAME.get(name);
+  if (value === null || value === undefined || !f) return value ?? null;
+  if (f.type === 'money') return formatMoney(value as number);
+  if (f.type === 'additional_amounts') return (value as { type: string; cents: number }[]).map((a) => ({ type: a.type, amount: formatMoney(a.cents) }));
+  return value;
+}
 
 /** The card-number rules of the transaction fields (framework/card-mask.ts), under a wrapper (the router's is `routertransaction`). */
 export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'identifier' | 'consumed'> = {}): KeepsDigits {

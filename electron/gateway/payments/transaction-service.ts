@@ -54,14 +54,14 @@ import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
-import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
+import type { FieldValues } from '../framework/validate';
 import { checkAmountParts } from './amount-parts';
 import type { PutActionDeps, PutActionInput, PutActionState } from './actions/put-action';
 import { PUT_ACTION_STEPS } from './actions/put-actions';
 import { POST_ACTION_STEPS } from './actions/post-actions';
 import { isRefundable } from './actions/refund';
 import type { TransactionRow } from './transaction-row';
-import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, readTableFields, storedValue, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
 import { mergeErrors, transactionShapeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';

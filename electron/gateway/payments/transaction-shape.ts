@@ -9,8 +9,7 @@ import { ErrorCollector } from '../framework/errors';
 import { typedAccount } from './card-source';
 import { present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
-import { readTableFields } from './transaction-field-reader';
-import { ACCOUNT_SOURCE_FIELDS, type PostAction } from './transaction-fields';
+import { ACCOUNT_SOURCE_FIELDS, readTableFields, type PostAction } from './transaction-fields';
 
 export function transactionShapeErrors(body: Body, action: PostAction): ErrorCollector {
   const errs = new ErrorCollector();

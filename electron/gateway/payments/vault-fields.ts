@@ -13,13 +13,13 @@
 import { MSG, type ErrorCollector } from '../framework/errors';
 import { ACCOUNT_NUMBER_TEXT, present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
-import { readFieldValue, type ReadableField } from './transaction-field-reader';
+import { readValue, type ValueDef } from '../framework/validate';
 import { SEC_CODES } from './transaction-fields';
 
 export type VaultMethod = 'cc' | 'ach';
 type Mode = 'create' | 'update';
 
-export interface VaultField extends ReadableField {
+export interface VaultField extends ValueDef {
   /** Payment methods whose vaults take the field. */
   methods: readonly VaultMethod[];
   /** create: POST takes it; update: PUT may change it. */
@@ -98,7 +98,7 @@ export function readVaultFields(body: Body, mode: Mode, method: VaultMethod | un
       if (typeof v !== 'string') errs.add(f.name, MSG.NOT_STRING);
       continue;
     }
-    const value = readFieldValue(f, v, errs);
+    const value = readValue(f, v, errs);
     if (value !== undefined) out[f.name] = value;
   }
   return out;

@@ -45,6 +45,7 @@ export const MSG = {
   REQUEST_TIMEOUT: 'The request was not received in time.',
   BAD_URL_ENCODING: 'The request URL is not validly encoded.',
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
+  ACTION_INVALID: 'Action must be one of: {actions}.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")
   BLANK: '{attribute} cannot be blank.',
   TOO_SHORT: '{attribute} should contain at least {min} characters.',

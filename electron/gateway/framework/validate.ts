@@ -25,7 +25,9 @@ import { MONEY_INPUT_RE, parseMoneyInput } from '../../../shared/payments/money'
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { ErrorCollector, MSG, fmt, labelOf, unprocessable } from './errors';
 // The engine context as declarations see it (resource.ts HookContext): importing context.ts here would close a circle through openapi-document.ts.
-import type { FieldDef, HookContext as EngineContext, ResourceDef, Row, WriteInput } from './resource';
+import type { ActionFieldDef, BodyWrites, FieldDef, FieldValues, HookContext as EngineContext, ResourceDef, Row, ValueDef, ValueType, WriteInput } from './resource';
+
+export type { ActionFieldDef, FieldValues, ValueDef, ValueType } from './resource';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -245,36 +247,6 @@ export function validateWrite(
 
 // ------------------------------------------------------------------ declared body values
 
-/**
- * How a read body value is checked and what it becomes: `money` a decimal string read into
- * integer cents; `boolean` true/false/1/0/"1"/"0" read as true/false; `date` yyyy-mm-dd;
- * `mmyy` a card expiry; `json` an object (`max`: its serialised length); `enum` exactly one
- * of `values`; `hex` / `base64` encoded text; `email`; `tags` an array of titles or a comma
- * list (`max` items); `additional_amounts` a list of `{type, amount}` (`max` items, `type`
- * one of `values`, any case, answered upper-case).
- */
-export type ValueType = 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
-
-/** A declared body value (the transaction field table's rows, an account vault's request fields). */
-export interface ValueDef {
-  name: string;
-  type: ValueType;
-  /** Characters for text (serialised length for `json`, items for `tags` / `additional_amounts`). */
-  min?: number;
-  max?: number;
-  values?: readonly string[];
-  pattern?: RegExp;
-  /** The pattern in words, for its message ("digits", "no spaces"). */
-  patternText?: string;
-  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
-  trim?: true;
-  /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
-  messages?: { invalid?: string; pattern?: string };
-}
-
-/** What a body's read values are, by field name (money in cents). */
-export type FieldValues = Record<string, unknown>;
-
 /** The values a boolean body value takes (the OpenAPI document's enum), and what they mean. */
 export const BOOLEAN_INPUTS: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([
   [true, true], [1, true], ['1', true], ['true', true],
@@ -411,15 +383,6 @@ export function readValue(f: ValueDef, v: unknown, errs: ErrorCollector): unknow
 
 // ------------------------------------------------------------------ body-dispatched actions
 
-/** A body value of a resource whose POST/PUT bodies are dispatched by `action`: which actions take it, which require it. */
-export interface ActionFieldDef extends ValueDef {
-  actions: readonly string[];
-  /** Actions for which it must be sent (422 "cannot be blank" otherwise). */
-  requiredFor?: readonly string[];
-  /** Checked by the action's own code with a finer rule (CVV length by brand); only its JSON type (a string) is checked here. */
-  ownReader?: true;
-}
-
 /** One action's reading plan, compiled once at start-up (the validator runs on every sale). */
 export interface ActionFieldPlan {
   readonly action: string;
@@ -478,5 +441,40 @@ export function readActionFields(plan: ActionFieldPlan, body: Record<string, unk
     if (value !== undefined) out[key] = value;
   }
   for (const f of plan.required) if (!sent(body[f.name]) && !errs.has(f.name)) errs.add(f.name, MSG.BLANK);
+  return out;
+}
+
+// ------------------------------------------------------------------ bodies read by mode
+
+/**
+ * Reads the declared fields of a create or update body (`variant`: the record's variant, when
+ * known): each sent field's type and bounds, and that the variant takes it. Returns the
+ * normalised values of the sent fields (booleans as true/false); on update a field sent as
+ * null or "" is returned as null (it clears), or is "cannot be blank" when it may not be
+ * emptied. Fields of the other mode are ignored (update: "only the fields sent change"), as
+ * are unknown keys; create's required fields are the hooks' to name (their messages differ by variant).
+ */
+export function readModeFields(writes: BodyWrites, mode: 'create' | 'update', variant: string | undefined, body: Record<string, unknown>, errs: ErrorCollector): FieldValues {
+  const out: FieldValues = {};
+  const variants = writes.variants;
+  for (const f of writes.fields) {
+    if (!f.modes.includes(mode) || !Object.hasOwn(body, f.name)) continue;
+    const v = body[f.name];
+    if (!sent(v)) {
+      if (mode === 'update' && f.nullable === false) errs.add(f.name, MSG.BLANK);
+      else if (mode === 'update') out[f.name] = null;
+      continue;
+    }
+    if (variants && variant !== undefined && f.variants && !f.variants.includes(variant)) {
+      errs.add(f.name, variants.message, { kind: variants.kind[variant] ?? variant });
+      continue;
+    }
+    if (f.ownReader) {
+      if (typeof v !== 'string') errs.add(f.name, MSG.NOT_STRING);
+      continue;
+    }
+    const value = readValue(f, v, errs);
+    if (value !== undefined) out[f.name] = value;
+  }
   return out;
 }

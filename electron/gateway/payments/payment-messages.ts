@@ -5,7 +5,7 @@
 import { MSG } from '../framework/errors';
 
 export const PAY_MSG = {
-  ACTION_INVALID: 'Action must be one of: {actions}.',
+  ACTION_INVALID: MSG.ACTION_INVALID,
   AMOUNT_INVALID: 'Transaction Amount must be a decimal amount with at most 2 decimals, such as "10.00".',
   AMOUNT_BLANK: 'Transaction Amount cannot be blank.',
   AMOUNT_ZERO: 'Transaction Amount must be greater than 0.00.',

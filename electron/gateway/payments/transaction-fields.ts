@@ -43,6 +43,7 @@ import { planActionFields, readActionFields, type ActionFieldDef, type FieldValu
 import { formatMoney } from '../../../shared/payments/money';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
+import { ACCOUNT_NUMBER_TEXT } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
 export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
@@ -136,7 +137,7 @@ const ZIP = /^[A-Za-z0-9 -]*$/;
 const DIGITS = /^\d*$/;
 const NO_SPACES = /^\S*$/;
 
-export const TRANSACTION_FIELDS: readonly TransactionField[] = [
+const TABLE: readonly TransactionField[] = [
   // --- what to do and where
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
@@ -237,6 +238,39 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
  * both together is 422, so a refund "of" a sale can never pay out to another card.
  */
 export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_data', 'micr_data', 'account_vault_id', 'account_vault_api_id'] as const;
+/** Every way to name the account, an earlier transaction included: the document marks them `x-account-source` (one per request). */
+const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_transaction_id', 'previous_transaction_api_id']);
+
+/** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
+const EXAMPLES: Readonly<Record<string, unknown>> = {
+  account_number: '4111111111111111',
+  exp_date: '1230',
+  cvv: '999',
+  transaction_amount: '10.00',
+  routing: '072000326',
+  effective_date: '2030-01-15',
+  checkin_date: '2030-01-15',
+  checkout_date: '2030-01-17',
+  billing_zip: '32606',
+  billing_phone: '3525551234',
+  notification_email_address: 'pat@example.com',
+  micr_data: 'T072000326T123456789U1001',
+  track_data: '%B4111111111111111^DOE/PAT^3012101000000000000000?',
+  e_track_data: Buffer.from(';4111111111111111=30121010000000000000?').toString('hex'),
+  e_format: 'idtech',
+};
+
+/**
+ * The table with what the document shows beside each row: its example, whether it names the
+ * account, and the account number's text form (its digit bounds per payment method are its
+ * own reader's, card-source.ts).
+ */
+export const TRANSACTION_FIELDS: readonly TransactionField[] = TABLE.map((f) => ({
+  ...f,
+  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : {}),
+  ...(ACCOUNT_SOURCES.has(f.name) ? { extensions: { 'x-account-source': true } } : {}),
+  ...(f.name === 'account_number' ? { textForm: ACCOUNT_NUMBER_TEXT } : {}),
+}));
 
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
 
@@ -267,9 +301,6 @@ export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'i
   for (const f of TRANSACTION_FIELDS) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
   return keepsDigits(wrapper, rules);
 }
-
-/** The transaction routes' card-number declaration (`{"transaction": {...}}`). */
-export const TRANSACTION_KEEPS_DIGITS: KeepsDigits = transactionKeepsDigits('transaction');
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
 export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);

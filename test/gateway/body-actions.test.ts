@@ -135,9 +135,9 @@ describe('a resource with body-dispatched actions', () => {
     expect((await t.put('/tipjars/nothing-here', { nonsense: true })).status).toBe(404);
   });
 
-  it('documents each route with one request schema whose fields say which actions take them', async () => {
+  it('documents each route with one request schema whose fields say which actions take them, and one per action where `action` must be sent', async () => {
     const doc = (await (await fetch(new URL('/openapi.json', t.engine.baseUrl))).json()) as {
-      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[] }> };
+      components: { schemas: Record<string, { properties: Record<string, Record<string, unknown>>; required?: string[]; oneOf?: unknown[]; discriminator?: unknown }> };
       paths: Record<string, Record<string, { operationId: string }>>;
     };
     const create = doc.components.schemas.TipJarCreate!;
@@ -145,6 +145,11 @@ describe('a resource with body-dispatched actions', () => {
     expect(create.properties.note!['x-actions']).toEqual(['tip']);
     expect(create.properties.amount!['x-actions']).toEqual(['open', 'tip']);
     expect(doc.components.schemas.TipJarAction!.required).toEqual(['action']);
+    // PUT names its action: discriminated, one schema per action (its fields by reference, its required ones).
+    expect(doc.components.schemas.TipJarAction!.discriminator).toEqual({ propertyName: 'action', mapping: { empty: '#/components/schemas/TipJarActionEmpty' } });
+    expect(doc.components.schemas.TipJarActionEmpty).toMatchObject({ required: ['action'], properties: { action: { const: 'empty' }, amount: { $ref: '#/components/schemas/TipJarAction/properties/amount' } } });
+    // POST may leave `action` out (the default runs), which no discriminator can read: one schema.
+    expect(doc.components.schemas.TipJarCreate!.oneOf).toBeUndefined();
     expect(doc.paths['/v2/tipjars']!.post!.operationId).toBe('tipjarsCreate');
     expect(doc.paths['/v2/tipjars/{id}']!.put!.operationId).toBe('tipjarsAction');
   });

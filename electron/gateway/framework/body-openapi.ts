@@ -125,11 +125,37 @@ function actionFieldSchema(f: ActionFieldDef, actions: readonly string[]): JsonS
   return wholeFirstAlternative(withExample(s, f.example ?? sampleOf(f, b)));
 }
 
+const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
+
+/** The name of one action's request schema: the route's schema and the action (`TransactionCreateSale`). */
+export const actionSchemaName = (route: Pick<BodyActionRoute, 'schemaName'>, action: string) => `${route.schemaName}${pascal(action)}`;
+
+/**
+ * One action's request schema: its `action` value, the fields it takes (each the route
+ * schema's own field, by reference) and those it requires. The route's schema picks it by
+ * `action` (oneOf + discriminator), so a generator or a reader gets one schema per action;
+ * the fields' bounds stay where they are stated once.
+ */
+function actionSchema(fields: readonly ActionFieldDef[], route: Pick<BodyActionRoute, 'schemaName'>, action: string): JsonSchema {
+  const taken = fields.filter((f) => f.name !== 'action' && f.actions.includes(action));
+  const required = fields.filter((f) => f.requiredFor?.includes(action)).map((f) => f.name);
+  const properties: Record<string, JsonSchema> = { action: { const: action } };
+  for (const f of taken) properties[f.name] = { $ref: `#/components/schemas/${route.schemaName}/properties/${f.name}` };
+  return {
+    type: 'object',
+    description: `The \`${action}\` action: the fields it takes${required.length ? `, ${required.map((n) => `\`${n}\``).join(', ')} required` : ''}. A field of another action is refused; unknown keys are ignored.`,
+    required: ['action', ...required],
+    properties,
+    additionalProperties: true,
+  };
+}
+
 /**
  * The inner object of a body-dispatched route's body: `action` (its actions, the default
- * when none is sent) and every field one of them takes, with the actions that take it.
+ * when none is sent) and every field one of them takes, with the actions that take it; and
+ * one schema per action (actionSchema), picked by `action`.
  */
-export function actionBodySchema(fields: readonly ActionFieldDef[], route: Pick<BodyActionRoute, 'actions' | 'defaultAction'>): JsonSchema {
+export function actionBodySchema(fields: readonly ActionFieldDef[], route: Pick<BodyActionRoute, 'actions' | 'defaultAction' | 'schemaName'>): JsonSchema {
   const actions = Object.keys(route.actions);
   const defaultAction = route.defaultAction;
   const action: JsonSchema = { type: 'string', enum: [...actions], ...(defaultAction ? { default: defaultAction } : {}) };
@@ -140,13 +166,26 @@ export function actionBodySchema(fields: readonly ActionFieldDef[], route: Pick<
   const notes = fields
     .filter((f) => f.requiredFor?.some((a) => actions.includes(a)))
     .map((f) => `\`${f.name}\` is required for ${f.requiredFor?.filter((a) => actions.includes(a)).join(', ')}`);
+  const description = `Unknown keys are ignored.${notes.length ? ` ${notes.join('; ')}.` : ''}`;
+  // A route with a default action takes bodies without `action`, which no discriminator can
+  // read (Redocly's no-illogical-composition-keywords says so): it keeps the one schema.
+  if (defaultAction) return { type: 'object', description, properties, additionalProperties: true };
+  const mapping = Object.fromEntries(actions.map((a) => [a, `#/components/schemas/${actionSchemaName(route, a)}`]));
   return {
     type: 'object',
-    description: `Unknown keys are ignored.${notes.length ? ` ${notes.join('; ')}.` : ''}`,
-    ...(defaultAction ? {} : { required: ['action'] }),
+    description: `${description} One schema per action, picked by \`action\`: ${actions.map((a) => actionSchemaName(route, a)).join(', ')}.`,
+    required: ['action'],
     properties,
     additionalProperties: true,
+    oneOf: actions.map((a) => ({ $ref: mapping[a] })),
+    discriminator: { propertyName: 'action', mapping },
   };
+}
+
+/** The per-action schemas of a route (none for a route with a default action: see actionBodySchema). */
+export function actionSchemas(fields: readonly ActionFieldDef[], route: Pick<BodyActionRoute, 'actions' | 'defaultAction' | 'schemaName'>): Record<string, JsonSchema> {
+  if (route.defaultAction) return {};
+  return Object.fromEntries(Object.keys(route.actions).map((a) => [actionSchemaName(route, a), actionSchema(fields, route, a)]));
 }
 
 /**

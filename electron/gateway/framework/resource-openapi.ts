@@ -11,7 +11,7 @@
  * "1"/"0" for booleans, "" or null to clear an optional field): a value the document
  * refuses is refused by the engine with a 422 naming the field.
  */
-import { actionBodySchema, modeBodySchema } from './body-openapi';
+import { actionBodySchema, actionSchemas, modeBodySchema } from './body-openapi';
 import { describeDigits, digitsRuleOf, type DigitsRule } from './card-mask';
 import { labelOf } from './errors';
 import { filtersOf } from './list';
@@ -305,7 +305,9 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
   // Body-dispatched writes: one request schema per route over the field table, each field saying which actions take it.
   const bodyActions = def.bodyActions;
   const actionWrite = (route: BodyActionRoute, status: 200 | 201, parameters: Record<string, unknown>[]): OpenApiOperation => {
-    schemas[route.schemaName] = actionBodySchema(bodyActions?.fields ?? [], route);
+    const fields = bodyActions?.fields ?? [];
+    schemas[route.schemaName] = actionBodySchema(fields, route);
+    Object.assign(schemas, actionSchemas(fields, route));
     const examples = Object.fromEntries(Object.entries(route.actions).flatMap(([name, a]) => (a.example ? [[name, { summary: a.example.summary, value: { [def.name]: a.example.value } }]] : [])));
     const content = jsonContent(wrapper(def.name, ref(route.schemaName)));
     const withExamples = Object.keys(examples).length ? { 'application/json': { ...content['application/json'], examples } } : content;

@@ -95,6 +95,8 @@ const FIXTURES: Record<string, () => Record<string, unknown>> = {
   paylink: () => ({ location_id: ids.location, amount_due: '1.00', delivery_method: 0 }),
   transactionlevel3: () => ({ transaction_id: ids.commercialSale, level3_data: { line_items: [{ description: 'Bolts', product_code: 'B-1', unit_code: 'BX', unit_cost: '2.5000', quantity: 4, commodity_code: '3100' }] } }),
   quickinvoice: () => ({ location_id: ids.location, title: 'Probe', due_date: '2031-01-01', item_list: { Service: 1 } }),
+  // Its request fields are declared apart from its record (bodyWrites) and walked by "account vaults" below.
+  accountvault: () => ({ location_id: ids.location, payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230' }),
 };
 
 describe('declared resources: every writable text and JSON field', () => {

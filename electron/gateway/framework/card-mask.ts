@@ -31,7 +31,7 @@
  */
 import { maskCardNumbersInText } from '../../../shared/payments/masking';
 import { ApiError, MSG, fmt, labelOf, type ErrorMap } from './errors';
-import type { FieldDef, ResourceDef } from './resource';
+import type { BodyWrites, FieldDef, ResourceDef } from './resource';
 
 /** What a field does with a card number typed into it (see the top of the file). */
 export type DigitsRule = 'mask' | 'identifier' | 'consumed';
@@ -171,9 +171,21 @@ export function digitsRuleOf(def: ResourceDef, name: string, f: FieldDef | undef
   return 'mask';
 }
 
+/** What keeps its digits on the create and update routes of a resource with stateful writes: each write field's own rule (unset: free text). */
+export function bodyWritesKeepsDigits(def: ResourceDef, writes: BodyWrites): KeepsDigits {
+  const rules: Record<string, Exclude<DigitsRule, 'mask'>> = { id: 'identifier' };
+  for (const f of writes.fields) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
+  return keepsDigits(def.name, rules);
+}
+
 /** What keeps its digits on a declared resource's routes (`digitsRuleOf` per field). */
 export function keepsDigitsOf(def: ResourceDef): KeepsDigits {
   const rules: Record<string, Exclude<DigitsRule, 'mask'>> = { id: 'identifier' };
+  // A resource written through body-dispatched actions is sent its action fields, each with its own rule (unset: free text).
+  if (def.bodyActions) {
+    for (const f of def.bodyActions.fields) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
+    return keepsDigits(def.name, rules);
+  }
   for (const name of Object.keys(def.fields)) {
     const rule = digitsRuleOf(def, name);
     if (rule !== 'mask') rules[name] = rule;

@@ -45,6 +45,7 @@ export const MSG = {
   REQUEST_TIMEOUT: 'The request was not received in time.',
   BAD_URL_ENCODING: 'The request URL is not validly encoded.',
   WRAPPER_MISSING: 'The request body must be a JSON object with a "{wrapper}" object.',
+  ACTION_INVALID: 'Action must be one of: {actions}.',
   // 422 — field templates ({attribute} is the field label, e.g. "Last Name")
   BLANK: '{attribute} cannot be blank.',
   TOO_SHORT: '{attribute} should contain at least {min} characters.',
@@ -70,6 +71,17 @@ export const MSG = {
   TAKEN: '{attribute} "{value}" has already been taken.',
   UNKNOWN_KEY: '{attribute} has an unknown key "{key}".',
   NOT_CHANGEABLE: '{attribute} cannot be changed.',
+  // 422 — declared body values (validate.ts readValue: the transaction, account vault and router tables)
+  MONEY_INVALID: '{attribute} must be a decimal amount with at most 2 decimals, such as "1.00".',
+  BAD_MMYY: '{attribute} must be MMYY.',
+  FIELD_NOT_FOR_ACTION: '{attribute} is not accepted by the {action} action.',
+  FIELD_PATTERN: '{attribute} may contain only {what}.',
+  FIELD_CARD_NUMBER: '{attribute} looks like a card number; card numbers are not accepted in this field.',
+  FIELD_ENUM: '{attribute} must be one of: {values}.',
+  FIELD_ENCODING: '{attribute} must be {encoding} text.',
+  JSON_TOO_LONG: '{attribute} should contain at most {max} characters as JSON.',
+  TAGS_INVALID: '{attribute} must be a list of at most {max} tag titles (each 1 to 64 characters).',
+  TYPED_AMOUNTS_INVALID: '{attribute} must be a list of at most {max} items like {"type": "{example}", "amount": "1.00"} (types {values}).',
   // 422 — list parameters
   BAD_PAGE: 'Page must be an integer no less than 1.',
   BAD_PAGE_SIZE: 'Page Size must be an integer no less than 1.',

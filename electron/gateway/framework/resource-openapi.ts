@@ -11,6 +11,7 @@
  * "1"/"0" for booleans, "" or null to clear an optional field): a value the document
  * refuses is refused by the engine with a 422 naming the field.
  */
+import { actionBodySchema, actionSchemas, modeBodySchema } from './body-openapi';
 import { describeDigits, digitsRuleOf, type DigitsRule } from './card-mask';
 import { labelOf } from './errors';
 import { filtersOf } from './list';
@@ -37,13 +38,14 @@ import {
   type OpenApiOperation,
   type OpenApiPart,
 } from './openapi-document';
-import { pathOf, type FieldDef, type ResourceDef } from './resource';
+import { pathOf, type BodyActionRoute, type FieldDef, type ResourceDef } from './resource';
 
 const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
 export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
 export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 
 function outputSchema(f: FieldDef): JsonSchema {
+  if (f.answerSchema) return { ...f.answerSchema };
   // A field every record has is never null in an answer.
   const n = f.alwaysSet ? (x: JsonSchema) => x : nullable;
   switch (f.type) {
@@ -173,6 +175,9 @@ function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema 
   return wholeFirstAlternative(withExample(out, sampleOf(name, f)));
 }
 
+/** The expands a resource answers: its declared ones, or those of the module that keeps its records. */
+const expandNames = (def: ResourceDef): readonly string[] => def.records?.expands ?? Object.keys(def.expands ?? {});
+
 /** The response record of a declared resource. */
 export function recordSchema(def: ResourceDef): JsonSchema {
   const properties: Record<string, JsonSchema> = {};
@@ -181,9 +186,9 @@ export function recordSchema(def: ResourceDef): JsonSchema {
     if (f.writeOnly || f.virtual) continue;
     properties[f.outputName ?? name] = name === 'id' ? { type: def.idKind === 'integer' ? 'integer' : 'string' } : outputSchema(f);
   }
-  for (const e of Object.keys(def.expands ?? {})) properties[e] ??= { description: `With \`?expand=${e}\`.` };
+  for (const e of expandNames(def)) properties[e] ??= { description: `With \`?expand=${e}\`.` };
   properties._links = ref('Links');
-  const always = Object.entries(def.fields).filter(([name, f]) => f.alwaysSet && name !== 'id' && !f.writeOnly && !f.virtual).map(([name, f]) => f.outputName ?? name);
+  const always = Object.entries(def.fields).filter(([name, f]) => (f.alwaysSet || def.everyFieldAnswered) && name !== 'id' && !f.writeOnly && !f.virtual).map(([name, f]) => f.outputName ?? name);
   return { type: 'object', required: ['id', ...always, '_links'], properties, additionalProperties: true };
 }
 
@@ -217,8 +222,8 @@ function wordsOf(def: ResourceDef): { one: string; many: string; aOne: string } 
 
 /** GET of a declared resource's collection (also used by hand-written list routes over `ctx.list`). */
 export function listOperation(def: ResourceDef, extraParameters: Record<string, unknown>[] = []): OpenApiOperation {
-  const expands = Object.keys(def.expands ?? {});
-  const filters = [...filtersOf(def)].map(([param, [, kind]]) => [param, kind] as [string, typeof kind]);
+  const expands = expandNames(def);
+  const filters = def.records ? def.records.filters.map(([param, kind]) => [param, kind] as [string, typeof kind]) : [...filtersOf(def)].map(([param, [, kind]]) => [param, kind] as [string, typeof kind]);
   return {
     tags: [def.plural],
     operationId: `${def.plural}List`,
@@ -236,7 +241,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
   const base = pathOf(def);
   const tag = def.plural;
   const rec = recordSchemaName(def);
-  const expands = Object.keys(def.expands ?? {});
+  const expands = expandNames(def);
   const expandParams = expands.length ? [expandParameter(expands)] : [];
   const apiIdParams = def.apiId ? API_ID_PARAMETERS : [];
   const single = wrapper(def.name, ref(rec));
@@ -246,7 +251,8 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
     responses: { ...(o.responses as object), ...errorResponses(errors) },
   });
   const body = (mode: 'create' | 'update') => ({ required: true, content: jsonContent(wrapper(def.name, ref(writeSchemaName(def, mode)))) });
-  const writeErrors: ErrorStatus[] = [...COMMON_ERRORS, ...BODY_ERRORS, 409];
+  // 409: SQLite's constraints behind the generic insert; stateful writes (bodyWrites) refuse with a 422 before they write.
+  const writeErrors: ErrorStatus[] = def.bodyWrites ? [...COMMON_ERRORS, ...BODY_ERRORS] : [...COMMON_ERRORS, ...BODY_ERRORS, 409];
   const w = wordsOf(def);
 
   const collection: Record<string, OpenApiOperation> = {};
@@ -255,7 +261,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
 
   if (methods.has('list')) collection.get = listOperation(def);
   if (methods.has('create')) {
-    schemas[writeSchemaName(def, 'create')] = writeSchema(def, 'create');
+    schemas[writeSchemaName(def, 'create')] = def.bodyWrites ? modeBodySchema(def.bodyWrites, 'create') : writeSchema(def, 'create');
     const responses: Record<string, unknown> = { 201: responseOf('Created.', single) };
     if (def.createOverride) responses[200] = responseOf('An existing record was updated instead (see the resource notes).', single);
     collection.post = op({ operationId: `${def.plural}Create`, summary: `Create ${w.aOne}`, requestBody: body('create'), responses }, writeErrors);
@@ -272,7 +278,7 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
     );
   }
   if (methods.has('update')) {
-    schemas[writeSchemaName(def, 'update')] = writeSchema(def, 'update');
+    schemas[writeSchemaName(def, 'update')] = def.bodyWrites ? modeBodySchema(def.bodyWrites, 'update') : writeSchema(def, 'update');
     item.put = op(
       {
         operationId: `${def.plural}Update`,
@@ -296,10 +302,44 @@ export function resourceOpenApi(def: ResourceDef): OpenApiPart {
       [...COMMON_ERRORS, 409, 422],
     );
   }
+  // Body-dispatched writes: one request schema per route over the field table, each field saying which actions take it.
+  const bodyActions = def.bodyActions;
+  const actionWrite = (route: BodyActionRoute, status: 200 | 201, parameters: Record<string, unknown>[]): OpenApiOperation => {
+    const fields = bodyActions?.fields ?? [];
+    schemas[route.schemaName] = actionBodySchema(fields, route);
+    Object.assign(schemas, actionSchemas(fields, route));
+    const examples = Object.fromEntries(Object.entries(route.actions).flatMap(([name, a]) => (a.example ? [[name, { summary: a.example.summary, value: { [def.name]: a.example.value } }]] : [])));
+    const content = jsonContent(wrapper(def.name, ref(route.schemaName)));
+    const withExamples = Object.keys(examples).length ? { 'application/json': { ...content['application/json'], examples } } : content;
+    return op(
+      { operationId: route.operationId, summary: route.summary, ...(parameters.length ? { parameters } : {}), requestBody: { required: true, content: withExamples }, responses: { [status]: responseOf(route.answer, single) } },
+      [...COMMON_ERRORS, ...BODY_ERRORS],
+    );
+  };
+  if (bodyActions?.create) collection.post = actionWrite(bodyActions.create, 201, []);
+  if (bodyActions?.update) item.put = actionWrite(bodyActions.update, 200, [idPathParameter(), ...apiIdParams]);
+
   const paths: OpenApiPart['paths'] = {};
   if (Object.keys(collection).length) paths[base] = collection;
   if (Object.keys(item).length) paths[`${base}/{id}`] = item;
   for (const [name, action] of Object.entries(def.actions ?? {})) {
+    const answers = action.answers;
+    if (action.method === 'get' && answers) {
+      schemas[answers.schemaName] = answers.schema;
+      paths[`${base}/{id}/${name}`] = {
+        get: op(
+          {
+            operationId: action.operationId ?? `${def.plural}${pascal(name)}`,
+            summary: action.summary,
+            ...(action.description ? { description: action.description } : {}),
+            parameters: [idPathParameter('The record id.')],
+            responses: { 200: responseOf(action.answer, wrapper(answers.wrapper, ref(answers.schemaName))) },
+          },
+          [...COMMON_ERRORS, 422],
+        ),
+      };
+      continue;
+    }
     paths[`${base}/{id}/${name}`] = {
       post: op(
         {

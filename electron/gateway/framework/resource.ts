@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ErrorCollector } from './errors';
 import type { IdKind } from './ids';
 import type { AuthInfo } from './auth-info';
-import type { Allow } from './permissions';
+import type { ActionAllow, Allow } from './permissions';
 
 /** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
 export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'date';
@@ -107,6 +107,11 @@ export interface FieldDef {
   /** Every record has a value (the response schema lists it as required and never null). */
   alwaysSet?: true;
   /**
+   * The answer's schema when the type alone does not say it (a transaction's amounts as
+   * decimal strings, a field kept as the caller sent it, a key always null).
+   */
+  answerSchema?: Record<string, unknown>;
+  /**
    * Not a column: `decorate` computes it when the record is read (an account vault's
    * `expiring_in_months`). Answered and documented, never written, filtered or sorted.
    */
@@ -124,12 +129,196 @@ export type Method = 'list' | 'view' | 'create' | 'update' | 'delete';
  */
 export interface ResourceAction {
   allow: Allow;
+  /** The document's operationId (default `<plural><Name>`). */
+  operationId?: string;
+  /** `get` reads (`GET <path>/{id}/<name>`, answering `answers` under its own wrapper); default `post`. */
+  method?: 'get' | 'post';
+  /** A read action's answer: its wrapper key and record schema (default: the resource's record after the action). */
+  answers?: { wrapper: string; schemaName: string; schema: Record<string, unknown> };
   summary: string;
   description?: string;
   /** What 200 says in the document. */
   answer: string;
-  /** Performs the action on a record the caller may see (404 before this otherwise). */
-  run(args: { ctx: EngineContext; req: FastifyRequest; row: Row }): void | Promise<void>;
+  /** Performs the action on a record the caller may see (404 before this otherwise); a read action returns its answer. */
+  run(args: { ctx: EngineContext; req: FastifyRequest; row: Row }): unknown;
+}
+
+// ------------------------------------------------------------------ body values and body-dispatched actions
+
+/**
+ * How a body value that is read rather than stored as a column is checked and what it
+ * becomes (validate.ts readValue): `money` a decimal string read into integer cents;
+ * `boolean` true/false/1/0/"1"/"0" read as true/false; `date` yyyy-mm-dd; `mmyy` a card
+ * expiry; `json` an object (`max`: its serialised length); `enum` exactly one of `values`;
+ * `hex` / `base64` encoded text; `email`; `tags` an array of titles or a comma list (`max`
+ * items); `additional_amounts` a list of `{type, amount}` (`max` items, `type` one of
+ * `values`, any case, answered upper-case).
+ */
+export type ValueType = 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
+
+/** A declared body value (the transaction field table's rows, an account vault's request fields). */
+export interface ValueDef {
+  name: string;
+  type: ValueType;
+  /** Characters for text (serialised length for `json`, items for `tags` / `additional_amounts`). */
+  min?: number;
+  max?: number;
+  values?: readonly string[];
+  pattern?: RegExp;
+  /** The pattern in words, for its message ("digits", "no spaces"). */
+  patternText?: string;
+  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
+  trim?: true;
+  /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
+  messages?: { invalid?: string; pattern?: string };
+  /** Checked by the owner's own code with a finer rule (CVV length by brand, the account number); only its JSON type (a string) is checked generically. */
+  ownReader?: true;
+  /**
+   * The text form the document states for a field whose own reader checks its bounds
+   * (an account number: digits with spaces or dashes, its length per payment method): the
+   * document shows this pattern and no lengths.
+   */
+  textForm?: RegExp;
+  /** What a card number typed into it does (card-mask.ts); unset: free text, masked. */
+  keepsDigits?: 'identifier' | 'consumed';
+  /** One sentence for the document. */
+  description?: string;
+  /** A value the engine takes as it is (the bounds alone would not pass Luhn or the calendar). */
+  example?: unknown;
+  /** Machine-readable notes for the document (`x-…` keys), such as which fields name the account. */
+  extensions?: Readonly<Record<string, unknown>>;
+}
+
+/** What a body's read values are, by field name (money in cents). */
+export type FieldValues = Record<string, unknown>;
+
+/** A body value of a resource whose POST/PUT bodies are dispatched by `action`: which actions take it, which require it. */
+export interface ActionFieldDef extends ValueDef {
+  actions: readonly string[];
+  /** Actions for which it must be sent (422 "cannot be blank" otherwise). */
+  requiredFor?: readonly string[];
+}
+
+/** One action of a body-dispatched route: who may perform it, and a whole request the document shows (and openapi.test.ts runs). */
+export interface BodyAction {
+  allow: Allow;
+  example?: { summary: string; value: Record<string, unknown> };
+}
+
+/** What the generic route hands a body-dispatched action's handler. */
+export interface BodyActionInput {
+  action: string;
+  /** The inner object of the wrapper. */
+  body: Record<string, unknown>;
+  /** The action's fields, read by the one validator (money in cents; null where an edit clears). */
+  values: FieldValues;
+  /**
+   * The field errors found, not thrown yet: the handler adds its own request-level rules
+   * (the location, the account…) so one 422 names every bad field, and throws before it acts.
+   */
+  errs: ErrorCollector;
+}
+
+/** The answer of a body-dispatched action: its status and the wrapped record, already serialised. */
+export interface BodyActionAnswer {
+  status: number;
+  body: string | Buffer;
+}
+
+/**
+ * A POST `<path>` or PUT `<path>/{id}` whose body's `action` (in the wrapper) picks what
+ * runs: the generic route reads the wrapper and the action, runs the one permission check
+ * (each action's `allow`), reads the action's fields with the one validator and hands them
+ * to `run`, the resource's one pipeline, which runs the action's own step.
+ */
+export interface BodyActionRoute {
+  actions: Readonly<Record<string, BodyAction>>;
+  /** The action when none is sent (null or "" too). */
+  defaultAction?: string;
+  /** Actions whose null or "" clears a stored value (an edit); elsewhere they mean "not sent". */
+  clearing?: readonly string[];
+  /** When the record decides which action's role a request needs (permissions.ts ActionAllow.effective). */
+  effective?: ActionAllow['effective'];
+  operationId: string;
+  summary: string;
+  /** What the success status says in the document. */
+  answer: string;
+  /** The request schema's name in the document (`TransactionCreate`). */
+  schemaName: string;
+  /** PUT: find the record first (404 before any body error, as every update answers). */
+  find?(args: { ctx: EngineContext; req: FastifyRequest; id: string }): unknown;
+  run(args: { ctx: EngineContext; req: FastifyRequest; input: BodyActionInput; record?: unknown }): Promise<BodyActionAnswer>;
+}
+
+/** A resource's body-dispatched writes, over one field table (the transaction fields × actions). */
+export interface BodyActions {
+  fields: readonly ActionFieldDef[];
+  create?: BodyActionRoute;
+  update?: BodyActionRoute;
+}
+
+/** A body value read by mode: which modes take it, whether create needs it or update may not empty it, and the variants (payment methods) it applies to. */
+export interface ModeFieldDef extends ValueDef {
+  modes: readonly ('create' | 'update')[];
+  /** Must be sent on create. */
+  required?: true;
+  /** Update may change it but not empty it (a card vault always has an expiry). */
+  nullable?: false;
+  /** The record variants that take it (BodyWrites.variants); unset: all. */
+  variants?: readonly string[];
+  description: string;
+}
+
+/** What the generic create and update routes hand a resource's write hooks. */
+export interface BodyWriteInput {
+  /** The inner object of the wrapper. */
+  body: Record<string, unknown>;
+  /** The mode's fields that were sent, read by the one validator (on update null where one is emptied). */
+  values: FieldValues;
+  /** The field errors found, not thrown yet: the hook adds its own and throws them together before it writes. */
+  errs: ErrorCollector;
+}
+
+/**
+ * Create and update of a resource whose writes are stateful (an account vault: the account
+ * number encrypted into its blob, a vault made from an earlier transaction, the writes
+ * through the module's group-commit writer): the generic routes read the body with the one
+ * validator over `fields`, by mode and by the record's variant, and the hooks write. The
+ * document's request schemas derive from `fields` too.
+ */
+export interface BodyWrites {
+  fields: readonly ModeFieldDef[];
+  /**
+   * The record's variants: the body's (create) or the record's (update) `field` names one,
+   * and a field of another variant that carries a value is a 422 (`message`, with {kind}).
+   */
+  variants?: {
+    field: string;
+    values: readonly string[];
+    /** Each variant in the message's words ({kind}: "card", "bank account"). */
+    kind: Readonly<Record<string, string>>;
+    message: string;
+    /** The document's sentence for a field of one variant ("Card vaults only."). */
+    onlyText(variant: string): string;
+  };
+  /** The request schemas' descriptions. */
+  about: { create: string; update: string };
+  create?(args: { ctx: EngineContext; req: FastifyRequest; input: BodyWriteInput }): Promise<Row>;
+  update?(args: { ctx: EngineContext; req: FastifyRequest; input: BodyWriteInput; existing: Row }): Promise<Row>;
+}
+
+/**
+ * Records a module keeps in its own form (a serialised record per row, written through its
+ * group-commit writer, as transactions): the generic routes mount list and view and ask it
+ * for the answer; the document derives from the declaration like any other resource's.
+ */
+export interface RecordSource {
+  /** The list's filter parameters and their kinds (its own indexed columns and record fields). */
+  filters: readonly (readonly [string, FilterKind])[];
+  /** The expands it answers (`?expand=`). */
+  expands: readonly string[];
+  list(args: { ctx: EngineContext; req: FastifyRequest }): string | Buffer;
+  view(args: { ctx: EngineContext; req: FastifyRequest; id: string }): string | Buffer;
 }
 
 /** Which records a user may see. */
@@ -179,6 +368,14 @@ export interface ResourceDef {
   allow: Readonly<Partial<Record<Method, Allow>>>;
   /** Actions on one record (`POST <path>/{id}/<name>`). */
   actions?: Readonly<Record<string, ResourceAction>>;
+  /** POST / PUT whose body's `action` picks what runs (transactions). */
+  bodyActions?: BodyActions;
+  /** Create and update read by the generic routes and written by the module's hooks (account vaults). */
+  bodyWrites?: BodyWrites;
+  /** Records kept in the module's own form: list and view ask it (transactions). */
+  records?: RecordSource;
+  /** Every record carries every declared field, null when unset: the answer's schema lists them all as required. */
+  everyFieldAnswered?: true;
   /** The record's schema name in the document (default from `name`: contact → Contact). */
   schemaName?: string;
   /** One sentence for the document's tag of the resource (default: its label and methods). */

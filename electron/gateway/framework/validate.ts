@@ -10,12 +10,24 @@
  * The OpenAPI document's request schemas (resource-openapi.ts) are built from the same
  * declarations and the same patterns (INPUT_PATTERNS): whatever the document refuses,
  * this refuses, and the other way round (test/gateway/openapi-fuzz.test.ts walks it).
+ *
+ * Two kinds of declaration are read here, by one set of rules: a stored resource's
+ * FieldDef (`checkField`, `validateWrite`) and a body value that is read rather than
+ * stored as a column (`ValueDef`, `readValue`: money into cents, MMYY, hex, base64, tags,
+ * typed amount lists…), which the payment tables (transactions by action, account vaults
+ * by payment method, router transactions) declare. Body-dispatched actions read theirs
+ * through a plan compiled once per action (`planActionFields`, `readActionFields`), so a
+ * sale pays for a map lookup per sent key and nothing is allocated per request but the
+ * values read.
  */
 import type { FastifyRequest } from 'fastify';
-import { MONEY_INPUT_RE } from '../../../shared/payments/money';
+import { MONEY_INPUT_RE, parseMoneyInput } from '../../../shared/payments/money';
+import { parseExpDate } from '../../../shared/payments/exp-date';
 import { ErrorCollector, MSG, fmt, labelOf, unprocessable } from './errors';
 // The engine context as declarations see it (resource.ts HookContext): importing context.ts here would close a circle through openapi-document.ts.
-import type { FieldDef, HookContext as EngineContext, ResourceDef, Row, WriteInput } from './resource';
+import type { ActionFieldDef, BodyWrites, FieldDef, FieldValues, HookContext as EngineContext, ResourceDef, Row, ValueDef, ValueType, WriteInput } from './resource';
+
+export type { ActionFieldDef, FieldValues, ValueDef, ValueType } from './resource';
 
 export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -231,4 +243,238 @@ export function validateWrite(
   if (!errs.has()) def.validate?.({ ctx, auth: req.auth, req, errs, mode, input, existing });
   errs.throwIfAny();
   return input;
+}
+
+// ------------------------------------------------------------------ declared body values
+
+/** The values a boolean body value takes (the OpenAPI document's enum), and what they mean. */
+export const BOOLEAN_INPUTS: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([
+  [true, true], [1, true], ['1', true], ['true', true],
+  [false, false], [0, false], ['0', false], ['false', false],
+]);
+
+const HEX_RE = /^(?:[0-9a-fA-F]{2})+$/;
+const BASE64_RE = /^[A-Za-z0-9+/]+={0,2}$/;
+/** What card-mask.ts leaves of a card number typed into free text. */
+const MASKED_CARD = /\*{9,15}\d{4}/;
+
+/** The text rules of the value types, as readValue applies them (the OpenAPI document writes them as `pattern`). */
+export const VALUE_PATTERNS: Readonly<Partial<Record<ValueType, RegExp>>> = {
+  money: MONEY_INPUT_RE,
+  mmyy: /^(0[1-9]|1[0-2])[0-9]{2}$/,
+  email: EMAIL_RE,
+  hex: HEX_RE,
+  base64: BASE64_RE,
+};
+
+/** Sent: null and "" are not (they mean "not sent", or "clear it" where a body may clear). */
+const sent = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
+/** A text value: a JSON string (a number is refused, as the document says), its bounds counted as sent; `pattern` off for the encoded types, which have their own rule. */
+function textValue(f: ValueDef, v: unknown, errs: ErrorCollector, pattern: RegExp | undefined): string | undefined {
+  if (typeof v !== 'string') {
+    errs.add(f.name, f.messages?.invalid ?? MSG.NOT_STRING);
+    return undefined;
+  }
+  const s = f.trim ? v.trim() : v;
+  const invalid = f.messages?.invalid;
+  const length = charLength(v);
+  if (f.max !== undefined && length > f.max) errs.add(f.name, invalid ?? MSG.TOO_LONG, { max: f.max });
+  else if (f.min !== undefined && length < f.min) errs.add(f.name, invalid ?? (f.min === f.max ? MSG.EXACT_LENGTH : MSG.TOO_SHORT), { min: f.min, length: f.min });
+  else if (pattern && !pattern.test(s)) {
+    // A card number typed here was masked on arrival (framework/card-mask.ts): say so.
+    if (MASKED_CARD.test(s)) errs.add(f.name, MSG.FIELD_CARD_NUMBER);
+    else errs.add(f.name, f.messages?.pattern ?? invalid ?? MSG.FIELD_PATTERN, { what: f.patternText ?? 'valid characters' });
+  } else return s;
+  return undefined;
+}
+
+/** Checks one sent (non-empty) body value against its declaration: the normalised value (money in cents), or undefined after adding a 422 message. */
+export function readValue(f: ValueDef, v: unknown, errs: ErrorCollector): unknown {
+  const invalid = f.messages?.invalid;
+  switch (f.type) {
+    case 'string':
+      return textValue(f, v, errs, f.pattern);
+    case 'money': {
+      const c = parseMoneyInput(v);
+      if (c === null) errs.add(f.name, invalid ?? MSG.MONEY_INVALID);
+      return c ?? undefined; // cents
+    }
+    case 'boolean':
+      if (!BOOLEAN_INPUTS.has(v)) {
+        errs.add(f.name, invalid ?? MSG.NOT_BOOLEAN);
+        return undefined;
+      }
+      return BOOLEAN_INPUTS.get(v);
+    case 'date':
+      if (typeof v !== 'string' || !isValidDate(v)) {
+        errs.add(f.name, invalid ?? MSG.BAD_DATE);
+        return undefined;
+      }
+      return v;
+    case 'mmyy':
+      if (typeof v !== 'string' || !parseExpDate(v)) {
+        errs.add(f.name, invalid ?? MSG.BAD_MMYY);
+        return undefined;
+      }
+      return v;
+    case 'json': {
+      if (!isPlainObject(v)) {
+        errs.add(f.name, invalid ?? MSG.NOT_OBJECT);
+        return undefined;
+      }
+      if (f.max !== undefined && JSON.stringify(v).length > f.max) {
+        errs.add(f.name, MSG.JSON_TOO_LONG, { max: f.max });
+        return undefined;
+      }
+      return v;
+    }
+    case 'enum': {
+      // Exactly one of the values, as the document's enum lists them.
+      const hit = typeof v === 'string' && f.values?.includes(v) ? v : undefined;
+      if (hit === undefined) errs.add(f.name, invalid ?? MSG.FIELD_ENUM, { values: (f.values ?? []).join(', ') });
+      return hit;
+    }
+    case 'hex':
+    case 'base64': {
+      const s = textValue(f, v, errs, undefined);
+      if (s === undefined) return undefined;
+      if (!(f.type === 'hex' ? HEX_RE : BASE64_RE).test(s)) {
+        errs.add(f.name, invalid ?? MSG.FIELD_ENCODING, { encoding: f.type === 'hex' ? 'hexadecimal' : 'base64' });
+        return undefined;
+      }
+      return s;
+    }
+    case 'email': {
+      const s = typeof v === 'string' ? v : '';
+      if (!s || s.length > (f.max ?? 128) || !EMAIL_RE.test(s)) {
+        errs.add(f.name, invalid ?? MSG.BAD_EMAIL);
+        return undefined;
+      }
+      return s;
+    }
+    case 'tags': {
+      const list = Array.isArray(v) ? v : typeof v === 'string' ? v.split(',') : null;
+      if (!list || list.some((t) => typeof t !== 'string' || t.trim() === '' || t.length > 64) || list.length > (f.max ?? 64)) {
+        errs.add(f.name, MSG.TAGS_INVALID, { max: f.max ?? 64 });
+        return undefined;
+      }
+      return [...new Set(list.map((t) => (t as string).trim()))];
+    }
+    case 'additional_amounts': {
+      const max = f.max ?? 5;
+      const types = f.values ?? [];
+      const refuse = () => {
+        errs.add(f.name, invalid ?? MSG.TYPED_AMOUNTS_INVALID, { max, example: types[0] ?? '', values: types.join(', ') });
+        return undefined;
+      };
+      if (!Array.isArray(v) || v.length > max) return refuse();
+      const out: { type: string; amount: string; cents: number }[] = [];
+      for (const item of v) {
+        const type = isPlainObject(item) ? item.type : undefined;
+        const cents = isPlainObject(item) ? parseMoneyInput(item.amount) : null;
+        if (typeof type !== 'string' || !types.includes(type.toUpperCase()) || cents === null) return refuse();
+        out.push({ type: type.toUpperCase(), amount: String((item as Record<string, unknown>).amount), cents });
+      }
+      return out;
+    }
+  }
+}
+
+// ------------------------------------------------------------------ body-dispatched actions
+
+/** One action's reading plan, compiled once at start-up (the validator runs on every sale). */
+export interface ActionFieldPlan {
+  readonly action: string;
+  /** Every declared field of the resource, by name (a field of another action is named as such, never dropped). */
+  readonly known: ReadonlyMap<string, ActionFieldDef>;
+  /** The fields this action takes. */
+  readonly takes: ReadonlySet<string>;
+  readonly required: readonly ActionFieldDef[];
+}
+
+/** The reading plan of each action, from one field table. */
+export function planActionFields<A extends string>(fields: readonly ActionFieldDef[], actions: readonly A[]): Readonly<Record<A, ActionFieldPlan>> {
+  const known = new Map(fields.map((f) => [f.name, f]));
+  const plans = {} as Record<A, ActionFieldPlan>;
+  for (const action of actions) {
+    plans[action] = {
+      action,
+      known,
+      takes: new Set(fields.filter((f) => f.actions.includes(action)).map((f) => f.name)),
+      required: fields.filter((f) => f.requiredFor?.includes(action)),
+    };
+  }
+  return plans;
+}
+
+/**
+ * Reads a body for one action: every sent field must be one the action takes (else 422
+ * FIELD_NOT_FOR_ACTION), and every field but those with their own reader is checked
+ * against its type and bounds and returned normalised (money in cents). A field the action
+ * requires and that is not sent is "cannot be blank". With `clearing` (an edit), a field
+ * sent as null or "" is returned as null (it clears the stored value); otherwise absent.
+ * Unknown keys are ignored (the family's API does the same).
+ */
+export function readActionFields(plan: ActionFieldPlan, body: Record<string, unknown>, errs: ErrorCollector, clearing = false): FieldValues {
+  const out: FieldValues = {};
+  for (const key in body) {
+    const f = plan.known.get(key);
+    if (!f) continue;
+    const v = body[key];
+    const isSent = sent(v);
+    if (!isSent && !clearing) continue;
+    if (!plan.takes.has(key)) {
+      if (isSent) errs.add(key, MSG.FIELD_NOT_FOR_ACTION, { action: plan.action });
+      continue;
+    }
+    // Its own reader checks the finer rule; the JSON type is the document's, checked here like any other.
+    if (f.ownReader) {
+      if (isSent && typeof v !== 'string') errs.add(key, f.messages?.invalid ?? MSG.NOT_STRING);
+      continue;
+    }
+    if (!isSent) {
+      out[key] = null;
+      continue;
+    }
+    const value = readValue(f, v, errs);
+    if (value !== undefined) out[key] = value;
+  }
+  for (const f of plan.required) if (!sent(body[f.name]) && !errs.has(f.name)) errs.add(f.name, MSG.BLANK);
+  return out;
+}
+
+// ------------------------------------------------------------------ bodies read by mode
+
+/**
+ * Reads the declared fields of a create or update body (`variant`: the record's variant, when
+ * known): each sent field's type and bounds, and that the variant takes it. Returns the
+ * normalised values of the sent fields (booleans as true/false); on update a field sent as
+ * null or "" is returned as null (it clears), or is "cannot be blank" when it may not be
+ * emptied. Fields of the other mode are ignored (update: "only the fields sent change"), as
+ * are unknown keys; create's required fields are the hooks' to name (their messages differ by variant).
+ */
+export function readModeFields(writes: BodyWrites, mode: 'create' | 'update', variant: string | undefined, body: Record<string, unknown>, errs: ErrorCollector): FieldValues {
+  const out: FieldValues = {};
+  const variants = writes.variants;
+  for (const f of writes.fields) {
+    if (!f.modes.includes(mode) || !Object.hasOwn(body, f.name)) continue;
+    const v = body[f.name];
+    if (!sent(v)) {
+      if (mode === 'update' && f.nullable === false) errs.add(f.name, MSG.BLANK);
+      else if (mode === 'update') out[f.name] = null;
+      continue;
+    }
+    if (variants && variant !== undefined && f.variants && !f.variants.includes(variant)) {
+      errs.add(f.name, variants.message, { kind: variants.kind[variant] ?? variant });
+      continue;
+    }
+    if (f.ownReader) {
+      if (typeof v !== 'string') errs.add(f.name, MSG.NOT_STRING);
+      continue;
+    }
+    const value = readValue(f, v, errs);
+    if (value !== undefined) out[f.name] = value;
+  }
+  return out;
 }

@@ -2,12 +2,14 @@
  * Account vaults (`/v2/accountvaults`) as a declared resource (framework/resource.ts): the
  * record (its fields, filters, sort, api id addressing, the `contact` expand and the two
  * fields computed when read), the generic list (the one list planner), view and delete
- * (422 while a recurring uses the vault), and the document derived from them.
+ * (422 while a recurring uses the vault), create and update, and BIN information
+ * (`GET /{id}/bininfo`, a read action); the document derives from them.
  *
- * Not yet generic: create and update stay hand-written in vault-service.ts (the account
- * number is encrypted into `account_blob`, a vault can be made from a previous
- * transaction, ACH needs its own fields); their request schemas are in payments-openapi.ts
- * and they answer this declaration's record.
+ * Create and update are stateful (`bodyWrites`): the generic routes read the body with the
+ * one validator over the request fields (vault-fields.ts: by mode and by payment method)
+ * and the vault service's hooks write: the account number encrypted into `account_blob`, a
+ * vault made from a previous transaction, ACH's own fields, and every write through the
+ * payments module's group-commit writer (durable before the 2xx).
  *
  * Simplification: delete writes through the engine's connection (generic routes), not
  * the payments module's group-commit writer; both share the WAL.
@@ -15,16 +17,28 @@
 import { monthsUntilExpiry } from '../../../shared/payments/exp-date';
 import { ApiError } from '../framework/errors';
 import { MANAGERS, SELLERS } from '../framework/permissions';
-import type { FieldDef, ResourceDef } from '../framework/resource';
+import type { FastifyRequest } from 'fastify';
+import type { BodyWriteInput, FieldDef, ResourceDef } from '../framework/resource';
 import { PAY_MSG } from './payment-messages';
 import { VAULT_FIELDS } from './vault-fields';
+import type { VaultRow } from './card-source';
+import type { BinInfo } from './bin-info';
 
 const digitsRule = (name: string) => VAULT_FIELDS.find((f) => f.name === name)?.keepsDigits;
 
 /** What the hooks need from the running payments module (created after the declaration). */
 export interface VaultRuntime {
-  vaults: { hasRecurring(vaultId: string): boolean; contactRecord(contactId: string): unknown };
+  vaults: {
+    hasRecurring(vaultId: string): boolean;
+    contactRecord(contactId: string): unknown;
+    create(req: FastifyRequest, input: BodyWriteInput): Promise<Record<string, unknown>>;
+    update(row: VaultRow, input: BodyWriteInput): Promise<Record<string, unknown>>;
+    bininfo(row: VaultRow): BinInfo;
+  };
 }
+
+const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product', 'detail_card_indicator', 'fsa_indicator', 'prepaid_indicator', 'product_id', 'regulator_indicator', 'visa_product_sub_type', 'visa_large_ticket_indicator', 'account_fund_source', 'card_class', 'token_ind', 'issuing_network'];
+const KIND: Readonly<Record<string, string>> = { cc: 'card', ach: 'bank account' };
 
 const text: FieldDef = { type: 'string', readOnly: true, filter: false };
 const search: FieldDef = { type: 'string', readOnly: true, filter: 'text' };
@@ -81,9 +95,30 @@ export function accountVaultResource(runtime: () => VaultRuntime): ResourceDef {
     expands: {
       contact: (_ctx, row) => (row.contact_id ? runtime().vaults.contactRecord(String(row.contact_id)) : null),
     },
-    methods: ['list', 'view', 'delete'],
-    // Reading stored cards is for whoever sells (an installer moves no money); removing one is a manager's.
-    allow: { list: SELLERS, view: SELLERS, delete: MANAGERS },
+    methods: ['list', 'view', 'create', 'update', 'delete'],
+    // Reading stored cards is for whoever sells (an installer moves no money); saving, changing and removing one are a manager's.
+    allow: { list: SELLERS, view: SELLERS, create: MANAGERS, update: MANAGERS, delete: MANAGERS },
+    bodyWrites: {
+      fields: VAULT_FIELDS,
+      variants: { field: 'payment_method', values: ['cc', 'ach'], kind: KIND, message: PAY_MSG.VAULT_FIELD_NOT_FOR_METHOD, onlyText: (m) => (m === 'cc' ? 'Card vaults only.' : 'Bank account vaults only.') },
+      about: {
+        create: 'Direct (account data) or from `previous_transaction_id`. ACH needs routing, account_type, is_company and account_holder_name; a field of the other payment method is refused.',
+        update: 'Only the fields sent change (null or "" clears one); others are ignored.',
+      },
+      create: ({ req, input }) => runtime().vaults.create(req, input),
+      update: ({ input, existing }) => runtime().vaults.update(existing as unknown as VaultRow, input),
+    },
+    actions: {
+      bininfo: {
+        method: 'get',
+        operationId: 'accountvaultsBinInfo',
+        allow: SELLERS,
+        summary: 'BIN information of a vaulted card',
+        answer: 'BIN data (422 for ACH vaults).',
+        answers: { wrapper: 'bininfo', schemaName: 'BinInfo', schema: { type: 'object', required: BININFO_FIELDS, properties: Object.fromEntries(BININFO_FIELDS.map((f) => [f, { type: 'string' }])) } },
+        run: ({ row }) => runtime().vaults.bininfo(row as unknown as VaultRow),
+      },
+    },
 
     decorate(ctx, row, out) {
       const exp = row.exp_date;

@@ -5,7 +5,7 @@
 import { formatMoney } from '../../../shared/payments/money';
 import type { ErrorCollector } from '../framework/errors';
 import { PAY_MSG } from './payment-messages';
-import type { FieldValues } from './transaction-field-reader';
+import type { FieldValues } from '../framework/validate';
 
 const cents = (v: unknown): number => (typeof v === 'number' ? v : 0);
 

@@ -1,8 +1,9 @@
 /**
- * What the payment bodies' readers share (transaction-field-reader.ts, vault-fields.ts,
- * card-source.ts): "sent" (null or "" is not), and the strict text forms of account data
- * and booleans that the OpenAPI document states too. A value of another JSON type (a
- * number for an account number) is refused, never converted.
+ * What the payment bodies' own readers share (vault-fields.ts, card-source.ts, the router's
+ * fields): "sent" (null or "" is not) and the strict text form of account data that the
+ * OpenAPI document states too. A value of another JSON type (a number for an account
+ * number) is refused, never converted. The per-value rules (money, MMYY, booleans…) are the
+ * framework's one reader's (framework/validate.ts readValue).
  */
 
 export type Body = Record<string, unknown>;
@@ -28,12 +29,6 @@ export function accountDigits(v: unknown): string | null {
 export function digitsText(v: unknown): string | null {
   return typeof v === 'string' && /^\d+$/.test(v) ? v : null;
 }
-
-/** The values a boolean field takes (the OpenAPI document's enum), and what they mean. */
-export const BOOLEAN_INPUTS: ReadonlyMap<unknown, boolean> = new Map<unknown, boolean>([
-  [true, true], [1, true], ['1', true], ['true', true],
-  [false, false], [0, false], ['0', false], ['false', false],
-]);
 
 export function flag(v: unknown): boolean {
   return v === true || v === 1 || v === '1' || v === 'true';

@@ -2,12 +2,14 @@
  * Every message the payment resources answer with (named constants, asserted in tests).
  * Field messages follow the engine's Yii-style wording.
  */
+import { MSG } from '../framework/errors';
+
 export const PAY_MSG = {
-  ACTION_INVALID: 'Action must be one of: {actions}.',
+  ACTION_INVALID: MSG.ACTION_INVALID,
   AMOUNT_INVALID: 'Transaction Amount must be a decimal amount with at most 2 decimals, such as "10.00".',
   AMOUNT_BLANK: 'Transaction Amount cannot be blank.',
   AMOUNT_ZERO: 'Transaction Amount must be greater than 0.00.',
-  MONEY_INVALID: '{attribute} must be a decimal amount with at most 2 decimals, such as "1.00".',
+  MONEY_INVALID: MSG.MONEY_INVALID,
   PAYMENT_METHOD_INVALID: 'Payment Method must be "cc" or "ach".',
   PAYMENT_METHOD_MISMATCH: 'Action {action} is not available for payment method {method}.',
   LOCATION_BLANK: 'Location Id cannot be blank.',
@@ -66,13 +68,14 @@ export const PAY_MSG = {
   ACH_VOID_TOO_LATE: 'The ACH transaction has started originating and can no longer be voided.',
   CUSTOM_DATA_INVALID: 'Custom Data must be an object.',
   // the field table (transaction-fields.ts)
-  FIELD_NOT_FOR_ACTION: '{attribute} is not accepted by the {action} action.',
-  FIELD_PATTERN: '{attribute} may contain only {what}.',
-  FIELD_CARD_NUMBER: '{attribute} looks like a card number; card numbers are not accepted in this field.',
-  FIELD_ENUM: '{attribute} must be one of: {values}.',
-  FIELD_ENCODING: '{attribute} must be {encoding} text.',
-  JSON_TOO_LONG: '{attribute} should contain at most {max} characters as JSON.',
-  TAGS_INVALID: '{attribute} must be a list of at most {max} tag titles (each 1 to 64 characters).',
+  // (the per-value sentences are the framework's one reader's, framework/validate.ts readValue)
+  FIELD_NOT_FOR_ACTION: MSG.FIELD_NOT_FOR_ACTION,
+  FIELD_PATTERN: MSG.FIELD_PATTERN,
+  FIELD_CARD_NUMBER: MSG.FIELD_CARD_NUMBER,
+  FIELD_ENUM: MSG.FIELD_ENUM,
+  FIELD_ENCODING: MSG.FIELD_ENCODING,
+  JSON_TOO_LONG: MSG.JSON_TOO_LONG,
+  TAGS_INVALID: MSG.TAGS_INVALID,
   ADDITIONAL_AMOUNTS_INVALID: 'Additional Amounts must be a list of at most 5 items like {"type": "4S", "amount": "1.00"} (types 4S, 4U, 4V, 4W, 4X).',
   ADDITIONAL_AMOUNT_EXCEEDS: 'Each additional amount must be at most the transaction amount.',
   PARTS_MISMATCH: 'The parts (subtotal {subtotal} + tax {tax} + tip {tip} + surcharge {surcharge} = {sum}) must add up to Transaction Amount ({amount}).',

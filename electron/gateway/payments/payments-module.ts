@@ -16,7 +16,6 @@
  */
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { openDatabase, StatementCache, type Db } from '../framework/database';
 import { FileSecretStore } from '../../secrets/file-secret-store';
 import { getOrCreateKey } from '../../secrets/secret-store';
@@ -28,18 +27,16 @@ import { level3Resource } from './level3-resource';
 import { Level3Service } from './level3-service';
 import { MerchantLookups } from './merchant-lookups';
 import { PAYMENTS_MIGRATIONS } from './payments-migrations';
-import { paymentsOpenApi } from './payments-openapi';
-import { MANAGERS, SELLERS } from '../framework/permissions';
 import { ReceiptOutbox } from './receipt-outbox';
 import { transactionBatchResource } from './transaction-batch-resource';
 import { docWithLinks } from './transaction-doc';
 import { applyExtraExpands } from './transaction-expands';
 import { listTransactions } from './transaction-list';
-import { actionAllow, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_RULE, TRANSACTION_KEEPS_DIGITS } from './transaction-fields';
+import { transactionResource, type TransactionHooks } from './transaction-resource';
 import { TransactionService, type TransactionRow } from './transaction-service';
 import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
-import { VAULT_KEEPS_DIGITS, VaultService } from './vault-service';
+import { VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
 
 export interface PaymentsRuntime {
@@ -50,7 +47,6 @@ export interface PaymentsRuntime {
   level3: Level3Service;
 }
 
-const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRuntime; connection(): EngineContext } {
   let rt: PaymentsRuntime | undefined;
@@ -99,19 +95,46 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
     };
   };
 
-  const sendDoc = (reply: FastifyReply, status: number, doc: string | Buffer) => reply.code(status).type(JSON_TYPE).send(doc);
+  const href = (id: string) => `${(pctx as EngineContext).origin}/v2/transactions/${id}`;
+  const answer = (res: { status: number; doc: string; id: string }) => ({ status: res.status, body: `{"transaction":${docWithLinks(res.doc, href(res.id))}}` });
+  /** What the transaction declaration (transaction-resource.ts) asks of the running module (made once; each call reads the runtime). */
+  const transactionHooks: TransactionHooks = {
+    // Reads go through the module's own connection, as its writes do.
+    list: (_engineCtx, req) => {
+      const ctx = pctx as EngineContext;
+      const r = runtime();
+      r.transactions.sweepAch();
+      return listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l));
+    },
+    view: (_engineCtx, req, id) => {
+      const ctx = pctx as EngineContext;
+      const r = runtime();
+      r.transactions.sweepAch();
+      const row = r.transactions.findForRequest(req, id);
+      const q = (req.query ?? {}) as Record<string, unknown>;
+      const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
+      if (names.length === 0) return answer({ status: 200, doc: row.doc, id: row.id }).body;
+      const d = JSON.parse(row.doc) as Record<string, unknown>;
+      expander(ctx, names)(d, row);
+      d._links = { self: { href: href(row.id) } };
+      return JSON.stringify({ transaction: d });
+    },
+    find: (req, id) => runtime().transactions.findForRequest(req, id),
+    create: async (req, input) => answer(await runtime().transactions.createRead(req.auth, input)),
+    act: async (req, row, input) => answer(await runtime().transactions.act(req, row, input)),
+    effectiveAction: (req, action) => runtime().transactions.effectiveAction(req, action),
+  };
 
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
-    resources: [accountVaultResource(runtime), transactionBatchResource(runtime), level3Resource(runtime)],
+    resources: [transactionResource(() => transactionHooks), accountVaultResource(runtime), transactionBatchResource(runtime), level3Resource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
     connection: () => {
       if (!pctx) throw new Error('payments module not initialised');
       return pctx;
     },
-    openapi: paymentsOpenApi,
 
     async init(engineCtx) {
       const key = engineCtx.options.vaultKey ?? (await getOrCreateKey(new FileSecretStore(join(engineCtx.options.dataDir, 'secrets')), VAULT_KEY_NAME));
@@ -141,58 +164,6 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const level3 = new Level3Service(ctx, lookups);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);
-    },
-
-    routes(app: FastifyInstance) {
-      const r = runtime();
-      const ctx = pctx as EngineContext;
-      const href = (id: string) => `${ctx.origin}/v2/transactions/${id}`;
-      const wrap = (doc: string, id: string) => `{"transaction":${docWithLinks(doc, href(id))}}`;
-
-      // Card-number masking (framework/card-mask.ts): the keys of each record that keep their digits.
-      // Who may call each route (framework/permissions.ts): the transactions by their action
-      // (the action table, transaction-fields.ts); reading money records is for whoever sells
-      // (an installer moves no money and has no need to see cardholders or amounts: least
-      // privilege); stored cards and money back are a manager's. Batches and Level 3 are
-      // declared resources (transaction-batch-resource.ts, level3-resource.ts) with their own.
-      const txn = { keepsDigits: TRANSACTION_KEEPS_DIGITS };
-      const txnRead = { ...txn, allow: SELLERS };
-      const txnPost = { ...txn, allow: actionAllow('transaction', POST_ACTIONS, { defaultAction: 'sale' }) };
-      const lowering = { description: TIP_LOWERING_RULE, decide: (req: FastifyRequest, action: string) => r.transactions.effectiveAction(req, action) };
-      const txnPut = { ...txn, allow: actionAllow('transaction', PUT_ACTIONS, { effective: lowering }) };
-      const vault = { keepsDigits: VAULT_KEEPS_DIGITS };
-      const vaultRead = { ...vault, allow: SELLERS };
-      const vaultWrite = { ...vault, allow: MANAGERS };
-
-      // ---- transactions
-      app.post('/v2/transactions', { config: txnPost }, async (req, reply) => {
-        const res = await r.transactions.create(req);
-        return sendDoc(reply, res.status, wrap(res.doc, res.id));
-      });
-      app.get('/v2/transactions', { config: txnRead }, async (req, reply) => {
-        r.transactions.sweepAch();
-        return sendDoc(reply, 200, listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l)));
-      });
-      app.get<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnRead }, async (req, reply) => {
-        r.transactions.sweepAch();
-        const row = r.transactions.findForRequest(req, req.params.id);
-        const q = (req.query ?? {}) as Record<string, unknown>;
-        const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
-        if (names.length === 0) return sendDoc(reply, 200, wrap(row.doc, row.id));
-        const d = JSON.parse(row.doc) as Record<string, unknown>;
-        expander(ctx, names)(d, row);
-        d._links = { self: { href: href(row.id) } };
-        return sendDoc(reply, 200, JSON.stringify({ transaction: d }));
-      });
-      app.put<{ Params: { id: string } }>('/v2/transactions/:id', { config: txnPut }, async (req, reply) => {
-        const res = await r.transactions.act(req, req.params.id);
-        return sendDoc(reply, res.status, wrap(res.doc, res.id));
-      });
-
-      // ---- account vaults (list, view and delete: the declared resource, account-vault-resource.ts)
-      app.post('/v2/accountvaults', { config: vaultWrite }, async (req, reply) => reply.code(201).send({ accountvault: await r.vaults.create(req) }));
-      app.put<{ Params: { id: string } }>('/v2/accountvaults/:id', { config: vaultWrite }, async (req) => ({ accountvault: await r.vaults.update(req, req.params.id) }));
-      app.get<{ Params: { id: string } }>('/v2/accountvaults/:id/bininfo', { config: vaultRead }, async (req) => ({ bininfo: r.vaults.bininfo(req, req.params.id) }));
     },
 
     // First start and reset(): the tables were (re)filled, so drop what was cached from them.

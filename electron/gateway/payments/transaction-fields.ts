@@ -1,6 +1,7 @@
 /**
  * The transaction fields, declared once: which action takes each field, its type and
- * bounds, and what the engine does with it. Validation (`transaction-field-reader.ts`),
+ * bounds, and what the engine does with it. Validation (the framework's one reader,
+ * framework/validate.ts `readActionFields`, with a plan per action compiled here),
  * storage (fields with `storage: 'record'` are kept on the record under their own name
  * and returned), the README's field table (`renderFieldTable`, checked by a test) and the
  * OpenAPI document's transaction part all derive from `TRANSACTION_FIELDS`.
@@ -37,8 +38,12 @@
  */
 import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
+import type { ErrorCollector } from '../framework/errors';
+import { planActionFields, readActionFields, type ActionFieldDef, type FieldValues, type ValueType } from '../framework/validate';
+import { formatMoney } from '../../../shared/payments/money';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
+import { ACCOUNT_NUMBER_TEXT } from './input-fields';
 import { PAY_MSG } from './payment-messages';
 
 export const POST_ACTIONS = ['sale', 'authonly', 'avsonly', 'force', 'refund', 'debit', 'credit'] as const;
@@ -82,29 +87,16 @@ export function actionAllow(wrapper: string, actions: readonly TransactionAction
   return { wrapper, actions: table, ...extra };
 }
 
-export type TransactionFieldType =
-  | 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
+/** The value types (framework/validate.ts ValueType: how the one reader checks and normalises each). */
+export type TransactionFieldType = ValueType;
 
-export interface TransactionField {
-  name: string;
-  type: TransactionFieldType;
-  min?: number;
-  max?: number;
-  values?: readonly string[];
-  pattern?: RegExp;
-  patternText?: string;
+export interface TransactionField extends ActionFieldDef {
   actions: readonly TransactionAction[];
   storage: 'record' | 'engine' | 'never';
-  /** Checked by the engine's own reader with a finer rule than the bounds (e.g. CVV length by brand). */
-  ownReader?: true;
-  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
-  trim?: true;
   /** Actions for which the field must be sent (422 "cannot be blank" otherwise). */
   requiredFor?: readonly TransactionAction[];
   /** Bounds that depend on the payment method (account_number); `min`/`max` are their union. */
   byMethod?: { cc: { min: number; max: number }; ach: { min: number; max: number } };
-  /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
-  messages?: { invalid?: string; pattern?: string };
   /**
    * `identifier`: keeps its digits exactly, so a card number in it is refused (422);
    * `consumed`: account data the engine reads and never stores or returns in full. Unset:
@@ -145,7 +137,7 @@ const ZIP = /^[A-Za-z0-9 -]*$/;
 const DIGITS = /^\d*$/;
 const NO_SPACES = /^\S*$/;
 
-export const TRANSACTION_FIELDS: readonly TransactionField[] = [
+const TABLE: readonly TransactionField[] = [
   // --- what to do and where
   { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
   { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
@@ -159,7 +151,7 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
   { name: 'tax', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'Sales tax, included in transaction_amount.' },
   { name: 'tip_amount', type: 'money', actions: [...CARD_CHARGE, 'authcomplete', 'edit'], storage: 'record', description: 'Tip, included in transaction_amount; edit adjusts it (card, unsettled).' },
   { name: 'surcharge_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'authcomplete'], storage: 'record', description: 'Surcharge, included in transaction_amount.' },
-  { name: 'additional_amounts', type: 'additional_amounts', max: 5, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
+  { name: 'additional_amounts', type: 'additional_amounts', max: 5, values: ADDITIONAL_AMOUNT_TYPES, messages: { invalid: PAY_MSG.ADDITIONAL_AMOUNTS_INVALID }, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', requiredFor: ['force'], description: 'The voice authorization code of a force.', messages: { invalid: PAY_MSG.AUTH_CODE_INVALID } },
   // --- the account
   { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: 'consumed' },
@@ -246,8 +238,62 @@ export const TRANSACTION_FIELDS: readonly TransactionField[] = [
  * both together is 422, so a refund "of" a sale can never pay out to another card.
  */
 export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_data', 'micr_data', 'account_vault_id', 'account_vault_api_id'] as const;
+/** Every way to name the account, an earlier transaction included: the document marks them `x-account-source` (one per request). */
+const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_transaction_id', 'previous_transaction_api_id']);
+
+/** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
+const EXAMPLES: Readonly<Record<string, unknown>> = {
+  account_number: '4111111111111111',
+  exp_date: '1230',
+  cvv: '999',
+  transaction_amount: '10.00',
+  routing: '072000326',
+  effective_date: '2030-01-15',
+  checkin_date: '2030-01-15',
+  checkout_date: '2030-01-17',
+  billing_zip: '32606',
+  billing_phone: '3525551234',
+  notification_email_address: 'pat@example.com',
+  micr_data: 'T072000326T123456789U1001',
+  track_data: '%B4111111111111111^DOE/PAT^3012101000000000000000?',
+  e_track_data: Buffer.from(';4111111111111111=30121010000000000000?').toString('hex'),
+  e_format: 'idtech',
+};
+
+/**
+ * The table with what the document shows beside each row: its example, whether it names the
+ * account, and the account number's text form (its digit bounds per payment method are its
+ * own reader's, card-source.ts).
+ */
+export const TRANSACTION_FIELDS: readonly TransactionField[] = TABLE.map((f) => ({
+  ...f,
+  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : {}),
+  ...(ACCOUNT_SOURCES.has(f.name) ? { extensions: { 'x-account-source': true } } : {}),
+  ...(f.name === 'account_number' ? { textForm: ACCOUNT_NUMBER_TEXT } : {}),
+}));
 
 export const FIELD_BY_NAME: ReadonlyMap<string, TransactionField> = new Map(TRANSACTION_FIELDS.map((f) => [f.name, f]));
+
+/** Each action's reading plan, compiled once (which fields it takes and requires). */
+const READ_PLANS = planActionFields(TRANSACTION_FIELDS, TRANSACTION_ACTIONS);
+
+/**
+ * Reads a transaction body for `action` with the framework's one reader (framework/validate.ts
+ * readActionFields): money in cents, a field of another action a 422, a required one missing
+ * "cannot be blank". With `clearing` (PUT edit), null or "" clears the stored value.
+ */
+export function readTableFields(body: Record<string, unknown>, action: TransactionAction, errs: ErrorCollector, clearing = false): FieldValues {
+  return readActionFields(READ_PLANS[action], body, errs, clearing);
+}
+
+/** Stored form of a read value: cents back to decimal strings, additional amounts without cents. */
+export function storedValue(name: string, value: unknown): unknown {
+  const f = FIELD_BY_NAME.get(name);
+  if (value === null || value === undefined || !f) return value ?? null;
+  if (f.type === 'money') return formatMoney(value as number);
+  if (f.type === 'additional_amounts') return (value as { type: string; cents: number }[]).map((a) => ({ type: a.type, amount: formatMoney(a.cents) }));
+  return value;
+}
 
 /** The card-number rules of the transaction fields (framework/card-mask.ts), under a wrapper (the router's is `routertransaction`). */
 export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'identifier' | 'consumed'> = {}): KeepsDigits {
@@ -255,9 +301,6 @@ export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'i
   for (const f of TRANSACTION_FIELDS) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
   return keepsDigits(wrapper, rules);
 }
-
-/** The transaction routes' card-number declaration (`{"transaction": {...}}`). */
-export const TRANSACTION_KEEPS_DIGITS: KeepsDigits = transactionKeepsDigits('transaction');
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
 export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);

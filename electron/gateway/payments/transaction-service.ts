@@ -37,7 +37,7 @@ import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
 import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
+import { ApiError, ErrorCollector, MSG, fmt } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
 import { isCommercialBin } from './bin-info';
 import type { BatchService } from './batch-service';
@@ -54,16 +54,17 @@ import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, type TransactionDoc } from './transaction-doc';
-import { readTableFields, storedValue, type FieldValues } from './transaction-field-reader';
+import type { FieldValues } from '../framework/validate';
+import type { BodyActionInput } from '../framework/resource';
 import { checkAmountParts } from './amount-parts';
 import type { PutActionDeps, PutActionInput, PutActionState } from './actions/put-action';
 import { PUT_ACTION_STEPS } from './actions/put-actions';
 import { POST_ACTION_STEPS } from './actions/post-actions';
 import { isRefundable } from './actions/refund';
 import type { TransactionRow } from './transaction-row';
-import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
+import { FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, readTableFields, storedValue, TIP_LOWERING_NEEDS, type PostAction, type PutAction } from './transaction-fields';
 
-import { mergeErrors, transactionShapeErrors } from './transaction-shape';
+import { checkTransactionShape, mergeErrors } from './transaction-shape';
 import type { VaultService } from './vault-service';
 
 export { POST_ACTIONS, PUT_ACTIONS };
@@ -205,24 +206,35 @@ export class TransactionService {
 
   // ---------------------------------------------------------------- POST
 
-  async create(req: FastifyRequest): Promise<TxnResult> {
-    return this.createFrom(req.auth, unwrap(req.body));
-  }
-
   /**
-   * A POST transaction from an unwrapped body. `presented`: the card was read by a terminal
-   * (router transactions): its masked data stands in for account_number, and `doc` adds the
-   * card-present fields (entry_mode_id, emv_receipt_data, terminal_id …) to the record.
+   * A POST transaction from an unwrapped body (router transactions, pay pages, recurring
+   * runs). `presented`: the card was read by a terminal (router transactions): its masked
+   * data stands in for account_number, and `doc` adds the card-present fields
+   * (entry_mode_id, emv_receipt_data, terminal_id …) to the record.
    */
   async createFrom(auth: AuthInfo, body: Body, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
-    const errs = new ErrorCollector();
     const action = (present(body.action) ? body.action : 'sale') as PostAction;
     if (!(POST_ACTIONS as readonly unknown[]).includes(action)) {
       throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: POST_ACTIONS.join(', ') })] });
     }
-    // Every field's own checks (the table: type, bounds, action, required) and the location
-    // together, so one 422 names every bad field.
-    mergeErrors(errs, transactionShapeErrors(body, action).errors);
+    const errs = new ErrorCollector();
+    const values = readTableFields(body, action, errs);
+    return this.createRead(auth, { action, body, values, errs }, presented, origin);
+  }
+
+  /**
+   * The POST pipeline from a body the one validator has read (`POST /v2/transactions`, the
+   * declared resource's route, hands it here; createFrom reads its own): the table's errors
+   * are in `input.errs`, not thrown yet, so one 422 names them with the location's and the
+   * account's.
+   */
+  async createRead(auth: AuthInfo, input: BodyActionInput, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
+    const { body, errs } = input;
+    const action = input.action as PostAction;
+    const f = input.values;
+    // Every field's own checks (the table: type, bounds, action, required, read by the
+    // validator) and the location together, so one 422 names every bad field.
+    checkTransactionShape(body, action, f, errs);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
     let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
     // An id the table already refused (too long …) is not looked up as well.
@@ -249,7 +261,7 @@ export class TransactionService {
       }
       const existing = this.byApiId(locationId, apiId);
       if (existing) return sameRequestOrRefuse(existing, fingerprint, apiId);
-      const p = this.createNew(body, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
+      const p = this.createNew(body, f, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
       this.inFlight.set(key, { result: p, fingerprint });
       try {
         return await p;
@@ -257,7 +269,7 @@ export class TransactionService {
         this.inFlight.delete(key);
       }
     }
-    return this.createNew(body, auth, action, locationId, pt, null, presented, origin);
+    return this.createNew(body, f, auth, action, locationId, pt, null, presented, origin);
   }
 
   private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
@@ -298,15 +310,13 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
+  private async createNew(body: Body, f: FieldValues, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const apiId = idem?.apiId ?? null;
     // What differs between the POST actions (actions/<action>.ts); the rest is this pipeline.
     const step = POST_ACTION_STEPS[action];
+    // `f`: every field of the table, accepted by this action, typed and bounded (read once, before the location).
     const errs = new ErrorCollector();
     const now = this.ctx.clock.now();
-    // Every field of the table: accepted by this action, typed and bounded.
-    const f = readTableFields(body, action, errs);
-    errs.throwIfAny();
     let previous: TransactionRow | undefined;
     if (present(body.previous_transaction_id)) {
       previous = this.visibleRow(String(body.previous_transaction_id), auth);
@@ -560,19 +570,17 @@ export class TransactionService {
 
   // ---------------------------------------------------------------- PUT
 
-  async act(req: FastifyRequest, idOrApiId: string): Promise<TxnResult> {
+  /**
+   * A PUT action on `row` (found first: 404 before any body error) from a body the one
+   * validator has read for the action: every field of the table accepted by this action,
+   * typed and bounded, required where the table says so; on edit null or "" clears.
+   */
+  async act(req: FastifyRequest, row: TransactionRow, read: BodyActionInput): Promise<TxnResult> {
     const auth = req.auth;
-    const row = this.findForRequest(req, idOrApiId);
-    const body = unwrap(req.body);
-    const action = body.action as PutAction;
-    if (!(PUT_ACTIONS as readonly unknown[]).includes(action)) {
-      throw new ApiError(422, { action: [fmt(PAY_MSG.ACTION_INVALID, { actions: PUT_ACTIONS.join(', ') })] });
-    }
+    const { errs } = read;
+    const action = read.action as PutAction;
+    const f = read.values;
     if (row.payment_method === 'ach') this.sweepAch();
-    const errs = new ErrorCollector();
-    // Every field of the table: accepted by this action, typed and bounded, required where
-    // the table says so; on edit null or "" clears.
-    const f = readTableFields(body, action, errs, action === 'edit');
     const amount = (f.transaction_amount as number | undefined) ?? null;
     const tip = typeof f.tip_amount === 'number' ? f.tip_amount : null;
     const email = (f.notification_email_address as string | null | undefined) ?? null;
@@ -746,13 +754,6 @@ function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiI
   return { status: 201, doc: existing.doc, id: existing.id };
 }
 
-
-export function unwrap(body: unknown): Body {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
-  const inner = (body as Body).transaction;
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'transaction' }));
-  return inner as Body;
-}
 
 /** Lodging: checkout not before checkin, at most 99 days apart. */
 function checkStay(f: FieldValues, errs: ErrorCollector): void {

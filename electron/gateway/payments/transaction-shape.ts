@@ -1,21 +1,19 @@
 /**
- * The field-by-field checks of a new transaction, run once up front into one collector
- * so a 422 lists every bad field at once (the interface answers that way), instead of
- * stopping at the first group (location, then account, then amounts). The same
- * validators run again where the service uses their values; relational checks (vault,
+ * The field-by-field checks of a new transaction beyond the field table (which the one
+ * validator has read into the same collector: framework/validate.ts readActionFields), so a
+ * 422 lists every bad field at once (the interface answers that way), instead of stopping at
+ * the first group (location, then account, then amounts). Relational checks (vault,
  * previous transaction, product transaction) still come later, one at a time.
  */
-import { ErrorCollector } from '../framework/errors';
+import type { ErrorCollector } from '../framework/errors';
+import type { FieldValues } from '../framework/validate';
 import { typedAccount } from './card-source';
 import { present, type Body } from './input-fields';
 import { PAY_MSG } from './payment-messages';
-import { readTableFields } from './transaction-field-reader';
 import { ACCOUNT_SOURCE_FIELDS, type PostAction } from './transaction-fields';
 
-export function transactionShapeErrors(body: Body, action: PostAction): ErrorCollector {
-  const errs = new ErrorCollector();
-  // Every field of the table (type, bounds, action, required); createNew reads them again for their values.
-  const f = readTableFields(body, action, errs);
+/** Adds what is wrong with the body's shape (`f`: the table's values as read) to `errs`. */
+export function checkTransactionShape(body: Body, action: PostAction, f: FieldValues, errs: ErrorCollector): void {
   // An earlier transaction is the account: account data beside it would send the money elsewhere.
   if ((present(body.previous_transaction_id) || present(body.previous_transaction_api_id)) && ACCOUNT_SOURCE_FIELDS.some((k) => present(body[k]))) {
     errs.add(present(body.previous_transaction_id) ? 'previous_transaction_id' : 'previous_transaction_api_id', PAY_MSG.PREVIOUS_WITH_ACCOUNT);
@@ -23,7 +21,6 @@ export function transactionShapeErrors(body: Body, action: PostAction): ErrorCol
   if (present(body.account_number) && !present(body.account_vault_id) && !present(body.account_vault_api_id)) {
     typedAccount(body, f.payment_method === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc', errs);
   }
-  return errs;
 }
 
 /** Adds the messages of a thrown 422 to the collector (each message once per field). */

@@ -9,48 +9,25 @@
  * Simplification: a vault made from a previous transaction has no stored number (the
  * transaction never kept one); it charges through the simulated processor like any other.
  */
-import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
 import type { RecordEventType } from '../framework/record-events';
 import type { FastifyRequest } from 'fastify';
+import type { BodyWriteInput } from '../framework/resource';
 import { CARD_BRAND_ACCOUNT_TYPE, detectCardBrand } from '../../../shared/payments/card-brand';
 import { luhnValid } from '../../../shared/payments/luhn';
 import { abaRoutingValid, achAccountValid } from '../../../shared/payments/aba-routing';
 import { firstSix, lastFour } from '../../../shared/payments/masking';
 import type { AuthInfo, EngineContext } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general } from '../framework/errors';
-import { resolvePathRecord } from '../framework/records';
+import { ApiError, MSG, fmt } from '../framework/errors';
 import { binInfo, type BinInfo } from './bin-info';
 import { brandFromStored, type AccountData, type VaultRow } from './card-source';
 import type { GroupCommitWriter } from './group-commit-writer';
-import { accountDigits, present, type Body } from './input-fields';
+import { accountDigits, present } from './input-fields';
 import type { MerchantLookups } from './merchant-lookups';
 import { PAY_MSG } from './payment-messages';
 import type { VaultCrypto } from './vault-crypto';
-import { readVaultFields, VAULT_FIELDS } from './vault-fields';
 
 /** The optional text fields stored as sent (the field table's `text` fields that are not ids or names). */
 const TEXT = ['title', 'billing_address', 'billing_city', 'billing_phone', 'billing_state', 'billing_zip', 'customer_id', 'dl_number', 'dl_state', 'dob_year', 'ssn4', 'accountvault_c1', 'accountvault_c2', 'accountvault_c3'] as const;
-
-/**
- * The vault routes' card-number declaration (framework/card-mask.ts), derived from the field
- * table's `keepsDigits` (vault-fields.ts): the account data a vault is made of is consumed
- * (encrypted at rest, only first six and last four returned); ids, api ids and the driver's
- * licence number are identifiers, so a card number in one is refused; customer_id, titles,
- * names, custom fields … are free text, masked.
- */
-export const VAULT_KEEPS_DIGITS: KeepsDigits = keepsDigits('accountvault', {
-  id: 'identifier',
-  ...Object.fromEntries(VAULT_FIELDS.flatMap((f) => (f.keepsDigits ? [[f.name, f.keepsDigits]] : []))),
-});
-
-const wrapperError = () => general(422, fmt(MSG.WRAPPER_MISSING, { wrapper: 'accountvault' }));
-
-function unwrapVault(body: unknown): Body {
-  if (typeof body !== 'object' || body === null) throw wrapperError();
-  const inner = (body as Body).accountvault;
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw wrapperError();
-  return inner as Body;
-}
 
 export class VaultService {
   constructor(
@@ -83,13 +60,6 @@ export class VaultService {
 
   byApiId(locationId: string, apiId: string): VaultRow | undefined {
     return this.ctx.stmt('SELECT * FROM account_vaults WHERE location_id = ? AND account_vault_api_id = ?').get(locationId, apiId) as VaultRow | undefined;
-  }
-
-  find(req: FastifyRequest, idOrApiId: string): VaultRow {
-    return resolvePathRecord(req, idOrApiId, {
-      byApiId: (loc, apiId) => (req.auth.locationSet.has(loc) ? this.byApiId(loc, apiId) : undefined),
-      byId: (id) => this.visibleRow(id, req.auth),
-    });
   }
 
   /** The vault as every answer gives it: the declaration's record (account-vault-resource.ts). */
@@ -130,13 +100,15 @@ export class VaultService {
     return id;
   }
 
-  async create(req: FastifyRequest): Promise<Record<string, unknown>> {
+  /**
+   * The resource's create hook (account-vault-resource.ts): every declared field was read
+   * by the one validator (type, bounds, the payment method that takes it) into `input.errs`,
+   * so one 422 names them all with this check's.
+   */
+  async create(req: FastifyRequest, input: BodyWriteInput): Promise<Record<string, unknown>> {
     const auth = req.auth;
-    const b = unwrapVault(req.body);
-    const errs = new ErrorCollector();
-    // Every declared field first (type, bounds, the payment method that takes it): one 422 names them all.
+    const { body: b, values: f, errs } = input;
     const method = b.payment_method === 'cc' || b.payment_method === 'ach' ? b.payment_method : undefined;
-    const f = readVaultFields(b, 'create', method, errs);
     if (!present(b.location_id)) errs.add('location_id', MSG.BLANK);
     if (!present(b.payment_method)) errs.add('payment_method', MSG.BLANK);
     errs.throwIfAny();
@@ -216,11 +188,9 @@ export class VaultService {
     return this.serialize(row);
   }
 
-  async update(req: FastifyRequest, idOrApiId: string): Promise<Record<string, unknown>> {
-    const row = this.find(req, idOrApiId);
-    const b = unwrapVault(req.body);
-    const errs = new ErrorCollector();
-    const f = readVaultFields(b, 'update', row.payment_method === 'ach' ? 'ach' : 'cc', errs);
+  /** The resource's update hook: `row` is the vault the caller may see, `input` its body read by the one validator for the vault's payment method. */
+  async update(row: VaultRow, input: BodyWriteInput): Promise<Record<string, unknown>> {
+    const { values: f, errs } = input;
     const set: Record<string, unknown> = {};
     for (const [k, value] of Object.entries(f)) {
       if (k === 'active') set.active = value === null ? 1 : value ? 1 : 0; // emptied: back to its default, active
@@ -254,8 +224,8 @@ export class VaultService {
     this.ctx.recordEvent({ resource: 'accountvault', type, locationId: row.location_id, recordId: row.id, snapshot: (expands) => this.serialize(row, [...expands]) });
   }
 
-  bininfo(req: FastifyRequest, id: string): BinInfo {
-    const row = this.find(req, id);
+  /** BIN information of a card vault the caller may see (422 for a bank account). */
+  bininfo(row: Pick<VaultRow, 'payment_method' | 'first_six' | 'account_type'>): BinInfo {
     if (row.payment_method !== 'cc' || !row.first_six) throw new ApiError(422, { id: [PAY_MSG.BININFO_ACH] });
     return binInfo(row.first_six, brandFromStored(row.first_six, row.account_type));
   }

@@ -9,8 +9,7 @@ import { ErrorCollector, MSG } from '../framework/errors';
 import { parseMoneyInput } from '../../../shared/payments/money';
 import { present, type Body } from '../payments/input-fields';
 import { PAY_MSG } from '../payments/payment-messages';
-import { readTableFields } from '../payments/transaction-field-reader';
-import type { PostAction } from '../payments/transaction-fields';
+import { readTableFields, type PostAction } from '../payments/transaction-fields';
 import { ROUTER_MSG } from './router-messages';
 
 export const ROUTER_ACTIONS = ['sale', 'authonly', 'refund'] as const;

@@ -8,7 +8,7 @@
  */
 import type { ErrorCollector } from '../../framework/errors';
 import { simulate, type ProcessorAction, type ProcessorOutcome, type ProcessorRequest } from '../processor-simulator';
-import type { FieldValues } from '../transaction-field-reader';
+import type { FieldValues } from '../../framework/validate';
 import type { TransactionRow } from '../transaction-row';
 
 export type PaymentMethod = 'cc' | 'ach';

@@ -13,7 +13,7 @@ import type { BatchService } from '../batch-service';
 import type { MerchantLookups } from '../merchant-lookups';
 import type { ProcessorOutcome } from '../processor-simulator';
 import type { TransactionDoc } from '../transaction-doc';
-import type { FieldValues } from '../transaction-field-reader';
+import type { FieldValues } from '../../framework/validate';
 import type { TransactionRow } from '../transaction-row';
 
 /** What the write changes: the committed record (`cur`) and the values the epilogue stores. */

@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
 import { SALE_ERRORS } from '../../electron/core/sales';
+import { clerkNumberOf } from '../../electron/core/clerk-records';
+import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
 import { hardCapSentence, largeAmountSentence, largeTipSentence } from '../../shared/amount-guards';
 import type { HandlerResults, PosUser } from '../../shared/ipc/contract';
@@ -101,8 +103,11 @@ describe('clerk records and Find', () => {
     expect(t.ref).toMatch(/^[0-9A-F]{8}$/);
     const headers = { 'developer-id': creds.developer_id!, 'user-id': creds.user_id!, 'user-api-key': creds.user_api_key! };
     const raw = (await (await fetch(`${creds.base_url}/transactions/${t.id}`, { headers })).json()) as { transaction: { clerk_number: string } };
-    expect(raw.transaction.clerk_number).toMatch(/^[A-Za-z0-9]{1,16}$/);
-    expect(raw.transaction.clerk_number).toBe(main.users.find((u) => u.name === 'Casey')!.id.replace(/-/g, '').slice(0, 16));
+    // The user id's first 16 letters and digits, as the engine keeps them: masked in the one id in
+    // about 1,300 where they hold a card-like run (clerk-number-masked.test.ts).
+    const clerkNumber = clerkNumberOf(main.users.find((u) => u.name === 'Casey')!.id);
+    expect(clerkNumber).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(raw.transaction.clerk_number).toBe(maskCardNumbersInText(clerkNumber));
 
     const byRef = await call(main, 'transactions:search', { ref: t.ref.toLowerCase() });
     expect(byRef.ok && byRef.value.map((v) => v.id)).toEqual([t.id]);

@@ -36,13 +36,11 @@
  * The seed is fixed (MONEY_SEED overrides it) and printed on failure with the failing batches.
  * Runs are bounded so the file takes well under a minute on the shared 2-core machine.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MovableClock } from '../../electron/gateway/framework/clock';
-import { startEngine, type RunningEngine } from '../../electron/gateway/engine';
+import type { RunningEngine } from '../../electron/gateway/engine';
+import { TestEngine, type ApiAnswer } from './helpers/engine-fixture';
 
 const SEED = Number(process.env.MONEY_SEED ?? 190_219);
 const RUNS = Number(process.env.MONEY_RUNS ?? 14);
@@ -179,44 +177,31 @@ const batchesArb = fc.array(
 const NOON_NY = Math.floor(Date.parse('2030-03-10T16:00:00Z') / 1000);
 const CARD = { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1239', cvv: '999' };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers, read field by field
-type Answer = { status: number; body: any; text: string };
-
+/** The engine on the sandbox clock (TestEngine), addressed by paths from its origin (/v2/…, /sandbox/…, payment pages). */
 class Engine {
-  private constructor(
-    readonly engine: RunningEngine,
-    readonly dir: string,
-  ) {}
+  private constructor(private readonly t: TestEngine) {}
 
   static async start(): Promise<Engine> {
-    const dir = mkdtempSync(join(tmpdir(), 'ringup-money-'));
     const clock = new MovableClock();
     clock.set(NOON_NY);
     clock.instantSleep = true;
-    return new Engine(await startEngine({ dataDir: dir, port: 0, clock, schedulerIntervalMs: 0 }), dir);
+    return new Engine(await TestEngine.start({ clock, schedulerIntervalMs: 0 }));
+  }
+
+  get engine(): RunningEngine {
+    return this.t.engine;
   }
 
   get loc(): string {
-    return this.engine.credentials.location_id;
+    return this.t.locationId;
   }
 
   get origin(): string {
     return this.engine.credentials.base_url.replace(/\/v2$/, '');
   }
 
-  async call(method: string, path: string, body?: unknown): Promise<Answer> {
-    const c = this.engine.credentials;
-    const headers: Record<string, string> = { 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.origin + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = null;
-    }
-    return { status: res.status, body: parsed, text };
+  call(method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+    return this.t.call(method, this.origin + path, body);
   }
 
   /** Posts a payment page's form as a browser does; the transaction id from the answer, if approved. */
@@ -232,9 +217,8 @@ class Engine {
     return { status: res.status, id: res.status === 201 ? (/<dt>Reference<\/dt><dd>([^<]+)<\/dd>/.exec(text)?.[1] ?? null) : null };
   }
 
-  async close(): Promise<void> {
-    await this.engine.close();
-    rmSync(this.dir, { recursive: true, force: true });
+  close(): Promise<void> {
+    return this.t.close();
   }
 }
 

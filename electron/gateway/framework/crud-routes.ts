@@ -4,13 +4,13 @@
  * together with the resource's hooks; an action runs its own write.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, ErrorCollector, fmt, general, MSG } from './errors';
+import { ApiError, ErrorCollector, fmt, MSG } from './errors';
 import type { EngineContext } from './context';
 import { checkApiIdUnique } from './records';
 import { bodyWritesKeepsDigits, keepsDigitsOf } from './card-mask';
 import type { ActionAllow } from './permissions';
 import { pathOf, type BodyActionRoute, type HookArgs, type Method, type ResourceDef, type Row } from './resource';
-import { planActionFields, readActionFields, readModeFields, type ActionFieldPlan } from './validate';
+import { planActionFields, readActionFields, readModeFields, wrappedBody, type ActionFieldPlan } from './validate';
 import type { RecordEventType } from './record-events';
 
 function idParam(req: FastifyRequest): string {
@@ -54,13 +54,9 @@ function bodyActionHandler(ctx: EngineContext, def: ResourceDef, route: BodyActi
   const plans: Readonly<Record<string, ActionFieldPlan>> = planActionFields(fields, names);
   const clearing = new Set(route.clearing ?? []);
   const actionsText = names.join(', ');
-  const wrapperMissing = fmt(MSG.WRAPPER_MISSING, { wrapper: def.name });
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const record = route.find?.({ ctx, req, id: idParam(req) });
-    const outer = req.body;
-    const body = typeof outer === 'object' && outer !== null && !Array.isArray(outer) ? (outer as Record<string, unknown>)[def.name] : undefined;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw general(422, wrapperMissing);
-    const inner = body as Record<string, unknown>;
+    const inner = wrappedBody(req.body, def.name);
     const sent = inner.action;
     const action = sent === undefined || sent === null || sent === '' ? route.defaultAction : sent;
     const plan = typeof action === 'string' && Object.hasOwn(plans, action) ? plans[action] : undefined;
@@ -94,18 +90,11 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   // Stateful writes (BodyWrites): the one validator reads the body by mode and variant, the resource's hooks write.
   const writes = def.bodyWrites;
   const writeDigits = writes ? bodyWritesKeepsDigits(def, writes) : keepsDigits;
-  const wrapperMissing = fmt(MSG.WRAPPER_MISSING, { wrapper: def.name });
-  const innerOf = (req: FastifyRequest): Record<string, unknown> => {
-    const outer = req.body;
-    const inner = typeof outer === 'object' && outer !== null ? (outer as Record<string, unknown>)[def.name] : undefined;
-    if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, wrapperMissing);
-    return inner as Record<string, unknown>;
-  };
   const variantOf = (value: unknown): string | undefined => (writes?.variants && typeof value === 'string' && writes.variants.values.includes(value) ? value : undefined);
   const writesCreate = writes?.create;
   if (m.has('create') && writes && writesCreate) {
     app.post(base, { config: { keepsDigits: writeDigits, allow: def.allow.create } }, async (req, reply) => {
-      const body = innerOf(req);
+      const body = wrappedBody(req.body, def.name);
       const errs = new ErrorCollector();
       const values = readModeFields(writes, 'create', variantOf(writes.variants ? body[writes.variants.field] : undefined), body, errs);
       const row = await writesCreate({ ctx, req, input: { body, values, errs } });
@@ -139,7 +128,7 @@ export function registerCrudRoutes(app: FastifyInstance, ctx: EngineContext, def
   if (m.has('update') && writes && writesUpdate) {
     app.put(`${base}/:id`, { config: { keepsDigits: writeDigits, allow: def.allow.update } }, async (req) => {
       const existing = ctx.findVisible(def, idParam(req), req);
-      const body = innerOf(req);
+      const body = wrappedBody(req.body, def.name);
       const errs = new ErrorCollector();
       const values = readModeFields(writes, 'update', variantOf(writes.variants ? existing[writes.variants.field] : undefined), body, errs);
       return { [def.name]: await writesUpdate({ ctx, req, input: { body, values, errs }, existing }) };

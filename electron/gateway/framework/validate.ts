@@ -33,6 +33,13 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The object under a body's wrapper key (`{"contact": {...}}` → its fields), or the 422 that names the wrapper. */
+export function wrappedBody(body: unknown, wrapper: string): Record<string, unknown> {
+  const inner = isPlainObject(body) ? body[wrapper] : undefined;
+  if (!isPlainObject(inner)) throw unprocessable({ general: [fmt(MSG.WRAPPER_MISSING, { wrapper })] });
+  return inner;
+}
+
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const INT_RE = /^-?\d{1,16}$/;
@@ -199,8 +206,7 @@ export function validateWrite(
   req: FastifyRequest,
   existing?: Row,
 ): WriteInput {
-  const raw = isPlainObject(body) ? body[def.name] : undefined;
-  if (!isPlainObject(raw)) throw unprocessable({ general: [fmt(MSG.WRAPPER_MISSING, { wrapper: def.name })] });
+  const raw = wrappedBody(body, def.name);
   const errs = new ErrorCollector();
   const values: Row = {};
   for (const [name, f] of Object.entries(def.fields)) {

@@ -40,8 +40,9 @@ import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver, TerminalInfo } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
-import { ApiError, ErrorCollector, MSG, fmt, general, notFound } from '../framework/errors';
+import { ApiError, ErrorCollector, fmt, notFound } from '../framework/errors';
 import type { Row } from '../framework/resource';
+import { wrappedBody } from '../framework/validate';
 import { DEVICE_TERMS_ACCEPTED, deviceTermResource, termsAnswers } from '../merchant/device-terms';
 import { MERCHANT_MSG } from '../merchant/messages';
 import { routerOpenApi } from './router-openapi';
@@ -60,12 +61,6 @@ import { MockTerminals } from './mock-terminal';
 import { driverFor, terminalSettings } from './terminal-link';
 
 type Body = Record<string, unknown>;
-
-function unwrapAs(body: unknown, wrapper: string): Body {
-  const inner = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Body)[wrapper] : undefined;
-  if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw general(422, fmt(MSG.WRAPPER_MISSING, { wrapper }));
-  return inner as Body;
-}
 
 const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
@@ -237,7 +232,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
       // Card numbers: the transaction fields' rules plus the terminal's id (router-card-numbers.ts).
       const routerTxnConfig = { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }), keepsDigits: ROUTER_TRANSACTION_DIGITS };
       app.post('/v2/routertransactions', { config: routerTxnConfig }, async (req, reply) => {
-        const body = unwrapAs(req.body, 'routertransaction');
+        const body = wrappedBody(req.body, 'routertransaction');
         // Every field before the terminal is asked anything (router-fields.ts).
         routerTransactionErrors(body).throwIfAny();
         const action = present(body.action) ? String(body.action) : 'sale';
@@ -307,7 +302,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
 
       // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).
       app.post('/v2/routeraccountvaults', { config: { allow: MANAGERS, keepsDigits: ROUTER_VAULT_DIGITS } }, async (req, reply) => {
-        const body = unwrapAs(req.body, 'routeraccountvault');
+        const body = wrappedBody(req.body, 'routeraccountvault');
         routerVaultErrors(body).throwIfAny();
         const terminal = findTerminal(ctx, req, body.terminal_id, String(body.location_id));
         const contact = ctx.stmt('SELECT id, location_id FROM contacts WHERE id = ?').get(String(body.contact_id)) as Row | undefined;

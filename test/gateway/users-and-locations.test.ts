@@ -148,6 +148,13 @@ describe('locations', () => {
     const loc = await newLocation(t.locationId, { is_new_domain: true, branding_domain_title: 'Shop', zip_code: '32606', country: 'USA', office_phone: '3525550100' });
     expect(loc.location_api_key).toMatch(/^[0-9a-f-]{36}$/);
     expect(loc.ticket_hash_key).toMatch(/^[0-9a-f-]{36}$/);
+    // Keys are secrets: all random (UUID v4), never time-ordered record ids (v7), which would say when they were made.
+    const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(loc.location_api_key).toMatch(V4);
+    expect(loc.ticket_hash_key).toMatch(V4);
+    const seeded = (await t.get(`/locations/${t.locationId}`)).body.location;
+    expect(seeded.location_api_key).toMatch(V4);
+    expect(seeded.ticket_hash_key).toMatch(V4);
     expect(loc.developer_company_id).toBe(t.creds.developerId);
     const view = await t.get(`/locations/${loc.id}?expand=parent,branding_domain,developer_company,created_user,product_transactions`);
     expect(view.status).toBe(200);

@@ -16,7 +16,7 @@
  * 15,000), and such a value could be neither sent back (identifiers refuse card numbers,
  * card-mask.ts) nor kept in clear. One is drawn again until it holds none.
  */
-import { randomBytes, randomFillSync } from 'node:crypto';
+import { randomBytes, randomFillSync, randomUUID } from 'node:crypto';
 import { cardSafe } from '../../../shared/payments/masking';
 
 export type IdKind = 'uuid' | 'hex24';
@@ -50,7 +50,15 @@ export function newId(kind: IdKind = 'uuid'): string {
   return cardSafe(kind === 'hex24' ? () => randomBytes(12).toString('hex') : () => uuidV7());
 }
 
-/** A random secret of `bytes` bytes as hex (user api keys, location keys, form ids). */
+/**
+ * A secret in UUID form (a location's api key and ticket hash key): v4, all 122 bits random.
+ * Never `newId`: a v7 id says when it was made and carries 74 random bits.
+ */
+export function newKeyUuid(): string {
+  return cardSafe(randomUUID);
+}
+
+/** A random secret of `bytes` bytes as hex (user api keys, form ids). */
 export function newSecret(bytes = 16): string {
   return cardSafe(() => randomBytes(bytes).toString('hex'));
 }

@@ -15,7 +15,7 @@ import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { keepsDigitsOf } from '../framework/card-mask';
 import { MSG } from '../framework/errors';
-import { newId } from '../framework/ids';
+import { newKeyUuid } from '../framework/ids';
 import { checkApiIdUnique } from '../framework/records';
 import type { ExpandFn, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
@@ -118,8 +118,8 @@ export const locationResource: ResourceDef = {
   },
   beforeInsert({ ctx, input, auth }) {
     const v = input.values;
-    v.location_api_key = newId();
-    v.ticket_hash_key = newId();
+    v.location_api_key = newKeyUuid();
+    v.ticket_hash_key = newKeyUuid();
     v.developer_company_id = auth.developerId;
     if (v.is_new_domain === 1) {
       const id = ctx.newId();

@@ -11,7 +11,7 @@
  */
 import type { EngineContext, SeedInfo } from '../framework/context';
 import { readMeta, writeMeta } from '../framework/engine-meta';
-import { newId, newSecret } from '../framework/ids';
+import { newId, newKeyUuid, newSecret } from '../framework/ids';
 import { REF } from './schema-migrations';
 import { defaultTimeouts } from './terminal-settings';
 import { MOCK_COMMUNICATION_TYPE } from './terminals';
@@ -48,8 +48,8 @@ export function seedMerchant(ctx: EngineContext, s: SeedInfo): void {
       location_api_key, ticket_hash_key, address1, city, state, zip_code, country, office_phone,
       contact_email_trx_receipt_default, show_contact_files, show_contact_notes, created_user_id, created_ts, modified_ts)
     VALUES (?, ?, ?, 'America/New_York', 'ringup.localhost', ?, ?, ?, ?, ?, ?, ?, ?, 'USA', ?, 0, 0, 0, ?, ?, ?)`;
-  run(loc, s.parentLocationId, null, 'Ringup Merchants', domainId, s.developerId, newId(), newId(), null, null, null, null, null, s.userId, now, now);
-  run(loc, s.locationId, s.parentLocationId, DEMO_STORE_NAME, domainId, s.developerId, newId(), newId(), '5800 NW 39th AVE', 'Gainesville', 'FL', '32606', '3525550100', s.userId, now, now);
+  run(loc, s.parentLocationId, null, 'Ringup Merchants', domainId, s.developerId, newKeyUuid(), newKeyUuid(), null, null, null, null, null, s.userId, now, now);
+  run(loc, s.locationId, s.parentLocationId, DEMO_STORE_NAME, domainId, s.developerId, newKeyUuid(), newKeyUuid(), '5800 NW 39th AVE', 'Gainesville', 'FL', '32606', '3525550100', s.userId, now, now);
 
   const pt = `INSERT INTO product_transactions (id, location_id, payment_method, processor, title, receipt_header, receipt_footer,
       receipt_add_account_above_signature, receipt_add_recurring_above_signature, receipt_show_contact_name, industry_type, partner,

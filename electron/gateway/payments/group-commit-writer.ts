@@ -84,11 +84,13 @@ export class GroupCommitWriter {
       this.release.run();
       return { ok: true, value };
     } catch (err) {
-      // A failed statement can end the whole transaction (SQLITE_FULL, I/O): then there is no savepoint left to undo.
-      if (this.db.inTransaction) {
-        this.rollbackTo.run();
-        this.release.run();
-      }
+      // A failed statement can end the whole transaction (SQLITE_FULL, I/O): the jobs before
+      // this one are undone with it, and the next job's SAVEPOINT would open a transaction of
+      // its own that its RELEASE commits alone. So the batch stops here and every job of it is
+      // rejected (flush): nothing of it is on disk.
+      if (!this.db.inTransaction) throw err;
+      this.rollbackTo.run();
+      this.release.run();
       return { ok: false, value: err };
     }
   }

@@ -58,6 +58,32 @@ describe('group commit writer', () => {
     db.close();
   });
 
+  it('an error that ends the whole transaction (disk full, I/O) commits nothing of its batch and rejects every job of it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const w = new GroupCommitWriter(db);
+    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const first = w.submit(() => ins.run('first').changes);
+    // What SQLite does on SQLITE_FULL or an I/O error in a statement: the transaction is gone.
+    const ending = w.submit(() => {
+      db.exec('ROLLBACK');
+      throw new Error('disk I/O error');
+    });
+    // Run after it, a job must not start a transaction of its own and commit alone.
+    const after = w.submit(() => ins.run('after').changes);
+    const settled = await Promise.allSettled([first, ending, after]);
+    expect(settled.map((s) => s.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(0);
+    expect(db.inTransaction).toBe(false);
+    // The writer goes on with the next batch.
+    await w.submit(() => ins.run('next').changes);
+    expect((db.prepare('SELECT k FROM t').all() as { k: string }[]).map((r) => r.k)).toEqual(['next']);
+    db.close();
+  });
+
   it('in WAL-fsync mode resolves only after the fsync, and close() waits for it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
     dirs.push(dir);

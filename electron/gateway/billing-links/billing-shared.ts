@@ -8,19 +8,12 @@ import type { ErrorCollector } from '../framework/errors';
 import type { RecordEvent } from '../framework/record-events';
 import { findByApiId } from '../framework/records';
 import type { HookArgs, Row, WriteInput } from '../framework/resource';
-import { localDate } from '../recurring/run-dates';
 import { BILLING_MSG } from './billing-messages';
 
 /** `https://<payment_host>?paylink_id=<id>`: the engine is its own payment host. */
 export const paylinkUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/paylink?paylink_id=${encodeURIComponent(String(id))}`;
 /** `https://<host>/quickinvoice/?id=<id>`. */
 export const invoiceUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/quickinvoice/?id=${encodeURIComponent(String(id))}`;
-
-/** Today's calendar date at the location (its time zone, its sandbox clock). */
-export function locationToday(ctx: EngineContext, locationId: string): string {
-  const loc = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
-  return localDate(ctx.locationNow(locationId), loc?.tz);
-}
 
 /** yyyy-mm-dd plus `days` (negative goes back). */
 export function addDays(date: string, days: number): string {

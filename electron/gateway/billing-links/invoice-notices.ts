@@ -11,7 +11,8 @@ import { formatMoneyDisplay, parseMoney } from '../../../shared/payments/money';
 import type { EngineContext } from '../framework/context';
 import type { DueWork } from '../framework/due-work';
 import type { Row } from '../framework/resource';
-import { addDays, invoiceUrl, locationName, locationToday } from './billing-shared';
+import { addDays, invoiceUrl, locationName } from './billing-shared';
+import { locationToday } from '../recurring/run-dates';
 
 const money = (v: unknown) => formatMoneyDisplay(parseMoney(v) ?? 0);
 

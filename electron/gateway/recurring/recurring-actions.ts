@@ -15,7 +15,8 @@ import type { EngineContext } from '../framework/context';
 import { ApiError, fmt } from '../framework/errors';
 import type { Row } from '../framework/resource';
 import { REC_MSG } from './recurring-messages';
-import { derivedFields, locationToday, recurringResource, scheduleOf } from './recurring-resource';
+import { derivedFields, recurringResource, scheduleOf } from './recurring-resource';
+import { locationToday } from './run-dates';
 import { dateAt, isPastEnd } from './recurring-schedule';
 
 function countParam(req: FastifyRequest, name: string): number {

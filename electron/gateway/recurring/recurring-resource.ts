@@ -22,7 +22,7 @@ import type { FieldDef, ResourceDef, Row } from '../framework/resource';
 import { createdUserExpand, refExpand } from '../merchant/field-kit';
 import { REC_MSG } from './recurring-messages';
 import { dateAt, installmentEndDate, isPastEnd, NO_DATE, type ScheduleState } from './recurring-schedule';
-import { localDate } from './run-dates';
+import { locationToday } from './run-dates';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 
 const str = (min: number, max: number, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'string', min, max, ...extra });
@@ -35,12 +35,6 @@ function validDate(s: string): boolean {
   if (!DATE_OR_NONE.test(s)) return false;
   const t = new Date(`${s}T00:00:00Z`);
   return !Number.isNaN(t.getTime()) && t.toISOString().slice(0, 10) === s;
-}
-
-/** The calendar date now (or at `now`, Unix seconds of the location's clock) at a location (its tz, its sandbox clock). */
-export function locationToday(ctx: EngineContext, locationId: string, now = ctx.locationNow(locationId)): string {
-  const row = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
-  return localDate(now, row?.tz);
 }
 
 export function scheduleOf(row: Row): ScheduleState {

@@ -26,7 +26,8 @@ import { ApiError } from '../framework/errors';
 import type { DueMoment, DueWork } from '../framework/due-work';
 import type { Row } from '../framework/resource';
 import type { PaymentsRuntime } from '../payments/payments-module';
-import { derivedFields, locationToday, scheduleOf } from './recurring-resource';
+import { derivedFields, scheduleOf } from './recurring-resource';
+import { locationToday } from './run-dates';
 import { NO_DATE } from './recurring-schedule';
 
 /** How many recurrings are charged at once (their writes share group commits). */

@@ -9,6 +9,9 @@
  */
 import { cardSafe } from '../../../shared/payments/masking';
 
+/** A new client reference (a sale's or a cart's transaction_api_id): random, and never card-like, which the gateway refuses in an id. */
+export const newClientRef = (): string => cardSafe(() => crypto.randomUUID());
+
 export class AttemptRef {
   private what: string | null = null;
   private ref = '';
@@ -17,8 +20,7 @@ export class AttemptRef {
   for(what: string): string {
     if (what !== this.what) {
       this.what = what;
-      // Never card-like: the gateway refuses a card number in a transaction_api_id.
-      this.ref = cardSafe(() => crypto.randomUUID());
+      this.ref = newClientRef();
     }
     return this.ref;
   }

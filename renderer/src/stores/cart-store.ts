@@ -6,13 +6,10 @@
  */
 import type { CartReceiptData, CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
 import type { Result } from '../../../shared/result';
-import { cardSafe } from '../../../shared/payments/masking';
+import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
 import { createUserStore, userEpoch } from './user-store';
-
-/** A cart payment's transaction_api_id: never card-like (the gateway refuses one there). */
-const newCartRef = (): string => cardSafe(() => crypto.randomUUID());
 
 /** A manager's PIN typed at the counter. */
 export interface Approval {
@@ -103,7 +100,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
   const pinArg = (approval?: Approval) => (approval ? { approval } : {});
   /** After a tender: a new idempotency key, unless the outcome is unknown (a retry must reuse it) or nothing was sent (a manager must approve first). */
   const nextRef = () =>
-    set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : newCartRef() }));
+    set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : newClientRef() }));
   /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
   const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge') =>
     sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose);
@@ -118,7 +115,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     error: null,
     fieldErrors: {},
     message: null,
-    clientRef: newCartRef(),
+    clientRef: newClientRef(),
     cardResetToken: 0,
     receipt: null,
     receiptData: null,

@@ -15,7 +15,7 @@
 import { createUserStore, userEpoch } from './user-store';
 import type { KeyedCard, SaleChargeArgs, SaleConfig, SaleOutcome, TransactionView } from '../../../shared/ipc/contract';
 import { aboveHardCap, hardCapSentence, needsLargeConfirm, needsTipConfirm } from '../../../shared/amount-guards';
-import { cardSafe } from '../../../shared/payments/masking';
+import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { applyKey, saleTotals, type KeypadKey, type SaleTotals, type TipChoice } from '../lib/amount-entry';
 import { money } from '../lib/money-format';
@@ -98,9 +98,6 @@ interface SaleState {
   voidPartial(): Promise<string | null>;
 }
 
-/** Sent as the sale's transaction_api_id: never card-like (the gateway refuses one there). */
-const newRef = () => cardSafe(() => crypto.randomUUID());
-
 /** A fresh sale: what the store starts with and what "New sale" (and F2) return to. */
 const NEW_SALE = {
   subtotalCents: 0,
@@ -173,7 +170,7 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     config: null,
     configError: null,
     ...NEW_SALE,
-    clientRef: newRef(),
+    clientRef: newClientRef(),
     cardResetToken: 0,
     visitSeen: 0,
     async loadConfig() {
@@ -239,7 +236,7 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     },
     startOver() {
       pendingCard = null;
-      set((st) => ({ ...NEW_SALE, taxOn: st.config?.taxOnByDefault ?? false, clientRef: newRef(), cardResetToken: st.cardResetToken + 1 }));
+      set((st) => ({ ...NEW_SALE, taxOn: st.config?.taxOnByDefault ?? false, clientRef: newClientRef(), cardResetToken: st.cardResetToken + 1 }));
     },
     openPartial() {
       const s = get();
@@ -267,7 +264,7 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     stayPut: () => set({ leaving: null }),
     /** After a decline: same amount, tip and tax; a fresh card and a fresh clientRef (the declined one is spent). */
     retry() {
-      set((st) => ({ phase: 'entry', outcome: null, error: null, fieldErrors: {}, clientRef: newRef(), cardResetToken: st.cardResetToken + 1 }));
+      set((st) => ({ phase: 'entry', outcome: null, error: null, fieldErrors: {}, clientRef: newClientRef(), cardResetToken: st.cardResetToken + 1 }));
     },
     /** After a partial approval: a new keyed sale for what is left, linked to the first. */
     collectRest() {
@@ -278,7 +275,7 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
         ...NEW_SALE,
         subtotalCents: restCents,
         firstCard: { transaction: o.transaction, restCents },
-        clientRef: newRef(),
+        clientRef: newClientRef(),
         cardResetToken: st.cardResetToken + 1,
       }));
     },

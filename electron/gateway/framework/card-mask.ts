@@ -65,7 +65,10 @@ declare module 'fastify' {
 }
 
 /** A route's declaration from its rules (the fields not named are masked). */
-export function keepsDigits(wrapper: string | undefined, rules: Record<string, Exclude<DigitsRule, 'mask'>>): KeepsDigits {
+/** The two rules a field can declare (`mask`, free text, is the default). */
+export type KeepsDigitsRule = Exclude<DigitsRule, 'mask'>;
+
+export function keepsDigits(wrapper: string | undefined, rules: Record<string, KeepsDigitsRule>): KeepsDigits {
   const entries = Object.entries(rules);
   return {
     ...(wrapper ? { wrapper } : {}),
@@ -171,21 +174,24 @@ export function digitsRuleOf(def: ResourceDef, name: string, f: FieldDef | undef
   return 'mask';
 }
 
-/** What keeps its digits on the create and update routes of a resource with stateful writes: each write field's own rule (unset: free text). */
-export function bodyWritesKeepsDigits(def: ResourceDef, writes: BodyWrites): KeepsDigits {
-  const rules: Record<string, Exclude<DigitsRule, 'mask'>> = { id: 'identifier' };
-  for (const f of writes.fields) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
-  return keepsDigits(def.name, rules);
+/**
+ * What keeps its digits where a body's fields are read as values (body-dispatched actions,
+ * stateful writes, router transactions): `id`, `extra`, and each field's own rule (unset:
+ * free text, masked).
+ */
+export function valueFieldsKeepsDigits(wrapper: string, fields: readonly { name: string; keepsDigits?: KeepsDigitsRule }[], extra: Readonly<Record<string, KeepsDigitsRule>> = {}): KeepsDigits {
+  const rules: Record<string, KeepsDigitsRule> = { id: 'identifier', ...extra };
+  for (const f of fields) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
+  return keepsDigits(wrapper, rules);
 }
 
-/** What keeps its digits on a declared resource's routes (`digitsRuleOf` per field). */
+/** What keeps its digits on the create and update routes of a resource with stateful writes. */
+export const bodyWritesKeepsDigits = (def: ResourceDef, writes: BodyWrites): KeepsDigits => valueFieldsKeepsDigits(def.name, writes.fields);
+
+/** What keeps its digits on a declared resource's routes (`digitsRuleOf` per field; a resource written through body-dispatched actions: its action fields). */
 export function keepsDigitsOf(def: ResourceDef): KeepsDigits {
-  const rules: Record<string, Exclude<DigitsRule, 'mask'>> = { id: 'identifier' };
-  // A resource written through body-dispatched actions is sent its action fields, each with its own rule (unset: free text).
-  if (def.bodyActions) {
-    for (const f of def.bodyActions.fields) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
-    return keepsDigits(def.name, rules);
-  }
+  if (def.bodyActions) return valueFieldsKeepsDigits(def.name, def.bodyActions.fields);
+  const rules: Record<string, KeepsDigitsRule> = { id: 'identifier' };
   for (const name of Object.keys(def.fields)) {
     const rule = digitsRuleOf(def, name);
     if (rule !== 'mask') rules[name] = rule;

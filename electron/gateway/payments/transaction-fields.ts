@@ -36,7 +36,7 @@
  * Bounds follow the interface family's field tables (PayaConnect Endpoints/Transactions),
  * where the engine reads them differently the description says so.
  */
-import { keepsDigits, type KeepsDigits } from '../framework/card-mask';
+import { valueFieldsKeepsDigits, type KeepsDigits, type KeepsDigitsRule } from '../framework/card-mask';
 import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
 import type { ErrorCollector } from '../framework/errors';
 import { planActionFields, readActionFields, type ActionFieldDef, type FieldValues, type ValueType } from '../framework/validate';
@@ -296,11 +296,7 @@ export function storedValue(name: string, value: unknown): unknown {
 }
 
 /** The card-number rules of the transaction fields (framework/card-mask.ts), under a wrapper (the router's is `routertransaction`). */
-export function transactionKeepsDigits(wrapper: string, extra: Record<string, 'identifier' | 'consumed'> = {}): KeepsDigits {
-  const rules: Record<string, 'identifier' | 'consumed'> = { id: 'identifier', ...extra };
-  for (const f of TRANSACTION_FIELDS) if (f.keepsDigits) rules[f.name] = f.keepsDigits;
-  return keepsDigits(wrapper, rules);
-}
+export const transactionKeepsDigits = (wrapper: string, extra: Record<string, KeepsDigitsRule> = {}): KeepsDigits => valueFieldsKeepsDigits(wrapper, TRANSACTION_FIELDS, extra);
 
 /** Fields kept on the record as sent; they also appear (null when not sent) on every record. */
 export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter((f) => f.storage === 'record').map((f) => f.name);

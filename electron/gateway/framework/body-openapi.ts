@@ -10,7 +10,7 @@
  * empty string breaks bind only a sent value (`anyOf: [<rules>, {const: ""}]`).
  */
 import { describeDigits } from './card-mask';
-import { sampleText, wholeFirstAlternative, withExample, type JsonSchema } from './openapi-document';
+import { pascal, sampleText, wholeFirstAlternative, withExample, type JsonSchema } from './openapi-document';
 import type { ActionFieldDef, BodyActionRoute, BodyWrites, ModeFieldDef, ValueDef } from './resource';
 import { VALUE_PATTERNS } from './validate';
 
@@ -125,7 +125,6 @@ function actionFieldSchema(f: ActionFieldDef, actions: readonly string[]): JsonS
   return wholeFirstAlternative(withExample(s, f.example ?? sampleOf(f, b)));
 }
 
-const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
 
 /** The name of one action's request schema: the route's schema and the action (`TransactionCreateSale`). */
 export const actionSchemaName = (route: Pick<BodyActionRoute, 'schemaName'>, action: string) => `${route.schemaName}${pascal(action)}`;

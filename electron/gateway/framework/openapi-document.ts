@@ -265,3 +265,6 @@ export function buildOpenApiDocument(info: DocumentInfo, parts: readonly OpenApi
     components: { securitySchemes: SECURITY_SCHEMES, schemas, responses },
   };
 }
+
+/** snake_case → PascalCase, for schema names and operation ids (`transaction_batch` → `TransactionBatch`). */
+export const pascal = (s: string): string => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());

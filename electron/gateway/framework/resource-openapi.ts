@@ -27,6 +27,7 @@ import {
   jsonContent,
   listEnvelope,
   nullable,
+  pascal,
   PAGING_PARAMETERS,
   ref,
   sampleText,
@@ -40,7 +41,6 @@ import {
 } from './openapi-document';
 import { pathOf, type BodyActionRoute, type FieldDef, type ResourceDef } from './resource';
 
-const pascal = (s: string) => s.replace(/(^|_)([a-z0-9])/g, (_m, _u: string, c: string) => c.toUpperCase());
 export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
 export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 

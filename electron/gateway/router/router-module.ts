@@ -52,7 +52,8 @@ import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
-import { cancelApiId, routerTransactionErrors, routerVaultErrors } from './router-fields';
+import { cancelApiId, ROUTER_ACTIONS, routerTransactionErrors, routerVaultErrors } from './router-fields';
+import { present } from '../payments/input-fields';
 import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS, TERMINAL_CANCEL_DIGITS } from './router-card-numbers';
 import { ROUTER_MSG } from './router-messages';
 import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
@@ -61,8 +62,6 @@ import { MockTerminals } from './mock-terminal';
 import { driverFor, terminalSettings } from './terminal-link';
 
 type Body = Record<string, unknown>;
-
-const present = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 export function deviceErrorToApi(e: unknown): never {
   if (e instanceof DeviceError) {
@@ -230,7 +229,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
     routes(app: FastifyInstance, ctx: EngineContext) {
       // The transaction action table decides (a refund on a terminal is a refund), before the customer is asked for a card.
       // Card numbers: the transaction fields' rules plus the terminal's id (router-card-numbers.ts).
-      const routerTxnConfig = { allow: actionAllow('routertransaction', ['sale', 'authonly', 'refund'], { defaultAction: 'sale' }), keepsDigits: ROUTER_TRANSACTION_DIGITS };
+      const routerTxnConfig = { allow: actionAllow('routertransaction', ROUTER_ACTIONS, { defaultAction: 'sale' }), keepsDigits: ROUTER_TRANSACTION_DIGITS };
       app.post('/v2/routertransactions', { config: routerTxnConfig }, async (req, reply) => {
         const body = wrappedBody(req.body, 'routertransaction');
         // Every field before the terminal is asked anything (router-fields.ts).

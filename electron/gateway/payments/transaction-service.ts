@@ -234,7 +234,7 @@ export class TransactionService {
     const f = input.values;
     // Every field's own checks (the table: type, bounds, action, required, read by the
     // validator) and the location together, so one 422 names every bad field.
-    checkTransactionShape(body, action, f, errs);
+    const typed = checkTransactionShape(body, action, f, errs);
     const methodHint = action === 'debit' || action === 'credit' ? 'ach' : body.payment_method === 'ach' ? 'ach' : 'cc';
     let resolved: ReturnType<TransactionService['resolveLocation']> | undefined;
     // An id the table already refused (too long …) is not looked up as well.
@@ -261,7 +261,7 @@ export class TransactionService {
       }
       const existing = this.byApiId(locationId, apiId);
       if (existing) return sameRequestOrRefuse(existing, fingerprint, apiId);
-      const p = this.createNew(body, f, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
+      const p = this.createNew(body, f, typed, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
       this.inFlight.set(key, { result: p, fingerprint });
       try {
         return await p;
@@ -269,7 +269,7 @@ export class TransactionService {
         this.inFlight.delete(key);
       }
     }
-    return this.createNew(body, f, auth, action, locationId, pt, null, presented, origin);
+    return this.createNew(body, f, typed, auth, action, locationId, pt, null, presented, origin);
   }
 
   private resolveLocation(body: Body, auth: AuthInfo, method: 'cc' | 'ach'): { locationId: string; pt: ProductTransaction | undefined } {
@@ -310,7 +310,7 @@ export class TransactionService {
     return found;
   }
 
-  private async createNew(body: Body, f: FieldValues, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
+  private async createNew(body: Body, f: FieldValues, typed: AccountData | undefined, auth: AuthInfo, action: PostAction, locationId: string, ptIn: ProductTransaction | undefined, idem: { apiId: string; fingerprint: string } | null, presented?: PresentedCard, origin?: TransactionOrigin): Promise<TxnResult> {
     const apiId = idem?.apiId ?? null;
     // What differs between the POST actions (actions/<action>.ts); the rest is this pipeline.
     const step = POST_ACTION_STEPS[action];
@@ -358,8 +358,8 @@ export class TransactionService {
         micrCheckNumber = check.checkNumber;
       }
     } else if (present(body.account_number)) {
-      const method = explicitMethod === 'ach' || action === 'debit' || action === 'credit' ? 'ach' : 'cc';
-      account = typedAccount(body, method, errs);
+      // Read (and checked) once, with the shape of the body (transaction-shape.ts).
+      account = typed;
     } else if (present(body.track_data) || present(body.e_track_data)) {
       let card: SwipedCard | null = null;
       if (present(body.track_data)) {

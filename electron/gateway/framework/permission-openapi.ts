@@ -7,7 +7,9 @@
  * - `x-ringup-user-types-by-action` for operations whose body's `action` decides,
  * - a sentence in its description naming them, and the 403 response.
  */
-import { describeTypes, GUARDED_PATH, isActionAllow, allowedTypes, type RouteAllow } from './permissions';
+import { describeTypes, GUARDED_PATH, isActionAllow, allowedTypes, openApiPath, type RouteAllow } from './permissions';
+
+export { openApiPath };
 import type { OpenApiOperation } from './openapi-document';
 
 /** A registered route as the engine lists it (engine.ts `routes`). */
@@ -16,9 +18,6 @@ export interface DeclaredRoute {
   url: string;
   allow?: RouteAllow;
 }
-
-/** `/v2/users/:id` → `/v2/users/{id}`. */
-export const openApiPath = (fastifyUrl: string): string => fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}');
 
 function sentenceOf(allow: RouteAllow): string {
   if (!isActionAllow(allow)) return `User types allowed: ${describeTypes(allow)}.`;

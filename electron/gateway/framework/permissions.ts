@@ -25,7 +25,7 @@
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import type { AuthInfo } from './auth-info';
-import { ApiError, fmt } from './errors';
+import { ApiError, fmt, unauthorized } from './errors';
 
 export const ADMIN_USER_TYPE = 250;
 export const MANAGER_USER_TYPE = 200;
@@ -95,6 +95,9 @@ export const PERMISSION_MSG = {
   SANDBOX_NOT_ADMIN: '{method} {url} is a sandbox route and must be for admins only.',
 } as const;
 
+/** `/v2/users/:id` → `/v2/users/{id}` (the document's form, also used in refusals). */
+export const openApiPath = (fastifyUrl: string): string => fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}');
+
 /** Paths whose routes must declare who may call them (every authenticated route). */
 export const GUARDED_PATH = /^\/(v2|sandbox)(\/|$)/;
 const SANDBOX_PATH = /^\/sandbox(\/|$)/;
@@ -129,16 +132,16 @@ export function forbidden(auth: AuthInfo, what: string, allow: Allow): ApiError 
   return new ApiError(403, { general: [fmt(PERMISSION_MSG.FORBIDDEN, { type: userTypeOf(auth), what, who: describeTypes(allow) })] });
 }
 
-/** The action a body names (lower case), or the rule's default. */
+/**
+ * The action a body names, read as the route's handler reads it (a string, case as sent), or
+ * the rule's default; anything else names no action of the table (the rule then needs every
+ * action's types: fail closed).
+ */
 function actionOf(rule: ActionAllow, body: unknown): string | undefined {
   const inner = body && typeof body === 'object' ? (body as Record<string, unknown>)[rule.wrapper] : undefined;
   const a = inner && typeof inner === 'object' ? (inner as Record<string, unknown>).action : undefined;
   if (a === undefined || a === null || a === '') return rule.defaultAction;
-  try {
-    return String(a).toLowerCase();
-  } catch {
-    return ''; // an object no string can be made of: no action of the table (fail closed)
-  }
+  return typeof a === 'string' ? a : '';
 }
 
 /** The types that may perform every action of the rule. */
@@ -147,16 +150,20 @@ function everyActionTypes(rule: ActionAllow): Allow {
   return USER_TYPE_IDS.filter((t) => sets.every((s) => s.includes(t)));
 }
 
-/** What this request needs and how to name it in a refusal. */
-function needOf(req: FastifyRequest, rule: RouteAllow): { allow: Allow; what: string } {
-  const path = (req.routeOptions.url ?? '').replace(/:([A-Za-z_]+)/g, '{$1}');
-  const route = `call ${req.method} ${path}`;
-  if (!isActionAllow(rule)) return { allow: rule, what: route };
+/** Who may make this request: the route's types, or those of the action its body names (as it really is: `effective`). */
+function needOf(req: FastifyRequest, rule: RouteAllow): { allow: Allow; named?: string; action?: string } {
+  if (!isActionAllow(rule)) return { allow: rule };
   const named = actionOf(rule, req.body);
-  if (named === undefined || !Object.hasOwn(rule.actions, named)) return { allow: everyActionTypes(rule), what: `${route} with this action` };
+  if (named === undefined || !Object.hasOwn(rule.actions, named)) return { allow: everyActionTypes(rule) };
   const action = rule.effective?.decide(req, named) ?? named;
-  const allow = rule.actions[action] ?? everyActionTypes(rule);
-  return { allow, what: action === named ? `${action} (${req.method} ${path})` : `${named} here, which is a ${action} (${req.method} ${path})` };
+  return { allow: rule.actions[action] ?? everyActionTypes(rule), named, action };
+}
+
+/** How a refusal names what was asked (built only when refusing: the check runs on every sale). */
+function describeNeed(req: FastifyRequest, rule: RouteAllow, need: { named?: string; action?: string }): string {
+  const path = openApiPath(req.routeOptions.url ?? '');
+  if (need.named === undefined || need.action === undefined) return isActionAllow(rule) ? `call ${req.method} ${path} with this action` : `call ${req.method} ${path}`;
+  return need.action === need.named ? `${need.action} (${req.method} ${path})` : `${need.named} here, which is a ${need.action} (${req.method} ${path})`;
 }
 
 /**
@@ -180,8 +187,10 @@ export function installPermissionCheck(app: FastifyInstance, opts: { production:
   // Callback style: on the hot path (every sale) a hook costs no promise.
   app.addHook('preValidation', (req, _reply, done) => {
     const rule = req.routeOptions.config?.allow;
-    if (rule === undefined || !req.auth) return done();
+    if (rule === undefined) return done();
+    // Every guarded route authenticates first (http-plumbing.ts); a request that reached one without a user is refused, never let through.
+    if (!req.auth) return done(unauthorized());
     const need = needOf(req, rule);
-    done(mayPerform(req.auth, need.allow) ? undefined : forbidden(req.auth, need.what, need.allow));
+    done(mayPerform(req.auth, need.allow) ? undefined : forbidden(req.auth, describeNeed(req, rule, need), need.allow));
   });
 }

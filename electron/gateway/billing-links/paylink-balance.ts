@@ -32,19 +32,30 @@ export function paylinkRemaining(amountDue: unknown, collected: number): string 
 }
 
 /**
+ * Recomputes a link's remaining balance and status from its payments (inside the write that
+ * changed them). `paidBy`: the payment being recorded, which
+ * becomes the link's paid_transaction_id if it pays the link (`fullyApproved`: its own
+ * amount was approved in full, what pays a link without amount_due). A paid link stays paid.
+ */
+function recomputePaylink(ctx: EngineContext, link: Row, paidBy?: { transactionId: string; fullyApproved: boolean }): void {
+  const remaining = paylinkRemaining(link.amount_due, paylinkCollectedCents(ctx, String(link.id)));
+  const paid = remaining === null ? (paidBy?.fullyApproved ?? false) : remaining === '0.00';
+  const status = paid ? 1 : Number(link.status_id);
+  const paidTransactionId = paid && paidBy ? paidBy.transactionId : (link.paid_transaction_id ?? null);
+  // A new payment always touches the link (modified_ts); an event that changed nothing does not.
+  if (!paidBy && remaining === link.remaining_balance && status === link.status_id) return;
+  ctx
+    .stmt('UPDATE paylinks SET remaining_balance = ?, status_id = ?, paid_transaction_id = ?, modified_ts = ? WHERE id = ?')
+    .run(remaining, status, paidTransactionId, ctx.clock.now(), link.id);
+}
+
+/**
  * Records an approved payment of the link and recomputes it (inside the payment's write).
- * `fullyApproved`: the payment's own amount was approved in full (what makes a link
- * without amount_due paid). The caller has refused an overpayment first
- * (`paylinkCollectedCents`).
+ * The caller has refused an overpayment first (`paylinkCollectedCents`).
  */
 export function recordPaylinkPayment(ctx: EngineContext, link: Row, transactionId: string, fullyApproved: boolean): void {
   ctx.stmt('INSERT INTO paylink_payments (transaction_id, paylink_id, created_ts) VALUES (?, ?, ?)').run(transactionId, link.id, ctx.clock.now());
-  const collected = paylinkCollectedCents(ctx, String(link.id));
-  const remaining = paylinkRemaining(link.amount_due, collected);
-  const paid = remaining === null ? fullyApproved : remaining === '0.00';
-  ctx
-    .stmt('UPDATE paylinks SET remaining_balance = ?, status_id = ?, paid_transaction_id = ?, modified_ts = ? WHERE id = ?')
-    .run(remaining, paid ? 1 : Number(link.status_id), paid ? transactionId : (link.paid_transaction_id ?? null), ctx.clock.now(), link.id);
+  recomputePaylink(ctx, link, { transactionId, fullyApproved });
 }
 
 /**
@@ -55,11 +66,7 @@ export function recordPaylinkPayment(ctx: EngineContext, link: Row, transactionI
  */
 export function followPaylinkEvent(ctx: EngineContext, e: RecordEvent): void {
   for (const id of linkedByTransactionEvent(ctx, e, PAYLINK_PAYMENTS)) {
-    const link = ctx.stmt('SELECT id, amount_due, remaining_balance, status_id FROM paylinks WHERE id = ?').get(id) as Row | undefined;
-    if (!link) continue;
-    const remaining = paylinkRemaining(link.amount_due, paylinkCollectedCents(ctx, id));
-    const status = remaining === '0.00' ? 1 : Number(link.status_id);
-    if (remaining === link.remaining_balance && status === link.status_id) continue;
-    ctx.stmt('UPDATE paylinks SET remaining_balance = ?, status_id = ?, modified_ts = ? WHERE id = ?').run(remaining, status, ctx.clock.now(), id);
+    const link = ctx.stmt('SELECT id, amount_due, remaining_balance, status_id, paid_transaction_id FROM paylinks WHERE id = ?').get(id) as Row | undefined;
+    if (link) recomputePaylink(ctx, link);
   }
 }

@@ -275,7 +275,7 @@ describe('a tip edit that lowers the amount is a partial reversal', () => {
 
   it('the action is read as the handler reads it, and an action the table does not know fails closed', async () => {
     const sale = (await t.post('/transactions', { transaction: { ...card, transaction_amount: '12.34' } })).body.transaction;
-    // ["refund"] is what String() makes "refund": a refund, whatever its JSON type.
+    // An action that is not the table's string as sent (an array, another case) names no action: the check fails closed.
     await refusedUnchanged(() => t.post('/transactions', { transaction: { action: ['refund'], previous_transaction_id: sale.id, transaction_amount: '12.34' } }, { creds: cashier }), 'array action');
     await refusedUnchanged(() => t.post('/transactions', { transaction: { action: 'REFUND', previous_transaction_id: sale.id, transaction_amount: '12.34' } }, { creds: cashier }), 'upper case');
     await refusedUnchanged(() => t.put(`/transactions/${sale.id}`, { transaction: { action: ['void'] } }, { creds: cashier }), 'array void');
@@ -286,6 +286,14 @@ describe('a tip edit that lowers the amount is a partial reversal', () => {
     const odd = await refusedUnchanged(() => t.post('/transactions', { transaction: { ...card, action: { toString: 1, valueOf: 1 }, transaction_amount: '1.00' } }, { creds: cashier }), 'odd action');
     expect(errorsOf(odd)[0]).toContain('with this action');
     expect((await t.get(`/transactions/${sale.id}`)).body.transaction).toMatchObject({ status_id: 101, auth_amount: '12.34' });
+  });
+
+  it('a tip the validator refuses (spaces around it) is a 422 for everyone, never judged as a lowering first', async () => {
+    const id = (await t.post('/transactions', { transaction: { ...card, transaction_amount: '12.00', tip_amount: '2.00' } })).body.transaction.id as string;
+    const spaced = await t.put(`/transactions/${id}`, { transaction: { action: 'edit', tip_amount: ' 1.00' } }, { creds: cashier });
+    expect(spaced.status, spaced.text).toBe(422);
+    expect(errorsOf(spaced, 'tip_amount')).toHaveLength(1);
+    expect((await t.get(`/transactions/${id}`)).body.transaction).toMatchObject({ transaction_amount: '12.00', tip_amount: '2.00' });
   });
 
   it('an installer edits nothing, not even a raise', async () => {

@@ -35,7 +35,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
-import { formatMoney, parseMoney } from '../../../shared/payments/money';
+import { formatMoney, parseMoney, parseMoneyInput } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { ApiError, ErrorCollector, MSG, fmt } from '../framework/errors';
 import { resolvePathRecord } from '../framework/records';
@@ -721,7 +721,8 @@ export class TransactionService {
   effectiveAction(req: FastifyRequest, action: string): string {
     if (action !== 'edit') return action;
     const body = req.body as { transaction?: { tip_amount?: unknown } } | undefined;
-    const tip = parseMoney(body?.transaction?.tip_amount);
+    // Read as the validator reads it: a tip it refuses is its 422, not judged here.
+    const tip = parseMoneyInput(body?.transaction?.tip_amount);
     if (tip === null) return action;
     let row: TransactionRow;
     try {

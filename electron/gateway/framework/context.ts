@@ -27,6 +27,8 @@ export interface EngineOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** 32-byte key for encrypting vaulted account numbers (used by the payments module). */
   vaultKey?: Buffer;
+  /** WAL size, in frames, from which the payments writer helps the WAL start over (payments/wal-restart.ts; default 4096). */
+  walRestartFrames?: number;
   /** Replaces the default module list (tests). */
   modules?: EngineModule[];
   /** Length of a terminal-timeout second in ms (default 1000; device tests scale it down). */

@@ -20,7 +20,7 @@
  * Jobs run synchronously inside the transaction, so a job may read and check state
  * (refund balance, idempotency) and write in one atomic step.
  */
-import { closeSync, fsync, fsyncSync, openSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
 interface Job<T> {
@@ -47,6 +47,8 @@ export class GroupCommitWriter {
   private awaitingSync: Done[] = [];
   private syncing = false;
   private idleWaiters: (() => void)[] = [];
+  /** While set, queued jobs wait (hold()): nothing is committed. */
+  private held = false;
   /**
    * Each job's savepoint, prepared once: better-sqlite3's `db.transaction(fn)` builds four
    * wrapper functions per call, which per job was a measured share of the sale path.
@@ -108,9 +110,29 @@ export class GroupCommitWriter {
     });
   }
 
+  /**
+   * Commits nothing while `fn` runs (jobs submitted meanwhile wait in the queue), then
+   * commits what waited. The WAL restart (wal-restart.ts) uses it so that a checkpoint can
+   * copy every frame. Holds do not nest: a hold asked for while one runs is skipped.
+   */
+  async hold(fn: () => Promise<unknown>): Promise<void> {
+    if (this.held) return;
+    this.held = true;
+    try {
+      await fn();
+    } finally {
+      this.held = false;
+      if (this.queue.length > 0 && !this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }
+  }
+
   /** Runs the queued jobs now (also used by close()). */
   flush(): void {
     this.scheduled = false;
+    if (this.held) return;
     const jobs = this.queue;
     if (jobs.length === 0) return;
     this.queue = [];
@@ -146,7 +168,7 @@ export class GroupCommitWriter {
     const group = this.awaitingSync;
     this.awaitingSync = [];
     this.syncing = true;
-    fsync(this.walFd, (err) => {
+    fdatasync(this.walFd, (err) => {
       this.syncing = false;
       this.fsyncs++;
       for (const d of group) {
@@ -160,6 +182,7 @@ export class GroupCommitWriter {
 
   /** Commits what is queued, waits for the last fsync and releases the WAL handle. */
   async close(): Promise<void> {
+    this.held = false;
     this.flush();
     if (this.syncing || this.awaitingSync.length > 0) await new Promise<void>((r) => this.idleWaiters.push(r));
     if (this.walFd !== undefined) {

@@ -38,6 +38,7 @@ import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
+import { keepWalBounded } from './wal-restart';
 
 export interface PaymentsRuntime {
   writer: GroupCommitWriter;
@@ -157,6 +158,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const ctx: EngineContext = Object.create(engineCtx, { db: { value: db }, stmt: { value: (sql: string) => cache.get(sql) } });
       pctx = ctx;
       const writer = new GroupCommitWriter(db, asyncSync ? { walPath } : {});
+      if (checkpointer) keepWalBounded(writer, checkpointer, engineCtx.options.walRestartFrames ? { restartFrames: engineCtx.options.walRestartFrames } : {});
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));

@@ -104,4 +104,36 @@ describe('group commit writer', () => {
     expect((db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n).toBe(31);
     db.close();
   });
+  it('commits nothing while held, then what waited in one batch; a hold while held is skipped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    const w = new GroupCommitWriter(db);
+    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const count = () => (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
+    let release!: () => void;
+    let seenInside = -1;
+    const held = w.hold(async () => {
+      await new Promise<void>((r) => (release = r));
+      seenInside = count();
+    });
+    let skippedRan = false;
+    await w.hold(async () => {
+      skippedRan = true;
+    });
+    expect(skippedRan).toBe(false);
+    const jobs = Array.from({ length: 5 }, (_, i) => w.submit(() => ins.run(`k${i}`).changes));
+    // Several event-loop turns pass: a writer that was not held would have committed by now.
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    expect(count()).toBe(0);
+    release();
+    await held;
+    expect(seenInside).toBe(0);
+    await Promise.all(jobs);
+    expect(count()).toBe(5);
+    expect(w.batches).toBe(1);
+    db.close();
+  });
 });

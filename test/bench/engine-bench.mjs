@@ -111,7 +111,7 @@ function rawSqlite(dir) {
   return { perRow, batched };
 }
 
-/** Bulk-loads `rows` transactions (copies of a real sale's record with varied id, amount, last four, time). */
+/** Bulk-loads `rows` transactions (copies of a real sale's record, stored as the engine stores it, doc_keys included, with varied id, amount, last four, time). */
 function seedTransactions(dataDir, creds, rows) {
   const db = new Database(join(dataDir, 'gateway.sqlite'));
   db.pragma('journal_mode = WAL');
@@ -120,7 +120,7 @@ function seedTransactions(dataDir, creds, rows) {
   const base = JSON.parse(sample.doc);
   const ins = db.prepare(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
       reason_code_id, amount, auth_amount, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id, previous_transaction_id, batch_id,
-      settled, created_ts, modified_ts, doc) VALUES (?, ?, ?, NULL, 'cc', 'sale', 20, 101, 1000, ?, ?, 0, ?, ?, 'visa', ?, NULL, NULL, NULL, ?, 0, ?, ?, ?)`);
+      settled, created_ts, modified_ts, doc, doc_keys) VALUES (?, ?, ?, NULL, 'cc', 'sale', 20, 101, 1000, ?, ?, 0, ?, ?, 'visa', ?, NULL, NULL, NULL, ?, 0, ?, ?, ?, ?)`);
   const start = Math.floor(Date.now() / 1000) - 400 * 86400;
   const t0 = performance.now();
   const CHUNK = 50_000;
@@ -137,7 +137,7 @@ function seedTransactions(dataDir, creds, rows) {
         base.last_four = last4;
         base.created_ts = ts;
         base.modified_ts = ts;
-        ins.run(id, creds.location_id, creds.cc_product_transaction_id, cents, cents, base.first_six, last4, base.exp_date, sample.batch_id, ts, ts, JSON.stringify(base));
+        ins.run(id, creds.location_id, creds.cc_product_transaction_id, cents, cents, base.first_six, last4, base.exp_date, sample.batch_id, ts, ts, JSON.stringify(base), sample.doc_keys);
       }
     })();
   }

@@ -112,10 +112,11 @@ describe('the documented keys of a transaction record', () => {
       let e = await TestEngine.start({ dataDir });
       const id = (await e.post('/transactions', { transaction: { action: 'sale', ...card, transaction_amount: '2.50', description: 'old' } })).body.transaction.id as string;
       await e.close(false);
-      // As an older engine stored it: the base keys only, the migration not yet run.
+      // As an older engine stored it: the base keys only, the migration not yet run (and a
+      // whole record, not a lean one: doc_keys NULL, as rows before migration 107 are).
       const db = openDatabase(join(dataDir, DATABASE_FILE));
       const dropped = RECORD_FIELDS.filter((k) => !(BASE_FIELDS as readonly string[]).includes(k));
-      db.prepare(`UPDATE transactions SET doc = json_remove(doc, ${dropped.map((k) => `'$.${k}'`).join(', ')}) WHERE id = ?`).run(id);
+      db.prepare(`UPDATE transactions SET doc = json_remove(doc, ${dropped.map((k) => `'$.${k}'`).join(', ')}), doc_keys = NULL WHERE id = ?`).run(id);
       db.prepare('DELETE FROM schema_migrations WHERE version = ?').run(TRANSACTION_KEYS_MIGRATION);
       db.close();
       e = await TestEngine.start({ dataDir });

@@ -238,7 +238,7 @@ ${card}${bank}
           };
     let result: { doc: string };
     try {
-      result = prior ?? (await transactions().createFrom(auth, body, undefined, origin));
+      result = prior ? { doc: transactions().recordJson(prior) } : await transactions().createFrom(auth, body, undefined, origin);
     } catch (err) {
       if (err instanceof ApiError) {
         const fresh = load(kind, String(row.id));

@@ -132,7 +132,8 @@ export const quickInvoiceResource: ResourceDef = {
     files: (ctx, row) =>
       (ctx.stmt('SELECT id, file_name, content_type, size, created_ts FROM quick_invoice_files WHERE quick_invoice_id = ? ORDER BY created_ts, id').all(row.id) as Record<string, unknown>[]),
     transactions: (ctx, row) =>
-      (ctx.stmt('SELECT t.doc FROM quick_invoice_transactions q JOIN transactions t ON t.id = q.transaction_id WHERE q.quick_invoice_id = ? ORDER BY t.created_ts').all(row.id) as { doc: string }[]).map(
+      // transaction_record(): the whole record from its lean stored form (payments/record-storage.ts).
+      (ctx.stmt('SELECT transaction_record(t.doc, t.doc_keys) AS doc FROM quick_invoice_transactions q JOIN transactions t ON t.id = q.transaction_id WHERE q.quick_invoice_id = ? ORDER BY t.created_ts').all(row.id) as { doc: string }[]).map(
         (t) => JSON.parse(t.doc) as unknown,
       ),
   },

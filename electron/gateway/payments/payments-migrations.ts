@@ -1,14 +1,15 @@
 /**
  * Tables of the payment resources (migration versions 100–199).
  *
- * transactions: the record lives in `doc` (the JSON the API returns, without _links),
- * written once per change, so a page of 5000 is string concatenation, not 5000 object
- * serialisations; the columns beside it exist to filter, sort, check rules and index.
+ * transactions: the record lives in `doc` (the JSON the API returns, without _links and
+ * without its null keys, which `doc_keys` gives back: record-storage.ts), written once per
+ * change, so a page of 5000 is string concatenation, not 5000 object serialisations; the columns beside it exist to filter, sort, check rules and index.
  * Amount columns are integer cents. Card numbers are never stored here: first_six,
  * last_four and the brand only. CVV is stored nowhere.
  */
 import type { Migration } from '../framework/migrations';
 import { RECORD_FIELDS } from './transaction-doc';
+import { initialKeyPositions } from './record-storage';
 
 /** Adds every documented key to transaction records stored before it (transaction-doc.ts). */
 export const TRANSACTION_KEYS_MIGRATION = 190;
@@ -220,6 +221,24 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
       db.exec('ALTER TABLE transactions ADD COLUMN request_fingerprint TEXT');
     },
   },
+  {
+    version: 107,
+    module: 'payments',
+    name: 'transaction records stored without their null keys: doc_keys names the keys a doc holds, by position',
+    up(db) {
+      // record-storage.ts: a row's doc holds its set keys, doc_keys which ones (NULL: every
+      // key, as every row before this one was written; the record's one new key, paylink_id,
+      // is added to them, null unless a pay link page had set it). The positions are kept
+      // here so that a stored mask keeps its meaning when the record gains keys.
+      db.exec(`
+        ALTER TABLE transactions ADD COLUMN doc_keys TEXT;
+        CREATE TABLE transaction_record_keys (position INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE);
+        UPDATE transactions SET doc = json_insert(doc, '$.paylink_id', NULL);
+      `);
+      const add = db.prepare('INSERT INTO transaction_record_keys (position, key) VALUES (?, ?)');
+      for (const [position, key] of initialKeyPositions()) add.run(position, key);
+    },
+  },
   // 190: issue 19's every documented key of a transaction record.
   {
     version: TRANSACTION_KEYS_MIGRATION,
@@ -229,7 +248,8 @@ export const PAYMENTS_MIGRATIONS: Migration[] = [
     // as null and leaves every present value as it is.
     up(db) {
       const pairs = RECORD_FIELDS.map((f) => `'$.${f}', NULL`).join(', ');
-      db.exec(`UPDATE transactions SET doc = json_insert(doc, ${pairs})`);
+      // Only whole records (doc_keys NULL): a lean one (migration 107) is given its null keys when read.
+      db.exec(`UPDATE transactions SET doc = json_insert(doc, ${pairs}) WHERE doc_keys IS NULL`);
     },
   },
   // 600–609: the notifications/postbacks work (issue 10) on payments tables.

@@ -39,6 +39,7 @@ import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VaultService } from './vault-service';
 import { WalCheckpointer } from './wal-checkpointer';
 import { keepWalBounded } from './wal-restart';
+import { RecordStorage, recordKeyPositions } from './record-storage';
 
 export interface PaymentsRuntime {
   writer: GroupCommitWriter;
@@ -90,7 +91,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       }
       if (want.has('previous_transaction')) {
         const p = t.previous_transaction_id ? r.transactions.getRow(t.previous_transaction_id) : undefined;
-        d.previous_transaction = p ? JSON.parse(p.doc) : null;
+        d.previous_transaction = p ? r.transactions.record(p) : null;
       }
       applyExtraExpands(ctx, want, d, t);
     };
@@ -105,7 +106,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const ctx = pctx as EngineContext;
       const r = runtime();
       r.transactions.sweepAch();
-      return listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l));
+      return listTransactions(ctx, req, (names) => expander(ctx, names), r.transactions.storage, r.transactions.locationsWithTransactions, (l) => r.transactions.countOf(l));
     },
     view: (_engineCtx, req, id) => {
       const ctx = pctx as EngineContext;
@@ -114,8 +115,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       const row = r.transactions.findForRequest(req, id);
       const q = (req.query ?? {}) as Record<string, unknown>;
       const names = typeof q.expand === 'string' && q.expand ? q.expand.split(',') : [];
-      if (names.length === 0) return answer({ status: 200, doc: row.doc, id: row.id }).body;
-      const d = JSON.parse(row.doc) as Record<string, unknown>;
+      if (names.length === 0) return answer({ status: 200, doc: r.transactions.recordJson(row), id: row.id }).body;
+      const d: Record<string, unknown> = r.transactions.record(row);
       expander(ctx, names)(d, row);
       d._links = { self: { href: href(row.id) } };
       return JSON.stringify({ transaction: d });
@@ -129,6 +130,8 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   return {
     name: 'payments',
     migrations: PAYMENTS_MIGRATIONS,
+    // Which key each bit of a stored record's doc_keys stands for (record-storage.ts).
+    referenceTables: ['transaction_record_keys'],
     resources: [transactionResource(() => transactionHooks), accountVaultResource(runtime), transactionBatchResource(runtime), level3Resource(runtime)],
     runtime,
     /** This module's view of the context (its own connection): due work that writes through the writer reads here. */
@@ -157,12 +160,16 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       // The module's view of the engine context: same helpers, its own connection.
       const ctx: EngineContext = Object.create(engineCtx, { db: { value: db }, stmt: { value: (sql: string) => cache.get(sql) } });
       pctx = ctx;
+      // Lean records (record-storage.ts): the key positions come from the engine's database;
+      // SQL of other modules reads a whole record with transaction_record(doc, doc_keys).
+      const storage = new RecordStorage(recordKeyPositions(engineCtx.db));
+      for (const conn of [engineCtx.db, pdb]) conn.function('transaction_record', { deterministic: true }, (doc: unknown, keys: unknown) => (typeof doc === 'string' ? storage.json(doc, typeof keys === 'string' ? keys : null) : null));
       const writer = new GroupCommitWriter(db, asyncSync ? { walPath } : {});
       if (checkpointer) keepWalBounded(writer, checkpointer, engineCtx.options.walRestartFrames ? { restartFrames: engineCtx.options.walRestartFrames } : {});
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
-      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key));
+      const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key), storage);
       const level3 = new Level3Service(ctx, lookups);
       rt = { writer, transactions, vaults, batches, level3 };
       transactions.expandDoc = (d, row, names) => expander(ctx, names)(d, row);

@@ -9,6 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { EngineContext } from '../framework/context';
 import { RECORD_FIELDS } from './transaction-doc';
+import type { RecordStorage } from './record-storage';
 import { listMetaOf, locationScope, planList, type ListColumn, type ListSpec } from '../framework/list';
 
 const columns: Record<string, ListColumn> = {
@@ -46,6 +47,7 @@ export function listTransactions(
   ctx: EngineContext,
   req: FastifyRequest,
   expand: (names: string[]) => Expander | undefined,
+  storage: RecordStorage,
   locationsWithTransactions: ReadonlySet<string>,
   countOf?: (locationId: string) => number,
 ): Buffer {
@@ -65,22 +67,23 @@ export function listTransactions(
   const args = [...plan.params, plan.pageSize, (plan.page - 1) * plan.pageSize];
   const meta = Buffer.from(`],"meta":${JSON.stringify(listMetaOf(ctx.origin, req, plan, total))}}`);
   if (ex) {
-    const rows = ctx.stmt(`SELECT id, doc ${sql}`).all(...args) as { id: string; doc: string }[];
+    const rows = ctx.stmt(`SELECT id, doc, doc_keys ${sql}`).all(...args) as { id: string; doc: string; doc_keys: string | null }[];
     const parts = rows.map((r) => {
-      const d = JSON.parse(r.doc) as Record<string, unknown>;
+      const d = storage.parse(r.doc, r.doc_keys);
       ex(d, r);
       d._links = { self: { href: base + r.id } };
       return JSON.stringify(d);
     });
     return Buffer.concat([OPEN, Buffer.from(parts.join(',')), meta]);
   }
-  // The stored records go out as bytes: no UTF-8 decode into JS strings and back.
-  const rows = ctx.stmt(`SELECT id, CAST(doc AS BLOB) AS doc ${sql}`).all(...args) as { id: string; doc: Buffer }[];
+  // The stored records go out as bytes: no UTF-8 decode into JS strings and back; each
+  // record's null keys are one cached buffer per key set (record-storage.ts).
+  const rows = ctx.stmt(`SELECT id, CAST(doc AS BLOB) AS doc, doc_keys ${sql}`).all(...args) as { id: string; doc: Buffer; doc_keys: string | null }[];
   const chunks: Buffer[] = [OPEN];
   for (let i = 0; i < rows.length; i++) {
-    const r = rows[i] as { id: string; doc: Buffer };
+    const r = rows[i] as { id: string; doc: Buffer; doc_keys: string | null };
     if (i > 0) chunks.push(COMMA);
-    chunks.push(r.doc.subarray(0, r.doc.length - 1), Buffer.from(`,"_links":{"self":{"href":"${base}${r.id}"}}}`));
+    chunks.push(r.doc.subarray(0, r.doc.length - 1), storage.suffixBytes(r.doc_keys), Buffer.from(`,"_links":{"self":{"href":"${base}${r.id}"}}}`));
   }
   chunks.push(meta);
   return Buffer.concat(chunks);

@@ -1,4 +1,4 @@
-/** A stored transaction's row (table `transactions`): the columns the engine reads; the record answered is `doc`. */
+/** A stored transaction's row (table `transactions`): the columns the engine reads; the record answered is `doc` with its null keys put back. */
 export interface TransactionRow {
   id: string;
   location_id: string;
@@ -33,5 +33,8 @@ export interface TransactionRow {
   settled: number;
   created_ts: number;
   modified_ts: number;
+  /** The record's set keys (record-storage.ts: read it whole with TransactionService.recordJson). */
   doc: string;
+  /** Which keys `doc` holds; null: all of them (rows written before migration 107). */
+  doc_keys: string | null;
 }

@@ -53,7 +53,8 @@ import type { ReceiptOutbox } from './receipt-outbox';
 import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
-import { emptyDoc, type TransactionDoc } from './transaction-doc';
+import { emptyDoc, RECORD_FIELD_SET, type TransactionDoc } from './transaction-doc';
+import type { RecordStorage } from './record-storage';
 import type { FieldValues } from '../framework/validate';
 import type { BodyActionInput } from '../framework/resource';
 import { checkAmountParts } from './amount-parts';
@@ -116,6 +117,8 @@ export class TransactionService {
     private readonly vaults: VaultService,
     private readonly outbox: ReceiptOutbox,
     private readonly fingerprints: RequestFingerprints,
+    /** How records are stored (lean) and read back whole. */
+    readonly storage: RecordStorage,
   ) {
     this.reloadLocations();
   }
@@ -145,6 +148,16 @@ export class TransactionService {
   getRow(id: string): TransactionRow | undefined {
     if (typeof id !== 'string' || id.length > 64) return undefined;
     return this.ctx.stmt('SELECT * FROM transactions WHERE id = ?').get(id) as TransactionRow | undefined;
+  }
+
+  /** A stored row's whole record as JSON (every key; record-storage.ts). */
+  recordJson(row: Pick<TransactionRow, 'doc' | 'doc_keys'>): string {
+    return this.storage.json(row.doc, row.doc_keys);
+  }
+
+  /** A stored row's whole record. */
+  record(row: Pick<TransactionRow, 'doc' | 'doc_keys'>): TransactionDoc {
+    return this.storage.parse(row.doc, row.doc_keys) as TransactionDoc;
   }
 
   /** Announces a transaction write for postbacks (inside the write; see record-events.ts). */
@@ -199,7 +212,7 @@ export class TransactionService {
         const settled = next === STATUS.achSettled;
         upd.run(next, settled ? 1 : 0, now, next, now, settled ? date : null, settled ? 'settled' : null, r.id);
         const after = this.getRow(r.id) as TransactionRow;
-        this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, after.doc);
+        this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, this.recordJson(after));
       }
     })();
   }
@@ -260,7 +273,7 @@ export class TransactionService {
         return running.result;
       }
       const existing = this.byApiId(locationId, apiId);
-      if (existing) return sameRequestOrRefuse(existing, fingerprint, apiId);
+      if (existing) return sameRequestOrRefuse(existing, fingerprint, apiId, this.recordJson(existing));
       const p = this.createNew(body, f, typed, auth, action, locationId, pt, { apiId, fingerprint }, presented, origin);
       this.inFlight.set(key, { result: p, fingerprint });
       try {
@@ -488,14 +501,14 @@ export class TransactionService {
     if (d.card_present == null && swiped) d.card_present = true;
     if (read?.emv) d.emv_receipt_data = read.emv;
     // A card read at the terminal brings its own entry mode, card_present and EMV data.
-    if (presented) Object.assign(d, presented.doc);
+    if (presented) Object.assign(d, recordKeysOnly(presented.doc));
     d.is_recurring = false;
     d.is_accountvault = account.vaultId !== null;
     d.notification_email_address = email;
     d.notification_email_sent = false;
     if (d.additional_amounts === null) d.additional_amounts = [];
     d.trx_source_id = 12;
-    if (origin?.doc) Object.assign(d, origin.doc);
+    if (origin?.doc) Object.assign(d, recordKeysOnly(origin.doc));
     d.previous_transaction_id = previous?.id ?? null;
     d.effective_date = method === 'ach' ? ((f.effective_date as string | undefined) ?? new Date(now * 1000).toISOString().slice(0, 10)) : null;
     d.created_ts = now;
@@ -516,7 +529,7 @@ export class TransactionService {
     const result = await this.writer.submit((): TxnResult => {
       if (idem !== null) {
         const dup = this.byApiId(locationId, idem.apiId);
-        if (dup) return sameRequestOrRefuse(dup, idem.fingerprint, idem.apiId);
+        if (dup) return sameRequestOrRefuse(dup, idem.fingerprint, idem.apiId, this.recordJson(dup));
       }
       if (refundOf) {
         const orig = this.getRow(refundOf.id) as TransactionRow;
@@ -542,16 +555,17 @@ export class TransactionService {
         this.outbox.recordReceipt(receiptTo, d, this.lookups.locationName(locationId), now);
         d.notification_email_sent = true;
       }
-      const doc = JSON.stringify(d);
+      const stored = this.storage.store(d);
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
             reason_code_id, amount, auth_amount, approved_amount, issuer_approved, refunded, first_six, last_four, brand, exp_date, account_vault_id, contact_id,
-            previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc, request_fingerprint)
-          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`)
+            previous_transaction_id, batch_id, settled, created_ts, modified_ts, doc, doc_keys, request_fingerprint)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`)
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
-          previous?.id ?? null, batchId, now, now, doc, idem?.fingerprint ?? null);
+          previous?.id ?? null, batchId, now, now, stored.doc, stored.keys, idem?.fingerprint ?? null);
+      const doc = this.storage.json(stored.doc, stored.keys);
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc, previous?.id ?? null);
       if (commercialL3) {
@@ -613,7 +627,8 @@ export class TransactionService {
 
     return this.writer.submit((): TxnResult => {
       const cur = this.getRow(row.id) as TransactionRow;
-      const d = JSON.parse(cur.doc) as TransactionDoc;
+      const before = this.recordJson(cur);
+      const d = JSON.parse(before) as TransactionDoc;
       const s: PutActionState = {
         cur,
         d,
@@ -661,12 +676,13 @@ export class TransactionService {
         this.outbox.recordReceipt(email, d, locationName, now);
         d.notification_email_sent = true;
       }
-      const doc = JSON.stringify(d);
-      recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(cur.doc) as Record<string, unknown>, d), now);
+      const stored = this.storage.store(d);
+      const doc = this.storage.json(stored.doc, stored.keys);
+      recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(before) as Record<string, unknown>, d), now);
       this.ctx
         .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, issuer_approved = ?, batch_id = ?, contact_id = ?,
-            exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ? WHERE id = ?`)
-        .run(status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId, expDate, apiId, now, doc, cur.id);
+            exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ?, doc_keys = ? WHERE id = ?`)
+        .run(status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId, expDate, apiId, now, stored.doc, stored.keys, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
       return { status: 200, doc, id: cur.id };
     });
@@ -708,7 +724,7 @@ export class TransactionService {
       upd.run(contactId, now, contactId, now, userId, t.id);
       recordChange(this.ctx, t.id, userId, 'edit', { contact_id: [t.contact_id, contactId] }, now);
       const after = this.getRow(t.id) as TransactionRow;
-      this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, after.doc);
+      this.announce('UPDATE', after.id, after.location_id, after.product_transaction_id, this.recordJson(after));
     }
   }
 
@@ -730,7 +746,7 @@ export class TransactionService {
     } catch {
       return action;
     }
-    const current = parseMoney((JSON.parse(row.doc) as TransactionDoc).tip_amount) ?? 0;
+    const current = parseMoney(this.record(row).tip_amount) ?? 0;
     return tip < current ? TIP_LOWERING_NEEDS : action;
   }
 
@@ -750,9 +766,19 @@ function apiIdReused(apiId: string): ApiError {
  * A POST whose transaction_api_id names `existing`: the first answer when it is the same
  * request (a row from before fingerprints, null, counts as the same), else 422.
  */
-function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiId: string): TxnResult {
+function sameRequestOrRefuse(existing: TransactionRow, fingerprint: string, apiId: string, record: string): TxnResult {
   if (existing.request_fingerprint !== null && existing.request_fingerprint !== fingerprint) throw apiIdReused(apiId);
-  return { status: 201, doc: existing.doc, id: existing.id };
+  return { status: 201, doc: record, id: existing.id };
+}
+
+/**
+ * What another module adds to a record it starts (a terminal's card-present fields, a
+ * recurring's or a pay link's own): record keys only. A key outside the record would be
+ * dropped by the lean store (record-storage.ts), so it is refused here, loudly, instead.
+ */
+function recordKeysOnly(extra: Record<string, unknown>): Record<string, unknown> {
+  for (const k in extra) if (!RECORD_FIELD_SET.has(k)) throw new Error(`${k} is not a key of the transaction record (transaction-doc.ts)`);
+  return extra;
 }
 
 

@@ -89,7 +89,8 @@ function recurringTransactions(ctx: EngineContext, row: Row, auth: AuthInfo): un
   const runs = ctx.stmt('SELECT transaction_id FROM recurring_runs WHERE recurring_id = ? AND transaction_id IS NOT NULL ORDER BY run_date').all(row.id) as { transaction_id: string }[];
   const out: unknown[] = [];
   for (const r of runs) {
-    const t = ctx.stmt('SELECT location_id, doc FROM transactions WHERE id = ?').get(r.transaction_id) as { location_id: string; doc: string } | undefined;
+    // transaction_record(): the whole record from its lean stored form (payments/record-storage.ts).
+    const t = ctx.stmt('SELECT location_id, transaction_record(doc, doc_keys) AS doc FROM transactions WHERE id = ?').get(r.transaction_id) as { location_id: string; doc: string } | undefined;
     if (t && auth.locationSet.has(t.location_id)) out.push(JSON.parse(t.doc));
   }
   return out;

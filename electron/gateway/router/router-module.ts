@@ -241,7 +241,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         // A repeated transaction_api_id answers the stored record without touching the terminal.
         if (present(body.transaction_api_id)) {
           const dup = rt.transactions.byApiId(String(terminal.location_id), String(body.transaction_api_id));
-          if (dup) return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(dup.doc, `${ctx.origin}/v2/transactions/${dup.id}`)}}`);
+          if (dup) return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(rt.transactions.recordJson(dup), `${ctx.origin}/v2/transactions/${dup.id}`)}}`);
         }
         // The amounts were checked with every other field (routerTransactionErrors).
         const amountCents = parseMoneyInput(body.transaction_amount) as number;

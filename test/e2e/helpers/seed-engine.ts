@@ -45,10 +45,12 @@ export function cloneTransactions(engineDataDir: string, opts: CloneOptions): vo
           last_four: lastFour,
           created_ts: ts,
           modified_ts: ts,
+          // The engine stores a record's set keys only (doc_keys, copied, names them): a key
+          // the sample's doc holds may be overwritten, never added.
           doc: JSON.stringify({
             ...doc,
             id,
-            transaction_api_id: null,
+            ...('transaction_api_id' in doc ? { transaction_api_id: null } : {}),
             transaction_amount: amount,
             auth_amount: amount,
             last_four: lastFour,

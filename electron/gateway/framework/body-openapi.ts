@@ -1,26 +1,31 @@
 /**
- * The request schemas of declared body values (resource.ts ValueDef): the bodies of a
+ * The request schemas of declared body values (resource.ts FieldDef, as ActionFieldDef and ModeFieldDef): the bodies of a
  * resource's body-dispatched actions (`action` in the wrapper picks the fields, as the
  * transaction field table declares them) and bodies read by mode (create / update) with
  * fields that apply to one variant only (an account vault's payment method).
  *
  * Each field's schema says exactly what validate.ts readValue takes: its JSON type and
- * bounds (VALUE_PATTERNS for the typed text: money, MMYY, e-mail, hex, base64) and, on an
+ * bounds (INPUT_PATTERNS for the typed text: money, MMYY, e-mail, hex, base64) and, on an
  * optional field, null or "" for "not sent" (on an edit or an update: clear it); the rules an
  * empty string breaks bind only a sent value (`anyOf: [<rules>, {const: ""}]`).
  */
 import { describeDigits } from './card-mask';
 import { pascal, sampleText, wholeFirstAlternative, withExample, type JsonSchema } from './openapi-document';
-import type { ActionFieldDef, BodyActionRoute, BodyWrites, ModeFieldDef, ValueDef } from './resource';
-import { VALUE_PATTERNS } from './validate';
+import type { ActionFieldDef, BodyActionRoute, BodyWrites, FieldDef, FieldType, ModeFieldDef } from './resource';
+import { INPUT_PATTERNS } from './validate';
 
 /** A value's JSON type, as its schema is built. */
 type SchemaKind = 'string' | 'money' | 'boolean' | 'object' | 'tags' | 'array';
 
-const KIND: Record<ValueDef['type'], SchemaKind> = {
+const KIND: Record<FieldType, SchemaKind> = {
   string: 'string', money: 'money', boolean: 'boolean', date: 'string', mmyy: 'string', json: 'object', enum: 'string',
   hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
+  // Not declared in a body table (a declared resource's fields are documented by resource-openapi.ts).
+  integer: 'string', number: 'string',
 };
+
+/** The text rule of a value type read from text (money, MMYY, e-mail, hex, base64). */
+const TYPE_PATTERNS: Readonly<Partial<Record<FieldType, RegExp>>> = { money: INPUT_PATTERNS.money, mmyy: INPUT_PATTERNS.mmyy, email: INPUT_PATTERNS.email, hex: INPUT_PATTERNS.hex, base64: INPUT_PATTERNS.base64 };
 
 /** What the schema of one value states: its kind and bounds. */
 interface Bounds {
@@ -28,12 +33,12 @@ interface Bounds {
   minLength?: number;
   maxLength?: number;
   maxItems?: number;
-  enum?: readonly string[];
+  enum?: readonly (string | number)[];
   pattern?: string;
   format?: 'date';
 }
 
-function boundsOf(f: ValueDef): Bounds {
+function boundsOf(f: FieldDef): Bounds {
   const b: Bounds = { kind: KIND[f.type] };
   // A field whose own reader checks its length (per payment method) states its text form only.
   if (f.textForm) b.pattern = f.textForm.source;
@@ -43,8 +48,8 @@ function boundsOf(f: ValueDef): Bounds {
     if (f.max !== undefined) b.maxLength = f.max;
   }
   // The item types of an amount list are in its message and description, not an enum of the list.
-  if (f.values && f.type !== 'additional_amounts') b.enum = f.values;
-  b.pattern ??= f.pattern?.source ?? VALUE_PATTERNS[f.type]?.source;
+  if (f.enum && f.type !== 'additional_amounts') b.enum = f.enum;
+  b.pattern ??= f.pattern?.source ?? TYPE_PATTERNS[f.type]?.source;
   if (f.type === 'date') b.format = 'date';
   return b;
 }
@@ -88,7 +93,7 @@ function valueSchema(b: Bounds, optional: boolean): JsonSchema {
 }
 
 /** A value the field takes, for the document and generated requests, when the declaration names none. */
-function sampleOf(f: ValueDef, b: Bounds): unknown {
+function sampleOf(f: ActionFieldDef, b: Bounds): unknown {
   if (b.enum) return b.enum[0];
   switch (b.kind) {
     case 'money':

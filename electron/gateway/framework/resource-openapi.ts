@@ -39,12 +39,12 @@ import {
   type OpenApiOperation,
   type OpenApiPart,
 } from './openapi-document';
-import { pathOf, type BodyActionRoute, type FieldDef, type ResourceDef } from './resource';
+import { pathOf, type BodyActionRoute, type ResourceDef, type StoredFieldDef } from './resource';
 
 export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
 export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 
-function outputSchema(f: FieldDef): JsonSchema {
+function outputSchema(f: StoredFieldDef): JsonSchema {
   if (f.answerSchema) return { ...f.answerSchema };
   // A field every record has is never null in an answer.
   const n = f.alwaysSet ? (x: JsonSchema) => x : nullable;
@@ -65,7 +65,7 @@ function outputSchema(f: FieldDef): JsonSchema {
 }
 
 /** A value the field accepts, shown in the reference and used by generated requests. */
-function sampleOf(name: string, f: FieldDef): unknown {
+function sampleOf(name: string, f: StoredFieldDef): unknown {
   if (f.example !== undefined) return f.example;
   if (f.enum) return f.enum[0];
   switch (f.type) {
@@ -93,7 +93,7 @@ function sampleOf(name: string, f: FieldDef): unknown {
 }
 
 /** The pattern (JSON Schema text) of a string format, or of numbers sent as text; shared with validate.ts. */
-function formatPattern(f: FieldDef): string | undefined {
+function formatPattern(f: StoredFieldDef): string | undefined {
   if (f.pattern) return f.pattern.source;
   if (f.format === 'email' || f.format === 'url' || f.format === 'digits' || f.format === 'no-spaces' || f.format === 'money') return INPUT_PATTERNS[f.format].source;
   return undefined;
@@ -109,7 +109,7 @@ function formatPattern(f: FieldDef): string | undefined {
  * string meets (maximum length, type) stay on the field itself, and are repeated in the
  * first alternative with the example (wholeFirstAlternative: what generators read).
  */
-function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema {
+function inputSchema(name: string, f: StoredFieldDef, digits: DigitsRule): JsonSchema {
   let out: JsonSchema = {};
   const nonEmpty: JsonSchema = {};
   const clearable = !f.required && f.nullable !== false;

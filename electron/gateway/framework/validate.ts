@@ -26,7 +26,7 @@ import { MONEY_INPUT_RE, parseMoneyInput } from '../../../shared/payments/money'
 import { parseExpDate } from '../../../shared/payments/exp-date';
 import { ErrorCollector, MSG, fmt, unprocessable } from './errors';
 // The engine context as declarations see it (resource.ts HookContext): importing context.ts here would close a circle through openapi-document.ts.
-import type { ActionFieldDef, BodyWrites, FieldDef, FieldValues, HookContext as EngineContext, ResourceDef, Row, TextFormat, WriteInput } from './resource';
+import type { ActionFieldDef, BodyWrites, FieldDef, FieldValues, HookContext as EngineContext, ModeFieldDef, ResourceDef, Row, TextFormat, WriteInput } from './resource';
 
 export type { ActionFieldDef, FieldDef, FieldType, FieldValues } from './resource';
 
@@ -136,6 +136,19 @@ function defaultOf(ctx: EngineContext, f: FieldDef): unknown {
   return typeof f.default === 'function' ? (f.default as (c: EngineContext) => unknown)(ctx) : f.default;
 }
 
+/** A resource's writable fields with their reader's copies, made on its first write. */
+const WRITABLE = new WeakMap<ResourceDef, readonly { name: string; f: FieldDef; reader: FieldDef }[]>();
+function writableFieldsOf(def: ResourceDef): readonly { name: string; f: FieldDef; reader: FieldDef }[] {
+  let list = WRITABLE.get(def);
+  if (!list) {
+    list = Object.entries(def.fields)
+      .filter(([, f]) => !f.readOnly)
+      .map(([name, f]) => ({ name, f, reader: readerCopy(f) }));
+    WRITABLE.set(def, list);
+  }
+  return list;
+}
+
 export function validateWrite(
   ctx: EngineContext,
   def: ResourceDef,
@@ -147,8 +160,7 @@ export function validateWrite(
   const raw = wrappedBody(body, def.name);
   const errs = new ErrorCollector();
   const values: Row = {};
-  for (const [name, f] of Object.entries(def.fields)) {
-    if (f.readOnly) continue;
+  for (const { name, f, reader } of writableFieldsOf(def)) {
     const present = Object.prototype.hasOwnProperty.call(raw, name) && raw[name] !== undefined;
     if (mode === 'update') {
       if (!present) continue;
@@ -172,7 +184,7 @@ export function validateWrite(
       else values[name] = null;
       continue;
     }
-    const out = readValue(name, f, v, errs);
+    const out = readValue(name, reader, v, errs);
     if (out === undefined) continue;
     if (f.ref && !f.virtual) {
       const target = ctx.resource(f.ref);
@@ -240,6 +252,34 @@ function readText(name: string, f: FieldDef, v: unknown, errs: ErrorCollector, p
     return refuse(errs, name, f, f.messages?.pattern ?? invalid ?? MSG.FIELD_PATTERN, { what: f.patternText });
   }
   return s;
+}
+
+/**
+ * The reader's copy of a declaration: every property readValue reads, present in one order
+ * (undefined where the declaration says nothing), so the reader's property loads see one
+ * object shape whoever declared the field: declarations are object literals of many shapes,
+ * and the reader runs for every field of every sale. Made once per declaration, by the plans
+ * below (per action, per resource, per body read by mode), never per request.
+ */
+export function readerCopy(f: FieldDef): FieldDef {
+  const m = f.messages;
+  return {
+    type: f.type,
+    ownReader: f.ownReader,
+    min: f.min,
+    max: f.max,
+    trim: f.trim,
+    format: f.format,
+    pattern: f.pattern,
+    patternText: f.patternText,
+    messages: m === undefined ? undefined : { invalid: m.invalid, pattern: m.pattern, tooLong: m.tooLong },
+    label: f.label,
+    json: f.json,
+    minValue: f.minValue,
+    maxValue: f.maxValue,
+    enum: f.enum,
+    check: f.check,
+  };
 }
 
 /**
@@ -343,8 +383,8 @@ function refuseAmounts(errs: ErrorCollector, name: string, f: FieldDef, max: num
 /** One action's reading plan, compiled once at start-up (the validator runs on every sale). */
 export interface ActionFieldPlan {
   readonly action: string;
-  /** Every declared field of the resource, by name (a field of another action is named as such, never dropped). */
-  readonly known: ReadonlyMap<string, ActionFieldDef>;
+  /** Every declared field of the resource, by name, as the reader's copy (a field of another action is named as such, never dropped). */
+  readonly known: ReadonlyMap<string, FieldDef>;
   /** The fields this action takes. */
   readonly takes: ReadonlySet<string>;
   readonly required: readonly ActionFieldDef[];
@@ -352,7 +392,7 @@ export interface ActionFieldPlan {
 
 /** The reading plan of each action, from one field table. */
 export function planActionFields<A extends string>(fields: readonly ActionFieldDef[], actions: readonly A[]): Readonly<Record<A, ActionFieldPlan>> {
-  const known = new Map(fields.map((f) => [f.name, f]));
+  const known = new Map(fields.map((f) => [f.name, readerCopy(f)]));
   const plans = {} as Record<A, ActionFieldPlan>;
   for (const action of actions) {
     plans[action] = {
@@ -407,10 +447,23 @@ export function readActionFields(plan: ActionFieldPlan, body: Record<string, unk
  * emptied. Fields of the other mode are ignored (update: "only the fields sent change"), as
  * are unknown keys; create's required fields are the hooks' to name (their messages differ by variant).
  */
+/** The reader's copies of a body's fields read by mode, in their order, made on its first read. */
+const MODE_READERS = new WeakMap<BodyWrites, readonly FieldDef[]>();
+function modeReadersOf(writes: BodyWrites): readonly FieldDef[] {
+  let readers = MODE_READERS.get(writes);
+  if (!readers) {
+    readers = writes.fields.map(readerCopy);
+    MODE_READERS.set(writes, readers);
+  }
+  return readers;
+}
+
 export function readModeFields(writes: BodyWrites, mode: 'create' | 'update', variant: string | undefined, body: Record<string, unknown>, errs: ErrorCollector): FieldValues {
   const out: FieldValues = {};
   const variants = writes.variants;
-  for (const f of writes.fields) {
+  const readers = modeReadersOf(writes);
+  for (let i = 0; i < writes.fields.length; i++) {
+    const f = writes.fields[i] as ModeFieldDef;
     if (!f.modes.includes(mode) || !Object.hasOwn(body, f.name)) continue;
     const v = body[f.name];
     if (!sent(v)) {
@@ -422,7 +475,7 @@ export function readModeFields(writes: BodyWrites, mode: 'create' | 'update', va
       errs.add(f.name, variants.message, { kind: variants.kind[variant] ?? variant });
       continue;
     }
-    const value = readValue(f.name, f, v, errs);
+    const value = readValue(f.name, readers[i] as FieldDef, v, errs);
     if (value !== undefined) out[f.name] = value;
   }
   return out;

@@ -52,8 +52,8 @@ type EngineContext = HookContext;
 
 /**
  * One field, declared once: what its value is and how the one reader checks it
- * (validate.ts readValue), what the OpenAPI document states of it (resource-openapi.ts,
- * body-openapi.ts) and, for a field of a declared resource, how its record keeps it. The same
+ * (validate.ts readValue), what the OpenAPI document states of it (field-openapi.ts
+ * fieldSchema) and, for a field of a declared resource, how its record keeps it. The same
  * declaration is a declared resource's field (`ResourceDef.fields`, keyed by name), a row of
  * a body-dispatched field table (`ActionFieldDef`: which actions take it) and a field of a
  * body read by mode (`ModeFieldDef`: create / update, which variants).
@@ -98,11 +98,13 @@ export interface FieldDef {
   /** Label used in messages (default from the name: last_name → "Last Name"). */
   label?: string;
 
-  // ---- what the document says of it
+  // ---- what the document says of it (field-openapi.ts)
   /** One sentence for the document. */
   description?: string;
   /** A valid value, shown in the API reference and sent by the contract run (else derived from the type and bounds). */
   example?: unknown;
+  /** The document shows no example for it (none is derived either). */
+  noExample?: true;
   /**
    * JSON fields: the value's shape in the OpenAPI document (default: any object). Declared
    * beside `json`, its engine side: what one refuses the other must refuse too.

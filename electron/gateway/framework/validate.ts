@@ -17,9 +17,9 @@
  * once per action, so a sale pays for a map lookup per sent key and nothing is allocated per
  * request but the values read.
  *
- * The OpenAPI document's request schemas (resource-openapi.ts, body-openapi.ts) are built
- * from the same declarations and the same patterns: whatever the document refuses, this
- * refuses, and the other way round (test/gateway/openapi-fuzz.test.ts walks it).
+ * The OpenAPI document's request schemas (field-openapi.ts) are built from the same
+ * declarations and the same patterns: whatever the document refuses, this refuses, and the
+ * other way round (test/gateway/openapi-fuzz.test.ts walks it).
  */
 import type { FastifyRequest } from 'fastify';
 import { MONEY_INPUT_RE, parseMoneyInput } from '../../../shared/payments/money';
@@ -50,8 +50,8 @@ const URL_RE = /^https?:\/\/\S+$/;
 
 /**
  * The text rules of the formats and of the types read from text (numbers sent as text,
- * amounts, card expiries, encoded text), shared with the OpenAPI document (resource-openapi.ts
- * and body-openapi.ts write them as `pattern`), so both read one rule.
+ * amounts, card expiries, encoded text), shared with the OpenAPI document (field-openapi.ts
+ * writes them as `pattern`), so both read one rule.
  */
 export const INPUT_PATTERNS = {
   email: EMAIL_RE,

@@ -248,8 +248,18 @@ export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_d
 /** Every way to name the account, an earlier transaction included: the document marks them `x-account-source` (one per request). */
 const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_transaction_id', 'previous_transaction_api_id']);
 
-/** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
+/**
+ * Examples a generated request can send as they are (the bounds alone would not pass Luhn or
+ * the calendar, nor a pattern); the other fields' are derived from their type and bounds
+ * (framework/field-openapi.ts), a flag's is 0 (a generated request turns nothing on).
+ */
 const EXAMPLES: Readonly<Record<string, unknown>> = {
+  transaction_api_id: 'A1A1A1A1',
+  order_num: 'A1A1A1A1',
+  po_number: 'A1A1A1A1',
+  dob_year: '1111',
+  ssn4: '1111',
+  custom_data: {},
   account_number: '4111111111111111',
   exp_date: '1230',
   cvv: '999',
@@ -274,7 +284,7 @@ const EXAMPLES: Readonly<Record<string, unknown>> = {
  */
 export const TRANSACTION_FIELDS: readonly TransactionField[] = TABLE.map((f) => ({
   ...f,
-  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : {}),
+  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : f.type === 'boolean' ? { example: 0 } : {}),
   ...(ACCOUNT_SOURCES.has(f.name) ? { extensions: { 'x-account-source': true } } : {}),
   ...(f.name === 'account_number' ? { textForm: ACCOUNT_NUMBER_TEXT } : {}),
 }));

@@ -1,130 +1,25 @@
 /**
- * The request schemas of declared body values (resource.ts ValueDef): the bodies of a
- * resource's body-dispatched actions (`action` in the wrapper picks the fields, as the
- * transaction field table declares them) and bodies read by mode (create / update) with
- * fields that apply to one variant only (an account vault's payment method).
+ * The request schemas of the bodies whose fields are declared as tables (resource.ts
+ * ActionFieldDef, ModeFieldDef): the bodies of a resource's body-dispatched actions (`action`
+ * in the wrapper picks the fields, as the transaction field table declares them) and bodies
+ * read by mode (create / update) with fields that apply to one variant only (an account
+ * vault's payment method).
  *
- * Each field's schema says exactly what validate.ts readValue takes: its JSON type and
- * bounds (VALUE_PATTERNS for the typed text: money, MMYY, e-mail, hex, base64) and, on an
- * optional field, null or "" for "not sent" (on an edit or an update: clear it); the rules an
- * empty string breaks bind only a sent value (`anyOf: [<rules>, {const: ""}]`).
+ * Each field's schema is the one every declared field gets (field-openapi.ts fieldSchema),
+ * placed: an action field is optional (null or "" is "not sent", or clears it on an edit) and
+ * says which actions take it; a mode field is optional unless create requires it or update
+ * may not empty it, and says which variants take it.
  */
-import { describeDigits } from './card-mask';
-import { pascal, sampleText, wholeFirstAlternative, withExample, type JsonSchema } from './openapi-document';
-import type { ActionFieldDef, BodyActionRoute, BodyWrites, ModeFieldDef, ValueDef } from './resource';
-import { VALUE_PATTERNS } from './validate';
-
-/** A value's JSON type, as its schema is built. */
-type SchemaKind = 'string' | 'money' | 'boolean' | 'object' | 'tags' | 'array';
-
-const KIND: Record<ValueDef['type'], SchemaKind> = {
-  string: 'string', money: 'money', boolean: 'boolean', date: 'string', mmyy: 'string', json: 'object', enum: 'string',
-  hex: 'string', base64: 'string', email: 'string', tags: 'tags', additional_amounts: 'array',
-};
-
-/** What the schema of one value states: its kind and bounds. */
-interface Bounds {
-  kind: SchemaKind;
-  minLength?: number;
-  maxLength?: number;
-  maxItems?: number;
-  enum?: readonly string[];
-  pattern?: string;
-  format?: 'date';
-}
-
-function boundsOf(f: ValueDef): Bounds {
-  const b: Bounds = { kind: KIND[f.type] };
-  // A field whose own reader checks its length (per payment method) states its text form only.
-  if (f.textForm) b.pattern = f.textForm.source;
-  else if (f.type === 'tags' || f.type === 'additional_amounts') b.maxItems = f.max;
-  else if (f.type !== 'money' && f.type !== 'json' && f.type !== 'mmyy') {
-    if (f.min !== undefined) b.minLength = f.min;
-    if (f.max !== undefined) b.maxLength = f.max;
-  }
-  // The item types of an amount list are in its message and description, not an enum of the list.
-  if (f.values && f.type !== 'additional_amounts') b.enum = f.values;
-  b.pattern ??= f.pattern?.source ?? VALUE_PATTERNS[f.type]?.source;
-  if (f.type === 'date') b.format = 'date';
-  return b;
-}
-
-/** One value's schema; `optional`: null or "" mean "not sent" (or "clear it" where the body may clear). */
-function valueSchema(b: Bounds, optional: boolean): JsonSchema {
-  let s: JsonSchema;
-  const nonEmpty: JsonSchema = {};
-  switch (b.kind) {
-    case 'tags':
-      // A comma-separated list or an array of titles.
-      s = { anyOf: [{ type: 'string' }, { type: 'array', maxItems: b.maxItems, items: { type: 'string', minLength: 1, maxLength: 64 } }] };
-      break;
-    case 'array':
-      s = { type: 'array', maxItems: b.maxItems, items: { type: 'object' } };
-      break;
-    case 'boolean':
-      s = { enum: [true, false, 1, 0, '1', '0', 'true', 'false'] };
-      break;
-    case 'object':
-      s = { type: 'object' };
-      break;
-    default:
-      s = { type: 'string' };
-  }
-  if (b.minLength !== undefined) nonEmpty.minLength = b.minLength;
-  if (b.maxLength !== undefined) s.maxLength = b.maxLength;
-  if (b.enum) s.enum = [...b.enum];
-  if (b.pattern) nonEmpty.pattern = b.pattern;
-  if (b.format) nonEmpty.format = b.format;
-  if (!optional) return Object.assign(s, nonEmpty);
-  // Not sent: absent, null or "" (the engine reads all three alike).
-  if (Array.isArray(s.enum)) {
-    s.enum = [...(s.enum as unknown[]), '', null];
-    if (s.type === 'string') s.type = ['string', 'null'];
-  } else if (s.type === 'string') {
-    s.type = ['string', 'null'];
-    if (Object.keys(nonEmpty).length) s.anyOf = [nonEmpty, { const: '' }];
-  } else s = { anyOf: [s, { const: '' }, { const: null }] };
-  return s;
-}
-
-/** A value the field takes, for the document and generated requests, when the declaration names none. */
-function sampleOf(f: ValueDef, b: Bounds): unknown {
-  if (b.enum) return b.enum[0];
-  switch (b.kind) {
-    case 'money':
-      return '1.00';
-    case 'tags':
-      return 'regular';
-    case 'array':
-      return [];
-    case 'boolean':
-      return 0;
-    case 'object':
-      return {};
-    default:
-      if (b.format === 'date') return '2030-01-15';
-      if (f.type === 'hex') return 'ab'.repeat(Math.min(4, Math.floor((b.maxLength ?? 8) / 2)));
-      if (f.type === 'base64') return 'aGVsbG8=';
-      if (b.pattern && /^\^\\d/.test(b.pattern)) return '1'.repeat(b.minLength ?? 1);
-      if (b.pattern) return 'A1'.repeat(8).slice(0, Math.max(b.minLength ?? 1, Math.min(b.maxLength ?? 8, 8)));
-      return sampleText(f.name, b.minLength, b.maxLength);
-  }
-}
+import { fieldSchema } from './field-openapi';
+import { pascal, withExample, type JsonSchema } from './openapi-document';
+import type { ActionFieldDef, BodyActionRoute, BodyWrites, ModeFieldDef } from './resource';
 
 /** An action field's schema for a route's actions; `x-actions` lists those that take it, machine-readable (the generated fuzz run picks its base request by it). */
 function actionFieldSchema(f: ActionFieldDef, actions: readonly string[]): JsonSchema {
-  const b = boundsOf(f);
-  const s = valueSchema(b, true);
   const taken = f.actions.filter((a) => actions.includes(a));
-  s['x-actions'] = taken;
-  Object.assign(s, f.extensions);
-  const which = taken.length === actions.length ? '' : ` Actions: ${taken.join(', ')}.`;
-  const desc = `${f.description ?? ''}${which}`.trim();
-  if (desc) s.description = desc;
-  if (f.type !== 'money') describeDigits(s, f.keepsDigits ?? 'mask');
-  return wholeFirstAlternative(withExample(s, f.example ?? sampleOf(f, b)));
+  const notes = taken.length === actions.length ? [] : [`Actions: ${taken.join(', ')}.`];
+  return fieldSchema(f.name, f, { empty: 'accepted', notes, extensions: { 'x-actions': taken }, digits: f.keepsDigits ?? 'mask' });
 }
-
 
 /** The name of one action's request schema: the route's schema and the action (`TransactionCreateSale`). */
 export const actionSchemaName = (route: Pick<BodyActionRoute, 'schemaName'>, action: string) => `${route.schemaName}${pascal(action)}`;
@@ -197,15 +92,13 @@ export function modeBodySchema(writes: BodyWrites, mode: 'create' | 'update'): J
   const variants = writes.variants;
   for (const f of writes.fields) {
     if (!f.modes.includes(mode)) continue;
-    const b = boundsOf(f);
-    const optional = !(mode === 'create' && f.required) && !(mode === 'update' && f.nullable === false);
-    const s = valueSchema(b, optional);
+    // Create's required fields are refused by the hooks when empty; update's that may not be emptied, by the reader.
+    const empty = mode === 'create' && f.required ? 'refused' : mode === 'update' && f.nullable === false ? 'blank' : 'accepted';
     const only = variants && f.variants && f.variants.length < variants.values.length ? f.variants : undefined;
     // Machine-readable, like an action field's x-actions: the other variants refuse it.
-    if (variants && only) s[`x-${variants.field.replace(/_/g, '-')}s`] = [...only];
-    s.description = `${f.description}${only && variants ? ` ${only.map((v) => variants.onlyText(v)).join(' ')}` : ''}`;
-    const example = f.example ?? (f.type === 'string' && !f.pattern ? sampleText(f.name, f.min ?? 0, f.max ?? 64) : undefined);
-    properties[f.name] = describeDigits(wholeFirstAlternative(withExample(s, example)), f.keepsDigits ?? 'mask');
+    const extensions = variants && only ? { [`x-${variants.field.replace(/_/g, '-')}s`]: [...only] } : undefined;
+    const notes = only && variants ? only.map((v) => variants.onlyText(v)) : [];
+    properties[f.name] = fieldSchema(f.name, f, { empty, notes, extensions, digits: f.keepsDigits ?? 'mask' });
   }
   const required = mode === 'create' ? writes.fields.filter((f: ModeFieldDef) => f.required && f.modes.includes('create')).map((f) => f.name) : [];
   return { type: 'object', description: writes.about[mode], ...(required.length ? { required } : {}), properties, additionalProperties: true };

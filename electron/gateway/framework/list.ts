@@ -18,7 +18,7 @@ import type { Clock } from './clock';
 import { maskCardNumbers } from './card-mask';
 import { ErrorCollector, MSG, fieldError, fmt, unprocessable } from './errors';
 import type { AuthInfo, EngineContext, ListExtra, ListResult } from './context';
-import type { FieldDef, FilterKind, ResourceDef, Row } from './resource';
+import type { FilterKind, ResourceDef, Row, StoredFieldDef } from './resource';
 import { scopeSql } from './records';
 import { NAMED_RANGES, isNamedRange, namedRange } from './timestamp-ranges';
 import { parseBoolean, parseNumber } from './validate';
@@ -31,7 +31,7 @@ const RESERVED = new Set(['page', 'page_size', 'per-page', 'sort', 'expand', 'ap
 /** Stripped from the pagination links so credentials in a query string are not echoed back. */
 const SECRET_PARAMS = ['developer-id', 'user-id', 'user-api-key'];
 
-export function filterKindOf(name: string, f: FieldDef): FilterKind | false {
+export function filterKindOf(name: string, f: StoredFieldDef): FilterKind | false {
   if (f.filter !== undefined) return f.filter;
   if (f.writeOnly || f.virtual || f.computed) return false;
   switch (f.type) {
@@ -230,7 +230,7 @@ export function listSpecOf(def: ResourceDef): ListSpec {
   if (spec) return spec;
   const columns: Record<string, ListColumn> = {};
   const filters = filtersOf(def);
-  const add = (param: string, name: string, f: FieldDef | undefined) => {
+  const add = (param: string, name: string, f: StoredFieldDef | undefined) => {
     const kind = filters.get(param)?.[1] ?? false;
     const sortable = name === 'id' || (f !== undefined && !f.virtual && !f.writeOnly && !f.computed && f.type !== 'json' && f.sortable !== false);
     // Declared money fields are stored as decimal strings ("10.00"): filtered as integer cents, sorted as stored.

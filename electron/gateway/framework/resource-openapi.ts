@@ -2,8 +2,9 @@
  * OpenAPI from a resource declaration: the generic routes it mounts (list, view, create,
  * update, delete), their query parameters (the declared filters, paging, sort, expands,
  * api id addressing), the record schema (from the declared fields) and the request
- * schemas (the writable fields with their bounds, required-on-create). Hand-written
- * routes reuse `recordSchemaName` / `writeSchemaName` to point at the same shapes.
+ * schemas (each writable field's from field-openapi.ts fieldSchema, as every declared
+ * field's; required-on-create). Hand-written routes reuse `recordSchemaName` /
+ * `writeSchemaName` to point at the same shapes.
  *
  * Readings: a response record has every declared, readable field (null when empty) plus
  * whatever `decorate` and expands add, so record schemas allow additional properties.
@@ -12,10 +13,10 @@
  * refuses is refused by the engine with a 422 naming the field.
  */
 import { actionBodySchema, actionSchemas, modeBodySchema } from './body-openapi';
-import { describeDigits, digitsRuleOf, type DigitsRule } from './card-mask';
+import { digitsRuleOf } from './card-mask';
 import { labelOf } from './errors';
 import { filtersOf } from './list';
-import { INPUT_PATTERNS } from './validate';
+import { fieldSchema } from './field-openapi';
 import {
   API_ID_PARAMETERS,
   BODY_ERRORS,
@@ -30,21 +31,18 @@ import {
   pascal,
   PAGING_PARAMETERS,
   ref,
-  sampleText,
-  wholeFirstAlternative,
-  withExample,
   wrapper,
   type ErrorStatus,
   type JsonSchema,
   type OpenApiOperation,
   type OpenApiPart,
 } from './openapi-document';
-import { pathOf, type BodyActionRoute, type FieldDef, type ResourceDef } from './resource';
+import { pathOf, type BodyActionRoute, type ResourceDef, type StoredFieldDef } from './resource';
 
 export const recordSchemaName = (def: ResourceDef) => def.schemaName ?? pascal(def.name);
 export const writeSchemaName = (def: ResourceDef, mode: 'create' | 'update') => `${recordSchemaName(def)}${mode === 'create' ? 'Create' : 'Update'}`;
 
-function outputSchema(f: FieldDef): JsonSchema {
+function outputSchema(f: StoredFieldDef): JsonSchema {
   if (f.answerSchema) return { ...f.answerSchema };
   // A field every record has is never null in an answer.
   const n = f.alwaysSet ? (x: JsonSchema) => x : nullable;
@@ -62,117 +60,6 @@ function outputSchema(f: FieldDef): JsonSchema {
     case 'json':
       return { description: 'JSON value (object, or null when unset).' };
   }
-}
-
-/** A value the field accepts, shown in the reference and used by generated requests. */
-function sampleOf(name: string, f: FieldDef): unknown {
-  if (f.example !== undefined) return f.example;
-  if (f.enum) return f.enum[0];
-  switch (f.type) {
-    case 'integer':
-    case 'number':
-      return f.minValue ?? 1;
-    case 'boolean':
-      return 1;
-    case 'date':
-      return '1990-01-31';
-    case 'json':
-      return undefined;
-    case 'string': {
-      if (f.format === 'money') return '10.00';
-      if (f.pattern || f.ref) return undefined;
-      if (f.format === 'email') return 'pat@example.com';
-      if (f.format === 'url') return 'https://example.com';
-      if (f.format === 'time-zone') return 'America/Chicago';
-      const min = f.min ?? 0;
-      const max = f.max ?? 64;
-      if (f.format === 'digits') return '5'.repeat(Math.max(min, Math.min(max, 10)));
-      return sampleText(name, min, max);
-    }
-  }
-}
-
-/** The pattern (JSON Schema text) of a string format, or of numbers sent as text; shared with validate.ts. */
-function formatPattern(f: FieldDef): string | undefined {
-  if (f.pattern) return f.pattern.source;
-  if (f.format === 'email' || f.format === 'url' || f.format === 'digits' || f.format === 'no-spaces' || f.format === 'money') return INPUT_PATTERNS[f.format].source;
-  return undefined;
-}
-
-/**
- * The request schema of one field, saying exactly what validate.ts takes: strings as JSON
- * strings; integers and numbers as JSON numbers or as text (digit strings, as XML bodies
- * and the family's samples send them); booleans as true/false/1/0 and their text; and, on
- * an optional field that may be emptied, null or "" (which clear it or restore its
- * default). The rules an empty string breaks (minimum length, pattern, date format) then
- * bind only the non-empty value: `anyOf: [<rules>, {const: ""}]`, the bounds an empty
- * string meets (maximum length, type) stay on the field itself, and are repeated in the
- * first alternative with the example (wholeFirstAlternative: what generators read).
- */
-function inputSchema(name: string, f: FieldDef, digits: DigitsRule): JsonSchema {
-  let out: JsonSchema = {};
-  const nonEmpty: JsonSchema = {};
-  const clearable = !f.required && f.nullable !== false;
-  let types: string[] = [];
-  switch (f.type) {
-    case 'string':
-    case 'date': {
-      types = ['string'];
-      if (f.max !== undefined) out.maxLength = f.max;
-      const min = f.required || f.nullable === false ? Math.max(f.min ?? 1, 1) : f.min;
-      if (min !== undefined && min > 0) nonEmpty.minLength = min;
-      const pattern = formatPattern(f);
-      if (pattern) nonEmpty.pattern = pattern;
-      if (f.type === 'date') nonEmpty.format = 'date';
-      if (f.enum) out.enum = [...f.enum];
-      break;
-    }
-    case 'integer':
-    case 'number': {
-      types = [f.type, 'string'];
-      const text = INPUT_PATTERNS[f.type].source.replace(/^\^/, '').replace(/\$$/, '');
-      out.pattern = clearable ? `^(?:${text})?$` : `^${text}$`;
-      if (f.minValue !== undefined) out.minimum = f.minValue;
-      if (f.maxValue !== undefined) out.maximum = f.maxValue;
-      if (f.enum) out.enum = [...f.enum, ...f.enum.map(String)];
-      break;
-    }
-    case 'boolean':
-      out.enum = [true, false, 1, 0, '1', '0', 'true', 'false'];
-      break;
-    case 'json':
-      out = f.jsonSchema ? { ...f.jsonSchema } : { type: 'object' };
-      break;
-  }
-  if (types.length) out.type = types.length === 1 ? types[0] : types;
-  if (clearable) {
-    // "" or null clears the field (or restores its default).
-    if (Array.isArray(out.enum)) {
-      out.enum = [...(out.enum as unknown[]), '', null];
-      if (types.length) out.type = [...new Set([...types, 'string', 'null'])];
-    }
-    // null as `const` (no `type`): Portman's fuzzer types an anyOf by its last typed
-    // alternative, and must read this one as the object whose keys it fuzzes.
-    else if (f.type === 'json') out = { anyOf: [out, { const: '' }, { const: null }] };
-    else {
-      out.type = [...types, 'null'];
-      if (Object.keys(nonEmpty).length) out.anyOf = [nonEmpty, { const: '' }];
-    }
-  } else if (f.type !== 'json') Object.assign(out, nonEmpty);
-  const notes: string[] = [];
-  if (f.ref) notes.push(`Id of a ${f.ref.replace(/_/g, ' ')} the caller can see.`);
-  if (f.update === false) notes.push('Cannot be changed after create.');
-  if (f.writeOnly) notes.push('Never returned.');
-  if (f.format === 'time-zone') notes.push('An IANA time zone name, such as America/New_York.');
-  if (f.format === 'email') notes.push('An e-mail address.');
-  if (f.format === 'url') notes.push('An http or https URL.');
-  if (f.format === 'money') notes.push('An amount such as "25.00".');
-  if (clearable) notes.push(f.default !== undefined ? 'null or "" restores the default.' : 'null or "" clears it.');
-  else if (!f.required) notes.push('May be left out, not emptied.');
-  if (notes.length) out.description = notes.join(' ');
-  // What a card number typed here does, and why (card-mask.ts).
-  describeDigits(out, digits);
-  return wholeFirstAlternative(withExample(out, sampleOf(name, f)));
 }
 
 /** The expands a resource answers: its declared ones, or those of the module that keeps its records. */
@@ -200,7 +87,10 @@ export function writeSchema(def: ResourceDef, mode: 'create' | 'update'): JsonSc
     if (f.readOnly) continue;
     if (mode === 'update' && f.update === false) continue;
     if (mode === 'create' && f.create === false) continue;
-    properties[name] = inputSchema(name, f, digitsRuleOf(def, name, f));
+    // null or "" clears an optional field (or restores its default); the reader refuses it as blank on the others.
+    const clearable = !f.required && f.nullable !== false;
+    const notes = clearable ? [f.default !== undefined ? 'null or "" restores the default.' : 'null or "" clears it.'] : f.required ? [] : ['May be left out, not emptied.'];
+    properties[name] = fieldSchema(name, f, { empty: clearable ? 'accepted' : 'blank', notes, digits: digitsRuleOf(def, name, f) });
     if (mode === 'create' && f.required) required.push(name);
   }
   return {

@@ -10,8 +10,24 @@ import type { IdKind } from './ids';
 import type { AuthInfo } from './auth-info';
 import type { ActionAllow, Allow } from './permissions';
 
-/** How a field is stored and checked. Booleans are stored 0/1, json as TEXT. */
-export type FieldType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'date';
+/**
+ * What a field's value is, as the one reader checks it and what it makes of it
+ * (validate.ts readValue): `string` (bounds in characters, `format`, `pattern`);
+ * `integer` / `number` (JSON numbers or their text); `boolean` true/false/1/0/"1"/"0";
+ * `date` yyyy-mm-dd; `json` an object (`max`: its serialised length); and the types of
+ * values read rather than stored as sent: `money` a decimal string read into integer
+ * cents; `mmyy` a card expiry; `enum` exactly one of `enum`, named in the message; `hex` /
+ * `base64` encoded text; `email`; `tags` an array of titles or a comma list (`max` items);
+ * `additional_amounts` a list of `{type, amount}` (`max` items, `type` one of `enum`, any
+ * case, answered upper-case).
+ */
+export type FieldType = StoredType | 'money' | 'mmyy' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
+
+/** The types a declared resource's record keeps in its columns (booleans stored 0/1, json as TEXT). */
+export type StoredType = 'string' | 'integer' | 'number' | 'boolean' | 'json' | 'date';
+
+/** Built-in text formats of a `string` (`money`: a decimal amount such as "10.00", kept as sent, no spaces, at most 2 decimals). */
+export type TextFormat = 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone' | 'money';
 
 /** How a list query parameter on this field filters. */
 export type FilterKind =
@@ -34,17 +50,86 @@ export type Row = Record<string, unknown>;
 export interface HookContext {}
 type EngineContext = HookContext;
 
+/**
+ * One field, declared once: what its value is and how the one reader checks it
+ * (validate.ts readValue), what the OpenAPI document states of it (field-openapi.ts
+ * fieldSchema) and, for a field of a declared resource, how its record keeps it. The same
+ * declaration is a declared resource's field (`ResourceDef.fields`, keyed by name), a row of
+ * a body-dispatched field table (`ActionFieldDef`: which actions take it) and a field of a
+ * body read by mode (`ModeFieldDef`: create / update, which variants).
+ */
 export interface FieldDef {
+  // ---- the value (validate.ts readValue)
   type: FieldType;
-  /** String length bounds (characters). */
+  /** Length bounds in characters (serialised length for `json`, items for `tags` / `additional_amounts`). */
   min?: number;
   max?: number;
   /** Numeric bounds (integer/number). */
   minValue?: number;
   maxValue?: number;
-  /** Allowed values. */
+  /** Allowed values (`enum`: the values; `additional_amounts`: its items' types). */
   enum?: readonly (string | number)[];
-  /** Required in POST. */
+  /** Built-in string formats (INPUT_PATTERNS and their messages). */
+  format?: TextFormat;
+  /** Regex the string must match (after `trim`). */
+  pattern?: RegExp;
+  /**
+   * The pattern in words ("digits", "no spaces"): a mismatch then says what the field may
+   * contain (MSG.FIELD_PATTERN) and names a card number masked on arrival (card-mask.ts) as
+   * such, since the digits the caller typed would meet those words; without it a mismatch is
+   * MSG.BAD_FORMAT.
+   */
+  patternText?: string;
+  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
+  trim?: true;
+  /**
+   * Named messages: `invalid` for a value that breaks the type or bounds (and the pattern or
+   * format, unless `pattern`), `pattern` for a pattern or format mismatch, `tooLong` for a
+   * value over `max` where the default (EXACT_LENGTH when `min` equals `max`, else TOO_LONG)
+   * is not what the field answers.
+   */
+  messages?: { invalid?: string; pattern?: string; tooLong?: string };
+  /** Extra check of the read value: return a message template (with {attribute}) or undefined. */
+  check?: (value: unknown) => string | undefined;
+  /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
+  json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
+  /** Checked by the owner's own code with a finer rule (CVV length by brand, the account number); only its JSON type (a string) is checked generically. */
+  ownReader?: true;
+  /** Label used in messages (default from the name: last_name → "Last Name"). */
+  label?: string;
+
+  // ---- what the document says of it (field-openapi.ts)
+  /** One sentence for the document. */
+  description?: string;
+  /** A valid value, shown in the API reference and sent by the contract run (else derived from the type and bounds). */
+  example?: unknown;
+  /** The document shows no example for it (none is derived either). */
+  noExample?: true;
+  /**
+   * JSON fields: the value's shape in the OpenAPI document (default: any object). Declared
+   * beside `json`, its engine side: what one refuses the other must refuse too.
+   */
+  jsonSchema?: Record<string, unknown>;
+  /**
+   * The text form the document states for a field whose own reader checks its bounds
+   * (an account number: digits with spaces or dashes, its length per payment method): the
+   * document shows this pattern and no lengths.
+   */
+  textForm?: RegExp;
+  /** Machine-readable notes for the document (`x-…` keys), such as which fields name the account. */
+  extensions?: Readonly<Record<string, unknown>>;
+  /**
+   * What a card number typed into it does (card-mask.ts): `identifier` — the field keeps its
+   * digits exactly (a key, a serial number, a user name), so a card number is refused (422);
+   * `consumed` — read by the engine and never stored or returned as sent (a password it only
+   * hashes, account data), kept as sent. Unset on a declared resource's field: `id`,
+   * references, `*_id` / `*_api_id`, the api_id field and write-only fields are identifiers,
+   * everything else is free text and masked; unset elsewhere: free text, masked.
+   */
+  keepsDigits?: 'identifier' | 'consumed';
+
+  // ---- how a declared resource keeps it (validateWrite, records, list, serialise)
+  /** Required in POST (a body read by mode: must be sent on create). */
   required?: boolean;
   /**
    * `false`: may be left out, but never emptied: null or "" is a 422 "cannot be blank"
@@ -68,20 +153,6 @@ export interface FieldDef {
   virtual?: boolean;
   /** Default on create when not sent (value or function). */
   default?: unknown | ((ctx: EngineContext) => unknown);
-  /** Regex the string must match (message BAD_FORMAT unless `formatMessage`, which also replaces the `money` format's). */
-  pattern?: RegExp;
-  formatMessage?: string;
-  /** Extra check: return a message template (with {attribute}) or undefined. */
-  check?: (value: unknown) => string | undefined;
-  /** Built-in string formats (`money`: a decimal amount such as "10.00", no spaces, at most 2 decimals). */
-  format?: 'email' | 'url' | 'no-spaces' | 'digits' | 'time-zone' | 'money';
-  /** JSON fields: validates and normalises the value (add errors to `errs` under `field`). */
-  json?: (value: unknown, errs: ErrorCollector, field: string) => unknown;
-  /**
-   * JSON fields: the value's shape in the OpenAPI document (default: any object). Declared
-   * beside `json`, its engine side: what one refuses the other must refuse too.
-   */
-  jsonSchema?: Record<string, unknown>;
   /** Must name a visible record of this resource (checked generically: 422 "X is invalid."). */
   ref?: string;
   /** List filter kind; `false` disables. Default derived from type and name. */
@@ -92,18 +163,6 @@ export interface FieldDef {
   outputName?: string;
   /** Returned as 1/0 integer instead of true/false (booleans only). */
   outputAsInt?: boolean;
-  /** A valid value, shown in the API reference and sent by the contract run (else derived from the bounds). */
-  example?: unknown;
-  /**
-   * What a card number typed into it does (card-mask.ts): `identifier` — the field keeps its
-   * digits exactly (a key, a serial number, a user name), so a card number is refused (422);
-   * `consumed` — read by the engine and never stored or returned as sent (a password it only
-   * hashes), kept as sent. Unset: `id`, references, `*_id` / `*_api_id`, the api_id field and
-   * write-only fields are identifiers, everything else is free text and masked.
-   */
-  keepsDigits?: 'identifier' | 'consumed';
-  /** Label used in messages (default from the name: last_name → "Last Name"). */
-  label?: string;
   /** Every record has a value (the response schema lists it as required and never null). */
   alwaysSet?: true;
   /**
@@ -117,6 +176,9 @@ export interface FieldDef {
    */
   computed?: true;
 }
+
+/** A field of a declared resource: its record keeps one of the stored types. */
+export type StoredFieldDef = FieldDef & { type: StoredType };
 
 export type ExpandFn = (ctx: EngineContext, row: Row, auth: AuthInfo) => unknown;
 
@@ -145,55 +207,12 @@ export interface ResourceAction {
 
 // ------------------------------------------------------------------ body values and body-dispatched actions
 
-/**
- * How a body value that is read rather than stored as a column is checked and what it
- * becomes (validate.ts readValue): `money` a decimal string read into integer cents;
- * `boolean` true/false/1/0/"1"/"0" read as true/false; `date` yyyy-mm-dd; `mmyy` a card
- * expiry; `json` an object (`max`: its serialised length); `enum` exactly one of `values`;
- * `hex` / `base64` encoded text; `email`; `tags` an array of titles or a comma list (`max`
- * items); `additional_amounts` a list of `{type, amount}` (`max` items, `type` one of
- * `values`, any case, answered upper-case).
- */
-export type ValueType = 'string' | 'money' | 'boolean' | 'date' | 'mmyy' | 'json' | 'enum' | 'hex' | 'base64' | 'email' | 'tags' | 'additional_amounts';
-
-/** A declared body value (the transaction field table's rows, an account vault's request fields). */
-export interface ValueDef {
-  name: string;
-  type: ValueType;
-  /** Characters for text (serialised length for `json`, items for `tags` / `additional_amounts`). */
-  min?: number;
-  max?: number;
-  values?: readonly string[];
-  pattern?: RegExp;
-  /** The pattern in words, for its message ("digits", "no spaces"). */
-  patternText?: string;
-  /** Used without surrounding spaces (its bounds count the text as sent, as the OpenAPI document's do). */
-  trim?: true;
-  /** The named message for a value that breaks the type or bounds (else the generic one), and for a pattern mismatch. */
-  messages?: { invalid?: string; pattern?: string };
-  /** Checked by the owner's own code with a finer rule (CVV length by brand, the account number); only its JSON type (a string) is checked generically. */
-  ownReader?: true;
-  /**
-   * The text form the document states for a field whose own reader checks its bounds
-   * (an account number: digits with spaces or dashes, its length per payment method): the
-   * document shows this pattern and no lengths.
-   */
-  textForm?: RegExp;
-  /** What a card number typed into it does (card-mask.ts); unset: free text, masked. */
-  keepsDigits?: 'identifier' | 'consumed';
-  /** One sentence for the document. */
-  description?: string;
-  /** A value the engine takes as it is (the bounds alone would not pass Luhn or the calendar). */
-  example?: unknown;
-  /** Machine-readable notes for the document (`x-…` keys), such as which fields name the account. */
-  extensions?: Readonly<Record<string, unknown>>;
-}
-
 /** What a body's read values are, by field name (money in cents). */
 export type FieldValues = Record<string, unknown>;
 
-/** A body value of a resource whose POST/PUT bodies are dispatched by `action`: which actions take it, which require it. */
-export interface ActionFieldDef extends ValueDef {
+/** A field of a resource whose POST/PUT bodies are dispatched by `action`, as a row of its field table: which actions take it, which require it. */
+export interface ActionFieldDef extends FieldDef {
+  name: string;
   actions: readonly string[];
   /** Actions for which it must be sent (422 "cannot be blank" otherwise). */
   requiredFor?: readonly string[];
@@ -257,13 +276,14 @@ export interface BodyActions {
   update?: BodyActionRoute;
 }
 
-/** A body value read by mode: which modes take it, whether create needs it or update may not empty it, and the variants (payment methods) it applies to. */
-export interface ModeFieldDef extends ValueDef {
+/**
+ * A field of a body read by mode: which modes take it, whether create needs it (`required`)
+ * or update may not empty it (`nullable: false`: a card vault always has an expiry), and the
+ * variants (payment methods) it applies to.
+ */
+export interface ModeFieldDef extends FieldDef {
+  name: string;
   modes: readonly ('create' | 'update')[];
-  /** Must be sent on create. */
-  required?: true;
-  /** Update may change it but not empty it (a card vault always has an expiry). */
-  nullable?: false;
   /** The record variants that take it (BodyWrites.variants); unset: all. */
   variants?: readonly string[];
   description: string;
@@ -351,7 +371,7 @@ export interface ResourceDef {
   /** SQL table; the primary key column is `id`. */
   table: string;
   idKind?: IdKind | 'integer';
-  fields: Record<string, FieldDef>;
+  fields: Record<string, StoredFieldDef>;
   scope: Scope;
   /** Integrator id field (e.g. `contact_api_id`) and the column that scopes its uniqueness. */
   apiId?: { field: string; scopeColumn: string };

@@ -1,13 +1,13 @@
 /** Field declarations that recur across resources (ids, timestamps, phones, custom fields). */
-import type { ExpandFn, FieldDef } from '../framework/resource';
+import type { ExpandFn, StoredFieldDef } from '../framework/resource';
 
-export const idField: FieldDef = { type: 'string', readOnly: true };
-export const tsField: FieldDef = { type: 'integer', readOnly: true };
-export const systemUser: FieldDef = { type: 'string', readOnly: true };
-export const str = (min: number, max: number, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'string', min, max, ...extra });
-export const phone: FieldDef = { type: 'string', min: 10, max: 10, format: 'digits' };
-export const bool = (dflt?: 0 | 1, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'boolean', ...(dflt === undefined ? {} : { default: dflt }), ...extra });
-export const locationRef: FieldDef = { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' };
+export const idField: StoredFieldDef = { type: 'string', readOnly: true };
+export const tsField: StoredFieldDef = { type: 'integer', readOnly: true };
+export const systemUser: StoredFieldDef = { type: 'string', readOnly: true };
+export const str = (min: number, max: number, extra: Partial<StoredFieldDef> = {}): StoredFieldDef => ({ type: 'string', min, max, ...extra });
+export const phone: StoredFieldDef = { type: 'string', min: 10, max: 10, format: 'digits' };
+export const bool = (dflt?: 0 | 1, extra: Partial<StoredFieldDef> = {}): StoredFieldDef => ({ type: 'boolean', ...(dflt === undefined ? {} : { default: dflt }), ...extra });
+export const locationRef: StoredFieldDef = { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' };
 
 /** Embeds the record `row[column]` of `resource` (visible to the caller, or any when `unscoped`). */
 export function refExpand(resource: string, column: string, unscoped = false): ExpandFn {

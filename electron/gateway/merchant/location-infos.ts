@@ -8,14 +8,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EngineContext } from '../framework/context';
-import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import type { StoredFieldDef, ResourceDef, Row } from '../framework/resource';
 import { fieldError } from '../framework/errors';
 import { brandingDomainOf } from './locations';
 import { MERCHANT_MSG } from './messages';
 import { ANY_USER } from '../framework/permissions';
 
-const s: FieldDef = { type: 'string', readOnly: true };
-const b: FieldDef = { type: 'boolean', readOnly: true };
+const s: StoredFieldDef = { type: 'string', readOnly: true };
+const b: StoredFieldDef = { type: 'boolean', readOnly: true };
 
 export const locationInfoResource: ResourceDef = {
   name: 'locationinfo',

@@ -5,12 +5,12 @@
  * allow_partial_authorization).
  * Declared so serialisation and references are generic; no routes.
  */
-import type { FieldDef, ResourceDef } from '../framework/resource';
+import type { StoredFieldDef, ResourceDef } from '../framework/resource';
 import { idField, tsField } from './field-kit';
 
-const b: FieldDef = { type: 'boolean' };
-const s: FieldDef = { type: 'string' };
-const j: FieldDef = { type: 'json' };
+const b: StoredFieldDef = { type: 'boolean' };
+const s: StoredFieldDef = { type: 'string' };
+const j: StoredFieldDef = { type: 'json' };
 
 export const productTransactionResource: ResourceDef = {
   name: 'product_transaction',

@@ -4,7 +4,7 @@
  * Port defaults to 10009 (PAX POSLink); terminal_timeouts are filled from the defaults
  * and merged key by key on update. DELETE answers 204 (the interface leaves it open).
  */
-import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import type { StoredFieldDef, ResourceDef, Row } from '../framework/resource';
 import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
 import { TIMEOUTS_SCHEMA, TIP_PERCENTS_SCHEMA, checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
@@ -43,8 +43,8 @@ export const terminalApplicationResource: ResourceDef = {
  */
 export const MOCK_COMMUNICATION_TYPE = 'mock';
 
-const timeouts: FieldDef = { type: 'json', json: checkTimeouts, jsonSchema: TIMEOUTS_SCHEMA, example: { card_entry_timeout: 60 } };
-const tips: FieldDef = { type: 'json', json: checkTipPercents, jsonSchema: TIP_PERCENTS_SCHEMA, example: { percent_1: 15, percent_2: 18, percent_3: 20 } };
+const timeouts: StoredFieldDef = { type: 'json', json: checkTimeouts, jsonSchema: TIMEOUTS_SCHEMA, example: { card_entry_timeout: 60 } };
+const tips: StoredFieldDef = { type: 'json', json: checkTipPercents, jsonSchema: TIP_PERCENTS_SCHEMA, example: { percent_1: 15, percent_2: 18, percent_3: 20 } };
 
 export const terminalResource: ResourceDef = {
   name: 'terminal',

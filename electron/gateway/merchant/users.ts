@@ -14,7 +14,7 @@ import { hashApiKey } from '../framework/auth';
 import type { EngineContext } from '../framework/context';
 import { ApiError, MSG } from '../framework/errors';
 import { newSecret } from '../framework/ids';
-import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import type { StoredFieldDef, ResourceDef, Row } from '../framework/resource';
 import { isPlainObject } from '../framework/validate';
 import { bool, createdUserExpand, idField, phone, refExpand, str, systemUser, tsField } from './field-kit';
 import { MERCHANT_MSG } from './messages';
@@ -32,7 +32,7 @@ export const UI_PREFS_DEFAULTS = {
   default_terminal: null as string | null,
 };
 
-const uiPrefs: FieldDef = {
+const uiPrefs: StoredFieldDef = {
   type: 'json',
   example: { ...UI_PREFS_DEFAULTS },
   jsonSchema: {

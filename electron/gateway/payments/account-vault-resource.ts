@@ -18,7 +18,7 @@ import { monthsUntilExpiry } from '../../../shared/payments/exp-date';
 import { ApiError } from '../framework/errors';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 import type { FastifyRequest } from 'fastify';
-import type { BodyWriteInput, FieldDef, ResourceDef } from '../framework/resource';
+import type { BodyWriteInput, StoredFieldDef, ResourceDef } from '../framework/resource';
 import { PAY_MSG } from './payment-messages';
 import { VAULT_FIELDS } from './vault-fields';
 import type { VaultRow } from './card-source';
@@ -40,9 +40,9 @@ export interface VaultRuntime {
 const BININFO_FIELDS = ['issuer_bank_name', 'country_code', 'detail_card_product', 'detail_card_indicator', 'fsa_indicator', 'prepaid_indicator', 'product_id', 'regulator_indicator', 'visa_product_sub_type', 'visa_large_ticket_indicator', 'account_fund_source', 'card_class', 'token_ind', 'issuing_network'];
 const KIND: Readonly<Record<string, string>> = { cc: 'card', ach: 'bank account' };
 
-const text: FieldDef = { type: 'string', readOnly: true, filter: false };
-const search: FieldDef = { type: 'string', readOnly: true, filter: 'text' };
-const exact: FieldDef = { type: 'string', readOnly: true, filter: 'exact' };
+const text: StoredFieldDef = { type: 'string', readOnly: true, filter: false };
+const search: StoredFieldDef = { type: 'string', readOnly: true, filter: 'text' };
+const exact: StoredFieldDef = { type: 'string', readOnly: true, filter: 'exact' };
 
 export function accountVaultResource(runtime: () => VaultRuntime): ResourceDef {
   return {

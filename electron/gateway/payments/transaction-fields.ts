@@ -8,10 +8,11 @@
  *
  * Shape (stable, for the OpenAPI generator):
  * - `name`: the JSON key inside `{"transaction": {...}}`.
- * - `type`: `string` | `money` (decimal string "10.00", at most 2 decimals) | `boolean`
- *   (true/false/1/0/"1"/"0") | `date` (yyyy-mm-dd) | `mmyy` | `json` (an object) | `enum`
- *   (one of `values`) | `hex` | `base64` | `email` | `tags` (array of titles, or a comma
- *   list) | `additional_amounts` (array of `{type, amount}`).
+ * - `type` (framework/resource.ts FieldType, read by the one reader): `string` | `money`
+ *   (decimal string "10.00", at most 2 decimals) | `boolean` (true/false/1/0/"1"/"0") |
+ *   `date` (yyyy-mm-dd) | `mmyy` | `json` (an object) | `enum` (one of `enum`) | `hex` |
+ *   `base64` | `email` | `tags` (array of titles, or a comma list) | `additional_amounts`
+ *   (array of `{type, amount}`, `type` one of `enum`).
  * - `min` / `max`: characters for strings (serialised length for `json`); for `money`,
  *   the largest amount is 999999999.99 everywhere.
  * - `pattern` + `patternText`: what a string must look like, in words for the message.
@@ -27,7 +28,9 @@
  *   OpenAPI document says so); conditional needs (a blind refund's amount, ACH data without
  *   a vault) stay in the service's own code.
  * - `byMethod`: bounds per payment method (account_number: card or bank account).
- * - `messages`: a named message for the field's type/bounds or pattern failure.
+ * - `messages`: a named message for the field's type/bounds or pattern failure; `tooLong`
+ *   where a value over an exact length says "at most" (the stored resources' fields say
+ *   "should contain N characters").
  * - `keepsDigits`: what a card number typed into it does (framework/card-mask.ts): `identifier`
  *   (ids, api ids, serial, check and licence numbers: refused, 422), `consumed` (the account data
  *   the payment is made of: read, never stored or returned in full); unset, free text, masked.
@@ -38,8 +41,8 @@
  */
 import { valueFieldsKeepsDigits, type KeepsDigits, type KeepsDigitsRule } from '../framework/card-mask';
 import { MANAGERS, SELLERS, type ActionAllow, type Allow } from '../framework/permissions';
-import type { ErrorCollector } from '../framework/errors';
-import { planActionFields, readActionFields, type ActionFieldDef, type FieldValues, type ValueType } from '../framework/validate';
+import { MSG, type ErrorCollector } from '../framework/errors';
+import { planActionFields, readActionFields, type ActionFieldDef, type FieldValues } from '../framework/validate';
 import { formatMoney } from '../../../shared/payments/money';
 import { ACH_ACCOUNT_DIGITS } from '../../../shared/payments/aba-routing';
 import { CARD_NUMBER_DIGITS } from '../../../shared/payments/card-brand';
@@ -86,9 +89,6 @@ export function actionAllow(wrapper: string, actions: readonly TransactionAction
   if (actions.includes('edit')) table[TIP_LOWERING_NEEDS] = ACTION_ALLOW[TIP_LOWERING_NEEDS];
   return { wrapper, actions: table, ...extra };
 }
-
-/** The value types (framework/validate.ts ValueType: how the one reader checks and normalises each). */
-export type TransactionFieldType = ValueType;
 
 export interface TransactionField extends ActionFieldDef {
   actions: readonly TransactionAction[];
@@ -137,10 +137,17 @@ const ZIP = /^[A-Za-z0-9 -]*$/;
 const DIGITS = /^\d*$/;
 const NO_SPACES = /^\S*$/;
 
+/**
+ * A value over an exact length (dl_state, locale…) is answered "should contain at most N
+ * characters", as this table always has; a stored resource's field answers "should contain
+ * N characters" (FieldDef.messages).
+ */
+const AT_MOST = { tooLong: MSG.TOO_LONG } as const;
+
 const TABLE: readonly TransactionField[] = [
   // --- what to do and where
-  { name: 'action', type: 'enum', values: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
-  { name: 'payment_method', type: 'enum', values: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
+  { name: 'action', type: 'enum', enum: TRANSACTION_ACTIONS, actions: ALL, storage: 'engine', ownReader: true, description: 'The action; POST defaults to sale.' },
+  { name: 'payment_method', type: 'enum', enum: ['cc', 'ach'], actions: [...ALL_POST, 'authcomplete', 'authincrement'], storage: 'engine', description: 'cc or ach (debit and credit imply ach); on authcomplete/authincrement, if sent, the transaction\'s own.', messages: { invalid: PAY_MSG.PAYMENT_METHOD_INVALID } },
   { name: 'location_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "Defaults to the user's only location, else the first with a default product transaction.", keepsDigits: 'identifier' },
   { name: 'location_api_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'The location by its api_id, in place of location_id (one of yours; 422 when unknown, or when location_id names another).', keepsDigits: 'identifier' },
   { name: 'product_transaction_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: "The merchant account; defaults to the location's default for the payment method.", keepsDigits: 'identifier' },
@@ -151,7 +158,7 @@ const TABLE: readonly TransactionField[] = [
   { name: 'tax', type: 'money', actions: [...CARD_CHARGE, 'refund', 'debit', 'credit', 'authcomplete'], storage: 'record', description: 'Sales tax, included in transaction_amount.' },
   { name: 'tip_amount', type: 'money', actions: [...CARD_CHARGE, 'authcomplete', 'edit'], storage: 'record', description: 'Tip, included in transaction_amount; edit adjusts it (card, unsettled).' },
   { name: 'surcharge_amount', type: 'money', actions: [...CARD_CHARGE, 'refund', 'authcomplete'], storage: 'record', description: 'Surcharge, included in transaction_amount.' },
-  { name: 'additional_amounts', type: 'additional_amounts', max: 5, values: ADDITIONAL_AMOUNT_TYPES, messages: { invalid: PAY_MSG.ADDITIONAL_AMOUNTS_INVALID }, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
+  { name: 'additional_amounts', type: 'additional_amounts', max: 5, enum: ADDITIONAL_AMOUNT_TYPES, messages: { invalid: PAY_MSG.ADDITIONAL_AMOUNTS_INVALID }, actions: [...CARD_CHARGE, 'refund'], storage: 'record', description: 'Up to 5 healthcare amounts: [{"type": "4S|4U|4V|4W|4X", "amount": "1.00"}], each at most transaction_amount.' },
   { name: 'auth_code', type: 'string', min: 6, max: 6, actions: ['force'], storage: 'engine', requiredFor: ['force'], description: 'The voice authorization code of a force.', messages: { invalid: PAY_MSG.AUTH_CODE_INVALID } },
   // --- the account
   { name: 'account_number', type: 'string', min: 4, max: 19, byMethod: { cc: CARD_NUMBER_DIGITS, ach: ACH_ACCOUNT_DIGITS }, actions: ALL_POST, storage: 'engine', ownReader: true, description: "Card number (Luhn) or bank account (the test data's 4-17 digits; the family's field table says up to 19); only first_six/last_four are kept.", keepsDigits: 'consumed' },
@@ -159,7 +166,7 @@ const TABLE: readonly TransactionField[] = [
   { name: 'cvv', type: 'string', min: 3, max: 4, pattern: DIGITS, patternText: 'digits', actions: CARD_POST, storage: 'never', ownReader: true, description: 'Card security code (4 digits for Amex); never stored.' },
   { name: 'track_data', type: 'string', max: 256, actions: [...CARD_POST, 'debit'], storage: 'never', description: 'Swipe: track 1 %B<pan>^<name>^<YYMM>...? and/or track 2 ;<pan>=<YYMM>...?; entry mode S. On an ACH transaction: a check\'s MICR line, read like micr_data. Never stored.', keepsDigits: 'consumed' },
   { name: 'e_track_data', type: 'string', max: 2048, actions: CARD_POST, storage: 'never', description: "Encrypted reader data; needs e_format. A simulated terminal's store-and-forward read (hex, e_format ksn, its KSN in e_serial_number: entry mode C, P, S or K and EMV data inside); the docs' magnesafe, ksn or ksnpin layout, read with the sandbox's simulated reader key (see Simplifications); or the track text's bytes in hex, entry mode S.", keepsDigits: 'consumed' },
-  { name: 'e_format', type: 'enum', values: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
+  { name: 'e_format', type: 'enum', enum: E_FORMATS, actions: CARD_POST, storage: 'record', description: 'The format of e_track_data.' },
   { name: 'e_serial_number', type: 'hex', max: 20, actions: CARD_POST, storage: 'record', description: "The reader's key serial number (KSN); ksn and ksnpin data need it (magnesafe data carries its own).", keepsDigits: 'identifier' },
   { name: 'micr_data', type: 'string', max: 64, actions: ACH_POST, storage: 'never', description: "A check's MICR line (T/A transit, U/O/C on-us symbols): routing, account and check number.", keepsDigits: 'consumed' },
   { name: 'account_vault_id', type: 'string', max: 36, actions: ALL_POST, storage: 'engine', description: 'Charge a stored account.', keepsDigits: 'identifier' },
@@ -170,21 +177,21 @@ const TABLE: readonly TransactionField[] = [
   {
     name: 'account_type',
     type: 'enum',
-    values: ['checking', 'savings', ...CARD_ACCOUNT_TYPES],
+    enum: ['checking', 'savings', ...CARD_ACCOUNT_TYPES],
     actions: ALL_POST,
     storage: 'engine',
     messages: { invalid: PAY_MSG.ACCOUNT_TYPE_UNKNOWN },
     description: 'ACH: checking or savings. Cards: read only; a card type sent (visa, mc, …) is accepted and the engine sets the brand from the number.',
   },
   { name: 'routing', type: 'string', min: 9, max: 9, pattern: DIGITS, patternText: 'digits', actions: ACH_POST, storage: 'engine', description: 'ABA routing number (3-7-1 checksum).', keepsDigits: 'consumed', messages: { invalid: PAY_MSG.ROUTING_INVALID } },
-  { name: 'ach_sec_code', type: 'enum', values: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).', messages: { invalid: PAY_MSG.SEC_CODE_INVALID } },
+  { name: 'ach_sec_code', type: 'enum', enum: SEC_CODES, actions: ACH_POST, storage: 'engine', description: 'SEC code, kept as sent (default WEB).', messages: { invalid: PAY_MSG.SEC_CODE_INVALID } },
   { name: 'effective_date', type: 'date', actions: ['debit', 'credit'], storage: 'record', description: 'ACH effective date, kept as sent (default: today).' },
   { name: 'check_number', type: 'string', min: 1, max: 15, actions: ACH_POST, storage: 'record', description: 'Check number (TEL, or read from micr_data).', keepsDigits: 'identifier' },
-  { name: 'ach_identifier', type: 'string', min: 1, max: 1, actions: ACH_POST, storage: 'record', description: 'ACH identifier.' },
+  { name: 'ach_identifier', type: 'string', min: 1, max: 1, actions: ACH_POST, storage: 'record', messages: AT_MOST, description: 'ACH identifier.' },
   { name: 'dl_number', type: 'string', min: 1, max: 50, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence number (ACH verification).", keepsDigits: 'identifier' },
-  { name: 'dl_state', type: 'string', min: 2, max: 2, actions: ['debit', 'credit'], storage: 'record', description: "Driver's licence state." },
-  { name: 'dob_year', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'record', description: 'Year of birth (ACH identity check).' },
-  { name: 'ssn4', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'never', description: 'Last 4 of the SSN (ACH identity check); never stored.' },
+  { name: 'dl_state', type: 'string', min: 2, max: 2, actions: ['debit', 'credit'], storage: 'record', messages: AT_MOST, description: "Driver's licence state." },
+  { name: 'dob_year', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'record', messages: AT_MOST, description: 'Year of birth (ACH identity check).' },
+  { name: 'ssn4', type: 'string', min: 4, max: 4, pattern: DIGITS, patternText: 'digits', actions: ['debit', 'credit'], storage: 'never', messages: AT_MOST, description: 'Last 4 of the SSN (ACH identity check); never stored.' },
   { name: 'image_front', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: 'consumed' },
   { name: 'image_back', type: 'base64', max: 65535, actions: ['debit'], storage: 'never', description: 'Check image (C21), validated, not kept (no image clearing here).', keepsDigits: 'consumed' },
   { name: 'save_account', type: 'boolean', actions: [...CARD_CHARGE, 'debit', 'credit'], storage: 'engine', description: 'Vault the account when approved (account_vault_id on the record).' },
@@ -222,7 +229,7 @@ const TABLE: readonly TransactionField[] = [
   { name: 'transaction_c3', type: 'string', max: 128, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Custom field 3.' },
   { name: 'custom_data', type: 'json', max: 512, actions: [...ALL_POST, 'edit'], storage: 'record', description: 'Your JSON object (at most 512 characters serialised).' },
   { name: 'tags', type: 'tags', max: 64, actions: ALL, storage: 'record', description: 'Tag titles (array or comma list); on PUT they replace the stored ones.' },
-  { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', description: 'Locale such as en_CA.' },
+  { name: 'locale', type: 'string', min: 5, max: 5, actions: ALL_POST, storage: 'record', messages: AT_MOST, description: 'Locale such as en_CA.' },
   { name: 'terms_agree', type: 'boolean', actions: ALL_POST, storage: 'record', description: 'The payer agreed to the terms.' },
   { name: 'quick_invoice_id', type: 'string', max: 36, actions: ['edit'], storage: 'record', description: 'Links the transaction to a quick invoice.', keepsDigits: 'identifier' },
   { name: 'contact_id', type: 'string', max: 36, actions: [...ALL_POST, 'edit'], storage: 'engine', description: 'Contact of the same location; edit moves the transaction to it ("" detaches it).', keepsDigits: 'identifier' },
@@ -241,8 +248,18 @@ export const ACCOUNT_SOURCE_FIELDS = ['account_number', 'track_data', 'e_track_d
 /** Every way to name the account, an earlier transaction included: the document marks them `x-account-source` (one per request). */
 const ACCOUNT_SOURCES = new Set<string>([...ACCOUNT_SOURCE_FIELDS, 'previous_transaction_id', 'previous_transaction_api_id']);
 
-/** Examples a generated request can send as they are (the bounds alone would not pass Luhn or the calendar). */
+/**
+ * Examples a generated request can send as they are (the bounds alone would not pass Luhn or
+ * the calendar, nor a pattern); the other fields' are derived from their type and bounds
+ * (framework/field-openapi.ts), a flag's is 0 (a generated request turns nothing on).
+ */
 const EXAMPLES: Readonly<Record<string, unknown>> = {
+  transaction_api_id: 'A1A1A1A1',
+  order_num: 'A1A1A1A1',
+  po_number: 'A1A1A1A1',
+  dob_year: '1111',
+  ssn4: '1111',
+  custom_data: {},
   account_number: '4111111111111111',
   exp_date: '1230',
   cvv: '999',
@@ -267,7 +284,7 @@ const EXAMPLES: Readonly<Record<string, unknown>> = {
  */
 export const TRANSACTION_FIELDS: readonly TransactionField[] = TABLE.map((f) => ({
   ...f,
-  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : {}),
+  ...(f.name in EXAMPLES ? { example: EXAMPLES[f.name] } : f.type === 'boolean' ? { example: 0 } : {}),
   ...(ACCOUNT_SOURCES.has(f.name) ? { extensions: { 'x-account-source': true } } : {}),
   ...(f.name === 'account_number' ? { textForm: ACCOUNT_NUMBER_TEXT } : {}),
 }));
@@ -303,7 +320,7 @@ export const RECORD_INPUT_FIELDS: readonly string[] = TRANSACTION_FIELDS.filter(
 
 function bounds(f: TransactionField): string {
   if (f.type === 'money') return '0.00-999999999.99';
-  if (f.type === 'enum') return (f.values ?? []).join(', ');
+  if (f.type === 'enum') return (f.enum ?? []).join(', ');
   if (f.type === 'additional_amounts' || f.type === 'tags') return f.max !== undefined ? `up to ${f.max} items` : '';
   if (f.byMethod) return `${f.min}-${f.max} (card ${f.byMethod.cc.min}-${f.byMethod.cc.max}, ACH ${f.byMethod.ach.min}-${f.byMethod.ach.max})`;
   if (f.min !== undefined && f.max !== undefined) return f.min === f.max ? `${f.min}` : `${f.min}-${f.max}`;

@@ -19,7 +19,7 @@ import type { EngineContext } from '../framework/context';
 import { listFilters } from '../framework/list';
 import { nullable, type JsonSchema } from '../framework/openapi-document';
 import { SELLERS } from '../framework/permissions';
-import type { BodyAction, BodyActionAnswer, BodyActionInput, FieldDef, ResourceDef } from '../framework/resource';
+import type { BodyAction, BodyActionAnswer, BodyActionInput, StoredFieldDef, ResourceDef } from '../framework/resource';
 import { FAMILY_RESPONSE_FIELDS, RECORD_FIELDS } from './transaction-doc';
 import { TRANSACTION_EXTRA_EXPANDS } from './transaction-expands';
 import { ACTION_ALLOW, FIELD_BY_NAME, POST_ACTIONS, PUT_ACTIONS, TIP_LOWERING_RULE, TRANSACTION_FIELDS, type TransactionAction } from './transaction-fields';
@@ -84,7 +84,7 @@ function answerOf(name: string): JsonSchema {
 }
 
 /** Every record field, read only (the record is written by the actions), in the record's order. */
-const RECORD: Record<string, FieldDef> = Object.fromEntries(RECORD_FIELDS.map((name) => [name, { type: 'string', readOnly: true, filter: false, answerSchema: answerOf(name) } satisfies FieldDef]));
+const RECORD: Record<string, StoredFieldDef> = Object.fromEntries(RECORD_FIELDS.map((name) => [name, { type: 'string', readOnly: true, filter: false, answerSchema: answerOf(name) } satisfies StoredFieldDef]));
 
 // ------------------------------------------------------------------ the actions
 

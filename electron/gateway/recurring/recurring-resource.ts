@@ -18,17 +18,17 @@
 import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import type { AuthInfo, EngineContext } from '../framework/context';
 import { fmt, MSG, type ErrorCollector } from '../framework/errors';
-import type { FieldDef, ResourceDef, Row } from '../framework/resource';
+import type { StoredFieldDef, ResourceDef, Row } from '../framework/resource';
 import { createdUserExpand, refExpand } from '../merchant/field-kit';
 import { REC_MSG } from './recurring-messages';
 import { dateAt, installmentEndDate, isPastEnd, NO_DATE, type ScheduleState } from './recurring-schedule';
 import { locationToday } from './run-dates';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 
-const str = (min: number, max: number, extra: Partial<FieldDef> = {}): FieldDef => ({ type: 'string', min, max, ...extra });
-const system: FieldDef = { type: 'string', readOnly: true };
+const str = (min: number, max: number, extra: Partial<StoredFieldDef> = {}): StoredFieldDef => ({ type: 'string', min, max, ...extra });
+const system: StoredFieldDef = { type: 'string', readOnly: true };
 /** Internal schedule state: stored, never accepted, never returned. */
-const internal: FieldDef = { type: 'integer', readOnly: true, writeOnly: true, filter: false, sortable: false };
+const internal: StoredFieldDef = { type: 'integer', readOnly: true, writeOnly: true, filter: false, sortable: false };
 const DATE_OR_NONE = /^(\d{4}-\d{2}-\d{2})$/;
 
 function validDate(s: string): boolean {
@@ -124,7 +124,7 @@ export const recurringResource: ResourceDef = {
     account_vault_api_id: { type: 'string', virtual: true, min: 1, max: 64 },
     location_id: { type: 'string', min: 24, max: 36, required: true, update: false, ref: 'location' },
     product_transaction_id: { type: 'string', min: 24, max: 36, required: true },
-    transaction_amount: str(1, 12, { required: true, example: '10.00', filter: 'money', format: 'money', formatMessage: REC_MSG.AMOUNT_INVALID }),
+    transaction_amount: str(1, 12, { required: true, example: '10.00', filter: 'money', format: 'money', messages: { pattern: REC_MSG.AMOUNT_INVALID } }),
     interval: { type: 'integer', minValue: 1, maxValue: 999, required: true, example: 1 },
     interval_type: { type: 'string', enum: ['d', 'w', 'm'], required: true, example: 'm' },
     start_date: { type: 'date', required: true, example: '2030-01-15' },

@@ -48,14 +48,17 @@ export class BatchService {
 
   constructor(private readonly ctx: EngineContext) {}
 
-  /** Must run inside a write transaction (a group-commit job). */
+  /**
+   * Must run inside a write transaction (a group-commit job). The open batch of each product
+   * transaction is remembered, not read again for every sale: the only way a batch closes is
+   * settle() below (the manual settle and the daily close both call it), which forgets it, and
+   * a write that is undone (a job that threw, a failed COMMIT) makes the payments module call
+   * forget() (GroupCommitWriter.onRollback), so a batch created by an undone write is never
+   * used. reset() forgets them all (seed()).
+   */
   openBatchFor(productTransactionId: string, locationId: string): OpenBatch {
     const cached = this.open.get(productTransactionId);
-    if (cached) {
-      const still = this.ctx.stmt('SELECT is_open FROM transaction_batches WHERE id = ?').get(cached.id) as { is_open: number } | undefined;
-      if (still?.is_open === 1) return cached;
-      this.open.delete(productTransactionId);
-    }
+    if (cached) return cached;
     const row = this.ctx
       .stmt('SELECT id, batch_num FROM transaction_batches WHERE product_transaction_id = ? AND is_open = 1 ORDER BY batch_num DESC LIMIT 1')
       .get(productTransactionId) as { id: string; batch_num: number } | undefined;

@@ -57,6 +57,8 @@ export class GroupCommitWriter {
   private idleWaiters: (() => void)[] = [];
   /** While set, queued jobs wait (hold()): nothing is committed. */
   private held = false;
+  /** Told when writes are undone (a job's savepoint rolled back, a failed COMMIT): caches of what jobs wrote drop it. */
+  private readonly rollbackListeners: (() => void)[] = [];
   /**
    * Each job's savepoint, prepared once: better-sqlite3's `db.transaction(fn)` builds four
    * wrapper functions per call, which per job was a measured share of the sale path.
@@ -101,6 +103,7 @@ export class GroupCommitWriter {
       if (!this.db.inTransaction) throw err;
       this.rollbackTo.run();
       this.release.run();
+      this.rolledBack();
       return { ok: false, value: err };
     }
   }
@@ -114,6 +117,19 @@ export class GroupCommitWriter {
         setImmediate(() => this.flush());
       }
     });
+  }
+
+  /**
+   * Calls `listener` whenever writes made inside jobs are undone (a job that threw, a batch
+   * whose COMMIT failed): what a job cached of its own writes (an open batch it created) must
+   * be read again.
+   */
+  onRollback(listener: () => void): void {
+    this.rollbackListeners.push(listener);
+  }
+
+  private rolledBack(): void {
+    for (const l of this.rollbackListeners) l();
   }
 
   /**
@@ -150,6 +166,7 @@ export class GroupCommitWriter {
     } catch (err) {
       this.jobs = [];
       // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.
+      this.rolledBack();
       for (const job of jobs) job.reject(err);
       return;
     }

@@ -168,6 +168,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
       if (checkpointer) keepWalBounded(writer, checkpointer, engineCtx.options.walRestartFrames ? { restartFrames: engineCtx.options.walRestartFrames } : {});
       lookups = new MerchantLookups(ctx);
       const batches = new BatchService(ctx);
+      writer.onRollback(() => batches.forget());
       const vaults = new VaultService(ctx, writer, lookups, new VaultCrypto(key));
       const transactions = new TransactionService(ctx, writer, lookups, batches, vaults, new ReceiptOutbox(ctx), new RequestFingerprints(key), storage);
       const level3 = new Level3Service(ctx, lookups);

@@ -33,11 +33,36 @@ const CARD_RUN = /\d(?:[ -]?\d){12,18}/g;
  * 00000000-0000-4000-8000-000000000000 are left as they are.
  */
 export function maskCardNumbersInText(text: string): string {
-  if (text.length < 13 || !/\d{4}/.test(text)) return text;
+  if (text.length < 13 || !holdsDigitRun(text)) return text;
   return text.replace(CARD_RUN, (run) => {
     const digits = run.replace(/[ -]/g, '');
     return luhnValid(digits) && /[1-9]/.test(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
   });
+}
+
+/**
+ * Whether the text holds 13 digits in a row, a single space or hyphen allowed between two of
+ * them: what CARD_RUN needs to match at all. A scan without a regex, so the common case (an
+ * id, an amount, a name) costs a loop, not a replace: the engine masks every string of every
+ * body, and ids are checked as they are made.
+ */
+function holdsDigitRun(text: string): boolean {
+  let run = 0;
+  let afterSeparator = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (++run >= 13) return true;
+      afterSeparator = false;
+    } else if ((c === 32 || c === 45) && run > 0 && !afterSeparator) {
+      afterSeparator = true;
+    } else {
+      // Any other character, or a second separator, ends the run; a separator after it may not start one.
+      run = 0;
+      afterSeparator = false;
+    }
+  }
+  return false;
 }
 
 /**

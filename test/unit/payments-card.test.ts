@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { luhnValid } from '../../shared/payments/luhn';
 import { cvvLength, detectCardBrand } from '../../shared/payments/card-brand';
-import { firstSix, lastFour, maskAccountNumber } from '../../shared/payments/masking';
+import { firstSix, lastFour, maskAccountNumber, maskCardNumbersInText } from '../../shared/payments/masking';
 import { isExpDateCurrent, monthsUntilExpiry, parseExpDate } from '../../shared/payments/exp-date';
 import { abaRoutingValid, achAccountValid } from '../../shared/payments/aba-routing';
 
@@ -37,6 +37,38 @@ describe('masking', () => {
     expect(lastFour('4111111111111111')).toBe('1111');
     expect(maskAccountNumber('4111111111111111')).toBe('411111******1111');
     expect(maskAccountNumber('123456789')).toBe('*****6789');
+  });
+});
+
+describe('card numbers in free text', () => {
+  it('masks a Luhn-valid run of 13–19 digits (single spaces or hyphens between) and nothing else', () => {
+    expect(maskCardNumbersInText('card 4111 1111 1111 1111 here')).toBe('card ************1111 here');
+    expect(maskCardNumbersInText('4111-1111-1111-1111')).toBe('************1111');
+    expect(maskCardNumbersInText('4111  1111 1111 1111')).toBe('4111  1111 1111 1111');
+    expect(maskCardNumbersInText('4111111111111112')).toBe('4111111111111112');
+    expect(maskCardNumbersInText('00000000-0000-4000-8000-000000000000')).toBe('00000000-0000-4000-8000-000000000000');
+  });
+
+  it('answers as the plain pattern does for any text (the scan that skips the regex agrees with it)', () => {
+    // The reference: the rule written as one regular expression, applied to every text.
+    const reference = (text: string) =>
+      text.replace(/\d(?:[ -]?\d){12,18}/g, (run) => {
+        const digits = run.replace(/[ -]/g, '');
+        return luhnValid(digits) && /[1-9]/.test(digits) ? '*'.repeat(digits.length - 4) + digits.slice(-4) : run;
+      });
+    // A fixed pseudo-random walk (no time, no seed from outside): digits, separators, letters.
+    let state = 7;
+    const next = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', ' ', '-', 'a', '--', '  '];
+    const differ: string[] = [];
+    for (let n = 0; n < 50_000; n++) {
+      let text = TEST_CARDS[n % TEST_CARDS.length] as string;
+      const len = 5 + Math.floor(next() * 30);
+      for (let i = 0; i < len; i++) text += alphabet[next() < 0.8 ? Math.floor(next() * 10) : 10 + Math.floor(next() * 5)];
+      const cut = text.slice(Math.floor(next() * 8));
+      if (maskCardNumbersInText(cut) !== reference(cut)) differ.push(cut);
+    }
+    expect(differ.slice(0, 5)).toEqual([]);
   });
 });
 

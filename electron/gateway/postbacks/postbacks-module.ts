@@ -32,6 +32,13 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
   let dispatcher: PostbackDispatcher | undefined;
   let timer: NodeJS.Timeout | undefined;
   let kickQueued = false;
+  /**
+   * The locations that have an active postback config, read when needed: an engine without
+   * postbacks (most) then announces a sale without a query. Forgotten on every write of a
+   * config (its own record event, inside that write) and on reset; not read again in that
+   * event, which may yet be undone.
+   */
+  let listening: Set<string> | undefined;
   const get = () => {
     if (!dispatcher) throw new Error('postbacks module not initialised');
     return dispatcher;
@@ -58,6 +65,11 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
       dispatcher = d;
       // A method: a module with its own connection (payments) queues on that connection, inside its write.
       ctx.recordEvent = function (this: EngineContext, e: RecordEvent) {
+        if (e.resource === 'postbackconfig') listening = undefined;
+        else {
+          listening ??= new Set((this.stmt('SELECT DISTINCT location_id FROM postback_configs WHERE is_active = 1').all() as { location_id: string }[]).map((r) => r.location_id));
+          if (!listening.has(e.locationId)) return;
+        }
         if (queueFor(this, e) > 0) kick();
       };
       const poll = ctx.options.postbackPollMs ?? POSTBACK_POLL_MS;
@@ -84,6 +96,11 @@ export function createPostbacksModule(): EngineModule & { dispatcher(): Postback
     },
 
     openapi: () => postbacksOpenApi(),
+
+    // First start and reset(): the configs were (re)written.
+    seed() {
+      listening = undefined;
+    },
 
     dueWork: () => [{ name: 'postback-deliveries', run: () => get().pump() }],
 

@@ -274,6 +274,25 @@ describe('postbacks', () => {
     expect(JSON.stringify(vaults)).not.toContain('5454545454545454');
   });
 
+  it('a config made, paused or resumed while sales go on is heard from the next sale on (the engine remembers which locations listen)', async () => {
+    const { te, rx, loc, settle, config } = await setup();
+    const pt = te.engine.credentials.cc_product_transaction_id;
+    const sale = async (amount: string) => {
+      const r = await te.post('/transactions', { transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: amount, location_id: loc } });
+      expect(r.status).toBe(201);
+      return r.body.transaction.id as string;
+    };
+    await sale('1.00'); // nobody listens yet: the engine now knows this location has no config
+    const cfg = await config({ resource: 'transaction', product_transaction_id: pt, on_update: 0, on_delete: 0 });
+    const heard = await sale('2.00');
+    expect((await te.put(`/postbackconfigs/${cfg.id}`, { postbackconfig: { is_active: 0 } })).status).toBe(200);
+    await sale('3.00');
+    expect((await te.put(`/postbackconfigs/${cfg.id}`, { postbackconfig: { is_active: 1 } })).status).toBe(200);
+    const heardAgain = await sale('4.00');
+    await settle();
+    expect(rx.records('transaction').map((r) => r.data.id)).toEqual([heard, heardAgain]);
+  });
+
   it('a transaction config bound to another product transaction hears nothing of this one', async () => {
     const { te, rx, loc, settle, config } = await setup();
     await config({ resource: 'transaction', product_transaction_id: te.engine.credentials.ach_product_transaction_id });

@@ -2,13 +2,16 @@
 // `npm run bench:engine` — the engine's speed, measured in one run on this machine:
 //   1. approved card sales: throughput and p50/p99 latency at 32 connections (autocannon),
 //      against the real standalone engine (build/node/gateway-cli.mjs) in its own process,
-//      writes durable (synchronous=FULL, group commit);
-//   2. baselines on the same machine/disk: a bare fastify POST route, and a raw
-//      better-sqlite3 durable insert loop (one commit per row, and 32 rows per commit);
-//   3. with 1,000,000 transactions stored: GET page_size=5000 and a filtered page of 20
+//      writes durable (every 2xx is on disk: group commit and fdatasync);
+//   2. the ceiling they are judged against: a bare fastify POST route, measured in rounds
+//      that alternate with the sales' (both servers up, one loaded at a time), so a change
+//      in what else the machine is doing weighs on both; each round's share is its sales
+//      over its ceiling, and the median round is the result;
+//   3. a raw better-sqlite3 durable insert loop (one commit per row, and 32 rows per commit);
+//   4. with 1,000,000 transactions stored: GET page_size=5000 and a filtered page of 20
 //      (last_four + amount range), median of several runs.
-// Prints a table with the targets and PASS/FAIL. Options: --duration S (default 10),
-// --rows N (default 1000000), --keep (keep the data folder).
+// Prints a table with the targets and PASS/FAIL. Options: --duration S (per round, default 6),
+// --rounds N (default 3), --rows N (default 1000000), --keep (keep the data folder).
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,7 +25,8 @@ import { startEngine, stop } from './standalone-engine.mjs';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
 const opt = (name, dflt) => (argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1] : dflt);
-const DURATION = Number(opt('duration', '10'));
+const DURATION = Number(opt('duration', '6'));
+const ROUNDS = Number(opt('rounds', '3'));
 const ROWS = Number(opt('rows', '1000000'));
 const KEEP = argv.includes('--keep');
 const CONNECTIONS = 32;
@@ -70,7 +74,8 @@ function headersOf(c) {
   return { 'developer-id': c.developer_id, 'user-id': c.user_id, 'user-api-key': c.user_api_key, 'content-type': 'application/json' };
 }
 
-async function bareFastify() {
+/** The ceiling: a bare fastify POST route in its own process; answers the child and its load options. */
+async function startBareFastify() {
   const code = `
     const Fastify = (await import('fastify')).default;
     const app = Fastify({ logger: false });
@@ -79,15 +84,16 @@ async function bareFastify() {
     console.log(app.server.address().port);`;
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   const port = await new Promise((resolve) => child.stdout.once('data', (d) => resolve(Number(String(d).trim()))));
-  const res = await cannonWithCpu(child.pid, {
+  const load = {
     url: `http://127.0.0.1:${port}/v2/transactions`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ transaction: { action: 'sale', transaction_amount: '10.00' } }),
-  });
-  await stop(child);
-  return res;
+  };
+  return { child, load };
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function rawSqlite(dir) {
   const db = new Database(join(dir, 'raw.sqlite'));
@@ -171,28 +177,41 @@ async function main() {
   const dataDir = join(dir, 'engine');
   const results = {};
   try {
-    // 1. approved sales
+    // 1 and 2. approved sales, and the ceiling, in alternating rounds
     let { child, creds } = await startEngine(dataDir);
     const headers = headersOf(creds);
     const saleBody = JSON.stringify({ transaction: { action: 'sale', payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '10.00', location_id: creds.location_id } });
     const probe = await fetch(`${creds.base_url}/transactions`, { method: 'POST', headers, body: saleBody });
     const probeBody = await probe.json();
     if (probe.status !== 201 || probeBody.transaction.status_id !== 101) throw new Error(`probe sale failed: ${probe.status} ${JSON.stringify(probeBody)}`);
-    log(`approved sales, ${CONNECTIONS} connections, ${DURATION}s…`);
-    await runCannon({ url: `${creds.base_url}/transactions`, method: 'POST', headers, body: saleBody, duration: 2 }); // warm-up
-    const sales = await cannonWithCpu(child.pid, { url: `${creds.base_url}/transactions`, method: 'POST', headers, body: saleBody });
-    const non2xx = sales.non2xx + sales.errors;
-    results.sales = { rps: sales.requests.average, p50: sales.latency.p50, p99: sales.latency.p99, non2xx, total: sales.requests.total, cpuUs: sales.cpuUsPerRequest };
+    const bare = await startBareFastify();
+    const salesLoad = { url: `${creds.base_url}/transactions`, method: 'POST', headers, body: saleBody };
+    log('warm-up…');
+    await runCannon({ ...salesLoad, duration: 2 });
+    await runCannon({ ...bare.load, duration: 2 });
+    const rounds = [];
+    for (let r = 1; r <= ROUNDS; r++) {
+      log(`round ${r} of ${ROUNDS}: approved sales, ${CONNECTIONS} connections, ${DURATION}s…`);
+      const sales = await cannonWithCpu(child.pid, salesLoad);
+      log(`round ${r} of ${ROUNDS}: the bare fastify route, ${DURATION}s…`);
+      const ceiling = await cannonWithCpu(bare.child.pid, bare.load);
+      rounds.push({ sales, ceiling, share: sales.requests.average / ceiling.requests.average });
+    }
+    await stop(bare.child);
     await stop(child);
+    // The median round by its share; its own figures are printed beside it.
+    const mid = [...rounds].sort((a, b) => a.share - b.share)[Math.floor(rounds.length / 2)];
+    const non2xx = rounds.reduce((n, r) => n + r.sales.non2xx + r.sales.errors, 0);
+    results.rounds = rounds.map((r) => r.share);
+    results.sales = { rps: mid.sales.requests.average, p50: mid.sales.latency.p50, p99: median(rounds.map((r) => r.sales.latency.p99)), non2xx, total: rounds.reduce((n, r) => n + r.sales.requests.total, 0), cpuUs: mid.sales.cpuUsPerRequest };
+    results.bare = { rps: mid.ceiling.requests.average, p50: mid.ceiling.latency.p50, p99: mid.ceiling.latency.p99, cpuUs: mid.ceiling.cpuUsPerRequest };
+    results.share = mid.share;
 
-    // 2. baselines
-    log('baseline: bare fastify route…');
-    const bare = await bareFastify();
-    results.bare = { rps: bare.requests.average, p50: bare.latency.p50, p99: bare.latency.p99, cpuUs: bare.cpuUsPerRequest };
+    // 3. raw SQLite
     log('baseline: raw better-sqlite3 durable inserts…');
     results.raw = rawSqlite(dir);
 
-    // 3. a million stored transactions
+    // 4. a million stored transactions
     log(`seeding ${ROWS} transactions…`);
     const seedSeconds = seedTransactions(dataDir, creds, ROWS);
     ({ child, creds } = await startEngine(dataDir));
@@ -212,12 +231,13 @@ async function main() {
   const r = results;
   const lines = [
     ['Measure', 'Result', 'Target', ''],
-    ['Approved sales / s (32 conn, durable)', f(r.sales.rps), '', ''],
-    ['Baseline: bare fastify POST / s (the ceiling)', f(r.bare.rps), '', `p50 ${f(r.bare.p50, 1)} ms, p99 ${f(r.bare.p99, 1)} ms`],
-    ['Approved sales as a share of the ceiling', f(r.sales.rps / r.bare.rps, 3), `≥ ${TARGETS.ceilingShare}`, pass(r.sales.rps / r.bare.rps >= TARGETS.ceilingShare && r.sales.non2xx === 0)],
+    ['Approved sales / s (32 conn, durable), median round', f(r.sales.rps), '', ''],
+    ['Baseline: bare fastify POST / s (the ceiling), same round', f(r.bare.rps), '', `p50 ${f(r.bare.p50, 1)} ms, p99 ${f(r.bare.p99, 1)} ms`],
+    ['Approved sales as a share of the ceiling, median round', f(r.share, 3), `≥ ${TARGETS.ceilingShare}`, pass(r.share >= TARGETS.ceilingShare && r.sales.non2xx === 0)],
+    ['  each round (sales / ceiling)', r.rounds.map((x) => f(x, 3)).join(' '), '', ''],
     ['Engine CPU per sale, all threads (µs)', r.sales.cpuUs === null ? 'n/a' : f(r.sales.cpuUs, 1), '', r.bare.cpuUs === null ? '' : `bare route: ${f(r.bare.cpuUs, 1)} µs a request`],
     ['Approved sale p50 latency (ms)', f(r.sales.p50, 1), '', ''],
-    ['Approved sale p99 latency (ms)', f(r.sales.p99, 1), `≤ ${TARGETS.p99Ms}`, pass(r.sales.p99 <= TARGETS.p99Ms)],
+    ['Approved sale p99 latency (ms), median of the rounds', f(r.sales.p99, 1), `≤ ${TARGETS.p99Ms}`, pass(r.sales.p99 <= TARGETS.p99Ms)],
     ['Sales answered non-2xx / errors', String(r.sales.non2xx), '0', pass(r.sales.non2xx === 0)],
     ['Baseline: raw SQLite durable insert / s, commit per row', f(r.raw.perRow), '', ''],
     ['Baseline: raw SQLite durable insert / s, 32 per commit', f(r.raw.batched), '', ''],
@@ -229,7 +249,7 @@ async function main() {
   const w = [0, 1, 2, 3].map((i) => Math.max(...lines.map((l) => l[i].length)));
   console.log('');
   for (const l of lines) console.log(l.map((c, i) => c.padEnd(w[i])).join('  '));
-  console.log(`\n(${CONNECTIONS} connections, ${DURATION}s per load run, ${r.sales.total} sales in the measured run; machine: ${(await import('node:os')).cpus().length} cores)`);
+  console.log(`\n(${CONNECTIONS} connections, ${ROUNDS} rounds of ${DURATION}s per load, ${r.sales.total} sales measured; machine: ${(await import('node:os')).cpus().length} cores)`);
 }
 
 main().catch((err) => {

@@ -126,7 +126,7 @@ function applyRecord(obj: Record<string, unknown>, declared: KeepsDigits, refuse
     else if (declared.consumed.has(k)) continue;
     else if (declared.identifiers.has(k) && (typeof v !== 'object' || Array.isArray(v))) {
       // A list of identifiers (a client's redirect URLs) is refused as a whole when one holds a card number.
-      if ([v].flat().some(holdsCardNumber)) refused[k] = [refusal(k)];
+      if (Array.isArray(v) ? v.some(holdsCardNumber) : holdsCardNumber(v)) refused[k] = [refusal(k)];
     } else obj[k] = maskAll(v);
   }
 }

@@ -98,7 +98,7 @@ export function createPaymentsModule(): EngineModule & { runtime(): PaymentsRunt
   };
 
   const href = (id: string) => `${(pctx as EngineContext).origin}/v2/transactions/${id}`;
-  const answer = (res: { status: number; doc: string; id: string }) => ({ status: res.status, body: `{"transaction":${docWithLinks(res.doc, href(res.id))}}` });
+  const answer = (res: { status: number; doc: string; id: string; open?: string }) => ({ status: res.status, body: `{"transaction":${docWithLinks(res.doc, href(res.id), res.open)}}` });
   /** What the transaction declaration (transaction-resource.ts) asks of the running module (made once; each call reads the runtime). */
   const transactionHooks: TransactionHooks = {
     // Reads go through the module's own connection, as its writes do.

@@ -69,7 +69,11 @@ export const RECORD_FIELD_SET: ReadonlySet<string> = new Set(RECORD_FIELDS);
  */
 export const emptyDoc = new Function(`return {${RECORD_FIELDS.map((f) => `${JSON.stringify(f)}: null`).join(', ')}};`) as () => Record<string, unknown>;
 
-/** Adds `_links.self.href` to a stored doc without re-parsing it. */
-export function docWithLinks(doc: string, href: string): string {
-  return `${doc.slice(0, -1)},"_links":{"self":{"href":${JSON.stringify(href)}}}}`;
+/**
+ * Adds `_links.self.href` to a record's JSON without re-parsing it. `open`: the same JSON
+ * without its closing brace, where the caller has it (RecordStorage.open), so the record is
+ * not copied to be cut.
+ */
+export function docWithLinks(doc: string, href: string, open: string = doc.slice(0, -1)): string {
+  return `${open},"_links":{"self":{"href":${JSON.stringify(href)}}}}`;
 }

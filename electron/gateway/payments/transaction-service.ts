@@ -93,8 +93,11 @@ export interface TransactionOrigin {
 
 export interface TxnResult {
   status: number;
+  /** The whole record's JSON. */
   doc: string;
   id: string;
+  /** `doc` without its closing brace, when the write made it (docWithLinks). */
+  open?: string;
 }
 
 export class TransactionService {
@@ -565,7 +568,8 @@ export class TransactionService {
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, stored.doc, stored.keys, idem?.fingerprint ?? null);
-      const doc = this.storage.json(stored.doc, stored.keys);
+      const open = this.storage.open(stored.doc, stored.keys);
+      const doc = `${open}}`;
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc, previous?.id ?? null);
       if (commercialL3) {
@@ -574,7 +578,7 @@ export class TransactionService {
           .run(this.ctx.newId(), id, locationId, JSON.stringify(defaultLevel3Data(brand === 'visa' ? 'visa' : 'mastercard', amountCents, tax)), now, now);
       }
       inserted = true;
-      return { status: 201, doc, id };
+      return { status: 201, doc, id, open };
     });
     // Committed: now the row counts.
     const counted = inserted ? this.counts.get(locationId) : undefined;
@@ -677,14 +681,15 @@ export class TransactionService {
         d.notification_email_sent = true;
       }
       const stored = this.storage.store(d);
-      const doc = this.storage.json(stored.doc, stored.keys);
+      const open = this.storage.open(stored.doc, stored.keys);
+      const doc = `${open}}`;
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(before) as Record<string, unknown>, d), now);
       this.ctx
         .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, issuer_approved = ?, batch_id = ?, contact_id = ?,
             exp_date = ?, transaction_api_id = ?, modified_ts = ?, doc = ?, doc_keys = ? WHERE id = ?`)
         .run(status, reason, amt, authAmt, approvedAmt, issuerApproved, batchId, contactId, expDate, apiId, now, stored.doc, stored.keys, cur.id);
       this.announce('UPDATE', cur.id, cur.location_id, cur.product_transaction_id, doc);
-      return { status: 200, doc, id: cur.id };
+      return { status: 200, doc, id: cur.id, open };
     });
   }
 

@@ -114,7 +114,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
   const live = new Map<string, LiveState>();
   /** Terminal id → the driver at work and the request it serves (location\0transaction_api_id, or null). */
   const running = new Map<string, { driver: TerminalDriver; apiKey: string | null }>();
-  const inFlight = new Map<string, Promise<{ doc: string; id: string }>>();
+  const inFlight = new Map<string, Promise<{ doc: string; id: string; open?: string }>>();
   /**
    * Cancels that arrived before their request (Cancel pressed at the counter while its sale
    * was still on the way): the request's key → when the note lapses (ms). Bounded by the
@@ -250,7 +250,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
         // What the terminal may answer (terminal-amounts.ts): the amount asked plus a tip it was allowed to add.
         const ask: TerminalAsk = { action: action as TerminalAsk['action'], amountCents, tipCents, tipPercents: terminalSettings(terminal).tipPercents };
-        const run = async (): Promise<{ doc: string; id: string }> => {
+        const run = async (): Promise<{ doc: string; id: string; open?: string }> => {
           let read: TerminalResult;
           try {
             const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
@@ -296,7 +296,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           }
         }
         const res = await pending;
-        return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`)}}`);
+        return reply.code(201).type('application/json; charset=utf-8').send(`{"routertransaction":${docWithLinks(res.doc, `${ctx.origin}/v2/transactions/${res.id}`, res.open)}}`);
       });
 
       // Storing a card is a saved card's create: a manager's (as POST /v2/accountvaults).

@@ -9,6 +9,16 @@ describe('group commit writer', () => {
   const dirs: string[] = [];
   afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
 
+  /** A WAL database in a fresh folder with one table `t (k)`, a writer on it and its insert. */
+  function writerOnTable(): { db: Database.Database; w: GroupCommitWriter; ins: Database.Statement } {
+    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
+    dirs.push(dir);
+    const db = new Database(join(dir, 'x.db'));
+    db.pragma('journal_mode = WAL');
+    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
+    return { db, w: new GroupCommitWriter(db), ins: db.prepare('INSERT INTO t (k) VALUES (?)') };
+  }
+
   it('commits many queued writes in one transaction and isolates a failing job', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
     dirs.push(dir);
@@ -33,13 +43,7 @@ describe('group commit writer', () => {
   });
 
   it('a job that wrote and then threw leaves none of its writes, and its neighbours and nested transactions keep theirs', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
-    dirs.push(dir);
-    const db = new Database(join(dir, 'x.db'));
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-    const w = new GroupCommitWriter(db);
-    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const { db, w, ins } = writerOnTable();
     const before = w.submit(() => ins.run('before').changes);
     const broken = w.submit(() => {
       ins.run('half-1');
@@ -59,13 +63,7 @@ describe('group commit writer', () => {
   });
 
   it('an error that ends the whole transaction (disk full, I/O) commits nothing of its batch and rejects every job of it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
-    dirs.push(dir);
-    const db = new Database(join(dir, 'x.db'));
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-    const w = new GroupCommitWriter(db);
-    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const { db, w, ins } = writerOnTable();
     const first = w.submit(() => ins.run('first').changes);
     // What SQLite does on SQLITE_FULL or an I/O error in a statement: the transaction is gone.
     const ending = w.submit(() => {
@@ -105,13 +103,7 @@ describe('group commit writer', () => {
     db.close();
   });
   it('commits nothing while held, then what waited in one batch; a hold while held is skipped', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'gcw-'));
-    dirs.push(dir);
-    const db = new Database(join(dir, 'x.db'));
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE t (k TEXT PRIMARY KEY)');
-    const w = new GroupCommitWriter(db);
-    const ins = db.prepare('INSERT INTO t (k) VALUES (?)');
+    const { db, w, ins } = writerOnTable();
     const count = () => (db.prepare('SELECT COUNT(*) AS n FROM t').get() as { n: number }).n;
     let release!: () => void;
     let seenInside = -1;

@@ -1,4 +1,8 @@
 import { defineConfig } from '@playwright/test';
+import { middayZone } from './e2e/midday-zone';
+
+// The app and the browser run where it is about noon (midday-zone.ts); the workers inherit it.
+process.env.RINGUP_E2E_TZ ??= middayZone();
 
 /** Debian's Chromium; Playwright never downloads a browser here. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,6 +34,7 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
+    timezoneId: process.env.RINGUP_E2E_TZ,
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
     // An action that cannot happen fails in seconds with the reason, instead of hanging the test.
     actionTimeout: 15_000,

@@ -34,7 +34,8 @@ export async function startHostProcess(extraArgs: string[] = [], env: NodeJS.Pro
   const args = extraArgs.includes('--ask-first-run') ? extraArgs.filter((a) => a !== '--ask-first-run') : ['--skip-first-run', ...extraArgs];
   const child = spawn(process.execPath, [join(ROOT, 'build/node/host.mjs'), '--port', '0', '--data', dataDir, '--json', ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The host keeps its "today" where the run cannot cross midnight (midday-zone.ts).
+    env: { ...process.env, ...(process.env.RINGUP_E2E_TZ ? { TZ: process.env.RINGUP_E2E_TZ } : {}), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

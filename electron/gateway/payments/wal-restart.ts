@@ -23,32 +23,14 @@ export interface WalRestartOptions {
   hardLimitFrames?: number;
 }
 
-/** Counts, for tests and the benchmark's diagnostics. */
-export interface WalRestartStats {
-  holds: number;
-  /** Holds after which every frame was in the database file (the next write restarts the WAL). */
-  caughtUp: number;
-}
-
-export function keepWalBounded(writer: GroupCommitWriter, checkpointer: WalCheckpointer, opts: WalRestartOptions = {}): WalRestartStats {
+export function keepWalBounded(writer: GroupCommitWriter, checkpointer: WalCheckpointer, opts: WalRestartOptions = {}): void {
   const restartFrames = opts.restartFrames ?? 4096;
   const catchUpFrames = opts.catchUpFrames ?? Math.ceil(restartFrames / 4);
   const hardLimitFrames = opts.hardLimitFrames ?? restartFrames * 8;
-  const stats: WalRestartStats = { holds: 0, caughtUp: 0 };
-  let running = false;
   checkpointer.onProgress((p: CheckpointProgress) => {
-    if (running || p.log < restartFrames) return;
+    if (p.log < restartFrames) return;
     if (p.log - p.checkpointed > catchUpFrames && p.log < hardLimitFrames) return;
-    running = true;
-    stats.holds++;
-    void writer
-      .hold(async () => {
-        const done = await checkpointer.catchUp();
-        if (done.log >= 0 && done.checkpointed === done.log) stats.caughtUp++;
-      })
-      .finally(() => {
-        running = false;
-      });
+    // A hold asked for while one runs is skipped by the writer.
+    void writer.hold(() => checkpointer.catchUp());
   });
-  return stats;
 }

@@ -21,6 +21,7 @@
  *   unordered; every key is always there.
  */
 import type { Db } from '../framework/database';
+import { BYTE_HEX } from '../framework/ids';
 import { RECORD_FIELDS } from './transaction-doc';
 
 /** Keys that SQL updates inside a stored doc (json_set): always stored, null or not. */
@@ -97,9 +98,7 @@ export class RecordStorage {
     }
     const hex = Array.from({ length: words }, (_, i) => `H(w${i})`).join(' + ');
     const body = `return function store(d) { ${lines.join('\n')} return { doc: JSON.stringify(o), keys: ${hex} }; };`;
-    // Two hex digits a byte from a table (toString(16) and padStart per word cost more than the table).
-    const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-    const hex8 = (w: number): string => (HEX[(w >>> 24) & 255] as string) + (HEX[(w >>> 16) & 255] as string) + (HEX[(w >>> 8) & 255] as string) + (HEX[w & 255] as string);
+    const hex8 = (w: number): string => (BYTE_HEX[(w >>> 24) & 255] as string) + (BYTE_HEX[(w >>> 16) & 255] as string) + (BYTE_HEX[(w >>> 8) & 255] as string) + (BYTE_HEX[w & 255] as string);
     this.store = new Function('H', body)(hex8) as (d: Record<string, unknown>) => StoredRecord;
   }
 
@@ -119,9 +118,7 @@ export class RecordStorage {
 
   /** The whole record's JSON (every key) from a stored doc. */
   json(doc: string, keys: string | null): string {
-    if (keys === null) return doc;
-    const s = this.suffix(keys);
-    return s === '' ? doc : `${doc.slice(0, -1)}${s}}`;
+    return keys === null ? doc : `${this.open(doc, keys)}}`;
   }
 
   /**

@@ -102,15 +102,21 @@ export class RecordStorage {
     this.store = new Function('H', body)(hex8) as (d: Record<string, unknown>) => StoredRecord;
   }
 
-  /** `,"k":null` for each key a doc with these keys lacks (cached per key set). */
+  /**
+   * `,"k":null` for each key a doc with these keys lacks (cached per key set). Joined from an
+   * array, so the cached string is flat: built with `+=` it was a rope of ~70 pieces that V8
+   * walked again each time an answer holding it was flattened (measured: 2.6% of the engine's
+   * time in String::WriteToFlat on the sale path, 0.9% with the flat string).
+   */
   private suffix(keys: string): string {
     let s = this.suffixes.get(keys);
     if (s === undefined) {
-      s = '';
+      const parts: string[] = [];
       for (const { key, word, bit } of this.bitsOf) {
         const w = word * 8 < keys.length ? parseInt(keys.slice(word * 8, word * 8 + 8), 16) : 0;
-        if (((w >>> bit) & 1) === 0) s += `,${JSON.stringify(key)}:null`;
+        if (((w >>> bit) & 1) === 0) parts.push(`,${JSON.stringify(key)}:null`);
       }
+      s = parts.join('');
       if (this.suffixes.size < SUFFIX_CACHE_LIMIT) this.suffixes.set(keys, s);
     }
     return s;

@@ -27,6 +27,16 @@
  *
  * Jobs run synchronously inside the transaction, so a job may read and check state
  * (refund balance, idempotency) and write in one atomic step.
+ *
+ * Savepoints only when a job fails: a batch first runs its jobs without them. Each page a job
+ * changed inside a savepoint was copied to SQLite's sub-journal first (the table's last
+ * page and each index's, per sale), and the SAVEPOINT and RELEASE were two more statements
+ * a job. When every job returns, the batch commits as it ran. When one throws, the whole
+ * transaction is rolled back (the rollback listeners are told) and the batch runs again, each
+ * job in its own savepoint, which gives each job the outcome it would have had alone. So a
+ * job may run twice: a job's effects outside SQLite must be ones that may happen again (a
+ * kick, a cache dropped or filled from what it reads), as they already had to be when its
+ * own writes were undone.
  */
 import { closeSync, fdatasync, fsyncSync, openSync } from 'node:fs';
 import type Database from 'better-sqlite3';
@@ -66,6 +76,10 @@ export class GroupCommitWriter {
   private readonly savepoint: Database.Statement;
   private readonly release: Database.Statement;
   private readonly rollbackTo: Database.Statement;
+  private readonly begin: Database.Statement;
+  private readonly commit: Database.Statement;
+  private readonly rollback: Database.Statement;
+  /** The batch again, each job in its own savepoint (after a job of it threw). */
   private readonly batch: () => void;
   private jobs: Job<unknown>[] = [];
   private results: { ok: boolean; value: unknown }[] = [];
@@ -73,6 +87,8 @@ export class GroupCommitWriter {
   maxBatch = 0;
   batches = 0;
   fsyncs = 0;
+  /** Batches run again with a savepoint per job because a job of theirs threw. */
+  retried = 0;
 
   constructor(
     private readonly db: Database.Database,
@@ -82,6 +98,9 @@ export class GroupCommitWriter {
     this.savepoint = db.prepare('SAVEPOINT ringup_job');
     this.release = db.prepare('RELEASE ringup_job');
     this.rollbackTo = db.prepare('ROLLBACK TO ringup_job');
+    this.begin = db.prepare('BEGIN');
+    this.commit = db.prepare('COMMIT');
+    this.rollback = db.prepare('ROLLBACK');
     this.batch = db.transaction(() => {
       const jobs = this.jobs;
       for (let i = 0; i < jobs.length; i++) this.results[i] = this.runJob((jobs[i] as Job<unknown>).fn);
@@ -106,6 +125,30 @@ export class GroupCommitWriter {
       this.rolledBack();
       return { ok: false, value: err };
     }
+  }
+
+  /**
+   * Runs the batch in one transaction without savepoints and commits it: true. When a job
+   * throws, rolls the whole transaction back and returns false (nothing of the batch is
+   * written; the caller runs it again with savepoints). A failed COMMIT throws, after its
+   * rollback.
+   */
+  private runPlain(jobs: Job<unknown>[], results: { ok: boolean; value: unknown }[]): boolean {
+    this.begin.run();
+    try {
+      for (let i = 0; i < jobs.length; i++) results[i] = { ok: true, value: (jobs[i] as Job<unknown>).fn() };
+    } catch {
+      if (this.db.inTransaction) this.rollback.run();
+      this.rolledBack();
+      return false;
+    }
+    try {
+      this.commit.run();
+    } catch (err) {
+      if (this.db.inTransaction) this.rollback.run();
+      throw err;
+    }
+    return true;
   }
 
   submit<T>(fn: () => T): Promise<T> {
@@ -162,7 +205,10 @@ export class GroupCommitWriter {
     this.jobs = jobs;
     this.results = results;
     try {
-      this.batch();
+      if (!this.runPlain(jobs, results)) {
+        this.retried++;
+        this.batch();
+      }
     } catch (err) {
       this.jobs = [];
       // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.

@@ -62,6 +62,45 @@ describe('group commit writer', () => {
     db.close();
   });
 
+  it('runs a batch without savepoints, and again with one per job when a job throws (the jobs before it run twice, each commits once)', async () => {
+    const { db, w, ins } = writerOnTable();
+    const runs = { a: 0, b: 0, c: 0 };
+    let undone = 0;
+    w.onRollback(() => undone++);
+    // A job that rolls back to the per-job savepoint finds one only in the second run.
+    const probe = () => {
+      try {
+        db.prepare('ROLLBACK TO ringup_job').run();
+        return 'savepoint';
+      } catch {
+        return 'none';
+      }
+    };
+    const clean = await Promise.all([w.submit(probe), w.submit(() => ins.run('x').changes)]);
+    expect(clean).toEqual(['none', 1]);
+    expect(w.retried).toBe(0);
+    expect(undone).toBe(0);
+
+    const a = w.submit(() => (runs.a++, ins.run('a').changes));
+    const b = w.submit(() => {
+      runs.b++;
+      ins.run('b');
+      throw new Error('refused after writing');
+    });
+    const c = w.submit(() => (runs.c++, probe()));
+    const settled = await Promise.allSettled([a, b, c]);
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((settled[2] as PromiseFulfilledResult<string>).value).toBe('savepoint');
+    expect(w.retried).toBe(1);
+    // The first run stopped at b: c ran only in the second.
+    expect(runs).toEqual({ a: 2, b: 2, c: 1 });
+    // Told twice: the whole batch undone, then b's own savepoint.
+    expect(undone).toBe(2);
+    expect((db.prepare('SELECT k FROM t ORDER BY k').all() as { k: string }[]).map((r) => r.k)).toEqual(['a', 'x']);
+    expect(db.inTransaction).toBe(false);
+    db.close();
+  });
+
   it('an error that ends the whole transaction (disk full, I/O) commits nothing of its batch and rejects every job of it', async () => {
     const { db, w, ins } = writerOnTable();
     const first = w.submit(() => ins.run('first').changes);

@@ -78,6 +78,9 @@ describe('exp date', () => {
     expect(parseExpDate('1229')).toEqual({ month: 12, year: 2029 });
     expect(parseExpDate('1329')).toBeNull();
     expect(parseExpDate('12/29')).toBeNull();
+    // Only four ASCII digits: no sign, space, full-width or other script's digits, and no month 00.
+    for (const bad of ['', '129', '12290', '+129', ' 129', '12 9', '１２２９', '١٢٢٩', '0029', '12a9', '12.9']) expect(parseExpDate(bad)).toBeNull();
+    expect(parseExpDate('0100')).toEqual({ month: 1, year: 2000 });
     expect(isExpDateCurrent('1126', now)).toBe(true);
     expect(isExpDateCurrent('1026', now)).toBe(false);
     expect(monthsUntilExpiry('0127', now)).toBe(2);

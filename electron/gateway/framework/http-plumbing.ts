@@ -135,7 +135,11 @@ export function installPlumbing(app: FastifyInstance, opts: PlumbingOptions): vo
     maskQuery(req.query, req.routeOptions.config?.keepsDigits);
     // HTTP/1.1 needs exactly one Host (RFC 9112 §3.2); absolute-form requests got theirs from the target (originForm).
     let hosts = 0;
-    for (let i = 0; i < req.raw.rawHeaders.length; i += 2) if (req.raw.rawHeaders[i]?.toLowerCase() === 'host') hosts++;
+    const raw = req.raw.rawHeaders;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i] as string;
+      if (name.length === 4 && name.toLowerCase() === 'host') hosts++;
+    }
     if (hosts > 1) throw new ApiError(400, { general: [MSG.HOST_DUPLICATE] });
     if (!req.headers.host && req.raw.httpVersionMajor === 1 && req.raw.httpVersionMinor >= 1) throw new ApiError(400, { general: [MSG.HOST_MISSING] });
     if (opts.checkHost) {

@@ -89,8 +89,12 @@ export function isXmlType(contentType: string | undefined): boolean {
   return !!contentType && XML_TYPE.test(contentType.trim());
 }
 
+const MENTIONS_XML = /xml/i;
+
 /** XML out when Accept prefers XML over JSON, or — with no preference — when the request body was XML. */
 export function wantsXml(accept: string | undefined, contentType: string | undefined): boolean {
+  // Every answer asks this; nearly every request names no XML at all.
+  if (!(accept !== undefined && MENTIONS_XML.test(accept)) && !(contentType !== undefined && MENTIONS_XML.test(contentType))) return false;
   const a = (accept ?? '').toLowerCase();
   const xmlAt = a.search(/(application|text)\/([\w.-]+\+)?xml/);
   const jsonAt = a.search(/application\/([\w.-]+\+)?json/);

@@ -70,8 +70,9 @@ export class GroupCommitWriter {
   /** Told when writes are undone (a job's savepoint rolled back, a failed COMMIT): caches of what jobs wrote drop it. */
   private readonly rollbackListeners: (() => void)[] = [];
   /**
-   * Each job's savepoint, prepared once: better-sqlite3's `db.transaction(fn)` builds four
-   * wrapper functions per call, which per job was a measured share of the sale path.
+   * A batch's statements (its transaction, each job's savepoint), prepared once:
+   * better-sqlite3's `db.transaction(fn)` builds four wrapper functions per call, which per
+   * job was a measured share of the sale path.
    */
   private readonly savepoint: Database.Statement;
   private readonly release: Database.Statement;
@@ -79,10 +80,6 @@ export class GroupCommitWriter {
   private readonly begin: Database.Statement;
   private readonly commit: Database.Statement;
   private readonly rollback: Database.Statement;
-  /** The batch again, each job in its own savepoint (after a job of it threw). */
-  private readonly batch: () => void;
-  private jobs: Job<unknown>[] = [];
-  private results: { ok: boolean; value: unknown }[] = [];
   /** Largest batch committed so far, batches and fsyncs (diagnostics for the benchmark). */
   maxBatch = 0;
   batches = 0;
@@ -101,10 +98,6 @@ export class GroupCommitWriter {
     this.begin = db.prepare('BEGIN');
     this.commit = db.prepare('COMMIT');
     this.rollback = db.prepare('ROLLBACK');
-    this.batch = db.transaction(() => {
-      const jobs = this.jobs;
-      for (let i = 0; i < jobs.length; i++) this.results[i] = this.runJob((jobs[i] as Job<unknown>).fn);
-    });
   }
 
   /** One job in its own savepoint: a throw undoes only its writes (then the savepoint goes). */
@@ -128,17 +121,22 @@ export class GroupCommitWriter {
   }
 
   /**
-   * Runs the batch in one transaction without savepoints and commits it: true. When a job
-   * throws, rolls the whole transaction back and returns false (nothing of the batch is
-   * written; the caller runs it again with savepoints). A failed COMMIT throws, after its
-   * rollback.
+   * Runs the batch in one transaction and commits it: true. Without savepoints, a job that
+   * throws rolls the whole transaction back and the answer is false (nothing of the batch is
+   * written; flush runs it again with them). With savepoints, a job that throws is undone
+   * alone (runJob); an error that ends the whole transaction, or a failed COMMIT, throws after
+   * the rollback.
    */
-  private runPlain(jobs: Job<unknown>[], results: { ok: boolean; value: unknown }[]): boolean {
+  private runBatch(jobs: Job<unknown>[], results: { ok: boolean; value: unknown }[], savepoints: boolean): boolean {
     this.begin.run();
     try {
-      for (let i = 0; i < jobs.length; i++) results[i] = { ok: true, value: (jobs[i] as Job<unknown>).fn() };
-    } catch {
+      for (let i = 0; i < jobs.length; i++) {
+        const fn = (jobs[i] as Job<unknown>).fn;
+        results[i] = savepoints ? this.runJob(fn) : { ok: true, value: fn() };
+      }
+    } catch (err) {
       if (this.db.inTransaction) this.rollback.run();
+      if (savepoints) throw err;
       this.rolledBack();
       return false;
     }
@@ -202,21 +200,17 @@ export class GroupCommitWriter {
     if (jobs.length === 0) return;
     this.queue = [];
     const results: { ok: boolean; value: unknown }[] = new Array(jobs.length);
-    this.jobs = jobs;
-    this.results = results;
     try {
-      if (!this.runPlain(jobs, results)) {
+      if (!this.runBatch(jobs, results, false)) {
         this.retried++;
-        this.batch();
+        this.runBatch(jobs, results, true);
       }
     } catch (err) {
-      this.jobs = [];
       // The COMMIT itself failed (disk full, I/O error): nothing of this batch is durable.
       this.rolledBack();
       for (const job of jobs) job.reject(err);
       return;
     }
-    this.jobs = [];
     this.batches++;
     if (jobs.length > this.maxBatch) this.maxBatch = jobs.length;
     for (let i = 0; i < jobs.length; i++) {

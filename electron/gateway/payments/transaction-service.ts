@@ -54,7 +54,7 @@ import type { RequestFingerprints } from './request-fingerprint';
 import { defaultLevel3Data } from './level3-defaults';
 import { diffDocs, recordChange } from './transaction-changelog';
 import { emptyDoc, RECORD_FIELD_SET, type TransactionDoc } from './transaction-doc';
-import type { RecordStorage } from './record-storage';
+import type { RecordStorage, StoredRecord } from './record-storage';
 import type { FieldValues } from '../framework/validate';
 import type { BodyActionInput } from '../framework/resource';
 import { checkAmountParts } from './amount-parts';
@@ -156,6 +156,13 @@ export class TransactionService {
   /** A stored row's whole record as JSON (every key; record-storage.ts). */
   recordJson(row: Pick<TransactionRow, 'doc' | 'doc_keys'>): string {
     return this.storage.json(row.doc, row.doc_keys);
+  }
+
+  /** A record in its stored (lean) form, and its whole JSON with and without the closing brace (docWithLinks). */
+  private storeRecord(d: Record<string, unknown>): { stored: StoredRecord; open: string; doc: string } {
+    const stored = this.storage.store(d);
+    const open = this.storage.open(stored.doc, stored.keys);
+    return { stored, open, doc: `${open}}` };
   }
 
   /** A stored row's whole record. */
@@ -558,7 +565,7 @@ export class TransactionService {
         this.outbox.recordReceipt(receiptTo, d, this.lookups.locationName(locationId), now);
         d.notification_email_sent = true;
       }
-      const stored = this.storage.store(d);
+      const { stored, open, doc } = this.storeRecord(d);
       this.locationsWithTransactions.add(locationId);
       this.ctx
         .stmt(`INSERT INTO transactions (id, location_id, product_transaction_id, transaction_api_id, payment_method, action, type_id, status_id,
@@ -568,8 +575,6 @@ export class TransactionService {
         .run(id, locationId, ptId, apiId, method, action, outcome.typeId, outcome.statusId, outcome.reasonCodeId, amountCents,
           outcome.authAmountCents, outcome.authAmountCents, outcome.authAmountCents, acct.firstSix, acct.lastFour, brand, acct.expDate, d.account_vault_id as string | null, contactId,
           previous?.id ?? null, batchId, now, now, stored.doc, stored.keys, idem?.fingerprint ?? null);
-      const open = this.storage.open(stored.doc, stored.keys);
-      const doc = `${open}}`;
       origin?.withinCommit?.(this.ctx, { id, statusId: outcome.statusId, approved: outcome.approved, authAmountCents: outcome.authAmountCents, doc: d });
       this.announce('CREATE', id, locationId, ptId, doc, previous?.id ?? null);
       if (commercialL3) {
@@ -680,9 +685,7 @@ export class TransactionService {
         this.outbox.recordReceipt(email, d, locationName, now);
         d.notification_email_sent = true;
       }
-      const stored = this.storage.store(d);
-      const open = this.storage.open(stored.doc, stored.keys);
-      const doc = `${open}}`;
+      const { stored, open, doc } = this.storeRecord(d);
       recordChange(this.ctx, cur.id, auth.userId, action, diffDocs(JSON.parse(before) as Record<string, unknown>, d), now);
       this.ctx
         .stmt(`UPDATE transactions SET status_id = ?, reason_code_id = ?, amount = ?, auth_amount = ?, approved_amount = ?, issuer_approved = ?, batch_id = ?, contact_id = ?,

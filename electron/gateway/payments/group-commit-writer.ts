@@ -2,8 +2,8 @@
  * Group commit: every write a request makes is queued; once per event-loop turn the
  * queue runs in ONE SQLite transaction, and only when that transaction is on disk are
  * the requests' promises resolved. So every 2xx is durable before it is sent, at one
- * fsync per batch instead of one per request. Each job runs in its own savepoint: a job
- * that throws rolls back only its own writes and rejects only its own promise.
+ * fsync per batch instead of one per request. A job that throws rejects only its own
+ * promise, and only its own writes are undone (below: savepoints only when a job fails).
  *
  * Two durability modes:
  * - `walPath` absent: the connection is synchronous=FULL, so COMMIT itself fsyncs the

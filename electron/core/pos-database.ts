@@ -5,9 +5,10 @@
  * under `<dataDir>/gateway/`; nothing here duplicates a transaction, and nothing
  * here ever holds card data.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { ownerOnlyFile, ownerOnlyFolder } from './data-dir';
 import { openDatabase } from './sqlite';
 import { WalCheckpointer } from '../gateway/payments/wal-checkpointer';
 
@@ -250,8 +251,14 @@ export const POS_MIGRATIONS: readonly string[] = [
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
-  mkdirSync(dataDir, { recursive: true });
-  const db = openDatabase(join(dataDir, 'ringup.db'));
+  // Owner-only whatever folder --data named (issue 20, point 9). SQLite creates -wal and -shm
+  // with the database file's own mode, so a 0600 ringup.db made before SQLite opens it keeps
+  // them 0600 too; an older install's files are tightened here.
+  ownerOnlyFolder(dataDir);
+  const file = join(dataDir, 'ringup.db');
+  ownerOnlyFile(file);
+  for (const f of [`${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+  const db = openDatabase(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   // Every commit reaches the disk before it returns (the WAL is fsynced): an offline sale is

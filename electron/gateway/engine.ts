@@ -103,7 +103,10 @@ function wipe(db: Db, modules: EngineModule[]): void {
 
 export async function startEngine(opts: EngineOptions): Promise<RunningEngine> {
   const host = opts.host ?? '127.0.0.1';
-  mkdirSync(opts.dataDir, { recursive: true });
+  // Owner-only like the database in it (issue 20, point 9): mkdirSync's mode reaches only a
+  // folder it creates, through the umask, so an existing or umask-022 folder is tightened.
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(opts.dataDir, 0o700);
   const dbPath = join(opts.dataDir, DATABASE_FILE);
   const db = openDatabase(dbPath, { synchronous: opts.synchronous });
   // The database holds key hashes and the vault: owner-only, like credentials.json.

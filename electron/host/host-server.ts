@@ -19,6 +19,10 @@ export interface HostOptions {
   /** Fixed token for tests; a random one per launch otherwise. */
   token?: string;
   logError?: (channel: string, err: unknown) => void;
+  /** Connections that have not said hello yet, open at once (ws-bridge.ts PENDING_LIMIT by default). */
+  maxPendingConnections?: number;
+  /** How long a connection may take to say hello, ms (ws-bridge.ts HELLO_TIMEOUT_MS by default). */
+  helloTimeoutMs?: number;
 }
 
 export interface RunningHost {
@@ -70,6 +74,8 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
     dispatch,
     events: opts.core.events,
     onDisconnect: (callerId) => opts.core.disconnect(callerId),
+    ...(opts.maxPendingConnections !== undefined ? { maxPending: opts.maxPendingConnections } : {}),
+    ...(opts.helloTimeoutMs !== undefined ? { helloTimeoutMs: opts.helloTimeoutMs } : {}),
   });
   app.server.on('upgrade', bridge.handleUpgrade);
 

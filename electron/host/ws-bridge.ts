@@ -8,6 +8,15 @@
  *     to the person who started the host (in the printed URL's #fragment, which
  *     browsers never send to a server) — a local process without it is closed out.
  * After that, every call goes through the same dispatcher as Electron's ipcMain.
+ *
+ * Connections that have not said hello yet cost the host a socket each and prove nothing,
+ * so (issue 20, point 9) at most PENDING_LIMIT of them may be open at once per host — one
+ * more is refused with 503 before the upgrade — and each is closed HELLO_TIMEOUT_MS after
+ * its upgrade. A page says hello as soon as its socket opens, so a handful of tabs loading
+ * together stay far below the limit. Whatever closes a connection (timeout, bad token, bad
+ * message) sends the close code and then drops the socket after CLOSE_GRACE_MS: a peer that
+ * never answers the close frame must not keep it (or its place) for ws's 30 s close timeout.
+ * Simplification: the limit is per host, not per peer — every peer is a local process here.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
@@ -19,6 +28,11 @@ import type { Dispatch } from '../ipc/dispatcher';
 export const WS_PATH = '/ipc';
 export const WS_CLOSE = { badToken: 4401, badMessage: 4400, helloTimeout: 4408 } as const;
 const MAX_MESSAGE_BYTES = 1 << 20;
+/** Connections open at once that have not said hello yet (handshakes in flight included). */
+export const PENDING_LIMIT = 16;
+export const HELLO_TIMEOUT_MS = 5_000;
+/** How long a closed-out peer may take to answer the close frame before its socket is dropped. */
+export const CLOSE_GRACE_MS = 1_000;
 
 export interface WsBridgeOptions {
   token: string;
@@ -27,6 +41,8 @@ export interface WsBridgeOptions {
   dispatch: Dispatch;
   events: CoreEvents;
   helloTimeoutMs?: number;
+  /** Default PENDING_LIMIT. */
+  maxPending?: number;
   /** A connection closed: its session ends (each connection signs in on its own). */
   onDisconnect?: (callerId: string) => void;
 }
@@ -40,7 +56,10 @@ function sameToken(a: string, b: string): boolean {
 export function createWsBridge(opts: WsBridgeOptions) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const allowed = new Set(opts.allowedOrigins);
+  const maxPending = opts.maxPending ?? PENDING_LIMIT;
   let connections = 0;
+  /** Upgrades accepted that have not said hello yet and whose socket is still open. */
+  let pending = 0;
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     // A peer that resets mid-handshake must not become an uncaught 'error' (that kills the host).
@@ -52,15 +71,34 @@ export function createWsBridge(opts: WsBridgeOptions) {
       socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, origin));
+    if (pending >= maxPending) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    // Counted from here until its hello or until its socket closes, whichever comes first —
+    // the socket's own 'close', so a handshake ws refuses (bad key) gives its place back too.
+    pending++;
+    let counted = true;
+    const release = () => {
+      if (counted) pending--;
+      counted = false;
+    };
+    socket.once('close', release);
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, origin, release));
   }
 
-  function serve(ws: WebSocket, origin: string): void {
+  /** Sends the close code, and drops the socket if the peer has not answered within the grace. */
+  function shut(ws: WebSocket, code: number, reason: string): void {
+    ws.close(code, reason);
+    setTimeout(() => ws.terminate(), CLOSE_GRACE_MS).unref();
+  }
+
+  function serve(ws: WebSocket, origin: string, helloSaid: () => void): void {
     let authed = false;
     let unsubscribe: (() => void) | undefined;
     // Each connection (browser tab) is its own caller with its own sign-in.
     const callerId = `ws-${++connections}`;
-    const helloTimer = setTimeout(() => ws.close(WS_CLOSE.helloTimeout, 'hello expected'), opts.helloTimeoutMs ?? 5_000);
+    const helloTimer = setTimeout(() => shut(ws, WS_CLOSE.helloTimeout, 'hello expected'), opts.helloTimeoutMs ?? HELLO_TIMEOUT_MS);
 
     // A malformed frame (bad opcode, RSV bits, unmasked, oversize, invalid UTF-8, bad close
     // code…): ws has already answered with 1002/1007/1009 and closes the connection; without
@@ -79,17 +117,18 @@ export function createWsBridge(opts: WsBridgeOptions) {
         msg = undefined;
       }
       if (!msg || typeof msg !== 'object') {
-        ws.close(WS_CLOSE.badMessage, 'bad message');
+        shut(ws, WS_CLOSE.badMessage, 'bad message');
         return;
       }
       const m = msg as { type?: unknown; token?: unknown; id?: unknown; channel?: unknown; arg?: unknown };
       if (!authed) {
         if (m.type !== 'hello' || typeof m.token !== 'string' || !sameToken(m.token, opts.token)) {
-          ws.close(WS_CLOSE.badToken, 'bad token');
+          shut(ws, WS_CLOSE.badToken, 'bad token');
           return;
         }
         authed = true;
         clearTimeout(helloTimer);
+        helloSaid();
         unsubscribe = opts.events.subscribe((event, payload, to) => {
           if (isFor(callerId, to) && ws.readyState === ws.OPEN) ws.send(JSON.stringify({ type: 'event', event, payload }));
         });
@@ -97,7 +136,7 @@ export function createWsBridge(opts: WsBridgeOptions) {
         return;
       }
       if (m.type !== 'call' || typeof m.id !== 'number' || typeof m.channel !== 'string') {
-        ws.close(WS_CLOSE.badMessage, 'bad message');
+        shut(ws, WS_CLOSE.badMessage, 'bad message');
         return;
       }
       const id = m.id;

@@ -23,6 +23,7 @@ import { createSettingsHandlers } from './settings-handlers';
 import { StoreSettingsStore } from './store-settings';
 import { openPosDatabase, startPosCheckpointer } from './pos-database';
 import { createDevicesHandlers } from './devices';
+import type { DevicePlaces } from '../devices/device-places';
 import { createSalesHandlers } from './sales';
 import { Catalogue } from './catalogue';
 import { createCatalogueHandlers } from './catalogue-handlers';
@@ -100,6 +101,8 @@ export interface CoreOptions {
   skipFirstRun?: boolean;
   /** How long an OAuth sign-in waits for the browser, ms (default 5 min). */
   oauthTimeoutMs?: number;
+  /** Which terminal ports and serial paths devices may use (default: RINGUP_TERMINAL_PORTS and RINGUP_SERIAL_PTYS; devices/device-places.ts). */
+  devicePlaces?: DevicePlaces;
 }
 
 export interface Core {
@@ -293,6 +296,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     clerks,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
     offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId }),
+    ...(opts.devicePlaces ? { places: opts.devicePlaces } : {}),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 

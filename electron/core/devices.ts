@@ -30,9 +30,11 @@ import { GatewayError, type GatewayClient } from '../client/gateway-client';
 import type { V2AccountVault, V2Transaction } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
+import { deviceAddressRefusal, devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { GuardSettings } from '../../shared/amount-guards';
+import { termsTextRefusal } from '../../shared/ipc/devices';
 import { refuseAmount } from './amount-refusal';
 import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
@@ -68,6 +70,8 @@ export interface DevicesDeps {
   statePollMs?: number;
   /** Card-present sales while the gateway cannot be reached (issue 13, offline-terminal-sale.ts). */
   offline?: OfflineTerminal;
+  /** Which terminal ports and serial paths devices may use (device-places.ts); default: the environment's. */
+  places?: DevicePlaces;
 }
 
 type Row = Record<string, unknown>;
@@ -129,6 +133,12 @@ export interface DevicesExtras {
 
 export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & DevicesExtras {
   const { client, routerClient, users, events } = deps;
+  const places = deps.places ?? devicePlacesFromEnv(process.env);
+  /** An address the installer typed, refused in words before it is saved, tested or opened (issue 20, point 6). */
+  const refuseAddress = async (a: DeviceAddress): Promise<Result<never> | null> => {
+    const why = await deviceAddressRefusal(a, places);
+    return why ? fail('device_place', why) : null;
+  };
   let status: TerminalStatus = { connection: 'none', terminalId: null, title: null, tipPercents: null };
   let saleRunning = false;
   /** The counter's terminal sale under way, so Cancel reaches it even before it reached the terminal. */
@@ -412,6 +422,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-save': async (a) => {
       const g = requireInstaller();
       if (!g.ok) return g;
+      const refused = await refuseAddress(a.address);
+      if (refused) return refused;
       return guarded(async () => {
         const tcp = a.address.kind === 'tcp' ? a.address : null;
         const body = {
@@ -439,6 +451,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-test': async ({ address, terminalId }) => {
       const g = requireInstaller();
       if (!g.ok) return g;
+      const refused = await refuseAddress(address);
+      if (refused) return refused;
       return guarded<TerminalTestResult>(async () => {
         // A saved terminal at its saved address: the gateway initializes it and records the
         // contact (last_registration_ts). An address not saved yet is tested directly.
@@ -458,6 +472,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:terminal-terms': async (a) => {
       const g = requireInstaller();
       if (!g.ok) return g;
+      const badText = termsTextRefusal(a.text);
+      if (badText) return fail('bad_terms', badText, { text: [badText] });
       return guarded(async () => {
         const r = await routerClient.request<{ deviceterm: { reason_code_id: number; signature: { signature?: string } | null } }>(
           'POST',
@@ -473,6 +489,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:scanner-save': async (a) => {
       const g = requireInstaller();
       if (!g.ok) return g;
+      const refused = await refuseAddress({ kind: 'serial', path: a.path });
+      if (refused) return refused;
       return guarded(async () => {
         const body = { ...(a.id ? {} : locQuery()), title: a.title, serial_number: a.serialNumber, scanner_model_id: a.modelId, serial_path: a.path };
         const r = a.id
@@ -485,6 +503,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     'devices:scanner-test': async ({ path }) => {
       const g = requireInstaller();
       if (!g.ok) return g;
+      const refused = await refuseAddress({ kind: 'serial', path });
+      if (refused) return refused;
       if (scanRunning) return fail('busy', DEVICE_ERRORS.scannerBusy);
       scanRunning = true;
       try {
@@ -504,6 +524,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           const sc = await client.request<{ scanners: Row[] }>('GET', '/scanners', undefined, { ...locQuery(), page_size: 100, sort: 'created_ts' });
           const scanner = (sc.scanners ?? []).find((x) => (x.active === true || x.active === 1) && typeof x.serial_path === 'string' && x.serial_path);
           if (!scanner) return fail('no_scanner', DEVICE_ERRORS.noScanner);
+          // A path saved before these rules (or straight into the gateway) is held to them too.
+          const refused = await refuseAddress({ kind: 'serial', path: String(scanner.serial_path) });
+          if (refused) return refused;
           return ok(await scanAt(String(scanner.serial_path), 30_000));
         });
       } finally {

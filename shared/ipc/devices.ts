@@ -26,7 +26,33 @@ export interface TerminalStatePayload {
   prompt: string;
 }
 
-const ipv4 = z.string().regex(/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/, 'Type an IPv4 address such as 192.168.1.50.');
+/**
+ * Where a terminal may be on the network (issue 20, point 6): the shop's own network or this
+ * computer, so an installer cannot point the app at another computer or at a service on the
+ * internet. Decisions:
+ * - Private (RFC 1918: 10/8, 172.16/12, 192.168/16) and loopback (127/8, for a terminal bridge
+ *   or simulator on this computer) only.
+ * - Link-local 169.254/16 is refused: it holds cloud metadata services (169.254.169.254), and a
+ *   shop terminal has a DHCP or fixed address on the shop network. Also refused: 0.0.0.0
+ *   ("this host", which reaches every local service), carrier-grade NAT 100.64/10, multicast,
+ *   broadcast and every public address.
+ * - IPv4 literals only, as the terminal's own network menu shows them: a host name is refused
+ *   (it could resolve anywhere, and differently later), and so is IPv6 (POSLink-family
+ *   terminals are set up by IPv4 address).
+ * Which port is the core's decision (electron/devices/device-places.ts): it depends on what the
+ * machine's owner allowed at start.
+ */
+export const TERMINAL_ADDRESS_MSG = "A terminal's address is on the shop's own network (10.x.x.x, 172.16.x.x to 172.31.x.x, 192.168.x.x) or 127.0.0.1 for this computer.";
+
+export function isShopNetworkIpv4(ip: string): boolean {
+  const [a, b] = ip.split('.').map(Number) as [number, number];
+  return a === 10 || a === 127 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+}
+
+const ipv4 = z
+  .string()
+  .regex(/^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/, 'Type an IPv4 address such as 192.168.1.50.')
+  .refine(isShopNetworkIpv4, TERMINAL_ADDRESS_MSG);
 export const devicePathSchema = z.string().regex(/^\/dev\/[A-Za-z0-9/_.-]{1,200}$/, 'A serial path starts with /dev/, for example /dev/ttyUSB0.');
 
 export const terminalAddressSchema = z.discriminatedUnion('kind', [
@@ -87,6 +113,23 @@ export interface TerminalTestResult {
   application: string;
   /** When the engine recorded this contact (a saved terminal tested at its saved address); null otherwise. */
   lastRegistrationTs: number | null;
+}
+
+/**
+ * Terms text is shown on the terminal's screen as it is typed: letters, digits, punctuation,
+ * spaces and new lines (LF, the textarea's line break). Refused: every other control character
+ * — C0 (U+0000-U+001F: tab, CR, escape, and the frame's own STX/ETX/FS/US bytes), DEL (U+007F)
+ * and C1 (U+0080-U+009F) — which a terminal screen cannot show and which would only steer
+ * whatever reads the text (a CR ends a line protocol's command, an escape moves a cursor).
+ * Tab is refused too: a terminal screen has no tab stops.
+ */
+export const TERMS_TEXT_MSG = 'The terms can hold letters, digits, punctuation, spaces and new lines only: remove tabs and other control characters (often pasted from another program).';
+
+// eslint-disable-next-line no-control-regex -- the control characters are what this finds
+const TERMS_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+export function termsTextRefusal(text: string): string | null {
+  return TERMS_CONTROL.test(text) ? TERMS_TEXT_MSG : null;
 }
 
 export const termsArgsSchema = z.strictObject({

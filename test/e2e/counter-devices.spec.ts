@@ -13,7 +13,7 @@ import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
 import { checkAuthorization } from '../../shared/payments/receipt-wording';
 import { TIP_PERCENT_MSG } from '../../shared/payments/terminal-timeouts';
-import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { DEVICE_SIMULATOR_ENV, expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
@@ -32,7 +32,7 @@ test.beforeAll(async () => {
   pty = await socatPair();
   scanner = new ScannerSimulator();
   await scanner.attachSerial(pty.b);
-  host = await startHostProcess();
+  host = await startHostProcess([], DEVICE_SIMULATOR_ENV);
 });
 test.afterAll(async () => {
   await stopHostProcess(host);

@@ -26,6 +26,13 @@ export interface HostInfo {
 }
 
 /**
+ * What device specs allow when starting the host, as a shop's owner could (README, Devices): the
+ * terminal simulator listens on any free port (port 0) and the simulators sit on socat
+ * pseudo-terminals (electron/devices/device-places.ts).
+ */
+export const DEVICE_SIMULATOR_ENV = { RINGUP_TERMINAL_PORTS: '1024-65535', RINGUP_SERIAL_PTYS: '1' } as const;
+
+/**
  * Starts `node build/node/host.mjs --json` on a free port with its own data folder (a new one unless given).
  * It skips the first-run choice (`--skip-first-run`) unless `extraArgs` holds `--ask-first-run`.
  */

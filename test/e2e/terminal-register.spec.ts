@@ -7,7 +7,7 @@
  */
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
-import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { DEVICE_SIMULATOR_ENV, expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 
 let host: HostInfo;
@@ -21,7 +21,7 @@ test.beforeAll(async () => {
   sim = new TerminalSimulator({ serialNumber: 'SIM-SERIAL-E2E' });
   sim.script.stepMs = 50;
   await sim.attachSerial(pty.b);
-  host = await startHostProcess();
+  host = await startHostProcess([], DEVICE_SIMULATOR_ENV);
 });
 test.afterAll(async () => {
   await stopHostProcess(host);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll } from 'vitest';
 import { startCore, type Core, type CoreOptions } from '../../electron/core/app-core';
+import { devicePlacesFromEnv } from '../../electron/devices/device-places';
 import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
 import type { HandlerResults } from '../../shared/ipc/contract';
@@ -45,9 +46,15 @@ export interface OpenCore {
   signInAs(name: string, pin: string): Promise<void>;
 }
 
-/** A core on `dataDir` (the node host's shell, no health timer, unless `options` say otherwise), with one window's IPC. */
+/**
+ * What the device tests allow, as whoever starts Ringup would (devices/device-places.ts): the
+ * simulators listen on any free port (port 0) and on socat pseudo-terminals.
+ */
+export const TEST_DEVICE_PLACES = devicePlacesFromEnv({ RINGUP_TERMINAL_PORTS: '1024-65535', RINGUP_SERIAL_PTYS: '1' });
+
+/** A core on `dataDir` (the node host's shell, no health timer, the test device allowance, unless `options` say otherwise), with one window's IPC. */
 export async function openCore(dataDir: string, options: Partial<CoreOptions> = {}): Promise<OpenCore> {
-  const core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0, ...options });
+  const core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0, devicePlaces: TEST_DEVICE_PLACES, ...options });
   const dispatch = createDispatcher(core.handlers, { allowedOrigins: [HARNESS_ORIGIN] });
   const call = async <C extends keyof HandlerResults>(channel: C, arg?: unknown): Promise<Result<HandlerResults[C]>> =>
     (await dispatch(channel, { url: `${HARNESS_ORIGIN}/`, isMainFrame: true }, arg)) as Result<HandlerResults[C]>;

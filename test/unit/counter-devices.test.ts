@@ -6,6 +6,7 @@
  */
 import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ import type { HandlerResults, PosUser, TerminalStatePayload } from '../../shared
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
 import type { Result } from '../../shared/result';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
-import { clearCart } from '../helpers/core-harness';
+import { clearCart, TEST_DEVICE_PLACES } from '../helpers/core-harness';
 
 const ORIGIN = 'http://127.0.0.1:5999';
 let dir: string;
@@ -40,6 +41,16 @@ async function signInAs(name: string, pin: string): Promise<void> {
   const r = await call('auth:sign-in', { userId: users.find((u) => u.name === name)!.id, pin });
   expect(r.ok).toBe(true);
 }
+/** A port nothing listens on: one the system just gave out and took back. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
 function value<T>(r: Result<T>): T {
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
@@ -47,7 +58,8 @@ function value<T>(r: Result<T>): T {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'ringup-devices-'));
-  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0, deviceStatusIntervalMs: 0 });
+  // The simulators listen on any free port and on a pseudo-terminal: allowed as whoever starts Ringup would (device-places.ts).
+  core = await startCore({ dataDir: dir, shell: 'node-host', healthIntervalMs: 0, deviceStatusIntervalMs: 0, devicePlaces: TEST_DEVICE_PLACES });
   dispatch = createDispatcher(core.handlers, { allowedOrigins: [ORIGIN] });
   users = value(await call('auth:users')).users;
   sim = new TerminalSimulator();
@@ -110,8 +122,10 @@ describe('installer', () => {
     const terms = value(await call('devices:terminal-terms', { terminalId: saved.id, text: 'I agree to the terms.', requireSignature: true }));
     expect(terms.accepted).toBe(true);
     expect(terms.signatureDataUrl).toMatch(/^data:image\/png;base64,iVBOR/);
-    const gone = await call('devices:terminal-test', { address: { kind: 'tcp', host: '127.0.0.1', port: 1 } });
+    // Nothing listening at an allowed port: unreachable. Port 1 is no terminal's port (issue 20, point 6): refused before any connection.
+    const gone = await call('devices:terminal-test', { address: { kind: 'tcp', host: '127.0.0.1', port: await closedPort() } });
     expect(gone).toMatchObject({ ok: false, error: { message: DEVICE_MSG.UNREACHABLE } });
+    expect(await call('devices:terminal-test', { address: { kind: 'tcp', host: '127.0.0.1', port: 1 } })).toMatchObject({ ok: false, error: { code: 'device_place' } });
   });
 });
 

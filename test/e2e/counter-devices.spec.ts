@@ -8,7 +8,9 @@
  * pays by a scanned check (its receipt: check number and the customer's authorization).
  * Screenshots in both themes; axe on every screen.
  */
+import { DEVICE_PLACE_MSG } from '../../electron/devices/device-places';
 import { ScannerSimulator } from '../../electron/devices/sim/scanner-simulator';
+import { TERMINAL_ADDRESS_MSG, TERMS_TEXT_MSG } from '../../shared/ipc/devices';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
 import { checkAuthorization } from '../../shared/payments/receipt-wording';
@@ -51,7 +53,16 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await expect(page.getByTestId('terminal-last-contact')).toHaveText(/^Not connected yet/);
   await expect(page.getByLabel('IP address')).toHaveValue('');
 
+  // Only where a terminal can be (issue 20, point 6), in words: a public address at its field as
+  // typed, another service's port from the core (this host allows 10009 and 1024-65535).
+  await page.getByLabel('IP address').fill('8.8.8.8');
+  await page.getByLabel('Port').fill('22');
+  await page.getByTestId('terminal-save').click();
+  await expect(page.getByText(TERMINAL_ADDRESS_MSG)).toBeVisible();
   await page.getByLabel('IP address').fill('127.0.0.1');
+  await page.getByTestId('terminal-test').click();
+  await expect(page.getByTestId('terminal-message')).toHaveText(DEVICE_PLACE_MSG.terminalPort([[1024, 65535]]));
+
   await page.getByLabel('Port').fill(String(simPort));
   await page.getByLabel('Pin Entry Timeout').fill('5');
   await page.getByLabel('Percent 2').fill('');
@@ -81,10 +92,16 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await expectAccessible(page, 'devices (terminal, light)');
   await page.getByTestId('terms-signature').scrollIntoViewIfNeeded();
   await shot(page, 'devices-terminal-light');
+  await page.getByLabel('Terms shown on the terminal').fill('Rental terms\twith a tab');
+  await page.getByTestId('terms-send').click();
+  await expect(page.getByText(TERMS_TEXT_MSG)).toBeVisible();
 
   await page.getByTestId('add-scanner').click();
   await page.getByLabel('Name').fill('Front desk');
   await page.getByLabel('Serial number').fill('SCN0001');
+  await page.getByLabel('Serial path').fill('/dev/null');
+  await page.getByTestId('scanner-save').click();
+  await expect(page.getByTestId('scanner-message')).toHaveText(DEVICE_PLACE_MSG.notSerial('/dev/null'));
   await page.getByLabel('Serial path').fill(pty.a);
   await page.getByTestId('scanner-save').click();
   await expect(page.getByTestId('scanner-message')).toHaveText('Saved.');

@@ -14,7 +14,9 @@
  * first: a key backup restored on a register adds the old register's pepper to the ring
  * instead of replacing this register's (key-backup.ts, `mergePepperRings`), so both
  * registers' PINs check. A value whose pepper is not in the ring cannot be checked at all
- * (`canCheck`): the users screen then asks for the key backup or a PIN reset.
+ * (`canCheck`): the sign-in then asks for the key backup or a PIN reset. Simplification:
+ * a whole data folder moved without its keys has no PIN that checks, and a restore needs a
+ * manager signed in: restore on a fresh data folder first, then move `ringup.db` in (README).
  *
  * scrypt runs on libuv's thread pool (async `scrypt`): checking many PINs never stalls
  * the event loop, so other windows keep being answered (issue 20). `hashSync` is kept for

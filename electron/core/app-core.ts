@@ -29,6 +29,7 @@ import { Catalogue } from './catalogue';
 import { createCatalogueHandlers } from './catalogue-handlers';
 import { createTenderHandlers } from './tenders';
 import { UserDirectory } from './users';
+import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, PinHasher } from './pin-hash';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
 import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
 import { EngineSupervisor, type EngineState, type SpawnEngine } from './engine-supervisor';
@@ -204,7 +205,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
+  // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
   const users = new UserDirectory(db, {
+    pins: new PinHasher(await loadPinPepper(secretStore)),
     audit,
     timers: true,
     idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
@@ -385,7 +388,16 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       refuseAccountChange,
     }),
     ...oauthHandlers,
-    ...createKeysHandlers({ dataDir: opts.dataDir, secrets: secretStore, names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET], users, audit, awaitingKeys }),
+    ...createKeysHandlers({
+      dataDir: opts.dataDir,
+      secrets: secretStore,
+      names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET, PIN_PEPPER_SECRET],
+      // A restored PIN pepper joins this register's instead of replacing it: both registers' PINs check.
+      merge: { [PIN_PEPPER_SECRET]: mergePepperRings },
+      users,
+      audit,
+      awaitingKeys,
+    }),
     ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, users, catalogue }),
     ...createTenderHandlers({

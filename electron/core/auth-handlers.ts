@@ -7,7 +7,7 @@ export function createAuthHandlers(
   users: UserDirectory,
 ): Pick<HandlerMap, 'auth:users' | 'auth:session' | 'auth:sign-in' | 'auth:sign-out' | 'auth:change-pin' | 'auth:activity'> {
   return {
-    'auth:users': async () => ok({ users: users.list(), defaultPinsActive: users.defaultPinsActive() }),
+    'auth:users': async () => ok({ users: users.list(), defaultPinsActive: await users.defaultPinsActive() }),
     'auth:session': async () => ok(users.current()),
     'auth:sign-in': async ({ userId, pin }) => users.signIn(userId, pin),
     'auth:change-pin': async ({ currentPin, newPin }) => users.changePin(currentPin, newPin),

@@ -6,14 +6,14 @@
  *   always keeps a manager;
  * - a removed or re-roled user's open windows go back to the sign-in screen;
  * - every change is in the audit log, with who made it.
- * PINs are stored as salted scrypt hashes (pin-hash.ts), never returned.
+ * PINs are stored as salted scrypt hashes keyed with the PIN pepper (pin-hash.ts), never
+ * returned; a new PIN is hashed off the event loop, after the manager check.
  */
 import { randomUUID } from 'node:crypto';
 import type { CounterUser, HandlerMap, Role } from '../../shared/ipc/contract';
 import { USERS_MESSAGES } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import type { AuditLog } from './audit-log';
-import { hashPin } from './pin-hash';
 import type { PosDatabase } from './pos-database';
 import type { UserDirectory } from './users';
 
@@ -32,8 +32,9 @@ export function createCounterUsersHandlers(deps: { db: PosDatabase; users: UserD
   const { db, users, audit } = deps;
   const now = deps.now ?? Date.now;
 
+  // Locked out: the user's back-off runs, or some window is locked for them (pin-throttle.ts).
   const list = (): CounterUser[] =>
-    (db.prepare('SELECT id, name, role, locked_until FROM pos_users ORDER BY sort, name').all() as Row[]).map((r) => ({ id: r.id, name: r.name, role: r.role, locked: r.locked_until > now() }));
+    (db.prepare('SELECT id, name, role, locked_until FROM pos_users ORDER BY sort, name').all() as Row[]).map((r) => ({ id: r.id, name: r.name, role: r.role, locked: users.isLockedOut(r.id) }));
   const find = (id: string) => db.prepare('SELECT id, name, role, locked_until FROM pos_users WHERE id = ?').get(id) as Row | undefined;
 
   /** Manager only; then the change, its audit record and the new list. */
@@ -54,13 +55,17 @@ export function createCounterUsersHandlers(deps: { db: PosDatabase; users: UserD
       return s.ok ? ok(list()) : s;
     },
 
-    'users:add': async ({ name, role, pin }) =>
-      asManager(() => {
+    'users:add': async ({ name, role, pin }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      const hash = await users.hashPin(pin);
+      return asManager(() => {
         if (db.prepare('SELECT 1 FROM pos_users WHERE lower(name) = lower(?)').get(name)) return fail('invalid', USERS_MESSAGES.nameTaken, { name: [USERS_MESSAGES.nameTaken] });
         const sort = (db.prepare('SELECT COALESCE(MAX(sort), 0) + 1 AS s FROM pos_users').get() as { s: number }).s;
-        db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)').run(randomUUID(), name, role, hashPin(pin), sort, Math.floor(now() / 1000));
+        db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)').run(randomUUID(), name, role, hash, sort, Math.floor(now() / 1000));
         return ok(`added ${name} as ${ROLE_WORD[role]}`);
-      }),
+      });
+    },
 
     'users:set-role': async ({ id, role }) =>
       asManager((me) => {
@@ -73,13 +78,19 @@ export function createCounterUsersHandlers(deps: { db: PosDatabase; users: UserD
         return ok(`${u.name}: ${ROLE_WORD[u.role]} → ${ROLE_WORD[role]}`);
       }),
 
-    'users:reset-pin': async ({ id, pin }) =>
-      asManager(() => {
+    'users:reset-pin': async ({ id, pin }) => {
+      const s = users.require('manager');
+      if (!s.ok) return s;
+      const hash = await users.hashPin(pin);
+      return asManager(() => {
         const u = find(id);
         if (!u) return fail('not_found', USERS_MESSAGES.notFound);
-        db.prepare('UPDATE pos_users SET pin_hash = ?, failed_attempts = 0, locked_until = 0 WHERE id = ?').run(hashPin(pin), id);
-        return ok(`reset the PIN of ${u.name}${u.locked_until > now() ? ' and lifted the lockout' : ''}`);
-      }),
+        const wasLocked = users.isLockedOut(id);
+        db.prepare('UPDATE pos_users SET pin_hash = ? WHERE id = ?').run(hash, id);
+        users.liftLockout(id);
+        return ok(`reset the PIN of ${u.name}${wasLocked ? ' and lifted the lockout' : ''}`);
+      });
+    },
 
     'users:remove': async ({ id }) =>
       asManager((me) => {

@@ -10,6 +10,9 @@
  * authentication exactly like a wrong passphrase: nothing is restored then.
  * Backups are written to and read from `<data>/backups/`; their contents never go to the
  * renderer (only file names and dates do).
+ * A restore overwrites each secret, except those given a `merge`: the PIN pepper ring
+ * (pin-hash.ts) is joined with this register's own, so the restoring register's PINs keep
+ * checking while the old register's PINs (its `ringup.db` moved over) check too.
  */
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -42,6 +45,9 @@ interface BackupFile {
 }
 
 export class KeyBackupError extends Error {}
+
+/** Per secret name: how a restored value joins the one already held (instead of replacing it). */
+export type RestoreMerge = Readonly<Record<string, (current: Buffer | null, restored: Buffer) => Buffer>>;
 
 const header = (f: Omit<BackupFile, 'data' | 'cipher'> & { cipher: { name: string; iv: string } }) =>
   Buffer.from(JSON.stringify([f.format, f.version, f.created, f.kdf, f.cipher.name, f.cipher.iv]));
@@ -92,7 +98,7 @@ export function listBackups(dataDir: string): Array<{ fileName: string; modified
 }
 
 /** Decrypts a backup and writes its secrets; on any failure nothing is written. Answers the names restored. */
-export async function restoreKeys(opts: { dataDir: string; secrets: SecretStore; fileName: string; passphrase: string }): Promise<string[]> {
+export async function restoreKeys(opts: { dataDir: string; secrets: SecretStore; fileName: string; passphrase: string; merge?: RestoreMerge }): Promise<string[]> {
   const fileName = basename(opts.fileName);
   let text: string;
   try {
@@ -119,6 +125,10 @@ export async function restoreKeys(opts: { dataDir: string; secrets: SecretStore;
   } catch {
     throw new KeyBackupError(KEY_BACKUP_MESSAGES.wrongPassphraseOrChanged);
   }
-  for (const [name, value] of Object.entries(values)) await opts.secrets.set(name, Buffer.from(value, 'base64'));
+  for (const [name, value] of Object.entries(values)) {
+    const restored = Buffer.from(value, 'base64');
+    const merge = opts.merge?.[name];
+    await opts.secrets.set(name, merge ? merge(await opts.secrets.get(name), restored) : restored);
+  }
   return Object.keys(values);
 }

@@ -7,7 +7,7 @@ import type { HandlerMap } from '../../shared/ipc/contract';
 import { fail, ok } from '../../shared/result';
 import type { SecretStore } from '../secrets/secret-store';
 import type { AuditLog } from './audit-log';
-import { backupsDir, exportKeys, KeyBackupError, listBackups, restoreKeys } from './key-backup';
+import { backupsDir, exportKeys, KeyBackupError, listBackups, restoreKeys, type RestoreMerge } from './key-backup';
 import type { UserDirectory } from './users';
 import { AWAITING_KEYS_MESSAGE } from './sealed-gateway';
 
@@ -21,6 +21,8 @@ export function createKeysHandlers(deps: {
   dataDir: string;
   secrets: SecretStore | undefined;
   names: readonly string[];
+  /** Secrets a restore joins with this register's own rather than overwrites (key-backup.ts). */
+  merge?: RestoreMerge;
   users: UserDirectory;
   audit: AuditLog;
   /** A copied engine folder waits for its keys (electron/core/sealed-gateway.ts). */
@@ -55,7 +57,7 @@ export function createKeysHandlers(deps: {
       if (!s.ok) return s;
       if (!deps.secrets) return noStore;
       try {
-        const names = await restoreKeys({ dataDir, secrets: deps.secrets, fileName, passphrase });
+        const names = await restoreKeys({ dataDir, secrets: deps.secrets, fileName, passphrase, ...(deps.merge ? { merge: deps.merge } : {}) });
         audit.record({ kind: 'keys-backup', user: s.value.user, detail: `restored ${names.length} keys from ${fileName}` });
         return ok({ restored: names.length, message: KEYS_MESSAGES.restored });
       } catch (err) {

@@ -143,9 +143,12 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (step.ok) store.saveTenderState(cartId, step.value);
   }
 
+  /** A manager's PIN typed at this counter, checked: the manager, or why not; none typed: undefined. */
+  type Approver = Result<Session['user']> | undefined;
+
   /** A manager's PIN typed at this counter: the manager, or why not (in the words of what was being approved). */
-  function managerPin(approval: Approval, refused: string): Result<Session['user']> {
-    const r = users.verifyManager(approval.managerId, approval.pin);
+  async function managerPin(approval: Approval, refused: string): Promise<Result<Session['user']>> {
+    const r = await users.verifyManager(approval.managerId, approval.pin);
     if (r.ok) return r;
     if (r.error.code === 'locked') return fail('locked', TENDER_COPY.approverLocked, { approval: [TENDER_COPY.approverLocked] });
     return fail('approval_refused', refused, { approval: [refused] });
@@ -158,7 +161,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
    * covers the share it was given for, never a larger one a later edit makes; once the cart
    * is back within the limit the approval is dropped. `refusal` words the answer without one.
    */
-  function approvalCheck(s: Session, cartId: string, approval: Approval | undefined, refusal: (limitPct: number, sharePct: number) => string): Result<null> {
+  function approvalCheck(s: Session, cartId: string, approval: Approver, refusal: (limitPct: number, sharePct: number) => string): Result<null> {
     const limitBp = cartRulesOf(db).discountApprovalPercent * 100;
     const share = store.view(cartId).totals.largestDiscountBasisPoints;
     if (share <= limitBp) {
@@ -175,12 +178,17 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const msg = refusal(limitBp / 100, Math.round(share / 10) / 10);
       return fail('approval_needed', msg, { approval: [msg] });
     }
-    const m = managerPin(approval, TENDER_COPY.approvalRefused);
-    if (!m.ok) return m;
-    store.setApproval(cartId, { by: m.value.name, basisPoints: share });
+    if (!approval.ok) return approval;
+    store.setApproval(cartId, { by: approval.value.name, basisPoints: share });
     return ok(null);
   }
   const discountRefusal = (limitPct: number) => TENDER_COPY.approvalNeeded(limitPct);
+  /**
+   * A typed manager PIN is checked before the cart changes (the check is asynchronous, off
+   * the event loop, and the cart's edit runs in one synchronous transaction): checked — and
+   * a wrong one counted — whenever one is sent, used only when the change needs it.
+   */
+  const approverOf = async (approval: Approval | undefined): Promise<Approver> => (approval && counter().ok ? managerPin(approval, TENDER_COPY.approvalRefused) : undefined);
 
   /** Runs a line/discount change on the signed-in user's open, still editable cart. */
   function edit(fn: (cartId: string, s: Session) => Result<null>): Promise<Result<CartView>> {
@@ -287,7 +295,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     const taken = state.tenders.filter((t) => t.status === 'approved' && t.kind !== 'cash');
     if (taken.length > 0 && session.user.role !== 'manager' && !taken.every((t) => t.approvedCents < t.requestedCents)) {
       if (!approval) return fail('approval_needed', TENDER_COPY.cancelNeedsManager, { approval: [TENDER_COPY.cancelNeedsManager] });
-      const m = managerPin(approval, TENDER_COPY.cancelRefused);
+      const m = await managerPin(approval, TENDER_COPY.cancelRefused);
       if (!m.ok) return m;
       return users.actAsManager(m.value, () => reverseAll(cartId));
     }
@@ -411,43 +419,51 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         return ok(null);
       }),
 
-    'cart:set-quantity': async ({ lineId, quantity, approval }) =>
-      edit((cartId, s) => {
+    'cart:set-quantity': async ({ lineId, quantity, approval }) => {
+      const approver = await approverOf(approval);
+      return edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.setQuantity(lineId, quantity);
-        return approvalCheck(s, cartId, approval, TENDER_COPY.shareGrew);
-      }),
+        return approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew);
+      });
+    },
 
-    'cart:remove-line': async ({ lineId, approval }) =>
-      edit((cartId, s) => {
+    'cart:remove-line': async ({ lineId, approval }) => {
+      const approver = await approverOf(approval);
+      return edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.removeLine(lineId);
-        return approvalCheck(s, cartId, approval, TENDER_COPY.shareGrew);
-      }),
+        return approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew);
+      });
+    },
 
     'cart:approve': async ({ approval }) => {
       const s = counter();
       if (!s.ok) return s;
       const cartId = mine(s.value);
-      const r = approvalCheck(s.value, cartId, approval, TENDER_COPY.tenderNeedsApproval);
+      const r = approvalCheck(s.value, cartId, await approverOf(approval), TENDER_COPY.tenderNeedsApproval);
       return r.ok ? ok(store.view(cartId)) : r;
     },
 
-    'cart:set-line-discount': async ({ lineId, discount, approval }) =>
-      edit((cartId, s) => {
+    'cart:set-line-discount': async ({ lineId, discount, approval }) => {
+      const approver = await approverOf(approval);
+      return edit((cartId, s) => {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.setLineDiscount(lineId, discount as Discount | null);
-        return approvalCheck(s, cartId, approval, discountRefusal);
-      }),
+        return approvalCheck(s, cartId, approver, discountRefusal);
+      });
+    },
 
-    'cart:set-cart-discount': async ({ discount, approval }) =>
-      edit((cartId, s) => {
+    'cart:set-cart-discount': async ({ discount, approval }) => {
+      const approver = await approverOf(approval);
+      return edit((cartId, s) => {
         store.setCartDiscount(cartId, discount as Discount | null);
-        return approvalCheck(s, cartId, approval, discountRefusal);
-      }),
+        return approvalCheck(s, cartId, approver, discountRefusal);
+      });
+    },
 
     'cart:clear': async () =>
       edit((cartId) => {

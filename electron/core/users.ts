@@ -15,14 +15,22 @@
  * Users change their own PIN; managers add, remove, re-role and reset users on the
  * Counter users screen (counter-users.ts). Simplification: a session lives in memory:
  * restarting the core signs everyone out.
+ *
+ * Every PIN typed — at sign-in, as the current PIN when changing it, as a manager's
+ * approval at someone else's counter — goes through one check (`checkPin`): counted toward
+ * the lockout per user and per window before it is checked (pin-throttle.ts), hashed off the
+ * event loop and keyed with the PIN pepper (pin-hash.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { AuthLock, PosUser, Role, Session } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { currentCallerId, runAsCaller } from '../ipc/caller-context';
 import type { AuditLog } from './audit-log';
-import { hashPin, verifyPin } from './pin-hash';
+import type { PinHasher } from './pin-hash';
+import { lockedFor, MAX_FAILED_PINS, PinThrottle, userBackoffMs, type Reservation } from './pin-throttle';
 import type { PosDatabase } from './pos-database';
+
+export { lockedFor, MAX_FAILED_PINS, MAX_WINDOW_FAILED_PINS, USER_BACKOFF_MAX_MS, WINDOW_LOCKOUT_MS } from './pin-throttle';
 
 export const DEFAULT_USERS: ReadonlyArray<{ name: string; role: Role; pin: string }> = [
   { name: 'Morgan', role: 'manager', pin: '1234' },
@@ -33,7 +41,7 @@ export const DEFAULT_USERS: ReadonlyArray<{ name: string; role: Role; pin: strin
 export const AUTH_ERRORS = {
   wrongPin: 'That PIN is not right. Try again.',
   unknownUser: 'This user does not exist any more. Pick another one.',
-  locked: 'Too many wrong PINs. Wait a minute, then try again.',
+  keysMissing: 'This PIN was set on another register and cannot be checked here. Restore that register’s key backup (System → Key backup), or have a manager reset the PIN.',
   wrongCurrentPin: 'Your current PIN is not right.',
   signedOut: 'Sign in first: tap your name and enter your PIN.',
   idleLocked: 'The counter locked itself after a while without use. Sign in again.',
@@ -42,9 +50,6 @@ export const AUTH_ERRORS = {
   installerScope: 'An installer sets up devices only. Switch to a cashier or a manager for this.',
 } as const;
 
-/** Wrong PINs in a row before the user is locked out, and for how long. */
-export const MAX_FAILED_PINS = 5;
-export const LOCKOUT_MS = 60_000;
 export const DEFAULT_IDLE_LOCK_MS = 5 * 60_000;
 
 interface UserRow {
@@ -63,6 +68,8 @@ interface LiveSession {
 }
 
 export interface UserDirectoryOptions {
+  /** Hashes and checks PINs with the PIN pepper from the secret store (app-core.ts loads it). */
+  pins: PinHasher;
   now?: () => number;
   /** Told whenever a caller's session starts or ends, so that window can follow. */
   onSessionChange?: (callerId: string, session: Session | null) => void;
@@ -80,16 +87,41 @@ export class UserDirectory {
   private defaultsActive: boolean | undefined;
   private readonly now: () => number;
   private readonly idleLockMs: () => number;
+  private readonly pins: PinHasher;
+  private readonly throttle: PinThrottle;
 
   constructor(
     private readonly db: PosDatabase,
-    private readonly opts: UserDirectoryOptions = {},
+    private readonly opts: UserDirectoryOptions,
   ) {
     this.now = opts.now ?? Date.now;
     this.idleLockMs = opts.idleLockMs ?? (() => DEFAULT_IDLE_LOCK_MS);
+    this.pins = opts.pins;
+    this.throttle = new PinThrottle(this.now);
+    this.keyLegacyHashes();
     const count = (db.prepare('SELECT COUNT(*) AS n FROM pos_users').get() as { n: number }).n;
     if (count === 0) this.seedDefaults();
     else this.seedInstaller();
+  }
+
+  /**
+   * PIN hashes stored before the pepper (`scrypt$…`) are keyed now, at the first start,
+   * without knowing any PIN (pin-hash.ts `upgrade`); the new prefix marks them done.
+   */
+  private keyLegacyHashes(): void {
+    const rows = this.db.prepare("SELECT id, pin_hash FROM pos_users WHERE pin_hash LIKE 'scrypt$%'").all() as Array<{ id: string; pin_hash: string }>;
+    const update = this.db.prepare('UPDATE pos_users SET pin_hash = ? WHERE id = ?');
+    this.db.transaction(() => {
+      for (const r of rows) {
+        const keyed = this.pins.upgrade(r.pin_hash);
+        if (keyed) update.run(keyed, r.id);
+      }
+    })();
+  }
+
+  /** Hashes a new PIN (off the event loop) for the Counter users screen. */
+  hashPin(pin: string): Promise<string> {
+    return this.pins.hash(pin);
   }
 
   /** A data folder from before the installer role gets the default installer once. */
@@ -97,12 +129,12 @@ export class UserDirectory {
     if (this.db.prepare("SELECT 1 FROM pos_users WHERE role = 'installer'").get()) return;
     const u = DEFAULT_USERS.find((d) => d.role === 'installer');
     if (!u) return;
-    this.db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)').run(randomUUID(), u.name, u.role, hashPin(u.pin), DEFAULT_USERS.indexOf(u), Math.floor(this.now() / 1000));
+    this.db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)').run(randomUUID(), u.name, u.role, this.pins.hashSync(u.pin), DEFAULT_USERS.indexOf(u), Math.floor(this.now() / 1000));
   }
 
   private seedDefaults(): void {
     const insert = this.db.prepare('INSERT INTO pos_users (id, name, role, pin_hash, sort, created_ts) VALUES (?, ?, ?, ?, ?, ?)');
-    DEFAULT_USERS.forEach((u, i) => insert.run(randomUUID(), u.name, u.role, hashPin(u.pin), i, Math.floor(this.now() / 1000)));
+    DEFAULT_USERS.forEach((u, i) => insert.run(randomUUID(), u.name, u.role, this.pins.hashSync(u.pin), i, Math.floor(this.now() / 1000)));
   }
 
   list(): PosUser[] {
@@ -110,12 +142,58 @@ export class UserDirectory {
   }
 
   /** Whether any seeded user still has its documented default PIN (cached until a PIN changes). */
-  defaultPinsActive(): boolean {
+  async defaultPinsActive(): Promise<boolean> {
     if (this.defaultsActive === undefined) {
       const rows = this.db.prepare('SELECT name, pin_hash FROM pos_users').all() as Array<{ name: string; pin_hash: string }>;
-      this.defaultsActive = DEFAULT_USERS.some((d) => rows.some((r) => r.name === d.name && verifyPin(d.pin, r.pin_hash)));
+      const checks = await Promise.all(DEFAULT_USERS.flatMap((d) => rows.filter((r) => r.name === d.name).map((r) => this.pins.verify(d.pin, r.pin_hash))));
+      this.defaultsActive = checks.some(Boolean);
     }
     return this.defaultsActive;
+  }
+
+  /** Whether the user must wait before trying a PIN at some window, or anywhere (the Counter users screen's mark). */
+  isLockedOut(userId: string): boolean {
+    const row = this.db.prepare('SELECT locked_until FROM pos_users WHERE id = ?').get(userId) as { locked_until: number } | undefined;
+    return (row?.locked_until ?? 0) > this.now() || this.throttle.lockedAnywhere(userId);
+  }
+
+  /** A manager reset the user's PIN: the back-off and every window's lock for them go. */
+  liftLockout(userId: string): void {
+    this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(userId);
+    this.throttle.forgetUser(userId);
+  }
+
+  /**
+   * One PIN typed for `row` at window `callerId`, whatever for (`what` words it in the audit
+   * log). Refused without checking while this window is locked for the user, or the user's
+   * back-off runs; else counted as wrong first — synchronously, before the asynchronous
+   * check, so parallel tries cannot slip past the count — and cleared if it is right.
+   */
+  private async checkPin(row: UserRow, pin: string, callerId: string, what: string): Promise<Result<null>> {
+    const who = { id: row.id, name: row.name };
+    if (!this.pins.canCheck(row.pin_hash)) return fail('keys_missing', AUTH_ERRORS.keysMissing);
+    const fresh = this.db.prepare('SELECT failed_attempts, locked_until FROM pos_users WHERE id = ?').get(row.id) as Pick<UserRow, 'failed_attempts' | 'locked_until'>;
+    const wait = this.throttle.waitMs(row.id, callerId, fresh.locked_until);
+    if (wait > 0) {
+      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: `${what}: tried while locked out` });
+      return fail('locked', lockedFor(wait));
+    }
+    const now = this.now();
+    const userFails = fresh.failed_attempts + 1;
+    this.db.prepare('UPDATE pos_users SET failed_attempts = ?, locked_until = ? WHERE id = ?').run(userFails, now + userBackoffMs(userFails), row.id);
+    const reservation: Reservation = this.throttle.reserve(row.id, callerId);
+    if (await this.pins.verify(pin, row.pin_hash)) {
+      this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
+      this.throttle.succeeded(row.id, callerId, reservation);
+      return ok(null);
+    }
+    this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: `${what}${reservation.pairFails} of ${MAX_FAILED_PINS} wrong PINs in a row` });
+    if (reservation.lockedPair || reservation.lockedWindow) {
+      const wait = this.throttle.waitMs(row.id, callerId, 0);
+      this.opts.audit?.record({ kind: 'lockout', user: who, detail: `${reservation.lockedWindow ? 'this window locked for everyone' : 'this window locked for this user'} for ${Math.ceil(wait / 1000)} seconds` });
+      return fail('locked', lockedFor(wait));
+    }
+    return fail('wrong_pin', AUTH_ERRORS.wrongPin);
   }
 
   /** The caller's session, or null (an idle one is locked first). Does not count as activity. */
@@ -128,26 +206,20 @@ export class UserDirectory {
     return this.sessions.get(callerId)?.session ?? null;
   }
 
-  signIn(userId: string, pin: string, callerId: string = currentCallerId()): Result<Session> {
+  async signIn(userId: string, pin: string, callerId: string = currentCallerId()): Promise<Result<Session>> {
     const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(userId) as UserRow | undefined;
     if (!row) return fail('not_found', AUTH_ERRORS.unknownUser);
+    const checked = await this.checkPin(row, pin, callerId, '');
+    if (!checked.ok) return checked.error.code === 'wrong_pin' ? fail('wrong_pin', AUTH_ERRORS.wrongPin, { pin: [AUTH_ERRORS.wrongPin] }) : checked;
+    // The user may have been removed or re-roled while the PIN was checked.
+    const current = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(userId) as UserRow | undefined;
+    if (!current) return fail('not_found', AUTH_ERRORS.unknownUser);
+    return ok(this.startSession(current, callerId));
+  }
+
+  private startSession(row: UserRow, callerId: string): Session {
     const now = this.now();
     const who = { id: row.id, name: row.name };
-    if (row.locked_until > now) {
-      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: 'tried while locked out' });
-      return fail('locked', AUTH_ERRORS.locked);
-    }
-    if (!verifyPin(pin, row.pin_hash)) {
-      const attempts = row.failed_attempts + 1;
-      const locked = attempts >= MAX_FAILED_PINS;
-      this.db
-        .prepare('UPDATE pos_users SET failed_attempts = ?, locked_until = ? WHERE id = ?')
-        .run(locked ? 0 : attempts, locked ? now + LOCKOUT_MS : 0, row.id);
-      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: `${attempts} of ${MAX_FAILED_PINS} wrong PINs in a row` });
-      if (locked) this.opts.audit?.record({ kind: 'lockout', user: who, detail: `locked for ${LOCKOUT_MS / 1000} seconds` });
-      return locked ? fail('locked', AUTH_ERRORS.locked) : fail('wrong_pin', AUTH_ERRORS.wrongPin, { pin: [AUTH_ERRORS.wrongPin] });
-    }
-    this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
     const prior = this.sessions.get(callerId);
     if (prior) this.end(callerId, 'sign-out', `switched to ${row.name}`);
     const session: Session = { user: { id: row.id, name: row.name, role: row.role }, signedInAt: now };
@@ -156,7 +228,7 @@ export class UserDirectory {
     this.arm(callerId, live);
     this.opts.audit?.record({ kind: 'sign-in', user: who });
     this.opts.onSessionChange?.(callerId, session);
-    return ok(session);
+    return session;
   }
 
   /**
@@ -164,21 +236,11 @@ export class UserDirectory {
    * card paid for): checked as at sign-in — wrong PINs count toward the same lockout and are
    * audited — without changing who is signed in. Answers the manager.
    */
-  verifyManager(userId: string, pin: string): Result<Session['user']> {
+  async verifyManager(userId: string, pin: string): Promise<Result<Session['user']>> {
     const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(userId) as UserRow | undefined;
     if (!row || row.role !== 'manager') return fail('not_manager', AUTH_ERRORS.managerOnly);
-    const now = this.now();
-    const who = { id: row.id, name: row.name };
-    if (row.locked_until > now) return fail('locked', AUTH_ERRORS.locked);
-    if (!verifyPin(pin, row.pin_hash)) {
-      const attempts = row.failed_attempts + 1;
-      const locked = attempts >= MAX_FAILED_PINS;
-      this.db.prepare('UPDATE pos_users SET failed_attempts = ?, locked_until = ? WHERE id = ?').run(locked ? 0 : attempts, locked ? now + LOCKOUT_MS : 0, row.id);
-      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: `manager approval: ${attempts} of ${MAX_FAILED_PINS} wrong PINs in a row` });
-      if (locked) this.opts.audit?.record({ kind: 'lockout', user: who, detail: `locked for ${LOCKOUT_MS / 1000} seconds` });
-      return fail(locked ? 'locked' : 'wrong_pin', locked ? AUTH_ERRORS.locked : AUTH_ERRORS.wrongPin);
-    }
-    this.db.prepare('UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = ?').run(row.id);
+    const checked = await this.checkPin(row, pin, currentCallerId(), 'manager approval: ');
+    if (!checked.ok) return checked;
     return ok({ id: row.id, name: row.name, role: row.role });
   }
 
@@ -199,17 +261,20 @@ export class UserDirectory {
   }
 
   /** The signed-in user replaces their own PIN (the current one is asked again, as on any device). */
-  changePin(currentPin: string, newPin: string): Result<null> {
+  async changePin(currentPin: string, newPin: string): Promise<Result<null>> {
     const s = this.require();
     if (!s.ok) return s;
     const row = this.db.prepare('SELECT * FROM pos_users WHERE id = ?').get(s.value.user.id) as UserRow | undefined;
     if (!row) return fail('not_found', AUTH_ERRORS.unknownUser);
     const who = { id: row.id, name: row.name };
-    if (!verifyPin(currentPin, row.pin_hash)) {
-      this.opts.audit?.record({ kind: 'pin-failed', user: who, detail: 'wrong current PIN when changing the PIN' });
-      return fail('wrong_pin', AUTH_ERRORS.wrongCurrentPin, { currentPin: [AUTH_ERRORS.wrongCurrentPin] });
+    // A wrong current PIN counts exactly like a wrong sign-in PIN for this user at this window (issue 20).
+    const checked = await this.checkPin(row, currentPin, currentCallerId(), 'current PIN when changing the PIN: ');
+    if (!checked.ok) {
+      const message = checked.error.code === 'wrong_pin' ? AUTH_ERRORS.wrongCurrentPin : checked.error.message;
+      return fail(checked.error.code, message, { currentPin: [message] });
     }
-    this.db.prepare('UPDATE pos_users SET pin_hash = ? WHERE id = ?').run(hashPin(newPin), row.id);
+    const hash = await this.pins.hash(newPin);
+    this.db.prepare('UPDATE pos_users SET pin_hash = ? WHERE id = ?').run(hash, row.id);
     this.defaultsActive = undefined;
     this.opts.audit?.record({ kind: 'pin-change', user: who });
     return ok(null);

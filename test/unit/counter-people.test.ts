@@ -16,9 +16,12 @@ import { openPosDatabase, setSetting, type PosDatabase } from '../../electron/co
 import { STORE_SETTINGS_KEY, StoreSettingsStore } from '../../electron/core/store-settings';
 import { AUTH_ERRORS, UserDirectory } from '../../electron/core/users';
 import { runAsCaller } from '../../electron/ipc/caller-context';
+import { testPins } from '../helpers/test-pins';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';
 
 const ORIGIN = 'http://127.0.0.1:1';
+/** One PIN pepper for the file: a directory opened again on the same database checks the same PINs. */
+const pins = testPins();
 
 describe('sessions per window, idle lock and audit (UserDirectory on its own)', () => {
   let dir: string;
@@ -32,14 +35,14 @@ describe('sessions per window, idle lock and audit (UserDirectory on its own)', 
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('signs each window in on its own: one window signing in or out leaves the other alone', () => {
-    const users = new UserDirectory(db);
+  it('signs each window in on its own: one window signing in or out leaves the other alone', async () => {
+    const users = new UserDirectory(db, { pins });
     const [morgan, casey] = users.list();
-    expect(users.signIn(casey!.id, '0000', 'ws-1').ok).toBe(true);
+    expect((await users.signIn(casey!.id, '0000', 'ws-1')).ok).toBe(true);
     expect(users.current('ws-1')?.user.name).toBe('Casey');
     expect(users.current('ws-2')).toBeNull();
     expect(runAsCaller('ws-2', () => users.require())).toEqual({ ok: false, error: { code: 'unauthenticated', message: AUTH_ERRORS.signedOut } });
-    expect(users.signIn(morgan!.id, '1234', 'ws-2').ok).toBe(true);
+    expect((await users.signIn(morgan!.id, '1234', 'ws-2')).ok).toBe(true);
     expect(runAsCaller('ws-1', () => users.require('manager'))).toMatchObject({ ok: false, error: { message: AUTH_ERRORS.managerOnly } });
     expect(runAsCaller('ws-2', () => users.require('manager')).ok).toBe(true);
     runAsCaller('ws-2', () => users.signOut());
@@ -49,13 +52,13 @@ describe('sessions per window, idle lock and audit (UserDirectory on its own)', 
     expect(users.current('ws-1')).toBeNull();
   });
 
-  it('locks a window after the idle time without activity, tells it why, and activity starts the clock over', () => {
+  it('locks a window after the idle time without activity, tells it why, and activity starts the clock over', async () => {
     let now = 1_000_000;
     const locks: string[] = [];
     const audit = new AuditLog(db, () => now);
-    const users = new UserDirectory(db, { now: () => now, idleLockMs: () => 60_000, audit, onLocked: (c, l) => locks.push(`${c}:${l.reason}:${l.idleSeconds}`) });
+    const users = new UserDirectory(db, { pins, now: () => now, idleLockMs: () => 60_000, audit, onLocked: (c, l) => locks.push(`${c}:${l.reason}:${l.idleSeconds}`) });
     const [morgan] = users.list();
-    users.signIn(morgan!.id, '1234', 'ws-1');
+    await users.signIn(morgan!.id, '1234', 'ws-1');
     now += 59_000;
     runAsCaller('ws-1', () => users.touch());
     now += 59_000;
@@ -73,20 +76,20 @@ describe('sessions per window, idle lock and audit (UserDirectory on its own)', 
 
   it('the idle timer itself locks a window nobody touches (real timers, a short idle time)', async () => {
     const locked = new Promise<string>((resolve) => {
-      const users = new UserDirectory(db, { idleLockMs: () => 200, timers: true, onLocked: (c) => resolve(c) });
-      users.signIn(users.list()[0]!.id, '1234', 'wc-3');
+      const users = new UserDirectory(db, { pins, idleLockMs: () => 200, timers: true, onLocked: (c) => resolve(c) });
+      void users.signIn(users.list()[0]!.id, '1234', 'wc-3');
     });
     expect(await locked).toBe('wc-3');
   });
 
-  it('records sign-ins, wrong PINs, the lockout, PIN changes and sign-outs with who and when', () => {
+  it('records sign-ins, wrong PINs, the lockout, PIN changes and sign-outs with who and when', async () => {
     let now = 5_000_000;
     const audit = new AuditLog(db, () => now++);
-    const users = new UserDirectory(db, { now: () => now, audit });
+    const users = new UserDirectory(db, { pins, now: () => now, audit });
     const [morgan, casey] = users.list();
-    for (let i = 0; i < 5; i++) users.signIn(morgan!.id, '9999', 'ws-1');
-    users.signIn(casey!.id, '0000', 'ws-1');
-    runAsCaller('ws-1', () => users.changePin('0000', '2468'));
+    for (let i = 0; i < 5; i++) await users.signIn(morgan!.id, '9999', 'ws-1');
+    await users.signIn(casey!.id, '0000', 'ws-1');
+    await runAsCaller('ws-1', () => users.changePin('0000', '2468'));
     runAsCaller('ws-1', () => users.signOut());
     const rows = audit.list({ page: 1 }).rows;
     expect(rows.map((r) => [r.kind, r.userName])).toEqual([
@@ -105,7 +108,7 @@ describe('sessions per window, idle lock and audit (UserDirectory on its own)', 
     expect(JSON.stringify(rows)).not.toMatch(/9999|2468/); // no PIN ever lands in the log
   });
 
-  it('is append-only: SQLite refuses UPDATE and DELETE on the audit table', () => {
+  it('is append-only: SQLite refuses UPDATE and DELETE on the audit table', async () => {
     const audit = new AuditLog(db);
     audit.record({ kind: 'sale', user: { id: 'u1', name: 'Casey' }, amountCents: 1000, transactionId: 't1', detail: 'approved' });
     expect(() => db.prepare("UPDATE audit_log SET amount_cents = 1 WHERE transaction_id = 't1'").run()).toThrow(/append-only/);
@@ -114,7 +117,7 @@ describe('sessions per window, idle lock and audit (UserDirectory on its own)', 
     expect(audit.list({ page: 1 }).rows).toMatchObject([{ amountCents: 1000, transactionId: 't1', detail: 'approved' }]);
   });
 
-  it('pages newest first and filters by user, kind and time range', () => {
+  it('pages newest first and filters by user, kind and time range', async () => {
     let now = 1_000;
     const audit = new AuditLog(db, () => now);
     for (let i = 0; i < AUDIT_PAGE_SIZE + 5; i++) {
@@ -144,7 +147,7 @@ describe('store settings', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('start from the defaults, save, and survive a reopen', () => {
+  it('start from the defaults, save, and survive a reopen', async () => {
     const s = new StoreSettingsStore(db);
     expect(s.get()).toEqual(DEFAULT_STORE_SETTINGS);
     const changed = s.save({ ...DEFAULT_STORE_SETTINGS, storeName: 'Corner Shop', taxRateBasisPoints: 900 });
@@ -152,7 +155,7 @@ describe('store settings', () => {
     expect(new StoreSettingsStore(db).get()).toMatchObject({ storeName: 'Corner Shop', taxRateBasisPoints: 900 });
   });
 
-  it('a stored value that no longer passes the schema falls back to the default for that field only', () => {
+  it('a stored value that no longer passes the schema falls back to the default for that field only', async () => {
     setSetting(db, STORE_SETTINGS_KEY, JSON.stringify({ storeName: 'Kept', taxRateBasisPoints: -5, idleLockMinutes: 'soon', unknown: 1 }));
     expect(new StoreSettingsStore(db).get()).toEqual({ ...DEFAULT_STORE_SETTINGS, storeName: 'Kept' });
     setSetting(db, STORE_SETTINGS_KEY, '{not json');

@@ -28,6 +28,7 @@ import { createSalesHandlers } from './sales';
 import { Catalogue } from './catalogue';
 import { createCatalogueHandlers } from './catalogue-handlers';
 import { createTenderHandlers } from './tenders';
+import { CartStore } from './cart-store';
 import { UserDirectory } from './users';
 import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, PinHasher } from './pin-hash';
 import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
@@ -339,6 +340,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
 
   const catalogue = new Catalogue(db);
+  // Which cart a card transaction is a tender of, and that cart following a void of it (issue 20); no figure needs the tax rate here.
+  const carts = new CartStore(db, () => 0);
+  const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
   // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
   const handlers: HandlerMap = withInstallerScope(withMoneyAudit({
     'core:status': async () => ok(status()),
@@ -354,6 +358,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       shell: opts.shell,
       settings,
       offline,
+      carts: cartLinks,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...offline.handlers,

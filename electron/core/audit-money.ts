@@ -4,7 +4,7 @@
  * every successful result of a channel that takes money (the keyed sale, the terminal,
  * a check, a saved card — the cart's card tenders go through these same channels) or
  * gives it back (refund, void, the cashier's void of a partial approval) is written with
- * the caller who asked for it. A declined sale or refund is a successful call too, and is
+ * the caller who asked for it (a void a manager approved with their PIN names them too). A declined sale or refund is a successful call too, and is
  * recorded as declined; a refused call (signed out, not a manager, bad input, an amount
  * not confirmed) changes no money and is not.
  */
@@ -14,6 +14,7 @@ import type { AuditLog, AuditRecord } from './audit-log';
 
 type Recorder<C extends keyof HandlerMap> = (
   value: Extract<Awaited<ReturnType<HandlerMap[C]>>, { ok: true }>['value'],
+  caller: Session | null,
 ) => Omit<AuditRecord, 'user'>;
 
 const outcome = (approved: boolean, message: string) => (approved ? 'approved' : `declined: ${message}`);
@@ -41,20 +42,24 @@ const RECORDERS: { [C in Audited]: Recorder<C> } = {
     detail: `${outcome(v.approved, v.message)}; refund of sale ${v.original.id}`,
   }),
   'transactions:void': voided,
-  'sale:void-partial': (v) => ({ ...voided(v), detail: 'partial approval voided at the counter to start over' }),
+  // A paid cart's card voided with a manager's PIN at a cashier's counter (issue 20): the void is the manager's (its clerk record).
+  'sale:void-partial': (v, caller) => ({
+    ...voided(v),
+    detail: v.voidedBy && caller && v.voidedBy !== caller.user.name ? `card payment of a paid sale voided (a return), approved by ${v.voidedBy} with their PIN` : 'partial approval voided at the counter to start over',
+  }),
 };
 
 export function withMoneyAudit(handlers: HandlerMap, audit: AuditLog, whoIsCalling: () => Session | null): HandlerMap {
   const wrapped: Record<string, unknown> = { ...handlers };
   for (const channel of Object.keys(RECORDERS) as Array<keyof typeof RECORDERS>) {
     const inner = handlers[channel] as (arg: unknown) => Promise<Result<unknown>>;
-    const record = RECORDERS[channel] as (v: unknown) => Omit<AuditRecord, 'user'>;
+    const record = RECORDERS[channel] as (v: unknown, caller: Session | null) => Omit<AuditRecord, 'user'>;
     wrapped[channel] = async (arg: unknown) => {
       // Who is asked before the call: the session is the caller's, and an idle lock
       // during a slow charge must not lose the name of who charged.
       const who = whoIsCalling();
       const r = await inner(arg);
-      if (r.ok) audit.record({ ...record(r.value), user: who ? { id: who.user.id, name: who.user.name } : null });
+      if (r.ok) audit.record({ ...record(r.value, who), user: who ? { id: who.user.id, name: who.user.name } : null });
       return r;
     };
   }

@@ -84,6 +84,29 @@ export class CartStore {
     return r?.cart_id ?? null;
   }
 
+  /** The status of the cart a card transaction is a tender of, or null when it is no cart's. */
+  statusOfTransaction(transactionId: string): SaleStatus | null {
+    const r = this.db.prepare('SELECT c.status FROM cart_tenders t JOIN carts c ON c.id = t.cart_id WHERE t.transaction_id = ?').get(transactionId) as { status: SaleStatus } | undefined;
+    return r?.status ?? null;
+  }
+
+  /**
+   * A card tender's transaction was voided at the gateway outside the cart's own cancel (issue 20):
+   * the cart follows. The tender is reversed (it collected nothing), so its amount is the balance
+   * again; a paid cart becomes `due`. A cancelling cart is left to its cancel, which marks its
+   * tenders itself.
+   */
+  tenderVoided(transactionId: string): void {
+    this.db.transaction(() => {
+      const r = this.db.prepare(`SELECT t.id, c.id AS cart_id, c.status FROM cart_tenders t JOIN carts c ON c.id = t.cart_id WHERE t.transaction_id = ? AND t.status = 'approved'`).get(transactionId) as
+        | { id: string; cart_id: string; status: SaleStatus }
+        | undefined;
+      if (!r || (r.status !== 'open' && r.status !== 'paid')) return;
+      this.db.prepare(`UPDATE cart_tenders SET status = 'reversed' WHERE id = ?`).run(r.id);
+      if (r.status === 'paid') this.db.prepare(`UPDATE carts SET status = 'due' WHERE id = ?`).run(r.cart_id);
+    })();
+  }
+
   private cartRow(cartId: string): CartRow {
     return this.db.prepare('SELECT * FROM carts WHERE id = ?').get(cartId) as CartRow;
   }
@@ -285,7 +308,8 @@ export class CartStore {
       cartDiscount,
       totals,
       tenders,
-      balanceCents: c.status === 'open' ? balanceCents(state) : 0,
+      // A due cart owes what its voided card had paid (issue 20).
+      balanceCents: c.status === 'open' || c.status === 'due' ? balanceCents(state) : 0,
       changeCents: tenders.filter((t) => t.kind === 'cash' && t.status === 'approved').reduce((a, t) => a + t.changeCents, 0),
       discountApprovedBy: c.discount_approved_by,
       level3,

@@ -10,7 +10,10 @@
  * Simplifications: the cart's tax is its stored total (as charged) less its lines'
  * amount before tax, so a tax rate changed after the sale does not move it; a cart whose
  * cash was taken before a close and that was paid after it counts its cash tax in the
- * period it was paid; a cancelled cart collected no tax.
+ * period it was paid; a cancelled cart collected no tax. A cart due again (a card of it voided
+ * after it was paid, issue 20) still counts the tax its cash paid: the cart's tax less the tax of
+ * every card that was approved in it, the voided one included (that card's tax was never collected,
+ * by the card or by the cash).
  */
 import type { MoneyLine } from '../../shared/ipc/batches';
 import type { CashTenderTotals } from '../../shared/ipc/reports';
@@ -59,12 +62,12 @@ export async function cashPeriod(db: PosDatabase, fromSec: number, toSec: number
   // The tax the cash paid, per cart paid in the period with a cash tender.
   const carts = db
     .prepare(
-      `SELECT id, total_cents FROM carts WHERE status = 'paid' AND closed_ts BETWEEN ? AND ?
+      `SELECT id, total_cents FROM carts WHERE status IN ('paid', 'due') AND closed_ts BETWEEN ? AND ?
          AND EXISTS (SELECT 1 FROM cart_tenders t WHERE t.cart_id = carts.id AND t.kind = 'cash' AND t.status = 'approved')`,
     )
     .all(lo, hi) as Array<{ id: string; total_cents: number }>;
   const untaxed = new CartStore(db, () => 0, Date.now);
-  const cardTenders = db.prepare(`SELECT transaction_id FROM cart_tenders WHERE cart_id = ? AND kind <> 'cash' AND status = 'approved' AND transaction_id IS NOT NULL`);
+  const cardTenders = db.prepare(`SELECT transaction_id FROM cart_tenders WHERE cart_id = ? AND kind <> 'cash' AND status IN ('approved', 'reversed') AND transaction_id IS NOT NULL`);
   let taxCents = 0;
   for (const c of carts) {
     const cartTax = c.total_cents - untaxed.view(c.id).totals.totalCents;

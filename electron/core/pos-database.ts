@@ -248,6 +248,25 @@ export const POS_MIGRATIONS: readonly string[] = [
    ALTER TABLE offline_queue_v2 RENAME TO offline_queue;
    CREATE INDEX offline_queue_pending ON offline_queue (state, seq, amount_cents, expires_ts);
    ${OFFLINE_QUEUE_TRIGGERS}`,
+  // A paid cart one of whose card payments a manager voided afterwards is `due` (issue 20): it is
+  // no longer paid, and what that card paid is owed. SQLite cannot change a CHECK, so the table is
+  // rebuilt (the migrations run with foreign keys off, and are checked before they commit).
+  `CREATE TABLE carts_v2 (
+     id TEXT PRIMARY KEY,
+     user_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('open', 'paid', 'due', 'cancelling', 'cancelled')),
+     cart_discount TEXT,
+     discount_approved_by TEXT,
+     total_cents INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL,
+     closed_ts INTEGER,
+     discount_approved_bp INTEGER
+   );
+   INSERT INTO carts_v2 (id, user_id, status, cart_discount, discount_approved_by, total_cents, created_ts, closed_ts, discount_approved_bp)
+     SELECT id, user_id, status, cart_discount, discount_approved_by, total_cents, created_ts, closed_ts, discount_approved_bp FROM carts;
+   DROP TABLE carts;
+   ALTER TABLE carts_v2 RENAME TO carts;
+   CREATE UNIQUE INDEX carts_one_open ON carts (user_id) WHERE status IN ('open', 'cancelling');`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
@@ -260,17 +279,24 @@ export function openPosDatabase(dataDir: string): PosDatabase {
   for (const f of [`${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
   const db = openDatabase(file);
   db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
   // Every commit reaches the disk before it returns (the WAL is fsynced): an offline sale is
   // on disk before the cashier sees "approved offline" (issue 13), and so is every other write here.
   db.pragma('synchronous = FULL');
   const version = db.pragma('user_version', { simple: true }) as number;
+  // Foreign keys are switched on after the migrations: a table rebuilt with children (carts) is
+  // dropped and renamed as SQLite's ALTER TABLE procedure says, with them off (the pragma is a
+  // no-op inside a transaction), and each step is checked before it commits. Off explicitly:
+  // better-sqlite3 opens a connection with them on.
+  db.pragma('foreign_keys = OFF');
   for (let v = version; v < POS_MIGRATIONS.length; v++) {
     db.transaction(() => {
       db.exec(POS_MIGRATIONS[v]!);
+      const broken = db.pragma('foreign_key_check') as unknown[];
+      if (broken.length > 0) throw new Error(`Database migration ${v + 1} would break ${broken.length} references between tables; nothing was changed.`);
       db.pragma(`user_version = ${v + 1}`);
     })();
   }
+  db.pragma('foreign_keys = ON');
   return db;
 }
 

@@ -29,6 +29,7 @@ import { ClerkRecords, clerkNumberOf, shortRefOf, type ClerkAction } from './cle
 import type { PosDatabase } from './pos-database';
 import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
+import type { SaleStatus } from '../../shared/cart/tender-machine';
 import type { OfflineSales } from './offline-sales';
 import { LostSales } from './lost-sales';
 
@@ -51,6 +52,10 @@ export const SALE_ERRORS = {
   restNotExact: (restCents: number) => `The rest of this sale is ${dollars(restCents)}: charge exactly that, with no tip or tax added.`,
   restCollected: 'The rest of this sale has already been collected.',
   restOfPartialOnly: 'Only the rest of a partly approved sale can be collected this way.',
+  /** Issue 20: a card payment of a paid cart given back is a cart return. */
+  cartReturnNeedsManager: 'This card paid part of a sale that is already paid, so voiding it is a return: a manager enters their PIN (or signs in). Nothing was voided.',
+  cartReturnRefused: 'That is not a manager PIN. The card payment was not voided.',
+  approverLocked: 'That manager is locked out for a minute after too many wrong PINs. The card payment was not voided.',
 } as const;
 
 const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
@@ -85,6 +90,11 @@ export interface SalesDeps {
   now?: () => number;
   /** Offline store-and-forward (issue 13, offline-sales.ts): takes a sale the gateway could not be reached for. */
   offline?: Pick<OfflineSales, 'take'>;
+  /**
+   * The carts whose card tenders these transactions may be (issue 20, cart-store.ts): a void of a
+   * paid cart's card is a cart return (a manager's), and a cart follows a void of its tender.
+   */
+  carts?: { statusOfTransaction(transactionId: string): SaleStatus | null; tenderVoided(transactionId: string): void };
 }
 
 type SalesHandlers = Pick<
@@ -282,6 +292,22 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     return null;
   }
 
+  /** Voids a partial approval (checked: partial, unsettled) as `by`; a cart whose tender it was follows. */
+  function voidPartial(id: string, by: Session): Promise<Result<TransactionView>> {
+    return oneAtATime(id, () =>
+      guarded(async () => {
+        const original = await viewOne(id);
+        if (original.kind !== 'sale' || !original.partial) return fail('bad_request', SALE_ERRORS.notPartial);
+        if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
+        if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
+        const t = await (deps.partialVoidClient ?? client).voidTransaction(id);
+        remember(id, 'void', by);
+        deps.carts?.tenderVoided(id);
+        return ok(withClerk(toView(t, refundedFromLedger(id))));
+      }),
+    );
+  }
+
   return {
     'sale:config': async () => {
       const s = users.require();
@@ -366,20 +392,21 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       return ok({ outcome: outcomeOf(withClerk(toView(answer.transaction))) });
     },
 
-    'sale:void-partial': async ({ id }) => {
+    'sale:void-partial': async ({ id, approval }) => {
       const s = users.require();
       if (!s.ok) return s;
-      return oneAtATime(id, () =>
-        guarded(async () => {
-          const original = await viewOne(id);
-          if (original.kind !== 'sale' || !original.partial) return fail('bad_request', SALE_ERRORS.notPartial);
-          if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
-          if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
-          const t = await (deps.partialVoidClient ?? client).voidTransaction(id);
-          remember(id, 'void', s.value);
-          return ok(withClerk(toView(t, refundedFromLedger(id))));
-        }),
-      );
+      // A card payment of a paid cart: voiding it gives money back on a finished sale, a cart return (issue 20).
+      if (s.value.user.role !== 'manager' && deps.carts?.statusOfTransaction(id) === 'paid') {
+        if (!approval) return fail('approval_needed', SALE_ERRORS.cartReturnNeedsManager, { approval: [SALE_ERRORS.cartReturnNeedsManager] });
+        const m = users.verifyManager(approval.managerId, approval.pin);
+        if (!m.ok) {
+          const msg = m.error.code === 'locked' ? SALE_ERRORS.approverLocked : SALE_ERRORS.cartReturnRefused;
+          return fail(m.error.code === 'locked' ? 'locked' : 'approval_refused', msg, { approval: [msg] });
+        }
+        // The void is the manager's: their name is its clerk record (the view's voidedBy, and the audit line's "approved by").
+        return voidPartial(id, { user: m.value, signedInAt: now() });
+      }
+      return voidPartial(id, s.value);
     },
 
     'transactions:today': async ({ page, until: asked }) => {
@@ -474,6 +501,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
         const t = await client.voidTransaction(id);
         remember(id, 'void', s.value);
+        deps.carts?.tenderVoided(id);
         return ok(withClerk(toView(t, refundedFromLedger(id))));
       }));
     },

@@ -42,6 +42,12 @@ export const CART_RULES_KEY = 'cart-rules';
 
 export const TENDER_COPY = {
   approvalNeeded: (pct: number) => `Discounts above ${pct} % need a manager's approval: a manager enters their PIN.`,
+  /** Issue 20: a line's own discount and its share of the whole-sale one count together. */
+  combinedNeedsApproval: (pct: number, sharePct: number) =>
+    `Together, the line discount and the whole-sale discount come to ${sharePct} % off, above the ${pct} % a cashier may give: a manager enters their PIN (or lower a discount).`,
+  /** Issue 20: the hard cap holds for all the card payments of one sale together, not for each. */
+  cartAboveCap: (capCents: number, onCardsCents: number) =>
+    `A sale can be at most $${centsToDecimal(capCents)} on cards, all its card payments together, and $${centsToDecimal(onCardsCents)} of it is on cards already. Take the rest in cash, or ask a manager to raise the limit in the store settings.`,
   shareGrew: (pct: number, sharePct: number) =>
     `That leaves a discount of ${sharePct} %, above the ${pct} % a cashier may give: a manager enters their PIN (or lower the discount first).`,
   tenderNeedsApproval: (pct: number, sharePct: number) =>
@@ -175,7 +181,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       return ok(null);
     }
     if (!approval) {
-      const msg = refusal(limitBp / 100, Math.round(share / 10) / 10);
+      const sharePct = Math.round(share / 10) / 10;
+      const msg = store.view(cartId).totals.largestDiscountCombined ? TENDER_COPY.combinedNeedsApproval(limitBp / 100, sharePct) : refusal(limitBp / 100, sharePct);
       return fail('approval_needed', msg, { approval: [msg] });
     }
     if (!approval.ok) return approval;
@@ -233,6 +240,24 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     }
   }
 
+  /**
+   * The hard cap for the sale as a whole (issue 20): what this cart's card payments collected
+   * (keyed, saved card, terminal: every tender the gateway moves money for, a partial approval by
+   * what it approved; reversed and declined ones moved nothing) plus `askedCents` stays within
+   * the store's hard cap, so a cart above the cap is not paid in card splits each under it. Cash
+   * is not counted: it never reaches the gateway (the drawer's count checks it), so a cart above
+   * the cap can still be paid, the rest in cash. A manager's approval does not lift it: the cap is
+   * raised only in the store settings. A check is not a cart tender; a check sale is one sale,
+   * held to the cap by itself.
+   */
+  function cartCapRefusal(cartId: string, askedCents: number): Result<never> | null {
+    const capCents = deps.guards().hardCapCents;
+    const onCards = store.tenders(cartId).filter((t) => t.kind !== 'cash' && (t.status === 'approved' || t.status === 'pending')).reduce((a, t) => a + (t.status === 'pending' ? t.requestedCents : t.approvedCents), 0);
+    if (onCards + askedCents <= capCents) return null;
+    const msg = TENDER_COPY.cartAboveCap(capCents, onCards);
+    return fail('above_hard_cap', msg, { amountCents: [msg] });
+  }
+
   /** A card tender (keyed or saved): pending first, then the gateway's answer, then Level 3 for a commercial card. */
   async function payByCard(
     s: Session,
@@ -252,6 +277,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     const asked = amountCents ?? store.view(cartId).balanceCents;
     const refused = asked > 0 ? refuseAmount(deps.guards(), { subtotalCents: asked, tipCents: 0, totalCents: asked }, { confirmedCents }) : null;
     if (refused) return refused;
+    const capped = cartCapRefusal(cartId, asked);
+    if (capped) return capped;
     const before = store.tenderState(cartId);
     const step = beginTender(before, { id: clientRef, kind, ...(amountCents !== undefined ? { amountCents } : {}) });
     if (!step.ok) return fail('conflict', step.message, { amountCents: [step.message] });

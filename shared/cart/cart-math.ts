@@ -14,6 +14,14 @@
  *    then shared back to the category's lines by largest remainder (for Level 3 and refunds).
  * 5. Total = Σ line nets + Σ category taxes. Every figure is a non-negative integer.
  *
+ * The manager-approval share (issue 20): what the customer gets off a line is its own
+ * discount and its share of the whole-sale discount together, compounded (20 % on the line
+ * and 20 % on the sale is 36 % off). Each discount counts at its rate as given — a percent is
+ * itself, an amount is its cents over what it discounts, as rounded above — so rounding a
+ * share to the cent never tips a discount at exactly the limit over it. The whole sale's
+ * share is a weighted average of its lines' (weights: their gross), so it is never above the
+ * largest line's: checking every line checks the sale.
+ *
  * Percents are basis points (1 250 = 12.5 %), as the store's tax rate is.
  */
 
@@ -51,8 +59,10 @@ export interface CartTotals {
   taxByCategory: Array<{ category: string; rateBasisPoints: number; taxableCents: number; taxCents: number }>;
   taxCents: number;
   totalCents: number;
-  /** The largest discount in the cart as a share of what it discounts, in basis points (manager approval check). */
+  /** The largest discount off a line (its own and its share of the whole-sale one, compounded), in basis points, rounded up (manager approval check). */
   largestDiscountBasisPoints: number;
+  /** Whether that largest share comes from a line's own and the whole-sale discount together (the refusal says so). */
+  largestDiscountCombined: boolean;
 }
 
 /** a × bp / 10 000, rounded half-up; a and bp are non-negative integers. */
@@ -84,12 +94,22 @@ function discountCents(base: number, d: Discount | null): number {
   return Math.min(percentOf(base, Math.max(0, d.basisPoints)), base);
 }
 
-/** The share of `base` a discount takes, in basis points (for the manager-approval rule): a percent is itself, an amount is rounded up. */
-function discountShare(base: number, cents: number, d: Discount | null): number {
-  if (cents <= 0 || !d) return 0;
-  if (d.kind === 'percent') return Math.min(10_000, d.basisPoints);
-  if (base <= 0) return 10_000;
-  return Math.ceil((cents * 10_000) / base);
+/** A discount's rate as a fraction num/den of what it discounts: a percent is itself, an amount its cents over `base`; none is 0/1. */
+function discountRate(base: number, cents: number, d: Discount | null): { num: bigint; den: bigint } {
+  if (cents <= 0 || !d) return { num: 0n, den: 1n };
+  if (d.kind === 'percent') return { num: BigInt(Math.min(10_000, d.basisPoints)), den: 10_000n };
+  if (base <= 0) return { num: 1n, den: 1n };
+  return { num: BigInt(cents), den: BigInt(base) };
+}
+
+/**
+ * Two rates compounded, 1 − (1 − a)(1 − b), in basis points rounded up. BigInt: the
+ * denominators are cents of whole lines and carts, and their product passes 2^53.
+ */
+function compoundedBasisPoints(a: { num: bigint; den: bigint }, b: { num: bigint; den: bigint }): number {
+  const num = (a.num * b.den + b.num * a.den - a.num * b.num) * 10_000n;
+  const den = a.den * b.den;
+  return Math.min(10_000, Number((num + den - 1n) / den));
 }
 
 export function computeCart(lines: readonly CartLineInput[], cartDiscount: Discount | null, taxRates: (category: string) => number): CartTotals {
@@ -114,8 +134,19 @@ export function computeCart(lines: readonly CartLineInput[], cartDiscount: Disco
     c.idx.forEach((i, k) => (lineTax[i] = parts[k]!));
   }
 
-  let largest = discountShare(afterLineSum, cartDisc, cartDiscount);
-  lines.forEach((_l, i) => (largest = Math.max(largest, discountShare(gross[i]!, lineDisc[i]!, lines[i]!.discount))));
+  const none = { num: 0n, den: 1n };
+  const cartRate = discountRate(afterLineSum, cartDisc, cartDiscount);
+  let largest = 0;
+  let largestCombined = false;
+  lines.forEach((l, i) => {
+    const own = discountRate(gross[i]!, lineDisc[i]!, l.discount);
+    const fromCart = shares[i]! > 0 ? cartRate : none;
+    const combined = compoundedBasisPoints(own, fromCart);
+    if (combined > largest) {
+      largest = combined;
+      largestCombined = own.num > 0n && fromCart.num > 0n;
+    }
+  });
 
   const subtotalCents = net.reduce((a, b) => a + b, 0);
   const taxCents = taxByCategory.reduce((a, c) => a + c.taxCents, 0);
@@ -137,6 +168,7 @@ export function computeCart(lines: readonly CartLineInput[], cartDiscount: Disco
     taxCents,
     totalCents: subtotalCents + taxCents,
     largestDiscountBasisPoints: largest,
+    largestDiscountCombined: largestCombined,
   };
 }
 

@@ -4,6 +4,7 @@
  *
  *   open ──begin──▶ (one tender pending) ──approve/decline──▶ open … ──balance 0──▶ paid
  *     └──────────────────────────────cancel──▶ cancelling ──every card reversed──▶ cancelled
+ *   paid ──a card payment voided at the gateway (a manager's cart return)──▶ due
  *
  * Rules: one tender at a time (a second submit while one is pending is refused, so a
  * double click cannot charge twice); a card tender is at most the balance (over-tender is
@@ -15,7 +16,8 @@
 
 export type TenderKind = 'cash' | 'card' | 'saved-card' | 'terminal';
 export type TenderStatus = 'pending' | 'approved' | 'declined' | 'reversed';
-export type SaleStatus = 'open' | 'paid' | 'cancelling' | 'cancelled';
+/** `due`: a paid sale one of whose card payments a manager voided afterwards (issue 20): what that card paid is owed again. */
+export type SaleStatus = 'open' | 'paid' | 'due' | 'cancelling' | 'cancelled';
 
 export interface Tender {
   id: string;
@@ -43,7 +45,7 @@ export interface TenderState {
 export type Step<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export const TENDER_MESSAGES = {
-  notOpen: (s: SaleStatus) => (s === 'paid' ? 'This sale is already paid.' : 'This sale was cancelled.'),
+  notOpen: (s: SaleStatus) => (s === 'paid' ? 'This sale is already paid.' : s === 'due' ? 'A card payment of this sale was voided after it was paid; it takes no more payments here.' : 'This sale was cancelled.'),
   pending: 'A payment for this sale is still in progress. Wait for its answer.',
   nothingDue: 'Nothing is left to pay on this sale.',
   zero: 'Enter an amount above $0.00.',
@@ -114,7 +116,7 @@ function settle(s: TenderState): TenderState {
  * goes to `cancelling` until each is marked reversed.
  */
 export function beginCancel(s: TenderState): Step<{ state: TenderState; toReverse: Tender[] }> {
-  if (s.status === 'paid' || s.status === 'cancelled') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
+  if (s.status === 'paid' || s.status === 'due' || s.status === 'cancelled') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
   if (pendingTender(s)) return { ok: false, message: TENDER_MESSAGES.pending };
   const toReverse = s.tenders.filter((t) => t.status === 'approved');
   const state: TenderState = { ...s, status: toReverse.length === 0 ? 'cancelled' : 'cancelling' };

@@ -11,7 +11,7 @@ import type { SaleStatus, Tender } from '../cart/tender-machine';
 export type { CartTotals, Discount } from '../cart/cart-math';
 export type { Tender } from '../cart/tender-machine';
 import { TAX_CATEGORIES } from './catalogue';
-import { centsSchema, idSchema, pinSchema } from './common';
+import { approvalSchema, centsSchema, idSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
 
@@ -23,8 +23,7 @@ export const discountSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('percent'), basisPoints: z.number().int().min(1, 'Enter a percent above 0.').max(10_000, 'A discount is at most 100 %.') }),
 ]);
 
-/** A manager's PIN typed at the counter to approve a large discount. */
-export const approvalSchema = z.strictObject({ managerId: idSchema, pin: pinSchema });
+export { approvalSchema } from './common';
 
 export interface CartLineView {
   id: string;

@@ -1,6 +1,6 @@
 /** The `sale:*` channels: the counter's configuration and charging a sale. */
 import { z } from 'zod';
-import { centsSchema, idSchema } from './common';
+import { approvalSchema, centsSchema, idSchema } from './common';
 import type { TransactionView } from './transactions';
 
 /**
@@ -78,8 +78,11 @@ export const salesHandlers = {
   'sale:config': z.void(),
   'sale:charge': saleChargeArgsSchema,
   'sale:outcome': saleOutcomeArgsSchema,
-  /** Any signed-in user may void a partial approval (to start over); other voids need a manager. */
-  'sale:void-partial': z.strictObject({ id: idSchema }),
+  /**
+   * Any signed-in user may void a partial approval (to start over); other voids need a manager. A
+   * card payment of a paid cart is a cart return (issue 20): a manager signed in, or their PIN as `approval`.
+   */
+  'sale:void-partial': z.strictObject({ id: idSchema, approval: approvalSchema.optional() }),
 } as const;
 
 export interface SalesResults {

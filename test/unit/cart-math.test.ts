@@ -64,6 +64,27 @@ describe('cart arithmetic', () => {
     expect(computeCart([line('a', 1_000)], { kind: 'amount', cents: 100 }, rates).largestDiscountBasisPoints).toBe(1_000);
     expect(computeCart([line('a', 1_000)], null, rates).largestDiscountBasisPoints).toBe(0);
   });
+
+  it("counts a line's own discount and its share of the whole-sale discount together, compounded (issue 20)", () => {
+    const pct = (basisPoints: number) => ({ kind: 'percent' as const, basisPoints });
+    // 20 % + 20 % on $100.00: sold for $64.00, 36 % off.
+    const t = computeCart([line('a', 10_000, 1, { discount: pct(2_000) })], pct(2_000), () => 0);
+    expect(t.totalCents).toBe(6_400);
+    expect(t.largestDiscountBasisPoints).toBe(3_600);
+    expect(t.largestDiscountCombined).toBe(true);
+    // 15 % + 15 %: 27.75 % off, rounded up to the basis point.
+    expect(computeCart([line('a', 10_000, 1, { discount: pct(1_500) })], pct(1_500), () => 0).largestDiscountBasisPoints).toBe(2_775);
+    // $5.00 off a $10.00 line, then $3.00 off the $15.00 left of the sale: that line's share is $1.00 → 60 % off it.
+    const mixed = computeCart([line('a', 1_000, 1, { discount: { kind: 'amount', cents: 500 } }), line('b', 1_000)], { kind: 'amount', cents: 300 }, () => 0);
+    expect(mixed.lines.map((l) => l.cartDiscountShareCents)).toEqual([100, 200]);
+    expect(mixed.largestDiscountBasisPoints).toBe(6_000);
+    // Alone, each discount is itself: 20 % of $9.99 rounds to $2.00 but is still 20 %, not over a 20 % limit.
+    const alone = computeCart([line('a', 999, 1, { discount: pct(2_000) }), line('b', 333)], null, () => 0);
+    expect(alone.largestDiscountBasisPoints).toBe(2_000);
+    expect(alone.largestDiscountCombined).toBe(false);
+    // A whole-sale 20 % shared by largest remainder is 20 % off every line, whatever cent a share got.
+    expect(computeCart([line('a', 333), line('b', 333), line('c', 334)], pct(2_000), () => 0).largestDiscountBasisPoints).toBe(2_000);
+  });
 });
 
 describe('line refund allocation', () => {

@@ -2,7 +2,8 @@
  * The core database's migrations on real SQLite files: a database made before the offline
  * queue's table was rebuilt (the step that adds 'withdrawn', entry modes and customer details)
  * keeps its waiting sales, and the totals the triggers keep are right before and after, and
- * the upgraded file ends with the same schema as a new one.
+ * the upgraded file ends with the same schema as a new one; the carts table rebuilt for the
+ * `due` status (issue 20) keeps its rows and the references of its lines and tenders.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,42 @@ it('upgrades a database made before the offline queue was rebuilt: waiting sales
     upgraded.prepare("DELETE FROM offline_queue WHERE client_ref = 'd'").run();
     expect(totals(upgraded)).toEqual({ count: 1, cents: 700 });
 
+    const fresh = openPosDatabase(tempDir());
+    try {
+      expect(schema(upgraded)).toEqual(schema(fresh));
+    } finally {
+      fresh.close();
+    }
+  } finally {
+    upgraded.close();
+  }
+});
+
+it("upgrades carts to take the 'due' status (issue 20): carts, their lines and tenders kept, references intact, foreign keys on", () => {
+  const CARTS = POS_MIGRATIONS.findIndex((m) => m.includes('CREATE TABLE carts_v2'));
+  expect(CARTS).toBeGreaterThan(0);
+  const oldDir = tempDir();
+  const old = new Database(join(oldDir, 'ringup.db'));
+  old.pragma('foreign_keys = ON');
+  for (let v = 0; v < CARTS; v++) old.exec(POS_MIGRATIONS[v]!);
+  old.pragma(`user_version = ${CARTS}`);
+  old.prepare(`INSERT INTO carts (id, user_id, status, total_cents, created_ts, closed_ts, discount_approved_bp) VALUES ('c1', 'u1', 'paid', 1083, 1, 2, 2500)`).run();
+  old.prepare(`INSERT INTO cart_lines (id, cart_id, seq, name, unit_cents, quantity, tax_category) VALUES ('l1', 'c1', 1, 'Ten', 1000, 1, 'standard')`).run();
+  old.prepare(
+    `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, created_ts)
+     VALUES ('t1', 'c1', 1, 'card', 'approved', 1083, 1083, 0, 0, 'x1', 1)`,
+  ).run();
+  expect(() => old.prepare(`UPDATE carts SET status = 'due' WHERE id = 'c1'`).run()).toThrow(/CHECK/);
+  old.close();
+
+  const upgraded = openPosDatabase(oldDir);
+  try {
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(POS_MIGRATIONS.length);
+    expect(upgraded.prepare('SELECT id, status, total_cents, discount_approved_bp FROM carts').all()).toEqual([{ id: 'c1', status: 'paid', total_cents: 1083, discount_approved_bp: 2500 }]);
+    upgraded.prepare(`UPDATE carts SET status = 'due' WHERE id = 'c1'`).run();
+    expect(upgraded.pragma('foreign_keys', { simple: true })).toBe(1);
+    expect(upgraded.pragma('foreign_key_check')).toEqual([]);
+    expect(() => upgraded.prepare(`INSERT INTO cart_lines (id, cart_id, seq, name, unit_cents, quantity, tax_category) VALUES ('l2', 'nope', 1, 'X', 1, 1, 'standard')`).run()).toThrow(/FOREIGN KEY/);
     const fresh = openPosDatabase(tempDir());
     try {
       expect(schema(upgraded)).toEqual(schema(fresh));

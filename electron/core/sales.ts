@@ -55,7 +55,8 @@ export const SALE_ERRORS = {
   /** Issue 20: a card payment of a paid cart given back is a cart return. */
   cartReturnNeedsManager: 'This card paid part of a sale that is already paid, so voiding it is a return: a manager enters their PIN (or signs in). Nothing was voided.',
   cartReturnRefused: 'That is not a manager PIN. The card payment was not voided.',
-  approverLocked: 'That manager is locked out for a minute after too many wrong PINs. The card payment was not voided.',
+  /** The PIN lockout's own words (how long to wait: pin-throttle.ts), then what did not happen. */
+  approverLocked: (wait: string) => `${wait} The card payment was not voided.`,
 } as const;
 
 const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
@@ -398,9 +399,9 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       // A card payment of a paid cart: voiding it gives money back on a finished sale, a cart return (issue 20).
       if (s.value.user.role !== 'manager' && deps.carts?.statusOfTransaction(id) === 'paid') {
         if (!approval) return fail('approval_needed', SALE_ERRORS.cartReturnNeedsManager, { approval: [SALE_ERRORS.cartReturnNeedsManager] });
-        const m = users.verifyManager(approval.managerId, approval.pin);
+        const m = await users.verifyManager(approval.managerId, approval.pin);
         if (!m.ok) {
-          const msg = m.error.code === 'locked' ? SALE_ERRORS.approverLocked : SALE_ERRORS.cartReturnRefused;
+          const msg = m.error.code === 'locked' ? SALE_ERRORS.approverLocked(m.error.message) : SALE_ERRORS.cartReturnRefused;
           return fail(m.error.code === 'locked' ? 'locked' : 'approval_refused', msg, { approval: [msg] });
         }
         // The void is the manager's: their name is its clerk record (the view's voidedBy, and the audit line's "approved by").

@@ -53,7 +53,6 @@ export const TENDER_COPY = {
   tenderNeedsApproval: (pct: number, sharePct: number) =>
     `This sale has a discount of ${sharePct} %, above the ${pct} % a cashier may give: a manager enters their PIN before it is paid.`,
   approvalRefused: 'That is not a manager PIN. Nothing was changed.',
-  approverLocked: 'That manager is locked out for a minute after too many wrong PINs.',
   cancelNeedsManager: 'Cancelling a sale that took a card payment needs a manager: a manager enters their PIN (card payments are voided or refunded).',
   cancelRefused: 'That is not a manager PIN. The sale was not cancelled.',
   nothingToRefund: 'Those lines were already returned.',
@@ -156,7 +155,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
   async function managerPin(approval: Approval, refused: string): Promise<Result<Session['user']>> {
     const r = await users.verifyManager(approval.managerId, approval.pin);
     if (r.ok) return r;
-    if (r.error.code === 'locked') return fail('locked', TENDER_COPY.approverLocked, { approval: [TENDER_COPY.approverLocked] });
+    // The lockout's own words say how long to wait (pin-throttle.ts lockedFor).
+    if (r.error.code === 'locked') return fail('locked', r.error.message, { approval: [r.error.message] });
     return fail('approval_refused', refused, { approval: [refused] });
   }
 

@@ -53,6 +53,11 @@ import { OfflineForwarder } from './offline-forwarder';
 import { ClerkRecords } from './clerk-records';
 import { createOfflineSales, offlineForwardedRecorder } from './offline-sales';
 import { createOfflineTerminal } from './offline-terminal-sale';
+import { REGISTER_COPY_MESSAGE, registerStanding } from './register-binding';
+import { withRegisterCopyRefusal } from './register-copy-guard';
+
+/** Where a copied data folder's core points its (unused) gateway client: `.invalid` never resolves (RFC 2606). */
+const NO_GATEWAY_URL = 'http://register-copy.invalid/v2';
 
 /** Name of the embedded engine's account-vault key in the secret store. */
 export const VAULT_KEY_SECRET = 'vault-key';
@@ -145,10 +150,12 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
   const secretStore = opts.secrets ?? openNodeHostSecretStore(opts.dataDir);
+  // A copy of another register's data folder opens its keys but is not it: it reaches no gateway at all (register-binding.ts).
+  const copy = (await registerStanding(opts.dataDir, secretStore)).copy;
   if (opts.skipFirstRun) skipFirstRun(db);
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
-  const saved = opts.remote ? undefined : await savedRemote(db, secretStore);
-  const remote: RemoteGateway | undefined = opts.remote ?? saved;
+  const saved = opts.remote || copy ? undefined : await savedRemote(db, secretStore);
+  const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? saved);
   // The OAuth sign-in this run uses (its tokens refresh themselves; sign-out revokes them).
   let oauth: OAuthSession | undefined = saved?.oauth;
   let embeddedOAuth: EmbeddedOAuth | undefined;
@@ -163,7 +170,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
-  if (remote) {
+  if (copy) {
+    // No engine (its scheduler would run the original's recurring billing), no sign-in: every channel that would use this client is refused.
+    gatewayAuth = { developerId: '', userId: '', userApiKey: '' };
+    client = new GatewayClient({ baseUrl: NO_GATEWAY_URL, auth: gatewayAuth, ...timeout });
+  } else if (remote) {
     gatewayAuth = remote.auth;
     client = new GatewayClient({ baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
   } else {
@@ -201,8 +212,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       roleUsers[role] = await roleCredentials(role, { baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
     }
   }
-  // Another account than the last run's: the previous account's records go.
-  enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
+  // Another account than the last run's: the previous account's records go (a copy has no account: it keeps them).
+  if (!copy) enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
   const audit = new AuditLog(db);
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
@@ -249,6 +260,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     auth: authMethodOf(remote ? 'remote' : 'embedded', gatewayAuth),
     signedOut: false,
   };
+  // A copy probes nothing: its gateway is refused, by this core.
+  if (copy) gateway = { ...gateway, health: 'refused' };
 
   const status = (): CoreStatus => ({
     appName: APP_NAME,
@@ -256,9 +269,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     dataDir: opts.dataDir,
     shell: opts.shell,
     gateway,
+    ...(copy ? { registerCopy: REGISTER_COPY_MESSAGE } : {}),
   });
 
   async function checkGateway(): Promise<CoreStatus['gateway']> {
+    if (copy) return gateway;
     const report = await client.health();
     if (supervisor?.state === 'restarting') report.health = 'restarting';
     const changed = report.health !== gateway.health;
@@ -344,7 +359,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const carts = new CartStore(db, () => 0);
   const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
   // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
-  const handlers: HandlerMap = withInstallerScope(withMoneyAudit({
+  // A copied data folder answers only sign-in, status, settings and the key backup (register-copy-guard.ts).
+  const handlers: HandlerMap = withRegisterCopyRefusal(withInstallerScope(withMoneyAudit({
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
@@ -427,7 +443,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         'devices:terminal-sale': (a) => handlers['devices:terminal-sale'](a),
       },
     }),
-  }, audit, () => users.peek()), () => users.peek());
+  }, audit, () => users.peek()), () => users.peek()), copy);
 
   return {
     dataDir: opts.dataDir,

@@ -9,9 +9,10 @@
  * - The keys root is RINGUP_KEYS_DIR when set (tests point it at a temporary folder), else
  *   `ringup-keys` beside the platform's default data folder (`~/.config/ringup-keys` on Linux).
  * - The data folder's id is a random name kept in `<data>/keys-id` (not a secret): moving
- *   or renaming the data folder keeps its keys. Simplification: a copy of the data folder
- *   on the same computer carries the same id, so it shares the original's keys; a copy on
- *   another computer finds none (restore a key backup there).
+ *   or renaming the data folder keeps its keys. A copy of the data folder on the same
+ *   computer carries the same id, so it finds the original's keys, but the register binding
+ *   in them names the original folder and the copy is refused as one (register-binding.ts);
+ *   a copy on another computer finds none (restore a key backup there).
  * - A data folder from before this kept its key files in `<data>/secrets/`: they move to the
  *   keys folder on the first start (copied, then removed; a start interrupted half-way copies
  *   again, the old files being the truth until they are gone). The desktop app's `*.enc`

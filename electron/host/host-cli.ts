@@ -53,6 +53,7 @@ async function main(): Promise<void> {
   console.log(`Ringup is running on the node host. Open this address in a browser on this computer:\n\n  ${host.url}\n`);
   console.log(`Data folder: ${dataDir}`);
   console.log(`Gateway (${status.gateway.mode}): ${status.gateway.baseUrl} — ${status.gateway.health}`);
+  if (status.registerCopy) console.log(`\n${status.registerCopy}\n`);
   console.log('Press Ctrl+C to stop.');
 }
 

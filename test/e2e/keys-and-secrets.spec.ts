@@ -10,11 +10,14 @@
  * Then the Key backup section as a manager uses it: a mismatch, a backup, a wrong
  * passphrase on restore, and the restore; and a replacement register, whose copied engine
  * data (sealed under the old register's keys) waits aside until the backup is restored.
+ * Last, a copy of a data folder on the same computer (issue 20, point 8): its banner and its
+ * refused sale say it is a copy and how to move a register; the original still sells.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
+import { REGISTER_COPY_MESSAGE } from '../../electron/core/register-binding';
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import type { Page } from '@playwright/test';
@@ -249,5 +252,39 @@ test('a replacement register: the copied engine data waits for its keys, and the
     await expect(page.getByRole('region', { name: 'Key backup' }).getByText('waiting for its keys')).toHaveCount(0);
   } finally {
     await stopHostProcess(after);
+  }
+});
+
+test('a copy of the data folder says it is a copy, refuses a sale in the same words, and the original still sells', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const original = await startHostProcess();
+  await stopHostProcess(original, { keepData: true });
+  // `cp -a` on the same computer: the copy finds the original's keys folder (same keys-id).
+  const copyDir = join(mkdtempSync(join(tmpdir(), 'ringup-e2e-copy-')), 'Ringup');
+  cpSync(original.dataDir, copyDir, { recursive: true, preserveTimestamps: true });
+  const copy = await startHostProcess([], {}, copyDir);
+  try {
+    await openApp(page, copy);
+    await signIn(page, USERS.manager);
+    const banner = page.getByTestId('gateway-banner');
+    await expect(banner).toContainText(REGISTER_COPY_MESSAGE);
+    await expect(page.getByTestId('status-gateway')).toContainText('none (this data folder is a copy)');
+    await ringUpKeyedSale(page, { amountDigits: '1234' });
+    // The banner and the sale screen's own refusal: the same sentence twice.
+    await expect(page.getByText(REGISTER_COPY_MESSAGE)).toHaveCount(2);
+    await shot(page, 'keys-04-copied-data-folder');
+    await expectAccessible(page, 'a copied data folder');
+  } finally {
+    await stopHostProcess(copy);
+  }
+  const again = await startHostProcess([], {}, original.dataDir);
+  try {
+    await openApp(page, again);
+    await signIn(page, USERS.manager);
+    await expect(page.getByTestId('gateway-banner')).toHaveCount(0);
+    await ringUpKeyedSale(page, { amountDigits: '1234' });
+    await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  } finally {
+    await stopHostProcess(again);
   }
 });

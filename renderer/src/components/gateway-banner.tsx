@@ -30,7 +30,8 @@ export function offlineBannerText(capCents: number, terminal: boolean, keyed: bo
  * Gateway trouble, on every screen, the moment the core's health probe sees it (the
  * core pushes `core:status` on every change); it clears by itself when the gateway
  * answers again. A refusal is named as such, not as "unreachable", in the words of how the
- * counter signs in (API key, OAuth, the engine's own keys), or as the sign-out it is.
+ * counter signs in (API key, OAuth, the engine's own keys), or as the sign-out it is. A
+ * copied data folder's core reaches no gateway and says so: its sentence is the banner.
  */
 export function GatewayBanner({ status }: { status: CoreStatus | null }) {
   const g = status?.gateway;
@@ -39,7 +40,9 @@ export function GatewayBanner({ status }: { status: CoreStatus | null }) {
   const connection = useTerminalStore((s) => s.status?.connection);
   if (!g || (health !== 'unreachable' && health !== 'refused')) return null;
   let text: string;
-  if (health === 'refused') text = g.signedOut ? GATEWAY_BANNER.signedOut : GATEWAY_BANNER.refused[g.auth];
+  // A copied data folder (issue 20, point 8): the core's sentence, which says how to move a register.
+  if (status.registerCopy) text = status.registerCopy;
+  else if (health === 'refused') text = g.signedOut ? GATEWAY_BANNER.signedOut : GATEWAY_BANNER.refused[g.auth];
   else {
     // Issue 13: the counter keeps selling into the offline queue (on the terminal always, keyed cards when allowed).
     const terminalUp = connection === 'connected' || connection === 'busy';

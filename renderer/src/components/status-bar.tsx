@@ -21,7 +21,7 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
     <footer className="status-bar" aria-label="Status">
       <span className="status-item" data-testid="status-gateway">
         <span className={`dot dot-${g?.health ?? 'starting'}`} aria-hidden="true" />
-        Gateway: {g ? `${g.mode === 'embedded' ? 'embedded' : 'remote'}, ${g.signedOut && g.health === 'refused' ? 'signed out' : HEALTH_TEXT[g.health]}` : 'connecting…'}
+        Gateway: {!g ? 'connecting…' : status.registerCopy ? 'none (this data folder is a copy)' : `${g.mode === 'embedded' ? 'embedded' : 'remote'}, ${g.signedOut && g.health === 'refused' ? 'signed out' : HEALTH_TEXT[g.health]}`}
       </span>
       <span className="status-item" data-testid="status-user">
         {session ? (

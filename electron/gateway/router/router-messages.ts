@@ -11,3 +11,9 @@ export const ROUTER_MSG = {
   REVERSED: 'The terminal reversed its approval.',
   NOT_REVERSED: 'The terminal did not confirm the reversal of its approval: check it before its batch closes.',
 } as const;
+
+/**
+ * The error key under which a refused terminal answer travels, masked (Ringup extension): the
+ * counter records it as a device fault (issue 20, point 1).
+ */
+export const TERMINAL_ANSWER_KEY = 'terminal_answer';

@@ -47,6 +47,12 @@ export class TerminalFault extends DeviceError {
   }
 }
 
+/**
+ * The error key under which the engine's router answers a refused terminal answer, masked
+ * (Ringup extension): the counter records it as a device fault.
+ */
+export const TERMINAL_ANSWER_KEY = 'terminal_answer';
+
 /** Longest raw answer kept with a fault. */
 export const RAW_ANSWER_MAX = 512;
 /** Longest result text accepted (a terminal's is a word or two). */

@@ -12,8 +12,5 @@ export const ROUTER_MSG = {
   NOT_REVERSED: 'The terminal did not confirm the reversal of its approval: check it before its batch closes.',
 } as const;
 
-/**
- * The error key under which a refused terminal answer travels, masked (Ringup extension): the
- * counter records it as a device fault (issue 20, point 1).
- */
-export const TERMINAL_ANSWER_KEY = 'terminal_answer';
+/** The error key of a refused terminal answer (terminal-answer.ts), for the router's callers. */
+export { TERMINAL_ANSWER_KEY } from '../../devices/terminal-answer';

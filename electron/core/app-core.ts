@@ -49,6 +49,7 @@ import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './
 import { OAUTH_SESSION_SECRET, OAuthSession } from './oauth-session';
 import { accountKey, enterAccount } from './account-records';
 import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './offline-queue';
+import { queuedReadRefusal } from './terminal-faults';
 import { OfflineForwarder } from './offline-forwarder';
 import { ClerkRecords } from './clerk-records';
 import { createOfflineSales, offlineForwardedRecorder } from './offline-sales';
@@ -248,6 +249,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       if (q.forwarding && (q.progress?.done ?? 0) > 0 && gateway.health !== 'ok') void checkGateway();
     },
     onForwarded: offlineForwardedRecorder(db, clerks),
+    // A terminal's read is checked again before it leaves (terminal-faults.ts): amounts that do not add up stay here.
+    refuse: queuedReadRefusal(audit, settings),
   });
   const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
 
@@ -314,7 +317,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     guards: settings,
     clerks,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
-    offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId }),
+    offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId, audit }),
+    audit,
+    // Voiding a charge the register did not agree to is the register's act, not the cashier's.
+    reverseClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
     ...(opts.devicePlaces ? { places: opts.devicePlaces } : {}),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;

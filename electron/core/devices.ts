@@ -40,6 +40,9 @@ import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
 import type { KnownTerminal, OfflineTerminal } from './offline-terminal-sale';
 import { gatewayFailure } from './gateway-messages';
+import type { AuditLog } from './audit-log';
+import { askOf, deviceFault, FAULT_WORDS, faultSentence } from './terminal-faults';
+import { approvalMismatch, TERMINAL_ANSWER_KEY } from '../devices/terminal-answer';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
 
@@ -72,6 +75,13 @@ export interface DevicesDeps {
   offline?: OfflineTerminal;
   /** Which terminal ports and serial paths devices may use (device-places.ts); default: the environment's. */
   places?: DevicePlaces;
+  /** Where device faults are recorded (issue 20, point 1; terminal-faults.ts). */
+  audit?: AuditLog;
+  /**
+   * Voids a charge the register did not agree to (a terminal's answer that does not match the
+   * sale): the core's own credentials, since a cashier's may only sell. Default: `client`.
+   */
+  reverseClient?: GatewayClient;
 }
 
 type Row = Record<string, unknown>;
@@ -265,6 +275,27 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
     }
   };
 
+  /**
+   * A charge that is not the one asked (the amount plus a tip within the store's share when the
+   * terminal could ask, within the hard cap): voided at the gateway, recorded as a device fault,
+   * refused in words; null when it is the one asked. The requested total is checked, not the
+   * approved one: a partial approval is the processor's word, not the terminal's.
+   */
+  async function refuseMismatch(outcome: SaleOutcome, args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], tipPercents: readonly number[] | null, session: Session): Promise<Result<never> | null> {
+    const v = outcome.transaction;
+    const mismatch = approvalMismatch(askOf(args.subtotalCents + args.taxCents, args.tipCents, tipPercents, deps.guards()), { approvedCents: v.requestedCents, tipCents: v.tipCents });
+    if (!mismatch) return null;
+    let reversed = false;
+    try {
+      reversed = Number((await (deps.reverseClient ?? client).voidTransaction(v.id)).status_id) === 201;
+    } catch {
+      // Said below: the charge is to be reversed by hand.
+    }
+    const sentence = faultSentence(mismatch.message, reversed ? FAULT_WORDS.reversed : FAULT_WORDS.notReversed);
+    const raw = `charged ${v.requestedCents} (tip ${v.tipCents}) as transaction ${v.id}`;
+    return deviceFault(deps.audit, { session, sentence, raw, amountCents: v.requestedCents, transactionId: v.id, clientRef: args.clientRef });
+  }
+
   /** The terminal sale read by the core itself and queued (offline-terminal-sale.ts); the terminal shows busy meanwhile. */
   async function sellOffline(args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], session: Session): Promise<Result<SaleOutcome>> {
     const off = deps.offline!;
@@ -364,8 +395,19 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
-          return ok(madeBy(outcomeOf(r.routertransaction), s.value));
+          const outcome = outcomeOf(r.routertransaction);
+          // The register decides the amount (issue 20, point 1): what was charged is checked against what was asked.
+          const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), s.value) : null;
+          if (refused) return refused;
+          return ok(madeBy(outcome, s.value));
         } catch (e) {
+          // The engine refused the terminal's answer (router-module.ts): a device fault, nothing charged.
+          const raw = e instanceof GatewayError ? e.errors[TERMINAL_ANSWER_KEY]?.[0] : undefined;
+          if (raw !== undefined) {
+            const said = (e as GatewayError).errors.terminal_id?.[0] ?? '';
+            const sentence = said.startsWith(DEVICE_MSG.FAULT) ? said : faultSentence(said || null, null);
+            return deviceFault(deps.audit, { session: s.value, sentence, raw, clientRef: args.clientRef });
+          }
           // Refused at connect: the request never left, the terminal was never asked — the sale may go offline.
           if (!(deps.offline && e instanceof GatewayError && e.status === 0 && e.errors.general?.[0] === 'unreachable')) throw e;
         } finally {

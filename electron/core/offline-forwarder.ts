@@ -56,6 +56,12 @@ export interface ForwarderOptions {
   commitEvery?: number;
   /** A run stopped on a gateway that did not answer: the next starts by itself after `waitMs` (or sooner, when kicked). */
   onBackoff?: (waitMs: number) => void;
+  /**
+   * Checked again just before a sale is sent (issue 20, point 1: a terminal's read is checked
+   * before it is queued and before it is forwarded): a sentence keeps it from the gateway and
+   * records it as `error` with that sentence; null sends it.
+   */
+  refuse?: (sale: DueSale, card: QueuedCard) => string | null;
 }
 
 const TRANSIENT = (status: number) => status === 0 || status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
@@ -241,6 +247,11 @@ export class OfflineForwarder {
   private async send(sale: DueSale): Promise<boolean> {
     const card = this.o.queue.cardOf(sale.seq);
     if (!card) return true; // recorded meanwhile (another run, a withdrawal): nothing to send
+    const refused = this.o.refuse?.(sale, card);
+    if (refused) {
+      this.record(sale, { state: 'error', message: refused, transactionId: null });
+      return true;
+    }
     try {
       const t = await this.o.client.createTransaction({
         action: 'sale',

@@ -15,6 +15,10 @@
  * counter terminal (address and per-operation settings) each time it reads it from the
  * gateway, in the app database, so it is known after a restart during an outage too.
  *
+ * The terminal's answer is checked like an online one (terminal-faults.ts) before it is queued:
+ * one that is not the sale asked is reversed on the terminal, recorded as a device fault and
+ * refused; the forwarder checks the queued amounts again before sending (app-core.ts).
+ *
  * Rules: card-present sales qualify by default; the caps and the manager rule are checked
  * before the customer is asked for a card, and again with the tip they chose on the terminal.
  * A number keyed on the terminal's pad counts as keyed; a debit card with PIN is refused
@@ -34,6 +38,20 @@ import type { OfflineForwarder } from './offline-forwarder';
 import { OFFLINE_ERRORS, type OfflineQueue } from './offline-queue';
 import { OFFLINE_APPROVED, offlineRulesOf, offlineViewOf } from './offline-sales';
 import { getSetting, setSetting, type PosDatabase } from './pos-database';
+import type { AuditLog } from './audit-log';
+import { approvalMismatch, TerminalFault } from '../devices/terminal-answer';
+import { askOf, deviceFault, FAULT_WORDS, faultSentence } from './terminal-faults';
+
+/** Reverses on the terminal what it may have approved (a void naming its reference); true when it confirmed. */
+async function voidOnTerminal(driver: TerminalDriver, ecrRef: string, refNum: string): Promise<boolean> {
+  if (!refNum) return false;
+  try {
+    await driver.void(ecrRef, refNum);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The settings key the counter terminal is remembered under. */
 const KNOWN_TERMINAL_KEY = 'counter-terminal';
@@ -58,6 +76,8 @@ export interface OfflineTerminalDeps {
   productTransactionId: string | undefined;
   /** A second in ms for the terminal's own timeouts (tests). */
   deviceSecondMs?: number;
+  /** Where device faults are recorded (issue 20, point 1; terminal-faults.ts). */
+  audit?: AuditLog;
 }
 
 export interface OfflineTerminal {
@@ -113,6 +133,8 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
       const driver = new TerminalDriver({ connect: () => openLink(term.address), settings: term.settings, secondMs: deps.deviceSecondMs });
       const off = driver.onState((state, prompt) => events.emit('terminal:state', { terminalId: term.id, state, prompt }));
       running = driver;
+      const askedCents = args.subtotalCents + args.taxCents;
+      const voidRef = `v${args.clientRef}`.slice(0, 32);
       let read;
       try {
         read = await driver.sale({
@@ -122,11 +144,24 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
           storeAndForward: true,
         });
       } catch (e) {
+        if (e instanceof TerminalFault) {
+          // An answer the driver would not read (terminal-answer.ts): reversed there, nothing queued.
+          const reversed = await voidOnTerminal(driver, voidRef, e.refNum);
+          return deviceFault(deps.audit, { session, sentence: faultSentence(null, reversed ? FAULT_WORDS.reversed : null), raw: e.raw, clientRef: args.clientRef });
+        }
         if (e instanceof DeviceError) return fail(`device_${e.code}`, e.message);
         throw e;
       } finally {
         off();
         running = undefined;
+      }
+      // The register decides the amount (issue 20, point 1): the amount asked plus a tip within the store's share, within the cap.
+      const settings = deps.settings();
+      const mismatch = approvalMismatch(askOf(askedCents, args.tipCents, term.settings.tipPercents, settings), read);
+      if (mismatch) {
+        const reversed = await voidOnTerminal(driver, voidRef, read.refNum);
+        const sentence = faultSentence(mismatch.message, reversed ? FAULT_WORDS.reversed : FAULT_WORDS.notReversed);
+        return deviceFault(deps.audit, { session, sentence, raw: `approved ${read.approvedCents}, tip ${read.tipCents}, ref ${read.refNum}`, amountCents: read.approvedCents, clientRef: args.clientRef });
       }
       if (read.entryMode === 'K' && !rules.offlineAllowKeyed) return fail('offline_refused', OFFLINE_ERRORS.keyed);
       if (read.debit) return fail('offline_refused', OFFLINE_ERRORS.debit);
@@ -134,7 +169,8 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
       const r = queue.enqueue(
         {
           clientRef: args.clientRef,
-          amountCents: read.approvedCents,
+          // The register's figure: the amount asked plus the tip checked above.
+          amountCents: askedCents + read.tipCents,
           taxCents: args.taxCents,
           tipCents: read.tipCents,
           card: { kind: 'read', ...read.encrypted, entryMode: read.entryMode, brand: brandLabel(read.brand, read.firstSix), lastFour: read.lastFour },

@@ -14,6 +14,8 @@ export const DEVICE_MSG = {
   CONNECT_ERROR: 'The terminal could not reach the processor (connect error).',
   TERMINAL_TIMEOUT: 'The terminal timed out.',
   DECLINED_TERMS: 'The customer declined the terms.',
+  /** A terminal's answer the register does not accept (terminal-answer.ts): nothing it says is believed. */
+  FAULT: 'The terminal sent an answer that does not match the sale, so nothing was counted as paid.',
   SCANNER_UNREACHABLE: 'The check scanner cannot be reached. Check the cable and the port.',
   SCANNER_NO_CHECK: 'No check was scanned in time. Feed the check and try again.',
   MICR_UNREADABLE: 'The check could not be read (unreadable characters in the MICR line). Scan it again or key the numbers.',
@@ -32,7 +34,8 @@ export type DeviceErrorCode =
   | 'connect_error'
   | 'timeout'
   | 'declined'
-  | 'unreadable';
+  | 'unreadable'
+  | 'fault';
 
 export class DeviceError extends Error {
   constructor(

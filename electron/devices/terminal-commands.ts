@@ -18,7 +18,6 @@
  *   carries it as e_format, KSN and e_track_data. Without `saf=1` the field stays empty.
  */
 import { TIMEOUT_KEYS, type TerminalTimeouts, type TipPercents } from '../../shared/payments/terminal-timeouts';
-import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { joinSub, splitSub } from './poslink-frame';
 
 export const CMD = {
@@ -144,41 +143,4 @@ export function encodeResult(r: TerminalResult): string[] {
 /** The EMV data a receipt prints; anything else a terminal sends there (a PAN, track 2) is dropped. */
 export const EMV_RECEIPT_KEYS = ['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR'] as const;
 
-/**
- * Reads a transaction answer. Whatever the terminal sends, only the first six and last four
- * digits of the card and the receipt's EMV data come out: a terminal that is set up to send
- * the full number (some can be) never gets it past the driver. Its free texts (the result text,
- * the EMV values) are masked too, so a number it puts there is never stored or shown.
- */
-export function decodeResult(f: string[]): TerminalResult {
-  const [authCode = '', refNum = ''] = splitSub(f[2]);
-  const [approved = '0', tip = '0'] = splitSub(f[3]);
-  const [entryMode = 'K', brand = 'visa', dc = 'C', six = '', four = '', expDate = ''] = splitSub(f[4]);
-  const firstSix = six.replace(/\D/g, '').slice(0, 6);
-  const lastFour = four.replace(/\D/g, '').slice(-4);
-  const pairs = f[6] ? splitSub(f[6]).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)] as const) : null;
-  const emv = pairs ? Object.fromEntries(pairs.filter(([k]) => (EMV_RECEIPT_KEYS as readonly string[]).includes(k)).map(([k, v]) => [k, maskCardNumbersInText(v)])) : null;
-  return {
-    resultCode: f[0] ?? '',
-    resultText: maskCardNumbersInText(f[1] ?? ''),
-    authCode,
-    refNum,
-    approvedCents: Number(approved) || 0,
-    tipCents: Number(tip) || 0,
-    entryMode: entryMode as EntryMode,
-    brand: brand as CardBrand,
-    debit: dc === 'D',
-    firstSix,
-    lastFour,
-    expDate,
-    cvm: (f[5] || 'none') as Cvm,
-    emv,
-    signature: f[7] || null,
-    encrypted: encryptedOf(f[8]),
-  };
-}
-
-function encryptedOf(field: string | undefined): TerminalResult['encrypted'] {
-  const [eFormat = '', eSerialNumber = '', eTrackData = ''] = splitSub(field);
-  return eFormat && eSerialNumber && eTrackData ? { eFormat, eSerialNumber, eTrackData } : null;
-}
+// Reading an answer: terminal-answer.ts (strict, one place).

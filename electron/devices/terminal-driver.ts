@@ -16,11 +16,12 @@
  * afterwards by the processor (the engine), so an abandoned read moved no money.
  * Cancel pressed while the link is still opening ends the operation before anything is sent.
  */
-import { RESULT, CMD, decodeResult, encodeSettings, encodeTransaction, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from './terminal-commands';
+import { RESULT, CMD, encodeSettings, encodeTransaction, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from './terminal-commands';
 import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../shared/payments/terminal-timeouts';
 import type { DeviceLink } from './device-link';
 import { DEVICE_MSG, DeviceError } from './device-messages';
 import { maskCardNumbersInText } from '../../shared/payments/masking';
+import { plainTerminalText, readTransactionAnswer } from './terminal-answer';
 import { FramedChannel } from './framed-channel';
 import { PROTOCOL_VERSION, responseCommand, splitSub, type Frame } from './poslink-frame';
 
@@ -103,7 +104,8 @@ export class TerminalDriver {
   }
 
   transaction(r: TransactionRequest, debit = false): Promise<TerminalResult> {
-    return this.exchange(debit ? CMD.debit : CMD.credit, encodeTransaction(r, this.opts.settings), (f) => decodeResult(f));
+    // Read strictly (terminal-answer.ts): a malformed or contradictory answer rejects as a TerminalFault.
+    return this.exchange(debit ? CMD.debit : CMD.credit, encodeTransaction(r, this.opts.settings), (f) => readTransactionAnswer(f) as TerminalResult, readTransactionAnswer);
   }
 
   /** Asks for a signature on its own (A20); answers the base64 image. */
@@ -137,7 +139,11 @@ export class TerminalDriver {
     op.onCancel();
   }
 
-  private async exchange<T>(command: string, fields: string[], parse: (fields: string[]) => T): Promise<T> {
+  /**
+   * One request and its answer: parsed when approved, else turned into its error after `refusal`
+   * has read it (transactions: terminal-answer.ts); either may throw a fault.
+   */
+  private async exchange<T>(command: string, fields: string[], parse: (fields: string[]) => T, refusal?: (fields: string[]) => unknown): Promise<T> {
     if (this.op) throw new DeviceError('busy', DEVICE_MSG.BUSY);
     const cancelledError = () => new DeviceError('cancelled', DEVICE_MSG.CANCELLED);
     let cancelWhileOpening: (e: DeviceError) => void = () => undefined;
@@ -192,8 +198,15 @@ export class TerminalDriver {
           if (f.command !== want) return;
           done();
           const [code = '', text = ''] = f.fields;
-          if (code === RESULT.ok) resolve(parse(f.fields));
-          else reject(errorFor(code, text, op.cancelled));
+          try {
+            if (code === RESULT.ok) resolve(parse(f.fields));
+            else {
+              refusal?.(f.fields);
+              reject(errorFor(code, text, op.cancelled));
+            }
+          } catch (e) {
+            reject(e instanceof Error ? e : new Error(String(e)));
+          }
         });
         ch.send(frame(command, fields)).catch((e: unknown) => {
           done();
@@ -225,8 +238,8 @@ function signatureOf(field: string | undefined): string | null {
 }
 
 function errorFor(code: string, rawText: string, cancelledHere: boolean): DeviceError {
-  // The terminal's words reach the API's error answer: masked like any free text.
-  const text = maskCardNumbersInText(rawText);
+  // The terminal's words reach the API's error answer and the screen: plain text, capped, masked (terminal-answer.ts).
+  const text = plainTerminalText(rawText);
   switch (code) {
     case RESULT.aborted:
       return cancelledHere ? new DeviceError('cancelled', DEVICE_MSG.CANCELLED) : new DeviceError('aborted', DEVICE_MSG.ABORTED);

@@ -19,6 +19,7 @@ export const AUDIT_KINDS = [
   'pin-change',
   'user-change',
   'keys-backup',
+  'device-fault',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -37,6 +38,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'pin-change': 'PIN changed',
   'user-change': 'Counter user changed',
   'keys-backup': 'Key backup',
+  'device-fault': 'Device fault',
 };
 
 export interface AuditEntry {

@@ -13,6 +13,7 @@ import { decryptCardRead } from '../../electron/devices/reader-encryption';
 import { MOCK_AMOUNTS, SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { decodeSettings, type OperationSettings } from '../../electron/devices/terminal-commands';
+import { TerminalFault } from '../../electron/devices/terminal-answer';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
 import { rejectionOf } from '../helpers/rejection';
 
@@ -101,13 +102,15 @@ describe('terminal driver over TCP', () => {
     expect(r.emv === null).toBe(o.entryMode === 'K' || o.entryMode === 'S');
   });
 
-  it('a terminal that sends the full card number: the driver gives out only the first six, last four and receipt EMV data', async () => {
+  it('a terminal that sends the full card number: a device fault, its answer kept masked, nothing given out as a result (issue 20, point 1)', async () => {
     sim.faults.fullPan = true;
-    const r = await driver().sale({ amountCents: 714, ecrRef: 'pan' });
+    const e = await failure(driver().sale({ amountCents: 714, ecrRef: 'pan' }));
     expect(sim.faults.fullPan).toBe(false);
-    expect(r).toMatchObject({ firstSix: '411111', lastFour: '1111' });
-    expect(Object.keys(r.emv ?? {}).sort()).toEqual(['AID', 'APPLAB', 'APPN', 'CVM', 'TSI', 'TVR']);
-    expect(JSON.stringify(r)).not.toContain(SIM_CARDS.visa.pan);
+    expect(e).toBeInstanceOf(TerminalFault);
+    expect(e.message).toBe(DEVICE_MSG.FAULT);
+    expect((e as TerminalFault).raw).toContain('************1111');
+    expect(JSON.stringify(e)).not.toContain(SIM_CARDS.visa.pan);
+    expect((e as TerminalFault).raw).not.toContain(SIM_CARDS.visa.pan);
   });
 
   it('5.01 is a connect error, 5.31 a time-out, 5.99 aborted by the customer', async () => {

@@ -15,7 +15,7 @@ import { REF } from '../../electron/gateway/merchant/schema-migrations';
 import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { openDatabase } from '../../electron/gateway/framework/database';
 import { fmt } from '../../electron/gateway/framework/errors';
-import { ROUTER_MSG } from '../../electron/gateway/router/router-messages';
+import { ROUTER_MSG, TERMINAL_ANSWER_KEY } from '../../electron/gateway/router/router-messages';
 import { DEMO_TERMINAL_MIGRATION, MOCK_TERMINAL_MIGRATION } from '../../electron/gateway/router/router-module';
 import { socatPair } from '../devices/helpers/socat-pair';
 import { TestEngine, errorsOf } from './helpers/engine-fixture';
@@ -242,18 +242,17 @@ describe('POST /v2/routeraccountvaults and /v2/deviceterms on the terminal', () 
     }
   });
 
-  it('never stores or answers a full card number, even from a terminal that sends one', async () => {
+  it('never stores or answers a full card number, even from a terminal that sends one: its answer is a device fault, reversed, nothing charged (issue 20, point 1)', async () => {
     const pan = SIM_CARDS.visa.pan;
     sim.faults.fullPan = true;
-    const a = await sale('7.14', { tip_amount: '0.00' });
+    const a = await sale('7.14', { tip_amount: '0.00', transaction_api_id: 'full-pan-1' });
     expect(sim.faults.fullPan).toBe(false); // the terminal did send it
-    expect(a.status).toBe(201);
-    expect(a.body.routertransaction).toMatchObject({ first_six: '411111', last_four: '1111', entry_mode_id: 'C' });
-    // Its receipt data keeps the keys a receipt prints, their values masked (the PAN it put in the label too).
-    expect(a.body.routertransaction.emv_receipt_data).toMatchObject({ AID: 'A0000000031010', APPLAB: 'VISA CREDIT ************1111' });
-    expect(a.body.routertransaction.emv_receipt_data).not.toHaveProperty('PAN');
+    expect(a.status).toBe(422);
+    expect(errorsOf(a, 'terminal_id')).toEqual([`${DEVICE_MSG.FAULT} ${ROUTER_MSG.REVERSED}`]);
+    // The terminal's answer travels masked, for the counter's device-fault record.
+    expect(errorsOf(a, TERMINAL_ANSWER_KEY)[0]).toContain('************1111');
     expect(JSON.stringify(a.body)).not.toContain(pan);
-    expect(JSON.stringify((await t.get(`/transactions/${a.body.routertransaction.id}`)).body)).not.toContain(pan);
+    expect((await t.get(`/transactions/full-pan-1?api_id=1&location_id=${t.locationId}`)).status).toBe(404);
     // Every file of the engine's data folder: the database, its write-ahead log, any log.
     const files = readdirSync(t.dataDir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
     expect(files.map((f) => f.name)).toContain('gateway.sqlite');

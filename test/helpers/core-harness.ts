@@ -120,6 +120,8 @@ export async function waitForQueueSent(counter: Pick<OpenCore, 'call'>): Promise
 export interface GatedEngine {
   /** The engine's credentials (base_url, developer_id, user_id, user_api_key, location_id…). */
   readonly creds: EngineCreds;
+  /** The data folder of the core the engine is embedded in (its files are under `gateway/`). */
+  readonly engineDir: string;
   /** Between the counters and the engine: `down()` refuses connections, `up()` listens again on the same port. */
   readonly gate: Gate;
   /** A fresh folder named `${prefix}XXXXXX`, removed after the file's tests. */
@@ -165,6 +167,9 @@ export function useGatedEngine(prefix: string): GatedEngine {
   return {
     get creds() {
       return creds;
+    },
+    get engineDir() {
+      return dirs[0]!;
     },
     get gate() {
       return gate!;

@@ -51,6 +51,12 @@ export interface SimFaults {
    * charge what the terminal says, only what was asked plus the tip it was allowed to add.
    */
   overReport?: { approvedCents: number; tipCents?: number };
+  /**
+   * Rewrites the next sale, auth or return answer on the wire (its fields as encoded, after the
+   * sale was recorded here, so a void of its reference still finds it), as a hostile terminal or
+   * something between it and the register might: the receivers must parse and check it.
+   */
+  rewriteAnswer?: (fields: string[]) => string[];
 }
 
 export const DEFAULT_SCRIPT: CustomerScript = { card: 'present', tip: 0, pin: 'enter', signature: 'draw', terms: 'accept', stepMs: 40 };
@@ -268,7 +274,11 @@ export class TerminalSimulator {
         case CMD.debit: {
           const t = decodeTransaction(f.fields);
           if (!t) return [RESULT.notSupported, 'BAD REQUEST'];
-          return encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire, cardOnCue));
+          const fields = encodeResult(await this.transaction(t.req, t.settings, f.command === CMD.debit, state, wait, expire, cardOnCue));
+          const rewrite = this.faults.rewriteAnswer;
+          if (!rewrite || t.req.type === 'void' || t.req.type === 'adjust' || t.req.type === 'postauth') return fields;
+          this.faults.rewriteAnswer = undefined;
+          return rewrite(fields);
         }
         default:
           return [RESULT.notSupported, 'NOT SUPPORTED'];

@@ -11,3 +11,6 @@ export const ROUTER_MSG = {
   REVERSED: 'The terminal reversed its approval.',
   NOT_REVERSED: 'The terminal did not confirm the reversal of its approval: check it before its batch closes.',
 } as const;
+
+/** The error key of a refused terminal answer (terminal-answer.ts), for the router's callers. */
+export { TERMINAL_ANSWER_KEY } from '../../devices/terminal-answer';

@@ -11,7 +11,10 @@
  *   and the engine's processor decides, as for keyed sales (amount rules apply). What the
  *   terminal reports is checked first (terminal-amounts.ts): an approved amount that is not
  *   the amount asked plus a tip the terminal was allowed to add is reversed on the terminal
- *   and refused (422 under terminal_id); nothing is charged or stored.
+ *   and refused (422 under terminal_id); nothing is charged or stored. So is an answer the
+ *   driver does not accept (terminal-answer.ts: amounts not in whole cents, a card number where
+ *   none belongs, markup in its text…). Both refusals carry the terminal's answer masked under
+ *   `terminal_answer`, for the counter's device-fault record.
  * - POST /v2/routeraccountvaults: reads a card and stores an account vault (no number:
  *   the terminal never gives one out; such a vault is a token of the read only).
  * - POST /v2/deviceterms on a terminal with an address prompts on it and stores the
@@ -37,6 +40,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
+import { TerminalFault } from '../../devices/terminal-answer';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver, TerminalInfo } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
@@ -55,7 +59,7 @@ import { PAY_MSG } from '../payments/payment-messages';
 import { cancelApiId, ROUTER_ACTIONS, routerTransactionErrors, routerVaultErrors } from './router-fields';
 import { present } from '../payments/input-fields';
 import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS, TERMINAL_CANCEL_DIGITS } from './router-card-numbers';
-import { ROUTER_MSG } from './router-messages';
+import { ROUTER_MSG, TERMINAL_ANSWER_KEY } from './router-messages';
 import { allowedTipCents, reportFits, type TerminalAsk } from './terminal-amounts';
 import { MOCK_COMMUNICATION_TYPE } from '../merchant/terminals';
 import { MockTerminals } from './mock-terminal';
@@ -79,21 +83,27 @@ export function presentedAccount(r: TerminalResult): AccountData {
 }
 
 /**
- * A terminal answered amounts that do not fit the request (terminal-amounts.ts): its approval is
- * reversed on the terminal (a void naming its reference) before the request is refused, so the
- * terminal's batch does not keep it either. The answer says whether the terminal confirmed.
+ * A terminal answered amounts that do not fit the request (terminal-amounts.ts), or an answer
+ * that is not well formed (a TerminalFault, terminal-answer.ts): its approval is reversed on the
+ * terminal (a void naming its reference) before the request is refused, so the terminal's batch
+ * does not keep it either. The answer says whether the terminal confirmed, and carries the
+ * terminal's answer masked under `terminal_answer`, so the counter records the device fault.
  */
-async function reverseOnTerminal(driver: TerminalDriver, answer: TerminalResult, ask: TerminalAsk): Promise<ApiError> {
-  const refused = fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: formatMoney(answer.approvedCents), asked: formatMoney(ask.amountCents), tip: formatMoney(allowedTipCents(ask)) });
+async function reverseOnTerminal(driver: TerminalDriver, refNum: string, refused: string, raw: string): Promise<ApiError> {
   let reversed = false;
-  try {
-    await driver.void(randomUUID().replace(/-/g, ''), answer.refNum);
-    reversed = true;
-  } catch {
-    // Told below: the merchant checks the terminal.
+  if (refNum) {
+    try {
+      await driver.void(randomUUID().replace(/-/g, ''), refNum);
+      reversed = true;
+    } catch {
+      // Told below: the merchant checks the terminal.
+    }
   }
-  return new ApiError(422, { terminal_id: [`${refused} ${reversed ? ROUTER_MSG.REVERSED : ROUTER_MSG.NOT_REVERSED}`] });
+  return new ApiError(422, { terminal_id: [`${refused} ${reversed ? ROUTER_MSG.REVERSED : ROUTER_MSG.NOT_REVERSED}`], [TERMINAL_ANSWER_KEY]: [raw] });
 }
+
+/** The amounts of an answer that does not fit, as its masked raw record. */
+const answerSummary = (a: TerminalResult) => `approved ${a.approvedCents}, tip ${a.tipCents}, ref ${a.refNum}, card ${a.firstSix}/${a.lastFour}`;
 
 /** What a terminal is doing now (Ringup extension, GET /v2/terminals/{id}/state). */
 interface LiveState {
@@ -255,8 +265,18 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           try {
             const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
             read = await track(terminal, driver, async () => {
-              const answer = await (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false));
-              if (!reportFits(ask, answer)) throw await reverseOnTerminal(driver, answer, ask);
+              let answer: TerminalResult;
+              try {
+                answer = await (action === 'refund' ? driver.refund(r) : action === 'authonly' ? driver.auth(r) : driver.sale(r, false));
+              } catch (e) {
+                // An answer the driver would not read (terminal-answer.ts): nothing it says is charged.
+                if (e instanceof TerminalFault) throw await reverseOnTerminal(driver, e.refNum, e.message, e.raw);
+                throw e;
+              }
+              if (!reportFits(ask, answer)) {
+                const refused = fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: formatMoney(answer.approvedCents), asked: formatMoney(ask.amountCents), tip: formatMoney(allowedTipCents(ask)) });
+                throw await reverseOnTerminal(driver, answer.refNum, refused, answerSummary(answer));
+              }
               return answer;
             }, key);
           } catch (e) {

@@ -40,6 +40,7 @@ import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
 import type { KnownTerminal, OfflineTerminal } from './offline-terminal-sale';
 import { gatewayFailure } from './gateway-messages';
+import type { TenderRefs } from './tender-refs';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
 
@@ -72,6 +73,8 @@ export interface DevicesDeps {
   offline?: OfflineTerminal;
   /** Which terminal ports and serial paths devices may use (device-places.ts); default: the environment's. */
   places?: DevicePlaces;
+  /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
+  refs: TenderRefs;
 }
 
 type Row = Record<string, unknown>;
@@ -319,7 +322,15 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const refused = refuseAmount(deps.guards(), { subtotalCents: args.subtotalCents, tipCents, totalCents: args.subtotalCents + args.taxCents + tipCents }, args);
       if (refused) return refused;
       if (saleRunning || sale) return fail('busy', DEVICE_ERRORS.terminalBusy);
-      const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
+      // The core's reference, bound to this amount on the terminal before the terminal is woken (tender-refs.ts).
+      const tender = { amountCents: args.subtotalCents + args.taxCents, tipCents: args.tipCents, method: 'cc', action: 'sale', instrument: 'terminal' } as const;
+      const handed = deps.refs.handedDown(tender);
+      if (!handed.ok) return handed;
+      const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(s.value, { scope: 'sale', attempt: args.clientRef, ...tender });
+      if (!made.ok) return made;
+      const ref = made.value;
+      args = { ...args, clientRef: ref }; // the offline read queues it under the same reference
+      const mine = { ref, terminalId: null as string | null, cancelled: false };
       sale = mine;
       return guarded(async () => {
         let t: Row | undefined;
@@ -360,10 +371,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               transaction_amount: formatMoney(args.subtotalCents + args.taxCents),
               ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
               ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
-              transaction_api_id: args.clientRef,
+              transaction_api_id: ref,
               clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
+          const mismatch = await deps.refs.check(ref, r.routertransaction, s.value);
+          if (mismatch) return mismatch;
           return ok(madeBy(outcomeOf(r.routertransaction), s.value));
         } catch (e) {
           // Refused at connect: the request never left, the terminal was never asked — the sale may go offline.
@@ -540,6 +553,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const total = a.subtotalCents + a.taxCents;
       const refused = refuseAmount(deps.guards(), { subtotalCents: a.subtotalCents, tipCents: 0, totalCents: total }, a);
       if (refused) return refused;
+      const tender = { amountCents: total, tipCents: 0, method: 'ach', action: 'debit', instrument: `check:${a.check.routing}:${a.check.account.slice(-4)}` } as const;
+      const made = deps.refs.refFor(s.value, { scope: 'sale', attempt: a.clientRef, ...tender });
+      if (!made.ok) return made;
+      const ref = made.value;
       return guarded(async () => {
         const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
           transaction: {
@@ -554,10 +571,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             account_holder_name: a.holderName,
             ach_sec_code: 'POP',
             micr_data: a.check.micr,
-            transaction_api_id: a.clientRef,
+            transaction_api_id: ref,
             clerk_number: clerkNumberOf(s.value.user.id),
           },
         });
+        const mismatch = await deps.refs.check(ref, r.transaction, s.value);
+        if (mismatch) return mismatch;
         const o = madeBy(outcomeOf(r.transaction), s.value);
         return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       });

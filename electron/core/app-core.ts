@@ -53,6 +53,7 @@ import { queuedReadRefusal } from './terminal-faults';
 import { OfflineForwarder } from './offline-forwarder';
 import { ClerkRecords } from './clerk-records';
 import { createOfflineSales, offlineForwardedRecorder } from './offline-sales';
+import { TenderRefs } from './tender-refs';
 import { createOfflineTerminal } from './offline-terminal-sale';
 import { REGISTER_COPY_MESSAGE, registerStanding } from './register-binding';
 import { withRegisterCopyRefusal } from './register-copy-guard';
@@ -216,6 +217,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Another account than the last run's: the previous account's records go (a copy has no account: it keeps them).
   if (!copy) enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
   const audit = new AuditLog(db);
+  // Every transaction_api_id for new money is made and bound here (issue 20, point 2); a charge
+  // whose answer does not match its tender is voided as the gateway's admin user (a cashier's may not void).
+  const refs = new TenderRefs({ db, audit, voidCharge: (id) => new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }).voidTransaction(id) });
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
   // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
@@ -316,6 +320,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     locationId,
     guards: settings,
     clerks,
+    refs,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
     offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId, audit }),
     audit,
@@ -381,6 +386,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       settings,
       offline,
       carts: cartLinks,
+      refs,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...offline.handlers,
@@ -388,7 +394,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
     ...createLinksHandlers({ client, users }),
-    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, storeCardOnTerminal }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, refs, storeCardOnTerminal }),
     ...createRecurringHandlers({ client, users, locationId }),
     ...createBillingLinksHandlers({ client, users, locationId }),
     ...createReportsHandlers({
@@ -437,6 +443,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       events,
       taxRateBasisPoints: () => settings().taxRateBasisPoints,
       guards: settings,
+      refs,
       // The cart's money steps go through the audited handlers below, resolved when called.
       money: {
         'sale:charge': (a) => handlers['sale:charge'](a),

@@ -43,6 +43,7 @@ import { gatewayFailure } from './gateway-messages';
 import type { AuditLog } from './audit-log';
 import { askOf, deviceFault, FAULT_WORDS, faultSentence } from './terminal-faults';
 import { approvalMismatch, TERMINAL_ANSWER_KEY } from '../devices/terminal-answer';
+import type { TenderRefs } from './tender-refs';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
 
@@ -82,6 +83,8 @@ export interface DevicesDeps {
    * sale): the core's own credentials, since a cashier's may only sell. Default: `client`.
    */
   reverseClient?: GatewayClient;
+  /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
+  refs: TenderRefs;
 }
 
 type Row = Record<string, unknown>;
@@ -350,7 +353,15 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const refused = refuseAmount(deps.guards(), { subtotalCents: args.subtotalCents, tipCents, totalCents: args.subtotalCents + args.taxCents + tipCents }, args);
       if (refused) return refused;
       if (saleRunning || sale) return fail('busy', DEVICE_ERRORS.terminalBusy);
-      const mine = { ref: args.clientRef, terminalId: null as string | null, cancelled: false };
+      // The core's reference, bound to this amount on the terminal before the terminal is woken (tender-refs.ts).
+      const tender = { amountCents: args.subtotalCents + args.taxCents, tipCents: args.tipCents, method: 'cc', action: 'sale', instrument: 'terminal' } as const;
+      const handed = deps.refs.handedDown(tender);
+      if (!handed.ok) return handed;
+      const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(s.value, { scope: 'sale', attempt: args.clientRef, ...tender });
+      if (!made.ok) return made;
+      const ref = made.value;
+      args = { ...args, clientRef: ref }; // the offline read queues it under the same reference
+      const mine = { ref, terminalId: null as string | null, cancelled: false };
       sale = mine;
       return guarded(async () => {
         let t: Row | undefined;
@@ -391,10 +402,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               transaction_amount: formatMoney(args.subtotalCents + args.taxCents),
               ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
               ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
-              transaction_api_id: args.clientRef,
+              transaction_api_id: ref,
               clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
+          // Ours at all (issue 20, point 2: the answer carries this tender's reference and matches its binding)
+          // before the register's own rules on what was charged (point 1), so another sale's record is never voided here.
+          const mismatch = await deps.refs.check(ref, r.routertransaction, s.value);
+          if (mismatch) return mismatch;
           const outcome = outcomeOf(r.routertransaction);
           // The register decides the amount (issue 20, point 1): what was charged is checked against what was asked.
           const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), s.value) : null;
@@ -582,6 +597,10 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const total = a.subtotalCents + a.taxCents;
       const refused = refuseAmount(deps.guards(), { subtotalCents: a.subtotalCents, tipCents: 0, totalCents: total }, a);
       if (refused) return refused;
+      const tender = { amountCents: total, tipCents: 0, method: 'ach', action: 'debit', instrument: `check:${a.check.routing}:${a.check.account.slice(-4)}` } as const;
+      const made = deps.refs.refFor(s.value, { scope: 'sale', attempt: a.clientRef, ...tender });
+      if (!made.ok) return made;
+      const ref = made.value;
       return guarded(async () => {
         const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
           transaction: {
@@ -596,10 +615,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             account_holder_name: a.holderName,
             ach_sec_code: 'POP',
             micr_data: a.check.micr,
-            transaction_api_id: a.clientRef,
+            transaction_api_id: ref,
             clerk_number: clerkNumberOf(s.value.user.id),
           },
         });
+        const mismatch = await deps.refs.check(ref, r.transaction, s.value);
+        if (mismatch) return mismatch;
         const o = madeBy(outcomeOf(r.transaction), s.value);
         return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       });

@@ -267,6 +267,27 @@ export const POS_MIGRATIONS: readonly string[] = [
    DROP TABLE carts;
    ALTER TABLE carts_v2 RENAME TO carts;
    CREATE UNIQUE INDEX carts_one_open ON carts (user_id) WHERE status IN ('open', 'cancelling');`,
+  // References made and bound by the core (issue 20, point 2, tender-refs.ts): each
+  // transaction_api_id the core sends for new money, with the one tender it was made for, on
+  // disk before the request leaves; transaction_id is the answer it was counted for (one
+  // reference per transaction: a transaction another reference took is never counted again).
+  `CREATE TABLE tender_refs (
+     ref TEXT PRIMARY KEY,
+     binding_key TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     scope TEXT NOT NULL,
+     attempt TEXT NOT NULL,
+     amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+     tip_cents INTEGER,
+     method TEXT NOT NULL CHECK (method IN ('cc', 'ach')),
+     action TEXT NOT NULL CHECK (action IN ('sale', 'debit')),
+     instrument TEXT NOT NULL,
+     transaction_id TEXT UNIQUE,
+     answer TEXT CHECK (answer IN ('approved', 'not_approved')),
+     created_ts INTEGER NOT NULL
+   );
+   CREATE INDEX tender_refs_binding ON tender_refs (binding_key);
+   CREATE INDEX tender_refs_attempt ON tender_refs (owner, scope, attempt);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -32,6 +32,7 @@ import type { UserDirectory } from './users';
 import type { SaleStatus } from '../../shared/cart/tender-machine';
 import type { OfflineSales } from './offline-sales';
 import { LostSales } from './lost-sales';
+import { cardInstrument, type TenderRefs } from './tender-refs';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -96,6 +97,8 @@ export interface SalesDeps {
    * paid cart's card is a cart return (a manager's), and a cart follows a void of its tender.
    */
   carts?: { statusOfTransaction(transactionId: string): SaleStatus | null; tenderVoided(transactionId: string): void };
+  /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
+  refs: TenderRefs;
 }
 
 type SalesHandlers = Pick<
@@ -180,13 +183,6 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     const t = await client.getTransaction(id);
     const atGateway = Number(t.type_id) === TYPE.sale ? await refundedAtGateway(t.id) : 0;
     return withClerk(toView(t, Math.max(refundedFromLedger(t.id), atGateway)));
-  }
-
-  /** What the gateway knows of a sale sent with this transaction_api_id; throws a GatewayError when it cannot be asked. */
-  async function lookUpSale(clientRef: string): Promise<SaleOutcome | null> {
-    const t = await client.findByApiId(clientRef, deps.locationId);
-    if (!t) return null;
-    return outcomeOf(withClerk(toView(t)));
   }
 
   /**
@@ -326,6 +322,13 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       if (refused) return refused;
       if (!luhnValid(args.card.number)) return fail('bad_request', SALE_ERRORS.luhn, { 'card.number': [SALE_ERRORS.luhn] });
       if (!isExpDateCurrent(args.card.expiry, new Date(now()))) return fail('bad_request', SALE_ERRORS.expired, { 'card.expiry': [SALE_ERRORS.expired] });
+      // The reference is the core's, bound to this tender before anything leaves: the cart's, handed down, or this attempt's.
+      const tender = { amountCents: total - args.tipCents, tipCents: args.tipCents, method: 'cc', action: 'sale', instrument: cardInstrument(args.card.number, args.card.expiry) } as const;
+      const handed = deps.refs.handedDown(tender);
+      if (!handed.ok) return handed;
+      const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(session, { scope: 'sale', attempt: args.clientRef, ...tender });
+      if (!made.ok) return made;
+      const ref = made.value;
       const request: V2TransactionCreate = {
         action: 'sale',
         ...base(),
@@ -336,9 +339,11 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
         exp_date: args.card.expiry,
         cvv: args.card.cvv,
         billing_zip: args.card.zip,
-        transaction_api_id: args.clientRef,
+        transaction_api_id: ref,
         clerk_number: clerkNumberOf(session.user.id),
       };
+      // What goes to the offline queue carries the core's reference too (its transaction_api_id when forwarded).
+      const queued = { ...args, clientRef: ref };
       // The rest of a partial approval: one at a time per first sale, so two quick charges cannot both collect it.
       const firstId = args.collectsRestOf;
       if (firstId) return oneAtATime(firstId, () => guarded(async () => (await restRefusal(firstId, args)) ?? send()));
@@ -353,30 +358,32 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
           // A refused connection proves it never left: the usual "not charged" answer.
           // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
-          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(args, session) : null;
+          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(queued, session) : null;
           if (offline) return offline;
           if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
           // Unknown until known: `sale:outcome` looks it up and re-sends it (lost-sales.ts).
-          lost.hold(args.clientRef, request, { session: session, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
-          let found: SaleOutcome | null;
+          lost.hold(ref, request, { session: session, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
+          let found: V2Transaction | null;
           try {
-            found = await lookUpSale(args.clientRef);
+            found = await client.findByApiId(ref, deps.locationId);
           } catch (lookupErr) {
             // ── Offline store-and-forward (issue 13): the gateway went away mid-request. Queueing is safe: the
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
-            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(args, session) : null;
+            const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(queued, session) : null;
             if (taken?.ok) {
-              lost.forget(args.clientRef);
+              lost.forget(ref);
               return taken;
             }
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
           // No record yet proves nothing: the POST may still land. The screen keeps asking.
           if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
-          lost.forget(args.clientRef);
-          remember(found.transaction.id, 'sale', session, args.collectsRestOf ?? null);
-          return ok({ ...found, transaction: withClerk(found.transaction) });
+          lost.forget(ref);
+          t = found;
         }
+        // An answer that is not this tender (amount, card, method, action, another sale's record) is never counted.
+        const mismatch = await deps.refs.check(ref, t, session);
+        if (mismatch) return mismatch;
         remember(t.id, 'sale', session, args.collectsRestOf ?? null);
         return ok(outcomeOf(withClerk(toView(t))));
       }
@@ -385,9 +392,14 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     'sale:outcome': async ({ clientRef }) => {
       const s = users.require();
       if (!s.ok) return s;
-      const answer = await lost.resolve(clientRef);
+      // The cart's pending tender hands its own reference down; a screen's attempt id names the reference this window's user got for it.
+      const ref = deps.refs.handedDownRef() ?? deps.refs.refOfAttempt(s.value, 'sale', clientRef);
+      if (!ref) return ok({ outcome: null }); // no reference was made for it: nothing was sent
+      const answer = await lost.resolve(ref);
       if (answer.kind === 'unknown') return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
       if (answer.kind === 'not_charged') return ok({ outcome: null });
+      const mismatch = await deps.refs.check(ref, answer.transaction, answer.context?.session ?? s.value);
+      if (mismatch) return mismatch;
       const who = answer.context ?? { session: s.value, collectsRestOf: null };
       remember(answer.transaction.id, 'sale', who.session, who.collectsRestOf);
       return ok({ outcome: outcomeOf(withClerk(toView(answer.transaction))) });

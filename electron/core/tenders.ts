@@ -36,6 +36,7 @@ import { level3ViewOf } from './level3-handlers';
 import { isOfflinePlaceholder } from '../../shared/offline-ref';
 import { OFFLINE_TENDER_COPY, type OfflineSales } from './offline-sales';
 import { getSetting, type PosDatabase } from './pos-database';
+import { cardInstrument, REF_COPY, type TenderRefs } from './tender-refs';
 import type { UserDirectory } from './users';
 
 export const CART_RULES_KEY = 'cart-rules';
@@ -102,6 +103,8 @@ export interface TenderDeps {
   money: Pick<HandlerMap, 'sale:charge' | 'sale:outcome' | 'sale:void-partial' | 'transactions:refund' | 'transactions:void' | 'transactions:view' | 'vault:charge' | 'devices:terminal-sale'>;
   /** The offline queue (issue 13): a card tender approved offline is withdrawn, or found under its gateway id once sent. */
   offline?: Pick<OfflineSales, 'withdraw' | 'item'>;
+  /** Makes and binds each card tender's reference (issue 20, point 2): the screen's clientRef is only an attempt id. */
+  refs: TenderRefs;
   now?: () => number;
 }
 
@@ -141,7 +144,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
   async function resolvePending(cartId: string): Promise<void> {
     const p = pendingTender(store.tenderState(cartId));
     if (!p || inFlight.has(p.id)) return;
-    const r = await deps.money['sale:outcome']({ clientRef: p.id });
+    // The tender's own reference, handed down by the core (the window that started it may be gone after a restart).
+    const r = await deps.refs.runWith(p.id, () => deps.money['sale:outcome']({ clientRef: p.id }));
     if (!r.ok) return; // still unknown: stays pending, and the screen says so
     const outcome = r.value.outcome;
     const step = finishTender(store.tenderState(cartId), p.id, outcome?.approved ? { approvedCents: outcome.transaction.amountCents, transactionId: outcome.transaction.id } : { approvedCents: 0, transactionId: outcome?.transaction.id ?? null });
@@ -264,12 +268,15 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     cartId: string,
     kind: 'card' | 'saved-card' | 'terminal',
     clientRef: string,
+    instrument: string,
     amountCents: number | undefined,
     confirmedCents: number | undefined,
     charge: (subtotalCents: number, taxCents: number, clientRef: string, confirmedCents: number) => Promise<Result<SaleOutcome>>,
   ): Promise<Result<HandlerResults['cart:pay-card']>> {
-    // The same clientRef again (a double click, a retry): answer what that tender became, charge nothing.
-    const seen = store.tenders(cartId).find((t) => t.id === clientRef);
+    // The same attempt again in this window on this cart (a double click, a retry): answer what that tender became, charge nothing.
+    const scope = `cart:${cartId}`;
+    const earlier = deps.refs.refOfAttempt(s, scope, clientRef);
+    const seen = earlier ? store.tenders(cartId).find((t) => t.id === earlier) : undefined;
     if (seen) return ok({ ...store.view(cartId), message: seen.status === 'pending' ? 'This card payment is still in progress.' : 'This card payment was already sent.' });
     const allowed = approvalCheck(s, cartId, undefined, TENDER_COPY.tenderNeedsApproval);
     if (!allowed.ok) return allowed;
@@ -279,10 +286,15 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (refused) return refused;
     const capped = cartCapRefusal(cartId, asked);
     if (capped) return capped;
+    // The tender's reference is the core's, bound to this cart, amount and card, saved method or terminal, on disk before the request leaves.
+    const made = deps.refs.refFor(s, { scope, attempt: clientRef, amountCents: asked, tipCents: 0, method: 'cc', action: 'sale', instrument });
+    if (!made.ok) return made;
+    const ref = made.value;
     const before = store.tenderState(cartId);
-    const step = beginTender(before, { id: clientRef, kind, ...(amountCents !== undefined ? { amountCents } : {}) });
+    const step = beginTender(before, { id: ref, kind, ...(amountCents !== undefined ? { amountCents } : {}) });
     if (!step.ok) return fail('conflict', step.message, { amountCents: [step.message] });
     const tender = step.value.tender;
+    if (tender.requestedCents !== asked) return fail('conflict', REF_COPY.notBound);
     store.saveTenderState(cartId, step.value.state);
     inFlight.add(tender.id);
     try {
@@ -290,7 +302,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
       const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
       // Checked above (the cashier confirmed it when it is large): the card path gets it as confirmed.
-      const r = await charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents);
+      const r = await deps.refs.runWith(tender.id, () => charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents));
       if (!r.ok && r.error.code === 'outcome_unknown') {
         // Stays pending: `cart:current` asks the gateway again; nothing else may be tendered meanwhile.
         return r;
@@ -517,7 +529,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     'cart:pay-card': async ({ card, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
+      return payByCard(s.value, mine(s.value), 'card', clientRef, cardInstrument(card.number, card.expiry), amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
         deps.money['sale:charge']({ subtotalCents, taxCents, tipCents: 0, card, clientRef: ref, confirmedCents }),
       );
     },
@@ -525,7 +537,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     'cart:pay-saved': async ({ methodId, amountCents, clientRef, confirmedCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, `vault:${methodId}`, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
         deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },
@@ -535,7 +547,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       if (!s.ok) return s;
       // Through the core's terminal path (POST /v2/routertransactions, the tender id as its
       // transaction_api_id); a fixed tip of 0 so the terminal asks for none: the cart's total is set.
-      return payByCard(s.value, mine(s.value), 'terminal', clientRef, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
+      return payByCard(s.value, mine(s.value), 'terminal', clientRef, 'terminal', amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
         deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
       );
     },

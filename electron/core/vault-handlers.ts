@@ -18,6 +18,7 @@ import { brandLabel } from './card-brand';
 import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import { guardedCall } from './guarded-call';
 import { toView } from './transaction-view';
+import type { TenderRefs } from './tender-refs';
 import type { UserDirectory } from './users';
 
 export const VAULT_MESSAGES = {
@@ -39,6 +40,8 @@ export interface VaultDeps {
   clerks: ClerkRecords;
   /** Reads a card on the counter's terminal into a vault (devices.ts); absent when no devices are wired. */
   storeCardOnTerminal?: DevicesExtras['storeCardOnTerminal'];
+  /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
+  refs: TenderRefs;
 }
 
 type VaultHandlers = Pick<HandlerMap, 'vault:contacts' | 'vault:add-contact' | 'vault:add-card' | 'vault:add-on-terminal' | 'vault:add-bank' | 'vault:update-expiry' | 'vault:delete' | 'vault:charge'>;
@@ -150,6 +153,13 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
         if (refused) return refused;
         const vault = await client.getVault(id);
         const bank = vault.payment_method === 'ach';
+        // The core's reference, bound to this saved method and amount before the request leaves (tender-refs.ts).
+        const tender = { amountCents: subtotalCents + taxCents, tipCents, method: bank ? 'ach' : 'cc', action: bank ? 'debit' : 'sale', instrument: `vault:${id}` } as const;
+        const handed = deps.refs.handedDown(tender);
+        if (!handed.ok) return handed;
+        const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(session, { scope: 'sale', attempt: clientRef, ...tender });
+        if (!made.ok) return made;
+        const ref = made.value;
         let t: V2Transaction;
         try {
           t = await client.createTransaction({
@@ -161,18 +171,21 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
             ...(taxCents > 0 ? { tax: formatMoney(taxCents) } : {}),
             ...(tipCents > 0 ? { tip_amount: formatMoney(tipCents) } : {}),
             account_vault_id: id,
-            transaction_api_id: clientRef,
+            transaction_api_id: ref,
             clerk_number: clerkNumberOf(session.user.id),
           });
         } catch (err) {
           if (!(err instanceof GatewayError && err.status === 0)) throw err;
           // The answer was lost: the transaction_api_id finds out whether the charge went through.
           // No record yet proves nothing (the request may still land): the screen keeps this
-          // clientRef, so charging again is the same sale at the gateway, never a second one.
-          const found = await client.findByApiId(clientRef, location_id).catch(() => null);
+          // clientRef, which names the same reference, so charging again is the same sale at the gateway, never a second one.
+          const found = await client.findByApiId(ref, location_id).catch(() => null);
           if (!found) return fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
           t = found;
         }
+        // An answer that is not this tender is never counted (and voided when it is a charge made for it).
+        const mismatch = await deps.refs.check(ref, t, session);
+        if (mismatch) return mismatch;
         const view = deps.clerks.saleBy(toView(t), session);
         const approved = view.state === 'approved' || (bank && view.state === 'pending');
         return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });

@@ -114,11 +114,11 @@ export const cartHandlers = {
   'cart:clear': z.void(),
   /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
   'cart:pay-cash': z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }),
-  /** A keyed card for the balance or `amountCents` of it; clientRef becomes its transaction_api_id. */
+  /** A keyed card for the balance or `amountCents` of it; clientRef is an attempt id (the core makes the tender's transaction_api_id). */
   'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
   'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
-  /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef becomes its transaction_api_id. */
+  /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef is an attempt id (the core makes the tender's transaction_api_id). */
   'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
   /**
    * Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the

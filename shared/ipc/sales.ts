@@ -33,7 +33,7 @@ export const saleChargeArgsSchema = z.strictObject({
   taxCents: centsSchema,
   tipCents: centsSchema,
   card: keyedCardSchema,
-  /** The renderer's idempotency key; becomes the transaction_api_id so a retry cannot charge twice. */
+  /** The renderer's attempt id: groups the retries of this tender in this window; the core makes and binds the transaction_api_id (tender-refs.ts). */
   clientRef: idSchema,
   ...guardConfirmationFields,
   /** This sale collects the rest of a partial approval: the first sale's transaction id. */
@@ -61,7 +61,7 @@ export interface SaleConfig {
   storePhone: string;
 }
 
-/** `sale:outcome`: what the gateway knows of a sale sent with this clientRef (null: it has no record, nothing was charged). */
+/** `sale:outcome`: what the gateway knows of the sale this window sent under this attempt id (null: it has no record, nothing was charged). */
 export interface SaleLookup {
   outcome: SaleOutcome | null;
 }

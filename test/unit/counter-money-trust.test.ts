@@ -51,6 +51,8 @@ async function signIn(c: Counter, name: string, pin: string): Promise<void> {
 
 let n = 0;
 const ref = () => `trust-${Date.now().toString(36)}-${n++}`;
+/** A reference the core made (tender-refs.ts): the screen's clientRef is only an attempt id and never reaches the gateway. */
+const CORE_REF = /^rr-[A-Za-z0-9_-]{22}$/;
 
 let main: Counter;
 let creds: Record<string, string>;
@@ -205,11 +207,12 @@ describe('never charged twice', () => {
 
     proxy.mode = 'pass';
     const known = await call(remote, 'sale:outcome', { clientRef });
-    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 1_234, clerkName: 'Casey' } });
-    // Charging again with the same clientRef returns the same sale, never a second one.
+    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: expect.stringMatching(CORE_REF) as unknown, amountCents: 1_234, clerkName: 'Casey' } });
+    // Charging again with the same clientRef (an attempt id: the reference is the core's) is refused in words, never a second charge
+    // and never answered with that sale as if it were new money (issue 20, point 2).
     const again = await call(remote, 'sale:charge', { subtotalCents: 1_234, taxCents: 0, tipCents: 0, card, clientRef });
-    expect(again.ok && again.value.transaction.id).toBe(known.ok ? known.value.outcome?.transaction.id : 'none');
-    const list = await call(main, 'transactions:search', { transactionApiId: clientRef });
+    expect(!again.ok && again.error).toMatchObject({ code: 'already_answered', message: expect.stringContaining(`(Ref ${known.ok ? known.value.outcome?.transaction.ref : 'none'})`) as unknown });
+    const list = await call(main, 'transactions:search', { transactionApiId: known.ok ? known.value.outcome!.transaction.apiId! : 'none' });
     expect(list.ok && list.value).toHaveLength(1);
   });
 
@@ -223,8 +226,8 @@ describe('never charged twice', () => {
     proxy.mode = 'pass';
     // The gateway has no record yet, and the POST may still be on its way: the same request goes again (the interface's idempotency key).
     const known = await call(remote, 'sale:outcome', { clientRef });
-    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 1_111, clerkName: 'Casey' } });
-    const list = await call(main, 'transactions:search', { transactionApiId: clientRef });
+    expect(known.ok && known.value.outcome).toMatchObject({ approved: true, transaction: { apiId: expect.stringMatching(CORE_REF) as unknown, amountCents: 1_111, clerkName: 'Casey' } });
+    const list = await call(main, 'transactions:search', { transactionApiId: known.ok ? known.value.outcome!.transaction.apiId! : 'none' });
     expect(list.ok && list.value).toHaveLength(1);
   });
 
@@ -233,6 +236,7 @@ describe('never charged twice', () => {
     proxy.mode = 'pass';
     proxy.postDelayMs = 2_000; // a slow hop: every POST lands 2 s late, after the client's 0.7 s timeout; lookups pass at once
     const clientRef = ref();
+    let apiId: string | undefined;
     const amount = { subtotalCents: 2_345, taxCents: 0, tipCents: 0 };
     try {
       const first = await call(remote, 'sale:charge', { ...amount, card, clientRef });
@@ -247,7 +251,8 @@ describe('never charged twice', () => {
       }
       const last = answers.at(-1)!;
       expect(answers.slice(0, -1).every((a) => !a.ok && a.error.code === 'outcome_unknown')).toBe(true);
-      expect(last.ok && last.value.outcome).toMatchObject({ approved: true, transaction: { apiId: clientRef, amountCents: 2_345, clerkName: 'Casey' } });
+      expect(last.ok && last.value.outcome).toMatchObject({ approved: true, transaction: { apiId: expect.stringMatching(CORE_REF) as unknown, amountCents: 2_345, clerkName: 'Casey' } });
+      apiId = last.ok ? last.value.outcome!.transaction.apiId! : '';
     } finally {
       proxy.postDelayMs = 0;
     }
@@ -255,7 +260,7 @@ describe('never charged twice', () => {
     for (let i = 0; i < 100 && proxy.delayedPending > 0; i++) await new Promise((res) => setTimeout(res, 100));
     await new Promise((res) => setTimeout(res, 500));
     const sales = await call(main, 'transactions:search', { amountCents: 2_345 });
-    expect(sales.ok && sales.value.map((t) => [t.apiId, t.state])).toEqual([[clientRef, 'approved']]);
+    expect(sales.ok && sales.value.map((t) => [t.apiId, t.state])).toEqual([[apiId, 'approved']]);
   });
 
   it('a lost sale is re-sent only within the window (its card data is dropped after it) and called "not charged" only past the processing bound', async () => {

@@ -164,7 +164,8 @@ describe('engine process supervision (node host)', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(status).toMatchObject({ pendingCount: 0, problemCount: 0 });
-    const found = await call<{ amountCents: number }[]>('transactions:search', { transactionApiId: ref });
+    // Under the core's own reference (issue 20, point 2): the queued sale's transaction_api_id, not the screen's attempt id.
+    const found = await call<{ amountCents: number }[]>('transactions:search', { transactionApiId: offline.transaction.apiId });
     expect(found.ok && found.value.map((r) => r.amountCents)).toEqual([1_111]);
   });
 

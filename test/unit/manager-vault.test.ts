@@ -44,9 +44,11 @@ describe('vault', () => {
     expect(await call('vault:delete', { id: card.id })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
     const sale = value(await call('vault:charge', { id: card.id, subtotalCents: 1234, taxCents: 0, tipCents: 100, clientRef: 'vault-charge-1' }));
     expect(sale).toMatchObject({ approved: true, transaction: { amountCents: 1334, lastFour: '1111', state: 'approved' } });
-    // The same clientRef again charges nothing new.
-    const again = value(await call('vault:charge', { id: card.id, subtotalCents: 1234, taxCents: 0, tipCents: 100, clientRef: 'vault-charge-1' }));
-    expect(again.transaction.id).toBe(sale.transaction.id);
+    // The same clientRef (an attempt id) again after its approval charges nothing new, and is refused in words rather than
+    // answered with that sale as if it were new money (issue 20, point 2).
+    const again = await call('vault:charge', { id: card.id, subtotalCents: 1234, taxCents: 0, tipCents: 100, clientRef: 'vault-charge-1' });
+    expect(!again.ok && again.error).toMatchObject({ code: 'already_answered', message: expect.stringContaining(`(Ref ${sale.transaction.ref})`) as unknown });
+    expect(sale.transaction.apiId).not.toBe('vault-charge-1');
     const debit = value(await call('vault:charge', { id: bank.id, subtotalCents: 500, taxCents: 0, tipCents: 0, clientRef: 'vault-charge-2' }));
     expect(debit).toMatchObject({ approved: true, message: VAULT_MESSAGES.bankAccepted });
 

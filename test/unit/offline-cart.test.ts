@@ -50,7 +50,8 @@ async function payOffline(amountCents?: number): Promise<{ cart: HandlerResults[
   for (let attempt = 0; attempt < 2; attempt++) {
     const clientRef = ref();
     const r = await call('cart:pay-card', { card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) });
-    if (r.ok) return { cart: r.value, clientRef };
+    // The queue and the gateway know the tender by the core's own reference (the tender's id), not the screen's attempt id.
+    if (r.ok) return { cart: r.value, clientRef: r.value.tenders.at(-1)!.id };
   }
   throw new Error('no offline approval');
 }

@@ -77,15 +77,17 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     // The terminal itself still answers: the counter shows it ready, not offline.
     expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { connection: 'connected' } });
 
-    const chip = ref();
-    const sold = await c.call('devices:terminal-sale', { subtotalCents: 1_234, taxCents: 102, tipCents: 0, clientRef: chip });
+    const sold = await c.call('devices:terminal-sale', { subtotalCents: 1_234, taxCents: 102, tipCents: 0, clientRef: ref() });
     if (!sold.ok) throw new Error(sold.error.message);
+    // Queued under the core's own reference (its transaction_api_id once forwarded), not the screen's attempt id.
+    const chip = sold.value.transaction.apiId!;
     expect(sold.value).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, entryMode: 'chip', lastFour: '1111', cardBrand: 'Visa', amountCents: 1_336, taxCents: 102 } });
     // The terminal was asked for a store-and-forward read.
     expect(sim.received.at(-1)!.fields[4]).toContain('saf=1');
 
-    const tap = ref();
-    expect(await c.call('devices:terminal-sale', { subtotalCents: 718, taxCents: 0, tipCents: 0, clientRef: tap })).toMatchObject({ ok: true, value: { transaction: { entryMode: 'contactless' } } });
+    const tapped = await c.call('devices:terminal-sale', { subtotalCents: 718, taxCents: 0, tipCents: 0, clientRef: ref() });
+    expect(tapped).toMatchObject({ ok: true, value: { transaction: { entryMode: 'contactless' } } });
+    const tap = tapped.ok ? tapped.value.transaction.apiId! : '';
     // A debit card with PIN needs the bank; a number keyed on the terminal's pad is keyed: both refused with a sentence, nothing queued.
     expect(await c.call('devices:terminal-sale', { subtotalCents: 711, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.debit } });
     expect(await c.call('devices:terminal-sale', { subtotalCents: 710, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
@@ -104,8 +106,9 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     // Restarted during the outage: the terminal is still known, and sells.
     await c.core.close();
     c = await counter(dir);
-    const swipe = ref();
-    expect(await c.call('devices:terminal-sale', { subtotalCents: 713, taxCents: 0, tipCents: 0, clientRef: swipe })).toMatchObject({ ok: true, value: { transaction: { entryMode: 'swiped', offline: true } } });
+    const swiped = await c.call('devices:terminal-sale', { subtotalCents: 713, taxCents: 0, tipCents: 0, clientRef: ref() });
+    expect(swiped).toMatchObject({ ok: true, value: { transaction: { entryMode: 'swiped', offline: true } } });
+    const swipe = swiped.ok ? swiped.value.transaction.apiId! : '';
     expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 3, pendingCents: 1_336 + 718 + 713 } });
     for (const r of [chip, tap, swipe]) expect(await atEngine(r)).toEqual([]);
 
@@ -129,10 +132,10 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
 
     await g.outage(c);
     expect((await c.call('cart:add-open', { name: 'Lamp', amountCents: 1_500, taxCategory: 'exempt' })).ok).toBe(true);
-    const clientRef = ref();
     // Part of the balance on the terminal (a paid cart is not cancelled; its lines are returned instead).
-    const paid = await c.call('cart:pay-terminal', { clientRef, amountCents: 1_000 });
+    const paid = await c.call('cart:pay-terminal', { clientRef: ref(), amountCents: 1_000 });
     if (!paid.ok) throw new Error(paid.error.message);
+    const clientRef = paid.value.tenders[0]!.id; // the core's reference: the queue's key and the transaction_api_id
     expect(paid.value).toMatchObject({ status: 'open', message: OFFLINE_APPROVED, balanceCents: 500, tenders: [{ kind: 'terminal', status: 'approved', approvedCents: 1_000 }] });
     expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_000 } });
 

@@ -4,8 +4,8 @@
  * while a large-amount or large-tip question is open it waits in the store's closure
  * (never in state, never logged) and is dropped when the question is answered.
  *
- * Never charged twice: every sale gets its clientRef (the gateway's transaction_api_id)
- * when it starts, and keeps it through retries until the gateway's outcome is known; a
+ * Never charged twice: every sale gets its clientRef (an attempt id; the core maps it to the
+ * transaction_api_id it makes and binds to this tender) when it starts, and keeps it through retries until the gateway's outcome is known; a
  * lost answer is looked up by it (`sale:outcome`) and Charge stays disabled meanwhile.
  *
  * A partial approval is never walked away from silently: while one is open (on its result,

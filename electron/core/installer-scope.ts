@@ -10,23 +10,14 @@
  */
 import type { Channel, HandlerMap, Session } from '../../shared/ipc/contract';
 import { fail, type Result } from '../../shared/result';
+import { SHELL_CHANNELS } from './shell-channels';
 import { AUTH_ERRORS } from './users';
 
 export const INSTALLER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
-  // Before and around sign-in (the first-run choice is made before anyone signs in).
-  'core:status',
-  'gateway:check',
+  ...SHELL_CHANNELS,
+  // The first-run choice is made before anyone signs in.
   'gateway:first-run',
   'gateway:first-run-choose',
-  'auth:users',
-  'auth:session',
-  'auth:sign-in',
-  'auth:sign-out',
-  'auth:change-pin',
-  'auth:activity',
-  // What the shell shows every signed-in user: the store settings and the offline queue's counts.
-  'settings:get',
-  'queue:status',
   // The Devices screen.
   'devices:terminal-status',
   'devices:installer-data',

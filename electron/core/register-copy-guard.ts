@@ -20,21 +20,9 @@
 import type { Channel, HandlerMap } from '../../shared/ipc/contract';
 import { fail, type Result } from '../../shared/result';
 import { REGISTER_COPY_MESSAGE } from './register-binding';
+import { SHELL_CHANNELS } from './shell-channels';
 
-export const REGISTER_COPY_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
-  'core:status',
-  'gateway:check',
-  'auth:users',
-  'auth:session',
-  'auth:sign-in',
-  'auth:sign-out',
-  'auth:change-pin',
-  'auth:activity',
-  'settings:get',
-  'queue:status',
-  'keys:backups',
-  'keys:export',
-]);
+export const REGISTER_COPY_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([...SHELL_CHANNELS, 'keys:backups', 'keys:export']);
 
 /** Wraps the handler map of a copy (a decorator): a channel outside REGISTER_COPY_CHANNELS answers `register_copy`; a register's map is returned as it is. */
 export function withRegisterCopyRefusal(handlers: HandlerMap, copy: boolean): HandlerMap {

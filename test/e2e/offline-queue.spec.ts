@@ -267,7 +267,8 @@ test('forwarding many sales over a slow link: the progress shows in the status b
   await expect(page.getByTestId('status-offline-queue')).toHaveText('Offline queue: empty', { timeout: 90_000 });
   await expect(page.getByTestId('queue-progress')).toBeHidden();
   const list = await fetch(`${creds.base_url}/transactions?page_size=500`, { headers: engineHeaders(creds) });
-  const apiIds = ((await list.json()) as { transactions: Array<{ transaction_api_id: string | null }> }).transactions.map((t) => t.transaction_api_id).filter((a) => a?.startsWith('bulk-'));
+  // Each queued sale went under the core's own reference (issue 20, point 2: the screen's clientRef is only an attempt id): one transaction each.
+  const apiIds = ((await list.json()) as { transactions: Array<{ transaction_api_id: string | null }> }).transactions.map((t) => t.transaction_api_id).filter((a) => a?.startsWith('rr-'));
   expect(apiIds).toHaveLength(COUNT);
   expect(new Set(apiIds).size).toBe(COUNT);
 });

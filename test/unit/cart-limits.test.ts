@@ -28,12 +28,15 @@ let sixty: CatalogueItem;
 let morganId: string;
 
 const engineCount = () => Number(h.engineRow('SELECT COUNT(*) AS n FROM transactions')!.n);
-/** The engine's own record of the sale sent with this transaction_api_id, or undefined (nothing charged). */
-const atEngine = (clientRef: string) => {
-  const row = h.engineRow('SELECT doc FROM transactions WHERE transaction_api_id = ?', clientRef);
+/**
+ * The engine's own record of a transaction. The gateway's transaction_api_id is the core's
+ * reference, never the screen's clientRef (issue 20, point 2), so a card tender is found by the
+ * transaction its tender records, and "nothing charged" is the engine's count not moving.
+ */
+const atEngine = (transactionId: string | null | undefined) => {
+  const row = transactionId ? h.engineRow('SELECT doc FROM transactions WHERE id = ?', transactionId) : undefined;
   return row ? (JSON.parse(String(row.doc)) as { transaction_amount: string; status_id: number }) : undefined;
 };
-const charged = (clientRef: string) => atEngine(clientRef) !== undefined;
 const pct = (bp: number) => ({ kind: 'percent' as const, basisPoints: bp });
 
 type Who = 'cashier' | 'manager' | 'cashier + PIN';
@@ -107,10 +110,9 @@ describe('discounts combine against the manager limit', () => {
         const view = value(await h.call('cart:current'));
         expect(view.totals.totalCents).toBe(c.totalCents);
         expect(view.discountApprovedBy).toBe(c.over ? 'Morgan' : null);
-        const r = ref();
-        const paid = value(await h.call('cart:pay-card', { card, clientRef: r }));
+        const paid = value(await h.call('cart:pay-card', { card, clientRef: ref() }));
         expect(paid.status).toBe('paid');
-        expect(atEngine(r)!.transaction_amount).toBe((c.totalCents / 100).toFixed(2));
+        expect(atEngine(paid.tenders.at(-1)?.transactionId)!.transaction_amount).toBe((c.totalCents / 100).toFixed(2));
       });
     }
   }
@@ -127,11 +129,11 @@ describe('discounts combine against the manager limit', () => {
     await h.signInAs('Morgan', '1234');
     value(await h.call('catalogue:set-rules', { discountApprovalPercent: 20 }));
     await h.signInAs('Casey', '0000');
-    const r = ref();
-    const pay = await h.call('cart:pay-card', { card, clientRef: r });
+    const before = engineCount();
+    const pay = await h.call('cart:pay-card', { card, clientRef: ref() });
     expect(!pay.ok && pay.error.code).toBe('approval_needed');
     expect(!pay.ok && pay.error.message).toBe(TENDER_COPY.combinedNeedsApproval(20, 27.8));
-    expect(charged(r)).toBe(false);
+    expect(engineCount()).toBe(before); // nothing reached the gateway
     expect(value(await h.call('cart:current')).tenders).toEqual([]);
   });
 });
@@ -148,10 +150,10 @@ describe('the hard cap holds for the sale as a whole, all card payments together
       await h.signInAs(who === 'manager' ? 'Morgan' : 'Casey', who === 'manager' ? '1234' : '0000');
       await clearCart(h);
       value(await h.call('cart:add-item', { itemId: sixty.id, quantity: 2 }));
-      const r = ref();
-      const pay = await h.call('cart:pay-card', { card, clientRef: r });
+      const before = engineCount();
+      const pay = await h.call('cart:pay-card', { card, clientRef: ref() });
       expect(!pay.ok && pay.error.code).toBe('above_hard_cap');
-      expect(charged(r)).toBe(false);
+      expect(engineCount()).toBe(before); // nothing reached the gateway
     });
 
     it(`two cards of $60.00 each, under the cap but together over it: the second is refused, nothing charged (${who})`, async () => {

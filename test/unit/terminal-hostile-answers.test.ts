@@ -15,6 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
+import { DATABASE_FILE } from '../../electron/gateway/engine';
 import { SIM_CARDS } from '../../electron/devices/sim/mock-amounts';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
@@ -100,11 +101,32 @@ const filesOf = (folder: string) =>
     .filter((f) => f.isFile())
     .map((f) => ({ name: f.name, bytes: readFileSync(join(f.parentPath, f.name)) }));
 
-async function engineRows(apiId: string): Promise<Array<{ status_id: number; transaction_api_id: string }>> {
-  return (await g.transactions<{ status_id: number; transaction_api_id: string }>(`transaction_api_id=${apiId}`)).filter((t) => t.transaction_api_id === apiId);
+/**
+ * The approved (status 101) transactions at the engine, read from its SQLite file. The gateway's
+ * transaction_api_id is the core's own reference, never the screen's clientRef (issue 20, point
+ * 2), so "no net charge" is: no approved transaction that was not there before the case.
+ */
+const approvedAtEngine = (): string[] => {
+  const db = new Database(join(g.engineDir, 'gateway', DATABASE_FILE), { readonly: true });
+  try {
+    return (db.prepare('SELECT id FROM transactions WHERE status_id = 101 ORDER BY id').all() as Array<{ id: string }>).map((t) => t.id);
+  } finally {
+    db.close();
+  }
+};
+
+/** What a case is judged against: taken before it runs. */
+interface Before {
+  faults: number;
+  approved: string[];
+  queued: number;
 }
 
-async function expectRefused(path: Path, k: Case, r: Result<unknown>, clientRef: string, faultsBefore: number) {
+async function snapshot(): Promise<Before> {
+  return { faults: auditRows().length, approved: approvedAtEngine(), queued: value(await c.call('queue:list')).items.length };
+}
+
+async function expectRefused(path: Path, k: Case, r: Result<unknown>, before: Before) {
   // The sentence shown.
   expect(r.ok, `${path} / ${k.name}: ${JSON.stringify(r)}`).toBe(false);
   if (r.ok) return;
@@ -117,15 +139,12 @@ async function expectRefused(path: Path, k: Case, r: Result<unknown>, clientRef:
     expect(cart.balanceCents).toBe(k.amount);
     expect(cart.tenders.filter((t) => t.status === 'approved')).toEqual([]);
   }
-  if (path === 'offline') {
-    const listed = value(await c.call('queue:list'));
-    expect(listed.items.find((i) => i.clientRef === clientRef)).toBeUndefined();
-  }
+  if (path === 'offline') expect(value(await c.call('queue:list')).items.length).toBe(before.queued);
   // No net charge at the gateway: nothing stored, or stored and voided.
-  if (path !== 'offline') for (const t of await engineRows(clientRef)) expect(Number(t.status_id)).not.toBe(101);
+  expect(approvedAtEngine()).toEqual(before.approved);
   // A device fault in the audit log, its detail free of card numbers.
   const faults = auditRows();
-  expect(faults.length).toBe(faultsBefore + 1);
+  expect(faults.length).toBe(before.faults + 1);
   for (const f of faults) expect(maskCardNumbersInText(f.detail)).toBe(f.detail);
 }
 
@@ -153,9 +172,9 @@ afterAll(async () => {
 
 describe.each(['direct', 'cart'] as const)('a hostile answer to a %s terminal payment', (path) => {
   it.each(CASES.filter((k) => path !== 'cart' || k.rewrite))('$name: nothing paid, no net charge, a device fault, the sentence', async (k) => {
-    const before = auditRows().length;
-    const { r, clientRef } = await pay(path, k);
-    await expectRefused(path, k, r, clientRef, before);
+    const before = await snapshot();
+    const { r } = await pay(path, k);
+    await expectRefused(path, k, r, before);
   });
 });
 
@@ -166,27 +185,31 @@ describe('a hostile answer to an offline terminal sale', () => {
   });
 
   it.each(CASES)('$name: refused before it is queued, a device fault, the sentence', async (k) => {
-    const before = auditRows().length;
-    const { r, clientRef } = await pay('offline', k);
-    await expectRefused('offline', k, r, clientRef, before);
+    const before = await snapshot();
+    const { r } = await pay('offline', k);
+    await expectRefused('offline', k, r, before);
   });
 
   it('a queued sale whose amounts were rewritten at rest is checked again before it is forwarded: not sent, a device fault', async () => {
     store = BASE;
     sim.script.tip = 0;
-    const honest = ref('offline');
-    const sold = await c.call('devices:terminal-sale', { subtotalCents: 800, taxCents: 0, tipCents: 0, clientRef: honest });
+    const queuedBefore = new Set(value(await c.call('queue:list')).items.map((i) => i.clientRef));
+    const sold = await c.call('devices:terminal-sale', { subtotalCents: 800, taxCents: 0, tipCents: 0, clientRef: ref('offline') });
     expect(sold.ok).toBe(true);
+    // The queue keeps it under the core's own reference (issue 20, point 2): the one new item.
+    const added = value(await c.call('queue:list')).items.filter((i) => !queuedBefore.has(i.clientRef));
+    expect(added).toHaveLength(1);
+    const queuedRef = added[0]!.clientRef;
     // Something rewrites the queued sale (a $72 tip on an $8 sale) while it waits.
     const db = new Database(join(dir, 'ringup.db'));
-    db.prepare('UPDATE offline_queue SET tip_cents = 7200, amount_cents = 8000 WHERE client_ref = ?').run(honest);
+    expect(db.prepare('UPDATE offline_queue SET tip_cents = 7200, amount_cents = 8000 WHERE client_ref = ?').run(queuedRef).changes).toBe(1);
     db.close();
-    const before = auditRows().length;
+    const before = await snapshot();
     await g.recovery(c);
-    expect(await engineRows(honest)).toEqual([]);
-    const item = value(await c.call('queue:list')).items.find((i) => i.clientRef === honest);
+    expect(approvedAtEngine()).toEqual(before.approved);
+    const item = value(await c.call('queue:list')).items.find((i) => i.clientRef === queuedRef);
     expect(item).toMatchObject({ state: 'error' });
-    expect(auditRows().length).toBe(before + 1);
+    expect(auditRows().length).toBe(before.faults + 1);
   }, 30_000);
 });
 

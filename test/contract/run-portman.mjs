@@ -72,6 +72,13 @@ function dropNoOpFuzz(collection) {
   return dropped;
 }
 
+/** The engine's patterns that allow any non-space character, and the narrower ones Portman reads instead (below). */
+const JSON_SAFE_PATTERNS = {
+  '^\\S*$': '^[A-Za-z0-9._-]*$',
+  '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$': '^[a-z0-9]+@[a-z0-9]+\\.[a-z]+$',
+  '^https?:\\/\\/\\S+$': '^https:\\/\\/[a-z0-9]+\\.[a-z]+\\/[a-z0-9]*$',
+};
+
 /**
  * The document as Portman's fuzzer can read it. A field that may be emptied says "at least
  * N characters, or empty" as `anyOf: [{minLength: N, …}, {const: ""}]`; the fuzzer reads
@@ -81,6 +88,13 @@ function dropNoOpFuzz(collection) {
  * empty string, so every variation it makes is still one the engine's document refuses.
  * The requests Portman generates come from the first alternative (with its example) as
  * before, and responses are checked against the engine's own schemas, which this leaves alone.
+ *
+ * Patterns that allow any non-space character (identifiers kept exactly as sent, e-mail
+ * addresses, URLs) are narrowed to characters JSON needs no escaping for. Portman fakes a value
+ * from the pattern and writes its fuzz variations into the raw JSON body by text: a faked
+ * transaction_api_id of `}` became 65 of them with the closing quote lost, so the "maximum
+ * length" request was not JSON at all (400, where the run expects 422) on one run in a few.
+ * Every value a narrowed pattern allows, the engine's own pattern allows too.
  */
 function portmanReading(doc) {
   const visit = (node) => {
@@ -89,6 +103,7 @@ function portmanReading(doc) {
     const first = Array.isArray(node.anyOf) ? node.anyOf[0] : undefined;
     const emptiable = node.anyOf?.some((s) => s?.const === '');
     if (emptiable && node.minLength === undefined && typeof first?.minLength === 'number' && first.minLength >= 2) node.minLength = first.minLength;
+    if (typeof node.pattern === 'string' && Object.hasOwn(JSON_SAFE_PATTERNS, node.pattern)) node.pattern = JSON_SAFE_PATTERNS[node.pattern];
     Object.values(node).forEach(visit);
   };
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) if (/(Create|Update|Action)$/.test(name)) visit(schema);

@@ -255,6 +255,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     onForwarded: offlineForwardedRecorder(db, clerks),
     // A terminal's read is checked again before it leaves (terminal-faults.ts): amounts that do not add up stay here.
     refuse: queuedReadRefusal(audit, settings),
+    // An answer that is not the tender its reference was made for is not counted (issue 20, point 2).
+    checkAnswer: (sale, t) => refs.problemWith(sale.clientRef, t),
   });
   const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
 

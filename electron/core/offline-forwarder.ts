@@ -62,6 +62,13 @@ export interface ForwarderOptions {
    * records it as `error` with that sentence; null sends it.
    */
   refuse?: (sale: DueSale, card: QueuedCard) => string | null;
+  /**
+   * The gateway's answer checked against the tender its reference was made for (issue 20,
+   * point 2: tender-refs.ts problemWith): a sentence when it is not that tender (another
+   * amount, card or sale), which records the sale as `error` with it instead of counting the
+   * answer; null counts it.
+   */
+  checkAnswer?: (sale: DueSale, t: V2Transaction) => Promise<string | null>;
 }
 
 const TRANSIENT = (status: number) => status === 0 || status === 401 || status === 403 || status === 408 || status === 429 || status >= 500;
@@ -265,7 +272,7 @@ export class OfflineForwarder {
         transaction_api_id: sale.clientRef,
         ...(sale.clerkNumber ? { clerk_number: sale.clerkNumber } : {}),
       });
-      this.recordAnswer(sale, t);
+      await this.answered(sale, t);
       return true;
     } catch (err) {
       if (err instanceof GatewayError && !TRANSIENT(err.status)) {
@@ -278,7 +285,7 @@ export class OfflineForwarder {
           return false;
         }
         if (found) {
-          this.recordAnswer(sale, found);
+          await this.answered(sale, found);
           return true;
         }
         const first = Object.values(err.errors)[0]?.[0]?.replace(/\.$/, '');
@@ -288,6 +295,13 @@ export class OfflineForwarder {
       this.o.queue.recordFailure(sale.seq, failureWords(err), Math.floor(Date.now() / 1000));
       return false;
     }
+  }
+
+  /** An answer (or the record found for the sale's reference) is counted only when it is the tender the reference was made for. */
+  private async answered(sale: DueSale, t: V2Transaction): Promise<void> {
+    const wrong = (await this.o.checkAnswer?.(sale, t)) ?? null;
+    if (wrong !== null) this.record(sale, { state: 'error', message: wrong, transactionId: t.id ?? null });
+    else this.recordAnswer(sale, t);
   }
 
   /** The gateway's record of a forwarded sale (its answer, or found by transaction_api_id). */

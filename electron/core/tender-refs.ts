@@ -200,6 +200,16 @@ export class TenderRefs {
     return fail('answer_mismatch', REF_COPY.mismatch(problem, asked, voided));
   }
 
+  /**
+   * The offline forwarder's check (offline-forwarder.ts checkAnswer): what `check` says, as the
+   * sentence the queue records, or null when the answer is the tender (or the reference binds
+   * nothing: a sale queued before references were bound).
+   */
+  async problemWith(ref: string, t: V2Transaction): Promise<string | null> {
+    const r = await this.check(ref, t, null);
+    return r === null || r.ok ? null : r.error.message;
+  }
+
   private row(ref: string): Row | undefined {
     return this.deps.db.prepare('SELECT * FROM tender_refs WHERE ref = ?').get(ref) as Row | undefined;
   }

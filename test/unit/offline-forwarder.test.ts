@@ -15,6 +15,7 @@ import { GatewayClient } from '../../electron/client/gateway-client';
 import { OfflineForwarder, type ForwarderOptions } from '../../electron/core/offline-forwarder';
 import { OfflineQueue, type OfflineRules, type OfflineSaleInput } from '../../electron/core/offline-queue';
 import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
+import { cardInstrument, REF_COPY, TenderRefs } from '../../electron/core/tender-refs';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { startStubGateway, type StubGateway } from '../helpers/stub-v2-gateway';
 
@@ -124,6 +125,34 @@ describe('a gateway that refuses a sale outright (4xx, not found by its transact
     expect(queue.item(a!)!.state).toBe('approved');
     expect(queue.item(c!)!.state).toBe('approved');
     expect(f.status()).toMatchObject({ pendingCount: 0, problemCount: 1 });
+  });
+});
+
+describe('an answer that is not the tender its reference was made for (issue 20, point 2)', () => {
+  it('is not counted: the sale is an error in words, our charge is voided, and a matching answer still counts', async () => {
+    // Each queued sale carries a reference the core made and bound to it (tender-refs.ts), as sale:charge makes them.
+    const voided: string[] = [];
+    const refs = new TenderRefs({ db, voidCharge: async (id) => voided.push(id) });
+    const casey = { user: { id: 'u1', name: 'Casey', role: 'cashier' as const }, signedInAt: 0 };
+    const bound = (attempt: string) => {
+      const s = sale(1_000);
+      const r = refs.refFor(casey, { scope: 'sale', attempt, amountCents: 1_000, tipCents: 0, method: 'cc', action: 'sale', instrument: cardInstrument('4111111111111111', '1230') });
+      if (!r.ok) throw new Error(r.error.message);
+      const q = queue.enqueue({ ...s, clientRef: r.value }, rules);
+      if (!q.ok) throw new Error(q.message);
+      return r.value;
+    };
+    const [wrong, right] = [bound('a'), bound('b')];
+    // The gateway (or anything between) answers the first with $1.00 for the $10.00 asked.
+    gw.onSale = ({ apiId }) => (apiId === wrong ? { kind: 'take', change: { transaction_amount: '1.00' } } : { kind: 'take' });
+    await forwarder({ parallelism: 1, checkAnswer: (s, t) => refs.problemWith(s.clientRef, t) }).kick();
+
+    const item = queue.item(wrong)!;
+    expect(item.state).toBe('error');
+    expect(item.message).toBe(REF_COPY.mismatch('an amount of $1.00', '$10.00 on the card ending 1111', true));
+    expect(voided).toEqual([item.transactionId]);
+    expect(queue.item(right)!.state).toBe('approved');
+    expect(voided).toHaveLength(1);
   });
 });
 

@@ -10,8 +10,7 @@
  * keeps selling, also while the copy runs and after it was renamed; the proper move — key
  * backup on the old register, restore on a fresh one — ends with a register that sells.
  */
-import { cpSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
@@ -23,18 +22,13 @@ import { REGISTER_COPY_CHANNELS } from '../../electron/core/register-copy-guard'
 import type { Channel } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { openCore, readEngineDatabase, value, type OpenCore } from '../helpers/core-harness';
+import { tempDirs } from '../helpers/temp-dirs';
 
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
-const dirs: string[] = [];
-const newDir = (p: string) => {
-  const d = mkdtempSync(join(tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
+const { newDir, keep } = tempDirs();
 const open: OpenCore[] = [];
 afterAll(async () => {
   for (const c of open) await c.core.close().catch(() => undefined);
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 async function counter(dataDir: string): Promise<OpenCore> {
@@ -150,7 +144,7 @@ describe('a copied data folder', () => {
     await close(b2);
     const renamed = `${original}-renamed`;
     renameSync(original, renamed);
-    dirs.push(renamed);
+    keep(renamed);
     const a2 = await counter(renamed);
     expect(a2.core.status().registerCopy).toBeUndefined();
     expect(value(await a2.call('sale:charge', { subtotalCents: 1_300, taxCents: 0, tipCents: 0, card, clientRef: 'copy-orig-3' })).approved).toBe(true);

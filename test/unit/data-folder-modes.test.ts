@@ -33,25 +33,26 @@ function modes(root: string): Array<[string, string, number]> {
 
 const loose = (root: string) => modes(root).filter(([, kind, m]) => m !== (kind === 'dir' ? 0o700 : 0o600)).map(([p, kind, m]) => `${kind} ${p} ${m.toString(8)}`);
 
+/** A folder that already exists 0755, as --data may name one, with a umask of 022 from here on. */
+function looseFolder(): string {
+  umaskBefore = process.umask(0o022);
+  const parent = mkdtempSync(join(tmpdir(), 'ringup-modes-'));
+  dirs.push(parent);
+  const d = join(parent, 'store');
+  mkdirSync(d, { mode: 0o755 });
+  chmodSync(d, 0o755);
+  return d;
+}
+
 describe('data folder modes', () => {
   it('tightens an existing 0755 folder named by --data to 0700', () => {
-    umaskBefore = process.umask(0o022);
-    const parent = mkdtempSync(join(tmpdir(), 'ringup-modes-'));
-    dirs.push(parent);
-    const d = join(parent, 'store');
-    mkdirSync(d, { mode: 0o755 });
-    chmodSync(d, 0o755);
+    const d = looseFolder();
     expect(resolveDataDir(['--data', d], {})).toBe(d);
     expect(statSync(d).mode & 0o777).toBe(0o700);
   });
 
   it('creates every folder 0700 and every file 0600 in it, and tightens an older ringup.db left 0644', async () => {
-    umaskBefore = process.umask(0o022);
-    const parent = mkdtempSync(join(tmpdir(), 'ringup-modes-'));
-    dirs.push(parent);
-    const d = join(parent, 'store');
-    mkdirSync(d, { mode: 0o755 });
-    chmodSync(d, 0o755);
+    const d = looseFolder();
     const dataDir = resolveDataDir(['--data', d], {});
     const core = await startCore({ dataDir, shell: 'node-host', healthIntervalMs: 0, deviceStatusIntervalMs: 0 });
     try {

@@ -4,10 +4,9 @@
  * charges the saved cards of the old one; a wrong passphrase or a changed file is
  * refused with a sentence and restores nothing; the file holds no key in the clear.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
 import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
 import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
@@ -15,16 +14,9 @@ import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/se
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { openCore, value } from '../helpers/core-harness';
+import { tempDirs } from '../helpers/temp-dirs';
 
-const dirs: string[] = [];
-const newDir = (p: string) => {
-  const d = mkdtempSync(join(tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { newDir } = tempDirs();
 
 async function open(dataDir: string) {
   const opened = await openCore(dataDir);

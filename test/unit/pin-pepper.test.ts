@@ -10,29 +10,21 @@
  * The unit tests hash at a low scrypt cost (test/helpers/test-pins.ts) so the full search
  * over 10,000 PINs takes seconds; the key, not the cost, is what is shown here.
  */
-import { copyFileSync, cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync } from 'node:fs';
 import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPosDatabase } from '../../electron/core/pos-database';
 import { UserDirectory } from '../../electron/core/users';
 import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
 import { PIN_PEPPER_SECRET } from '../../electron/core/pin-hash';
 import { runAsCaller } from '../../electron/ipc/caller-context';
 import { openCore, value } from '../helpers/core-harness';
+import { tempDirs } from '../helpers/temp-dirs';
 import { TEST_PIN_COST, testPins } from '../helpers/test-pins';
 
-const dirs: string[] = [];
-const newDir = (p: string) => {
-  const d = mkdtempSync(join(tmpdir(), p));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
+const { newDir } = tempDirs();
 
 /**
  * What an attacker holding the file can do: for each PIN 0000..9999, recompute the scrypt

@@ -29,6 +29,16 @@ const totals = (db: Database.Database) => db.prepare('SELECT pending_count AS co
 const schema = (db: Database.Database) =>
   db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name").all();
 
+/** An upgraded database ends with exactly the schema a fresh one is made with. */
+function expectSchemaOfAFreshDatabase(upgraded: Database.Database): void {
+  const fresh = openPosDatabase(tempDir());
+  try {
+    expect(schema(upgraded)).toEqual(schema(fresh));
+  } finally {
+    fresh.close();
+  }
+}
+
 function queueRow(db: Database.Database, ref: string, cents: number, state: string): void {
   db.prepare(
     `INSERT INTO offline_queue (client_ref, amount_cents, card_brand, last_four, clerk_id, clerk_name, queued_ts, expires_ts, state)
@@ -65,12 +75,7 @@ it('upgrades a database made before the offline queue was rebuilt: waiting sales
     upgraded.prepare("DELETE FROM offline_queue WHERE client_ref = 'd'").run();
     expect(totals(upgraded)).toEqual({ count: 1, cents: 700 });
 
-    const fresh = openPosDatabase(tempDir());
-    try {
-      expect(schema(upgraded)).toEqual(schema(fresh));
-    } finally {
-      fresh.close();
-    }
+    expectSchemaOfAFreshDatabase(upgraded);
   } finally {
     upgraded.close();
   }
@@ -101,12 +106,7 @@ it("upgrades carts to take the 'due' status (issue 20): carts, their lines and t
     expect(upgraded.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(upgraded.pragma('foreign_key_check')).toEqual([]);
     expect(() => upgraded.prepare(`INSERT INTO cart_lines (id, cart_id, seq, name, unit_cents, quantity, tax_category) VALUES ('l2', 'nope', 1, 'X', 1, 1, 'standard')`).run()).toThrow(/FOREIGN KEY/);
-    const fresh = openPosDatabase(tempDir());
-    try {
-      expect(schema(upgraded)).toEqual(schema(fresh));
-    } finally {
-      fresh.close();
-    }
+    expectSchemaOfAFreshDatabase(upgraded);
   } finally {
     upgraded.close();
   }

@@ -217,9 +217,14 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Another account than the last run's: the previous account's records go (a copy has no account: it keeps them).
   if (!copy) enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
   const audit = new AuditLog(db);
+  // The core's own client: always the gateway's admin user, never a window's role user (no
+  // authFor). What the register does on its own behalf goes through it: voiding a charge it did
+  // not agree to, voiding a partial approval, sending a cart's Level 3 (a cashier's engine user
+  // may only sell).
+  const coreClient = new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout });
   // Every transaction_api_id for new money is made and bound here (issue 20, point 2); a charge
-  // whose answer does not match its tender is voided as the gateway's admin user (a cashier's may not void).
-  const refs = new TenderRefs({ db, audit, voidCharge: (id) => new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }).voidTransaction(id) });
+  // whose answer does not match its tender is voided by the core.
+  const refs = new TenderRefs({ db, audit, voidCharge: (id) => coreClient.voidTransaction(id) });
   const storeSettings = new StoreSettingsStore(db);
   const settings = opts.settings ?? (() => storeSettings.get());
   // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
@@ -327,7 +332,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId, audit }),
     audit,
     // Voiding a charge the register did not agree to is the register's act, not the cashier's.
-    reverseClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+    reverseClient: coreClient,
     ...(opts.devicePlaces ? { places: opts.devicePlaces } : {}),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
@@ -379,7 +384,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createAuthHandlers(users),
     ...createSalesHandlers({
       client,
-      partialVoidClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+      partialVoidClient: coreClient,
       users,
       db,
       locationId,
@@ -441,7 +446,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       catalogue,
       offline,
       // Level 3 from the cart is sent by the core on the sale's behalf (a cashier's engine user may only sell).
-      client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout }),
+      client: coreClient,
       events,
       taxRateBasisPoints: () => settings().taxRateBasisPoints,
       guards: settings,

@@ -78,6 +78,11 @@ export interface V2TransactionCreate {
   account_vault_id?: string;
   /** The counter user, as the interface's clerk_number (letters and digits, at most 16). */
   clerk_number?: string;
+  /** A check at the counter (ACH, POP): the MICR line stands in for routing and account numbers. */
+  account_type?: 'checking' | 'savings';
+  account_holder_name?: string;
+  ach_sec_code?: 'POP' | 'WEB' | 'PPD' | 'CCD' | 'TEL';
+  micr_data?: string;
 }
 
 /** Filters for GET /v2/transactions: substring for text, `a,b` for any-of, `lo|hi` ranges. */

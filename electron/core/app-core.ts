@@ -57,6 +57,7 @@ import { TenderRefs } from './tender-refs';
 import { createOfflineTerminal } from './offline-terminal-sale';
 import { REGISTER_COPY_MESSAGE, registerStanding } from './register-binding';
 import { withRegisterCopyRefusal } from './register-copy-guard';
+import { LOST_SWEEP_MS, LostPayments } from './lost-payments';
 
 /** Where a copied data folder's core points its (unused) gateway client: `.invalid` never resolves (RFC 2606). */
 const NO_GATEWAY_URL = 'http://register-copy.invalid/v2';
@@ -88,6 +89,8 @@ export interface CoreOptions {
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
   /** How often to re-check the gateway, ms (0 disables the timer). Default 2 s: with the 2 s probe timeout, trouble shows within 5 s. */
   healthIntervalMs?: number;
+  /** How often to ask about payments whose answer was lost while one is unknown, ms (default LOST_SWEEP_MS). */
+  lostSweepMs?: number;
   /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
   deviceStatusIntervalMs?: number;
   /** Per-request timeout of the gateway client, ms (default 10 s; RINGUP_GATEWAY_TIMEOUT_MS in the node host). */
@@ -166,6 +169,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
 
   let awaitingKeys = false;
+  let onSignedIn: () => void = () => {};
   let gatewayAuth: GatewayAuth;
   // The embedded engine's users of the cashier and installer roles (a remote gateway has one set of credentials).
   const roleUsers: Partial<Record<EngineRole, GatewayAuth>> = {};
@@ -234,7 +238,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     timers: true,
     idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
     // Sessions are per window: only the window whose session changed hears about it.
-    onSessionChange: (callerId, session) => events.emitTo(callerId, 'auth:session', session),
+    onSessionChange: (callerId, session) => {
+      events.emitTo(callerId, 'auth:session', session);
+      // A sign-in or an unlock asks about payments whose answer was lost (issue 20, point 3).
+      if (session) onSignedIn();
+    },
     onLocked: (callerId, lock) => events.emitTo(callerId, 'auth:locked', lock),
   });
   roleAuth = () => {
@@ -247,6 +255,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const offlineQueue = new OfflineQueue(db, await getOrCreateKey(secretStore, OFFLINE_QUEUE_KEY_SECRET));
   // Who rang up which transaction (sales.ts keeps its own view of the same table).
   const clerks = new ClerkRecords(db);
+  // Payments whose answer was lost (issue 20, point 3): on disk with their cashier before they leave, resolved after a restart too.
+  const lost = new LostPayments({ db, client, locationId, refs, clerks, audit, onChange: () => events.emit('sale:lost', lost.list()) });
   const forwarder = new OfflineForwarder({
     queue: offlineQueue,
     // node:http: a drain of thousands of sales is paced by the client's cost per request (bench:queue).
@@ -318,6 +328,23 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   };
   schedule();
 
+  // Payments whose answer was lost are asked about at start, at every sign-in or unlock, and every
+  // LOST_SWEEP_MS while one is unknown (lost-payments.ts); one sweep at a time. A copy asks nothing.
+  let sweeping: Promise<void> | null = null;
+  const sweepLost = (): void => {
+    if (copy || closed || sweeping) return;
+    sweeping = lost
+      .resumeAll()
+      .catch((err: unknown) => console.error(`[core] lost payments: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => (sweeping = null));
+  };
+  onSignedIn = sweepLost;
+  sweepLost();
+  const lostTimer = setInterval(() => {
+    if (lost.anyOpen()) sweepLost();
+  }, opts.lostSweepMs ?? LOST_SWEEP_MS);
+  lostTimer.unref();
+
   // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
   const devices = createDevicesHandlers({
     client,
@@ -328,6 +355,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     guards: settings,
     clerks,
     refs,
+    lost,
     ...(opts.deviceStatusIntervalMs !== undefined ? { statusIntervalMs: opts.deviceStatusIntervalMs } : {}),
     offline: createOfflineTerminal({ db, queue: offlineQueue, forwarder, events, settings, locationId, productTransactionId, audit }),
     audit,
@@ -394,6 +422,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       offline,
       carts: cartLinks,
       refs,
+      lost,
       ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
     }),
     ...offline.handlers,
@@ -401,7 +430,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client, users }),
     ...createLinksHandlers({ client, users }),
-    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, refs, storeCardOnTerminal }),
+    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal }),
     ...createRecurringHandlers({ client, users, locationId }),
     ...createBillingLinksHandlers({ client, users, locationId }),
     ...createReportsHandlers({
@@ -475,6 +504,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     async close() {
       closed = true;
       if (timer) clearTimeout(timer);
+      clearInterval(lostTimer);
+      await sweeping;
       forwarder.stop();
       await forwarder.idle();
       closeDevices();

@@ -27,7 +27,7 @@ import { fail, ok, type Result } from '../../shared/result';
 import { formatMoney } from '../../shared/payments/money';
 import { effectiveTimeouts, tipPercentsOf } from '../../shared/payments/terminal-timeouts';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2AccountVault, V2Transaction } from '../client/v2-types';
+import type { V2AccountVault, V2Transaction, V2TransactionCreate } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
 import { deviceAddressRefusal, devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
@@ -44,6 +44,7 @@ import type { AuditLog } from './audit-log';
 import { askOf, deviceFault, FAULT_WORDS, faultSentence } from './terminal-faults';
 import { approvalMismatch, TERMINAL_ANSWER_KEY } from '../devices/terminal-answer';
 import type { TenderRefs } from './tender-refs';
+import { failureOf, type LostPayments } from './lost-payments';
 import { toView } from './transaction-view';
 import { AUTH_ERRORS, type UserDirectory } from './users';
 
@@ -55,6 +56,9 @@ export const DEVICE_ERRORS = {
   scannerBusy: 'The check scanner is already reading a check.',
   terminalBusy: 'The terminal is busy with another sale.',
   checkPending: 'The check was accepted. The bank transfer is on its way (pending); offer the customer a receipt.',
+  /** Issue 20, point 3: the answer was lost; the banner at the top says what became of it. */
+  outcomeUnknown: 'The payment gateway did not answer. Checking whether the card was charged — do not charge it again; the note at the top of the screen says once it is known.',
+  checkOutcomeUnknown: 'The payment gateway did not answer. Checking whether the check was taken — do not take it again; the note at the top of the screen says once it is known.',
 } as const;
 
 type DeviceHandlers = Pick<HandlerMap, Extract<keyof HandlerMap, `devices:${string}`>>;
@@ -85,6 +89,8 @@ export interface DevicesDeps {
   reverseClient?: GatewayClient;
   /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
   refs: TenderRefs;
+  /** Payments whose answer is not known, on disk with their cashier before they leave (issue 20, point 3). */
+  lost: LostPayments;
 }
 
 type Row = Record<string, unknown>;
@@ -392,8 +398,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             })
             .catch(() => undefined);
         }, deps.statePollMs ?? 200);
+        // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
+        deps.lost.sending(ref, { way: 'terminal', session: s.value, amountCents: args.subtotalCents + args.taxCents + (args.tipCents ?? 0) });
+        let r: { routertransaction: V2Transaction } | undefined;
         try {
-          const r = await routerClient.request<{ routertransaction: V2Transaction }>('POST', '/routertransactions', {
+          r = await routerClient.request<{ routertransaction: V2Transaction }>('POST', '/routertransactions', {
             routertransaction: {
               action: 'sale',
               payment_method: 'cc',
@@ -406,6 +415,36 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               clerk_number: clerkNumberOf(s.value.user.id),
             },
           });
+        } catch (e) {
+          const failure = failureOf(e);
+          if (failure === 'lost') {
+            // The answer was lost: the terminal may have been used and the card charged. Never asked again by
+            // itself (the customer would be asked twice); the core looks it up until it is known.
+            deps.lost.lost(ref);
+            const found = await client.findByApiId(ref, deps.locationId).catch(() => null);
+            if (!found) return fail('outcome_unknown', DEVICE_ERRORS.outcomeUnknown);
+            const a = await deps.lost.settle(ref, found, s.value);
+            if (a.kind === 'refused') return a.result;
+            return a.kind === 'found' ? ok({ ...outcomeOf(a.transaction), transaction: deps.clerks.saleBy(toView(a.transaction), s.value) }) : fail('outcome_unknown', DEVICE_ERRORS.outcomeUnknown);
+          }
+          deps.lost.answered(ref); // refused, or never left: nothing is unknown
+          // The engine refused the terminal's answer (router-module.ts): a device fault, nothing charged.
+          const raw = e instanceof GatewayError ? e.errors[TERMINAL_ANSWER_KEY]?.[0] : undefined;
+          if (raw !== undefined) {
+            const said = (e as GatewayError).errors.terminal_id?.[0] ?? '';
+            const sentence = said.startsWith(DEVICE_MSG.FAULT) ? said : faultSentence(said || null, null);
+            return deviceFault(deps.audit, { session: s.value, sentence, raw, clientRef: args.clientRef });
+          }
+          // Refused at connect: the request never left, the terminal was never asked — the sale may go offline (below, once idle).
+          if (!(deps.offline && failure === 'unreachable')) throw e;
+        } finally {
+          clearInterval(poll);
+          saleRunning = false;
+          events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
+          void refreshStatus();
+        }
+        if (!r) return sellOffline(args, s.value);
+        try {
           // Ours at all (issue 20, point 2: the answer carries this tender's reference and matches its binding)
           // before the register's own rules on what was charged (point 1), so another sale's record is never voided here.
           const mismatch = await deps.refs.check(ref, r.routertransaction, s.value);
@@ -415,23 +454,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), s.value) : null;
           if (refused) return refused;
           return ok(madeBy(outcome, s.value));
-        } catch (e) {
-          // The engine refused the terminal's answer (router-module.ts): a device fault, nothing charged.
-          const raw = e instanceof GatewayError ? e.errors[TERMINAL_ANSWER_KEY]?.[0] : undefined;
-          if (raw !== undefined) {
-            const said = (e as GatewayError).errors.terminal_id?.[0] ?? '';
-            const sentence = said.startsWith(DEVICE_MSG.FAULT) ? said : faultSentence(said || null, null);
-            return deviceFault(deps.audit, { session: s.value, sentence, raw, clientRef: args.clientRef });
-          }
-          // Refused at connect: the request never left, the terminal was never asked — the sale may go offline.
-          if (!(deps.offline && e instanceof GatewayError && e.status === 0 && e.errors.general?.[0] === 'unreachable')) throw e;
         } finally {
-          clearInterval(poll);
-          saleRunning = false;
-          events.emit('terminal:state', { terminalId, state: 'idle', prompt: '' });
-          void refreshStatus();
+          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
         }
-        return sellOffline(args, s.value);
       }).finally(() => {
         if (sale === mine) sale = null;
       });
@@ -601,28 +626,52 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const made = deps.refs.refFor(s.value, { scope: 'sale', attempt: a.clientRef, ...tender });
       if (!made.ok) return made;
       const ref = made.value;
-      return guarded(async () => {
-        const r = await client.request<{ transaction: V2Transaction }>('POST', '/transactions', {
-          transaction: {
-            action: 'debit',
-            payment_method: 'ach',
-            ...locQuery(),
-            transaction_amount: formatMoney(total),
-            ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
-            // The engine reads routing, account and check number from the MICR line itself
-            // (the interface's micr_data), so the account number is never sent twice.
-            account_type: 'checking',
-            account_holder_name: a.holderName,
-            ach_sec_code: 'POP',
-            micr_data: a.check.micr,
-            transaction_api_id: ref,
-            clerk_number: clerkNumberOf(s.value.user.id),
-          },
-        });
-        const mismatch = await deps.refs.check(ref, r.transaction, s.value);
-        if (mismatch) return mismatch;
-        const o = madeBy(outcomeOf(r.transaction), s.value);
+      const request: V2TransactionCreate = {
+        action: 'debit',
+        payment_method: 'ach',
+        ...locQuery(),
+        transaction_amount: formatMoney(total),
+        ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
+        // The engine reads routing, account and check number from the MICR line itself
+        // (the interface's micr_data), so the account number is never sent twice.
+        account_type: 'checking',
+        account_holder_name: a.holderName,
+        ach_sec_code: 'POP',
+        micr_data: a.check.micr,
+        transaction_api_id: ref,
+        clerk_number: clerkNumberOf(s.value.user.id),
+      };
+      const answerOf = (t: V2Transaction): Result<SaleOutcome> => {
+        const o = madeBy(outcomeOf(t), s.value);
         return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
+      };
+      return guarded(async () => {
+        // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
+        deps.lost.sending(ref, { way: 'check', session: s.value, amountCents: total });
+        let t: V2Transaction;
+        try {
+          t = (await client.request<{ transaction: V2Transaction }>('POST', '/transactions', { transaction: request })).transaction;
+        } catch (e) {
+          if (failureOf(e) !== 'lost') {
+            deps.lost.answered(ref); // refused, or never left: nothing is unknown
+            throw e;
+          }
+          // Lost: looked up (and sent again, same transaction_api_id, within the re-send window) until known.
+          // The MICR line is held in memory only, as the card data of a keyed sale.
+          deps.lost.lost(ref, request);
+          const found = await client.findByApiId(ref, deps.locationId).catch(() => null);
+          if (!found) return fail('outcome_unknown', DEVICE_ERRORS.checkOutcomeUnknown);
+          const l = await deps.lost.settle(ref, found, s.value);
+          if (l.kind === 'refused') return l.result;
+          return l.kind === 'found' ? answerOf(l.transaction) : fail('outcome_unknown', DEVICE_ERRORS.checkOutcomeUnknown);
+        }
+        try {
+          const mismatch = await deps.refs.check(ref, t, s.value);
+          if (mismatch) return mismatch;
+          return answerOf(t);
+        } finally {
+          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
+        }
       });
     },
   };

@@ -288,6 +288,29 @@ export const POS_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX tender_refs_binding ON tender_refs (binding_key);
    CREATE INDEX tender_refs_attempt ON tender_refs (owner, scope, attempt);`,
+  // Payments whose outcome is not known yet (issue 20, point 3, lost-payments.ts): written with
+  // their cashier before the request leaves, gone once the gateway answers; what a timeout, a
+  // kill or a power cut leaves behind is resolved by lookups after a restart too, and stays
+  // listed until someone at the counter has seen what it became (seen_by).
+  `CREATE TABLE lost_payments (
+     ref TEXT PRIMARY KEY,
+     way TEXT NOT NULL CHECK (way IN ('keyed', 'saved', 'terminal', 'check')),
+     user_id TEXT NOT NULL,
+     user_name TEXT NOT NULL,
+     user_role TEXT NOT NULL,
+     amount_cents INTEGER NOT NULL CHECK (amount_cents >= 0),
+     collects_rest_of TEXT,
+     boot TEXT NOT NULL,
+     first_sent_ms INTEGER NOT NULL,
+     last_sent_ms INTEGER NOT NULL,
+     bound_ms INTEGER NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('sent', 'lost', 'approved', 'declined', 'not_charged', 'not_counted')),
+     transaction_id TEXT,
+     concluded_ms INTEGER,
+     seen_by TEXT,
+     seen_ms INTEGER
+   );
+   CREATE INDEX lost_payments_shown ON lost_payments (state, seen_by);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -31,7 +31,7 @@ import { STATUS, toView, totalsOf, TYPE } from './transaction-view';
 import type { UserDirectory } from './users';
 import type { SaleStatus } from '../../shared/cart/tender-machine';
 import type { OfflineSales } from './offline-sales';
-import { LostSales } from './lost-sales';
+import { failureOf, type LostAnswer, type LostPayments } from './lost-payments';
 import { cardInstrument, type TenderRefs } from './tender-refs';
 
 export const SALE_ERRORS = {
@@ -99,6 +99,8 @@ export interface SalesDeps {
   carts?: { statusOfTransaction(transactionId: string): SaleStatus | null; tenderVoided(transactionId: string): void };
   /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
   refs: TenderRefs;
+  /** Payments whose answer is not known, on disk with their cashier before they leave (issue 20, point 3). */
+  lost: LostPayments;
 }
 
 type SalesHandlers = Pick<
@@ -107,6 +109,8 @@ type SalesHandlers = Pick<
   | 'sale:charge'
   | 'sale:outcome'
   | 'sale:void-partial'
+  | 'sale:lost-list'
+  | 'sale:lost-seen'
   | 'transactions:today'
   | 'transactions:search'
   | 'transactions:view'
@@ -124,10 +128,8 @@ export function startOfLocalDay(ms: number): number {
 }
 
 export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
-  const { client, users, db } = deps;
+  const { client, users, db, lost } = deps;
   const now = deps.now ?? Date.now;
-  /** Sales whose answer was lost, until their outcome is really known (lost-sales.ts). */
-  const lost = new LostSales<{ session: Session; collectsRestOf: string | null }>({ client, locationId: deps.locationId, now });
 
   const ledgerSum = db.prepare('SELECT COALESCE(SUM(cents), 0) AS cents FROM refund_ledger WHERE original_id = ?');
   const ledgerAll = db.prepare('SELECT original_id, SUM(cents) AS cents FROM refund_ledger GROUP BY original_id');
@@ -222,6 +224,14 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
   }
 
   const outcomeOf = (view: TransactionView): SaleOutcome => ({ approved: view.state === 'approved', message: view.message, transaction: view });
+
+  /** A lost payment's answer as the screen hears it (its clerk record, made by lost-payments.ts, names who charged it). */
+  function lookupAnswer(a: LostAnswer): Result<SaleOutcome> {
+    if (a.kind === 'unknown') return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
+    if (a.kind === 'not_charged') return fail('not_charged', SALE_ERRORS.notCharged);
+    if (a.kind === 'refused') return a.result;
+    return ok(outcomeOf(withClerk(toView(a.transaction))));
+  }
 
   /**
    * The sale screen's configuration: the store settings as saved now (a manager's save reaches a
@@ -350,19 +360,22 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       return guarded(send);
 
       async function send(): Promise<Result<SaleOutcome>> {
+        // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
+        lost.sending(ref, { way: 'keyed', session, amountCents: total, collectsRestOf: args.collectsRestOf ?? null });
         let t: V2Transaction;
-        const sentAt = now();
         try {
           t = await client.createTransaction(request);
         } catch (err) {
-          // No answer, but the request may have reached the gateway (timeout, broken connection): its transaction_api_id tells.
-          // A refused connection proves it never left: the usual "not charged" answer.
-          // ── Offline store-and-forward (issue 13): the gateway cannot be reached, so the sale waits in the offline queue.
-          const offline = err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] === 'unreachable' ? deps.offline?.take(queued, session) : null;
-          if (offline) return offline;
-          if (!(err instanceof GatewayError && err.status === 0 && err.errors.general?.[0] !== 'unreachable')) throw err;
-          // Unknown until known: `sale:outcome` looks it up and re-sends it (lost-sales.ts).
-          lost.hold(ref, request, { session: session, collectsRestOf: args.collectsRestOf ?? null }, sentAt);
+          const failure = failureOf(err);
+          // ── Offline store-and-forward (issue 13): the connection was refused, so the sale never left; it waits in the offline queue.
+          const offline = failure === 'unreachable' ? deps.offline?.take(queued, session) : null;
+          if (failure !== 'lost' || offline) {
+            lost.answered(ref); // refused, or never left: nothing is unknown
+            if (offline) return offline;
+            throw err;
+          }
+          // No answer, but the request may have reached the gateway: unknown until known (`sale:outcome`, the core's sweep).
+          lost.lost(ref, request);
           let found: V2Transaction | null;
           try {
             found = await client.findByApiId(ref, deps.locationId);
@@ -371,21 +384,25 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
             // forward carries the same transaction_api_id, so a sale the gateway did take comes back as the original.
             const taken = lookupErr instanceof GatewayError && lookupErr.status === 0 ? deps.offline?.take(queued, session) : null;
             if (taken?.ok) {
-              lost.forget(ref);
+              lost.answered(ref);
               return taken;
             }
             return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           }
           // No record yet proves nothing: the POST may still land. The screen keeps asking.
           if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
-          lost.forget(ref);
-          t = found;
+          return lookupAnswer(await lost.settle(ref, found, session));
         }
-        // An answer that is not this tender (amount, card, method, action, another sale's record) is never counted.
-        const mismatch = await deps.refs.check(ref, t, session);
-        if (mismatch) return mismatch;
-        remember(t.id, 'sale', session, args.collectsRestOf ?? null);
-        return ok(outcomeOf(withClerk(toView(t))));
+        try {
+          // An answer that is not this tender (amount, card, method, action, another sale's record) is never counted.
+          const mismatch = await deps.refs.check(ref, t, session);
+          if (mismatch) return mismatch;
+          remember(t.id, 'sale', session, args.collectsRestOf ?? null);
+          return ok(outcomeOf(withClerk(toView(t))));
+        } finally {
+          // Only once it is counted (or refused): a stop before this leaves it for the lookups after a restart.
+          lost.answered(ref);
+        }
       }
     },
 
@@ -395,14 +412,21 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       // The cart's pending tender hands its own reference down; a screen's attempt id names the reference this window's user got for it.
       const ref = deps.refs.handedDownRef() ?? deps.refs.refOfAttempt(s.value, 'sale', clientRef);
       if (!ref) return ok({ outcome: null }); // no reference was made for it: nothing was sent
-      const answer = await lost.resolve(ref);
-      if (answer.kind === 'unknown') return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
-      if (answer.kind === 'not_charged') return ok({ outcome: null });
-      const mismatch = await deps.refs.check(ref, answer.transaction, answer.context?.session ?? s.value);
-      if (mismatch) return mismatch;
-      const who = answer.context ?? { session: s.value, collectsRestOf: null };
-      remember(answer.transaction.id, 'sale', who.session, who.collectsRestOf);
-      return ok({ outcome: outcomeOf(withClerk(toView(answer.transaction))) });
+      const r = lookupAnswer(await lost.resolve(ref, s.value));
+      return r.ok ? ok({ outcome: r.value }) : r.error.code === 'not_charged' ? ok({ outcome: null }) : r;
+    },
+
+    'sale:lost-list': async () => {
+      const s = users.requireCounter();
+      if (!s.ok) return s;
+      return ok(lost.list());
+    },
+
+    'sale:lost-seen': async ({ id }) => {
+      const s = users.requireCounter();
+      if (!s.ok) return s;
+      lost.seen(id, s.value);
+      return ok(lost.list());
     },
 
     'sale:void-partial': async ({ id, approval }) => {

@@ -136,6 +136,11 @@ export class TenderRefs {
     return row?.ref ?? null;
   }
 
+  /** The transaction this reference was counted for (null: none yet). */
+  transactionOf(ref: string): string | null {
+    return this.row(ref)?.transaction_id ?? null;
+  }
+
   /** Runs `fn` with the cart's tender reference handed to the sale path underneath. */
   runWith<T>(ref: string, fn: () => T): T {
     return this.inherited.run(ref, fn);

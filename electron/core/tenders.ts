@@ -146,8 +146,9 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (!p || inFlight.has(p.id)) return;
     // The tender's own reference, handed down by the core (the window that started it may be gone after a restart).
     const r = await deps.refs.runWith(p.id, () => deps.money['sale:outcome']({ clientRef: p.id }));
-    if (!r.ok) return; // still unknown: stays pending, and the screen says so
-    const outcome = r.value.outcome;
+    if (!r.ok && r.error.code === 'outcome_unknown') return; // still unknown: stays pending, and the screen says so
+    // An answer that was not this tender (voided and not counted) took no money for it.
+    const outcome = r.ok ? r.value.outcome : null;
     const step = finishTender(store.tenderState(cartId), p.id, outcome?.approved ? { approvedCents: outcome.transaction.amountCents, transactionId: outcome.transaction.id } : { approvedCents: 0, transactionId: outcome?.transaction.id ?? null });
     if (step.ok) store.saveTenderState(cartId, step.value);
   }

@@ -10,8 +10,9 @@ import type { GuardSettings } from '../../shared/amount-guards';
 import type { ContactView, HandlerMap, SavedMethod, Session } from '../../shared/ipc/contract';
 import { formatMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
-import { GatewayError, type GatewayClient } from '../client/gateway-client';
-import type { V2AccountVault, V2Contact, V2Transaction } from '../client/v2-types';
+import type { GatewayClient } from '../client/gateway-client';
+import type { V2AccountVault, V2Contact, V2Transaction, V2TransactionCreate } from '../client/v2-types';
+import { failureOf, type LostPayments } from './lost-payments';
 import type { DevicesExtras } from './devices';
 import { refuseAmount } from './amount-refusal';
 import { brandLabel } from './card-brand';
@@ -42,6 +43,8 @@ export interface VaultDeps {
   storeCardOnTerminal?: DevicesExtras['storeCardOnTerminal'];
   /** Makes and binds every transaction_api_id (issue 20, point 2): the screen's clientRef is only an attempt id. */
   refs: TenderRefs;
+  /** Payments whose answer is not known, on disk with their cashier before they leave (issue 20, point 3). */
+  lost: LostPayments;
 }
 
 type VaultHandlers = Pick<HandlerMap, 'vault:contacts' | 'vault:add-contact' | 'vault:add-card' | 'vault:add-on-terminal' | 'vault:add-bank' | 'vault:update-expiry' | 'vault:delete' | 'vault:charge'>;
@@ -160,35 +163,51 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
         const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(session, { scope: 'sale', attempt: clientRef, ...tender });
         if (!made.ok) return made;
         const ref = made.value;
+        const request: V2TransactionCreate = {
+          action: bank ? 'debit' : 'sale',
+          payment_method: bank ? 'ach' : 'cc',
+          location_id,
+          ...(!bank && deps.productTransactionId ? { product_transaction_id: deps.productTransactionId } : {}),
+          transaction_amount: formatMoney(total),
+          ...(taxCents > 0 ? { tax: formatMoney(taxCents) } : {}),
+          ...(tipCents > 0 ? { tip_amount: formatMoney(tipCents) } : {}),
+          account_vault_id: id,
+          transaction_api_id: ref,
+          clerk_number: clerkNumberOf(session.user.id),
+        };
+        const answerOf = (t: V2Transaction) => {
+          const view = deps.clerks.saleBy(toView(t), session);
+          const approved = view.state === 'approved' || (bank && view.state === 'pending');
+          return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
+        };
+        // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
+        deps.lost.sending(ref, { way: 'saved', session, amountCents: total });
         let t: V2Transaction;
         try {
-          t = await client.createTransaction({
-            action: bank ? 'debit' : 'sale',
-            payment_method: bank ? 'ach' : 'cc',
-            location_id,
-            ...(!bank && deps.productTransactionId ? { product_transaction_id: deps.productTransactionId } : {}),
-            transaction_amount: formatMoney(total),
-            ...(taxCents > 0 ? { tax: formatMoney(taxCents) } : {}),
-            ...(tipCents > 0 ? { tip_amount: formatMoney(tipCents) } : {}),
-            account_vault_id: id,
-            transaction_api_id: ref,
-            clerk_number: clerkNumberOf(session.user.id),
-          });
+          t = await client.createTransaction(request);
         } catch (err) {
-          if (!(err instanceof GatewayError && err.status === 0)) throw err;
-          // The answer was lost: the transaction_api_id finds out whether the charge went through.
-          // No record yet proves nothing (the request may still land): the screen keeps this
-          // clientRef, which names the same reference, so charging again is the same sale at the gateway, never a second one.
+          if (failureOf(err) !== 'lost') {
+            deps.lost.answered(ref); // refused, or never left: nothing is unknown
+            throw err;
+          }
+          // The answer was lost: the transaction_api_id finds out whether the charge went through. No
+          // record yet proves nothing (the request may still land): it stays unknown, the core keeps asking
+          // (and sends it again within the re-send window: the same sale at the gateway, never a second one).
+          deps.lost.lost(ref, request);
           const found = await client.findByApiId(ref, location_id).catch(() => null);
           if (!found) return fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
-          t = found;
+          const a = await deps.lost.settle(ref, found, session);
+          if (a.kind === 'refused') return a.result;
+          return a.kind === 'found' ? answerOf(a.transaction) : fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
         }
-        // An answer that is not this tender is never counted (and voided when it is a charge made for it).
-        const mismatch = await deps.refs.check(ref, t, session);
-        if (mismatch) return mismatch;
-        const view = deps.clerks.saleBy(toView(t), session);
-        const approved = view.state === 'approved' || (bank && view.state === 'pending');
-        return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
+        try {
+          // An answer that is not this tender is never counted (and voided when it is a charge made for it).
+          const mismatch = await deps.refs.check(ref, t, session);
+          if (mismatch) return mismatch;
+          return answerOf(t);
+        } finally {
+          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
+        }
       }),
   };
 }

@@ -24,7 +24,7 @@ import { authEventNames, authHandlers, type AuthEventPayloads, type AuthResults 
 import { coreEventNames, coreHandlers, type CoreEventPayloads, type CoreResults } from './core';
 import { devicesEventNames, devicesHandlers, type DevicesEventPayloads, type DevicesResults } from './devices';
 import { receiptsHandlers, type ReceiptsResults } from './receipts';
-import { salesHandlers, type SalesResults } from './sales';
+import { salesEventNames, salesHandlers, type SalesEventPayloads, type SalesResults } from './sales';
 import { settingsEventNames, settingsHandlers, type SettingsEventPayloads, type SettingsResults } from './settings';
 import { transactionsHandlers, type TransactionsResults } from './transactions';
 import { usersHandlers, type UsersResults } from './users';
@@ -143,7 +143,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -173,4 +173,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames];

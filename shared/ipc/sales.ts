@@ -74,6 +74,32 @@ export interface SaleOutcome {
   transaction: TransactionView;
 }
 
+/** How a payment whose answer was lost was paid (lost-payments.ts). */
+export type LostPaymentWay = 'keyed' | 'saved' | 'terminal' | 'check';
+/** `checking`: not known yet; the rest is what the gateway's records (or their absence past its processing bound) said. */
+export type LostPaymentState = 'checking' | 'approved' | 'declined' | 'not_charged' | 'not_counted';
+
+/**
+ * A payment whose answer was lost, as the counter's banner shows it until someone has seen what
+ * it became: after a restart, an idle lock or another sign-in too (issue 20, point 3).
+ */
+export interface LostPaymentView {
+  /** Names it for `sale:lost-seen` (the core's reference; never a way to pay). */
+  id: string;
+  way: LostPaymentWay;
+  /** What was asked, tip included when it was fixed. */
+  amountCents: number;
+  /** Who rang it up. */
+  cashierName: string;
+  /** Unix milliseconds of the first attempt. */
+  sentAt: number;
+  state: LostPaymentState;
+  /** What the banner says, in words. */
+  message: string;
+  /** The gateway's record, once found. */
+  transactionId: string | null;
+}
+
 export const salesHandlers = {
   'sale:config': z.void(),
   'sale:charge': saleChargeArgsSchema,
@@ -83,6 +109,10 @@ export const salesHandlers = {
    * card payment of a paid cart is a cart return (issue 20): a manager signed in, or their PIN as `approval`.
    */
   'sale:void-partial': z.strictObject({ id: idSchema, approval: approvalSchema.optional() }),
+  /** Payments whose answer was lost, unknown or concluded and not yet seen at this counter (any counter user). */
+  'sale:lost-list': z.void(),
+  /** Someone at the counter saw what a lost payment became: it leaves the banner (audited). */
+  'sale:lost-seen': z.strictObject({ id: z.string().regex(/^rr-[A-Za-z0-9_-]{16,64}$/, 'Not a payment of this register.') }),
 } as const;
 
 export interface SalesResults {
@@ -90,4 +120,12 @@ export interface SalesResults {
   'sale:charge': SaleOutcome;
   'sale:outcome': SaleLookup;
   'sale:void-partial': TransactionView;
+  'sale:lost-list': LostPaymentView[];
+  'sale:lost-seen': LostPaymentView[];
 }
+
+export interface SalesEventPayloads {
+  /** The lost payments changed (one was sent, found, concluded or seen): the whole list, for every window. */
+  'sale:lost': LostPaymentView[];
+}
+export const salesEventNames = ['sale:lost'] as const;

@@ -18,7 +18,10 @@ import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/set
 import type { Result } from '../../shared/result';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 import { GatewayClient } from '../../electron/client/gateway-client';
-import { LostSales, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../electron/core/lost-sales';
+import { LostPayments, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../electron/core/lost-payments';
+import { openPosDatabase } from '../../electron/core/pos-database';
+import { TenderRefs } from '../../electron/core/tender-refs';
+import { ClerkRecords } from '../../electron/core/clerk-records';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';
@@ -270,7 +273,14 @@ describe('never charged twice', () => {
       auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
       timeoutMs: 500,
     });
-    const lostSales = new LostSales<string>({ client, locationId: creds.location_id!, now: () => clock });
+    const db = openPosDatabase(mkdtempSync(join(tmpdir(), 'ringup-lost-')));
+    const lostSales = new LostPayments({ db, client, locationId: creds.location_id!, refs: new TenderRefs({ db }), clerks: new ClerkRecords(db), now: () => clock });
+    const casey = { user: { id: 'u-casey', name: 'Casey', role: 'cashier' as const }, signedInAt: clock };
+    /** Sent at `clock` with Casey as its cashier, its answer lost. */
+    const hold = (apiId: string, amount: string) => {
+      lostSales.sending(apiId, { way: 'keyed', session: casey, amountCents: Math.round(Number(amount) * 100) });
+      lostSales.lost(apiId, saleOf(apiId, amount));
+    };
     const saleOf = (apiId: string, amount: string) => ({
       action: 'sale' as const,
       payment_method: 'cc' as const,
@@ -286,32 +296,37 @@ describe('never charged twice', () => {
 
     // Never sent anywhere (its POST was refused before leaving, say): past the window and the bound, no record means not charged.
     const never = ref();
-    lostSales.hold(never, saleOf(never, '31.31'), 'Casey', clock);
+    hold(never, '31.31');
     proxy.mode = 'drop';
     expect(await lostSales.resolve(never)).toEqual({ kind: 'unknown' }); // the gateway cannot be asked
-    expect(lostSales.holdsCardData(never)).toBe(true);
+    expect(lostSales.holdsRequest(never)).toBe(true);
     proxy.mode = 'pass';
     clock += RESEND_WINDOW_MS + 1;
     expect(await lostSales.resolve(never)).toEqual({ kind: 'not_charged' });
-    expect(lostSales.holdsCardData(never)).toBe(false);
+    expect(lostSales.holdsRequest(never)).toBe(false);
 
     // Re-sent near the end of the window, and that POST is slow: after the window, no record is still "unknown" until the bound.
     const slow = ref();
-    lostSales.hold(slow, saleOf(slow, '32.32'), 'Casey', clock);
+    hold(slow, '32.32');
     clock += RESEND_WINDOW_MS - 1_000;
     proxy.postDelayMs = 3_000;
     try {
       expect(await lostSales.resolve(slow)).toEqual({ kind: 'unknown' }); // no record → re-sent → its answer lost (0.5 s timeout)
       clock += 2_000; // the window is over: no more re-sends, and the card data is gone
       expect(await lostSales.resolve(slow)).toEqual({ kind: 'unknown' });
-      expect(lostSales.holdsCardData(slow)).toBe(false);
+      expect(lostSales.holdsRequest(slow)).toBe(false);
       for (let i = 0; i < 100 && proxy.delayedPending > 0; i++) await new Promise((res) => setTimeout(res, 100));
       await new Promise((res) => setTimeout(res, 500));
     } finally {
       proxy.postDelayMs = 0;
     }
     const found = await lostSales.resolve(slow);
-    expect(found).toMatchObject({ kind: 'found', context: 'Casey', transaction: { transaction_api_id: slow, transaction_amount: '32.32' } });
+    expect(found).toMatchObject({ kind: 'found', cashier: { user: { name: 'Casey' } }, transaction: { transaction_api_id: slow, transaction_amount: '32.32' } });
+    // Counted once, as Casey's sale, and listed until someone at the counter has seen it.
+    const foundId = found.kind === 'found' ? found.transaction.id : '';
+    expect(new ClerkRecords(db).of(foundId)).toMatchObject([{ action: 'sale', userName: 'Casey' }]);
+    expect(lostSales.list().map((l) => [l.id, l.state])).toEqual([[never, 'not_charged'], [slow, 'approved']]);
+    db.close();
 
     expect(RESEND_WINDOW_MS).toBeGreaterThan(PROCESSING_BOUND_MS); // past the window is past the bound of the first request
     const sales = await call(main, 'transactions:search', { amountCents: 3_131 });

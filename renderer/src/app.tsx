@@ -1,5 +1,6 @@
 import { useCallback, useEffect } from 'react';
 import { GatewayBanner } from './components/gateway-banner';
+import { LostPaymentsNote } from './components/lost-payments-note';
 import { HelpOverlay } from './components/help-overlay';
 import { AmountQuestionDialog } from './components/large-amount-dialog';
 import { StatusBar } from './components/status-bar';
@@ -109,6 +110,7 @@ export function App() {
       <TopBar session={session} onSwitchUser={switchUser} />
       <GatewayBanner status={status} />
       <main className="content" id="main" key={epoch}>
+        <LostPaymentsNote session={session} />
         {main}
         {session && <AmountQuestionDialog />}
       </main>

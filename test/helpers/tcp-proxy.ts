@@ -34,6 +34,8 @@ export interface TcpProxy {
   readonly requests: string[];
   /** Holds the answers to requests whose request line matches; the returned function lets them through. */
   hold(pattern: RegExp): () => void;
+  /** How many held requests the gateway has answered (their answers wait here): the gateway has acted on them. */
+  readonly heldAnswers: number;
   close(): Promise<void>;
 }
 
@@ -125,6 +127,9 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       state.delayMs = ms;
     },
     requests,
+    get heldAnswers() {
+      return [...held.values()].filter((h) => h.chunks.length > 0).length;
+    },
     hold(pattern) {
       holdPattern = pattern;
       return () => {

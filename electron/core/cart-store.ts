@@ -89,9 +89,9 @@ export class CartStore {
       .get(cartId) as { status: SaleStatus; collectorId: string | null; collector: string | null };
   }
 
-  /** Makes a due cart `userId`'s cart to tender; false when it is no longer due or someone else took it meanwhile. */
-  collect(cartId: string, userId: string): boolean {
-    return this.db.prepare(`UPDATE carts SET collector_id = ? WHERE id = ? AND status = 'due' AND (collector_id IS NULL OR collector_id = ?)`).run(userId, cartId, userId).changes === 1;
+  /** Makes a due cart `userId`'s cart to tender (from `from`, its collector when taken over); false when it is no longer due or someone else took it meanwhile. */
+  collect(cartId: string, userId: string, from: string | null): boolean {
+    return this.db.prepare(`UPDATE carts SET collector_id = ? WHERE id = ? AND status = 'due' AND collector_id IS ?`).run(userId, cartId, from).changes === 1;
   }
 
   /** The due cart goes back to Cart sales, still due, for anyone to collect later. */

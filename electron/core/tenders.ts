@@ -65,7 +65,7 @@ export const TENDER_COPY = {
   /** Collecting a due cart (issue 20, point 4). */
   notDue: 'Only a sale with money due can be collected: this one owes nothing.',
   collectBusy: 'Finish or clear the sale in your cart first, then collect the rest of this one.',
-  collectTaken: (who: string) => `${who} is collecting this sale at their counter.`,
+  collectTaken: (who: string) => `${who} is collecting this sale at their counter. A manager can take it over.`,
   dueNoCancel: 'This sale was paid before and its items are gone: it cannot be cancelled here. Collect what is due, or put it back for later.',
   notCollecting: 'You are not collecting a sale that has money due.',
 } as const;
@@ -571,8 +571,9 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     /**
      * A due cart becomes the counter user's cart to tender (issue 20, point 4). Only one cart is
      * a user's to tender at a time, so their own must be empty (a sale in it is never pushed
-     * aside); only one collector at a time, whoever sold it. Moves no money: the tenders that
-     * follow are the normal ones, each held to the balance and the hard cap.
+     * aside); only one collector at a time, whoever sold it — a manager may take it over from
+     * another (a collector who left it), unless a payment of it is in progress. Moves no money:
+     * the tenders that follow are the normal ones, each held to the balance and the hard cap.
      */
     'cart:collect': async ({ cartId }) => {
       const s = counter();
@@ -583,11 +584,12 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const c = store.collection(cartId);
         if (c.status !== 'due' || store.view(cartId).balanceCents === 0) return fail('conflict', TENDER_COPY.notDue);
         if (c.collectorId === me) return ok(store.view(cartId));
-        if (c.collectorId) return fail('conflict', TENDER_COPY.collectTaken(c.collector ?? 'Someone else'));
+        const takeOver = s.value.user.role === 'manager' && !pendingTender(store.tenderState(cartId));
+        if (c.collectorId && !takeOver) return fail('conflict', c.collector && s.value.user.role !== 'manager' ? TENDER_COPY.collectTaken(c.collector) : TENDER_MESSAGES.pending);
         // The user's cart to tender now: another due cart they collect, or their own open one.
         const current = store.view(mine(s.value));
         if (current.status === 'due' || current.lines.length > 0 || current.tenders.length > 0) return fail('conflict', TENDER_COPY.collectBusy);
-        if (!store.collect(cartId, me)) return fail('conflict', TENDER_COPY.collectBusy);
+        if (!store.collect(cartId, me, c.collectorId)) return fail('conflict', TENDER_COPY.collectBusy);
         return ok(store.view(cartId));
       });
     },

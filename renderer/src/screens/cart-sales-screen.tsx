@@ -115,7 +115,8 @@ export function CartSalesScreen() {
                   <td>
                     <div className="cart-sales-actions">
                       {r.status === 'due' &&
-                        (r.collector && r.collector !== me ? (
+                        // A manager may take it over from a collector who left it (the core refuses while a payment of it runs).
+                        (r.collector && r.collector !== me && !isManager ? (
                           <span className="muted">{r.collector} is collecting it</span>
                         ) : (
                           <button

@@ -55,6 +55,8 @@ export const CART_MESSAGES = {
   locked: 'A payment was already taken for this sale, so its items cannot change. Cancel the sale to start over.',
   notOpen: 'This sale is closed.',
   noCart: 'That sale is not on this register.',
+  /** A due cart being collected: its lines are what was sold and paid for once. */
+  dueLocked: 'This sale was paid before, so its items stay as sold. Collect what is due, or put it back.',
 } as const;
 
 const parseDiscount = (s: string | null): Discount | null => (s ? (JSON.parse(s) as Discount) : null);
@@ -66,13 +68,35 @@ export class CartStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The user's open (or cancelling) cart id; a new cart when none. */
+  /**
+   * The user's cart to work on: the due cart they are collecting (issue 20, point 4), else
+   * their open (or cancelling) cart; a new cart when none.
+   */
   openCartOf(userId: string): string {
+    const collecting = this.db.prepare(`SELECT id FROM carts WHERE collector_id = ? AND status = 'due'`).get(userId) as { id: string } | undefined;
+    if (collecting) return collecting.id;
     const row = this.db.prepare(`SELECT id FROM carts WHERE user_id = ? AND status IN ('open', 'cancelling')`).get(userId) as { id: string } | undefined;
     if (row) return row.id;
     const id = randomUUID();
     this.db.prepare(`INSERT INTO carts (id, user_id, status, created_ts) VALUES (?, ?, 'open', ?)`).run(id, userId, this.now());
     return id;
+  }
+
+  /** A cart's status and who is collecting it (a due cart), by id and name. */
+  collection(cartId: string): { status: SaleStatus; collectorId: string | null; collector: string | null } {
+    return this.db
+      .prepare('SELECT c.status, c.collector_id AS collectorId, u.name AS collector FROM carts c LEFT JOIN pos_users u ON u.id = c.collector_id WHERE c.id = ?')
+      .get(cartId) as { status: SaleStatus; collectorId: string | null; collector: string | null };
+  }
+
+  /** Makes a due cart `userId`'s cart to tender (from `from`, its collector when taken over); false when it is no longer due or someone else took it meanwhile. */
+  collect(cartId: string, userId: string, from: string | null): boolean {
+    return this.db.prepare(`UPDATE carts SET collector_id = ? WHERE id = ? AND status = 'due' AND collector_id IS ?`).run(userId, cartId, from).changes === 1;
+  }
+
+  /** The due cart goes back to Cart sales, still due, for anyone to collect later. */
+  putBack(cartId: string): void {
+    this.db.prepare(`UPDATE carts SET collector_id = NULL WHERE id = ?`).run(cartId);
   }
 
   exists(cartId: string): boolean {
@@ -101,7 +125,7 @@ export class CartStore {
       const r = this.db.prepare(`SELECT t.id, c.id AS cart_id, c.status FROM cart_tenders t JOIN carts c ON c.id = t.cart_id WHERE t.transaction_id = ? AND t.status = 'approved'`).get(transactionId) as
         | { id: string; cart_id: string; status: SaleStatus }
         | undefined;
-      if (!r || (r.status !== 'open' && r.status !== 'paid')) return;
+      if (!r || (r.status !== 'open' && r.status !== 'paid' && r.status !== 'due')) return;
       this.db.prepare(`UPDATE cart_tenders SET status = 'reversed' WHERE id = ?`).run(r.id);
       if (r.status === 'paid') this.db.prepare(`UPDATE carts SET status = 'due' WHERE id = ?`).run(r.cart_id);
     })();
@@ -224,8 +248,12 @@ export class CartStore {
     );
     this.db.transaction(() => {
       s.tenders.forEach((t, i) => upsert.run({ ...t, cartId, seq: i + 1, ts: this.now() }));
-      const closed = s.status === 'paid' || s.status === 'cancelled';
-      this.db.prepare('UPDATE carts SET status = ?, total_cents = ?, closed_ts = ? WHERE id = ?').run(s.status, s.totalCents, closed ? this.now() : null, cartId);
+      // A due cart was closed when first paid: collecting the rest keeps that day (the drawer's own moves carry their times).
+      const closed = s.status === 'paid' || s.status === 'cancelled' || s.status === 'due';
+      // Paid again: no one is collecting it any more.
+      this.db
+        .prepare(`UPDATE carts SET status = ?, total_cents = ?, closed_ts = CASE WHEN ? THEN COALESCE(closed_ts, ?) ELSE NULL END, collector_id = CASE WHEN ? = 'due' THEN collector_id ELSE NULL END WHERE id = ?`)
+        .run(s.status, s.totalCents, closed ? 1 : 0, this.now(), s.status, cartId);
     })();
   }
 
@@ -242,25 +270,44 @@ export class CartStore {
     return r?.name ?? null;
   }
 
-  /** Paid carts, newest first: the list a cash-only sale is found in (it has no gateway transaction). */
+  /**
+   * Paid carts, and due ones (paid once, a card of it voided since: issue 20, point 4), newest
+   * first: the list a cash-only sale is found in (it has no gateway transaction), and where a due
+   * cart is collected.
+   */
   paidCarts(page: number, pageSize: number): { rows: CartSaleRow[]; total: number } {
-    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM carts WHERE status = 'paid'`).get() as { n: number }).n;
+    const total = (this.db.prepare(`SELECT COUNT(*) AS n FROM carts WHERE status IN ('paid', 'due')`).get() as { n: number }).n;
     const rows = this.db
       .prepare(
-        `SELECT c.id, c.closed_ts, c.total_cents, u.name AS cashier,
+        `SELECT c.id, c.status, c.closed_ts, c.total_cents, u.name AS cashier, k.name AS collector,
+                (SELECT COALESCE(SUM(approved_cents), 0) FROM cart_tenders WHERE cart_id = c.id AND status = 'approved') AS collected,
                 (SELECT group_concat(kind, ',') FROM (SELECT DISTINCT kind FROM cart_tenders WHERE cart_id = c.id AND status IN ('approved', 'reversed') ORDER BY seq)) AS kinds,
                 (SELECT COUNT(*) FROM cart_lines WHERE cart_id = c.id) AS line_count,
                 (SELECT COUNT(*) FROM cart_lines WHERE cart_id = c.id AND refunded = 1) AS returned
-           FROM carts c LEFT JOIN pos_users u ON u.id = c.user_id
-          WHERE c.status = 'paid'
+           FROM carts c LEFT JOIN pos_users u ON u.id = c.user_id LEFT JOIN pos_users k ON k.id = c.collector_id
+          WHERE c.status IN ('paid', 'due')
           ORDER BY c.closed_ts DESC, c.id
           LIMIT ? OFFSET ?`,
       )
-      .all(pageSize, (page - 1) * pageSize) as Array<{ id: string; closed_ts: number; total_cents: number; cashier: string | null; kinds: string | null; line_count: number; returned: number }>;
+      .all(pageSize, (page - 1) * pageSize) as Array<{
+      id: string;
+      status: 'paid' | 'due';
+      closed_ts: number;
+      total_cents: number;
+      cashier: string | null;
+      collector: string | null;
+      collected: number;
+      kinds: string | null;
+      line_count: number;
+      returned: number;
+    }>;
     return {
       total,
       rows: rows.map((r) => ({
         id: r.id,
+        status: r.status,
+        dueCents: r.status === 'due' ? Math.max(0, r.total_cents - r.collected) : 0,
+        collector: r.status === 'due' ? r.collector : null,
         paidTs: r.closed_ts,
         cashier: r.cashier,
         totalCents: r.total_cents,

@@ -311,6 +311,11 @@ export const POS_MIGRATIONS: readonly string[] = [
      seen_ms INTEGER
    );
    CREATE INDEX lost_payments_shown ON lost_payments (state, seen_by);`,
+  // A due cart being collected (issue 20, point 4: cart:collect): the counter user whose cart to
+  // tender it is until it is paid. Its own user_id stays the cashier who sold it (the receipt's
+  // cashier); one collector per cart, and one due cart per collector.
+  `ALTER TABLE carts ADD COLUMN collector_id TEXT;
+   CREATE UNIQUE INDEX carts_one_collecting ON carts (collector_id) WHERE status = 'due' AND collector_id IS NOT NULL;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -19,7 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GuardSettings } from '../../shared/amount-guards';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
-import { beginCancel, beginTender, finishTender, markReversed, pendingTender, type Tender } from '../../shared/cart/tender-machine';
+import { beginCancel, beginTender, finishTender, markReversed, pendingTender, TENDER_MESSAGES, type Tender } from '../../shared/cart/tender-machine';
 import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResults, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
@@ -62,6 +62,12 @@ export const TENDER_COPY = {
   cartBusy: 'Finish or clear the sale in the cart first.',
   alreadyInCart: 'This card sale is already part of a cart.',
   noItem: 'That item is not in the catalogue (or it was archived).',
+  /** Collecting a due cart (issue 20, point 4). */
+  notDue: 'Only a sale with money due can be collected: this one owes nothing.',
+  collectBusy: 'Finish or clear the sale in your cart first, then collect the rest of this one.',
+  collectTaken: (who: string) => `${who} is collecting this sale at their counter. A manager can take it over.`,
+  dueNoCancel: 'This sale was paid before and its items are gone: it cannot be cancelled here. Collect what is due, or put it back for later.',
+  notCollecting: 'You are not collecting a sale that has money due.',
 } as const;
 
 type CartHandlers = Pick<
@@ -85,6 +91,8 @@ type CartHandlers = Pick<
   | 'cart:receipt'
   | 'cart:sales'
   | 'cart:of-transaction'
+  | 'cart:collect'
+  | 'cart:put-back'
   | 'cart:refund-lines'
 >;
 
@@ -207,7 +215,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     const s = counter();
     if (!s.ok) return Promise.resolve(s);
     const cartId = mine(s.value);
-    if (!store.editable(cartId)) return Promise.resolve(fail('conflict', CART_MESSAGES.locked));
+    if (!store.editable(cartId)) return Promise.resolve(fail('conflict', store.view(cartId).status === 'due' ? CART_MESSAGES.dueLocked : CART_MESSAGES.locked));
     let r: Result<null> = ok(null);
     // One transaction: a discount refused for want of approval leaves the cart as it was.
     try {
@@ -557,7 +565,44 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const s = counter();
       if (!s.ok) return s;
       const cartId = mine(s.value);
+      if (store.view(cartId).status === 'due') return fail('conflict', TENDER_COPY.dueNoCancel);
       return oneAtATime(cartId, () => cancelCart(s.value, cartId, approval));
+    },
+
+    /**
+     * A due cart becomes the counter user's cart to tender (issue 20, point 4). Only one cart is
+     * a user's to tender at a time, so their own must be empty (a sale in it is never pushed
+     * aside); only one collector at a time, whoever sold it — a manager may take it over from
+     * another (a collector who left it), unless a payment of it is in progress. Moves no money:
+     * the tenders that follow are the normal ones, each held to the balance and the hard cap.
+     */
+    'cart:collect': async ({ cartId }) => {
+      const s = counter();
+      if (!s.ok) return s;
+      if (!store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
+      const me = s.value.user.id;
+      return oneAtATime(cartId, async () => {
+        const c = store.collection(cartId);
+        if (c.status !== 'due' || store.view(cartId).balanceCents === 0) return fail('conflict', TENDER_COPY.notDue);
+        if (c.collectorId === me) return ok(store.view(cartId));
+        const takeOver = s.value.user.role === 'manager' && !pendingTender(store.tenderState(cartId));
+        if (c.collectorId && !takeOver) return fail('conflict', c.collector && s.value.user.role !== 'manager' ? TENDER_COPY.collectTaken(c.collector) : TENDER_MESSAGES.pending);
+        // The user's cart to tender now: another due cart they collect, or their own open one.
+        const current = store.view(mine(s.value));
+        if (current.status === 'due' || current.lines.length > 0 || current.tenders.length > 0) return fail('conflict', TENDER_COPY.collectBusy);
+        if (!store.collect(cartId, me, c.collectorId)) return fail('conflict', TENDER_COPY.collectBusy);
+        return ok(store.view(cartId));
+      });
+    },
+
+    'cart:put-back': async () => {
+      const s = counter();
+      if (!s.ok) return s;
+      const cartId = mine(s.value);
+      if (store.view(cartId).status !== 'due') return fail('conflict', TENDER_COPY.notCollecting);
+      if (pendingTender(store.tenderState(cartId))) return fail('conflict', TENDER_MESSAGES.pending);
+      store.putBack(cartId);
+      return ok(store.view(mine(s.value)));
     },
 
     'cart:refund-lines': async ({ cartId, lineIds }) => {

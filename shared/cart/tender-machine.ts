@@ -5,13 +5,17 @@
  *   open ──begin──▶ (one tender pending) ──approve/decline──▶ open … ──balance 0──▶ paid
  *     └──────────────────────────────cancel──▶ cancelling ──every card reversed──▶ cancelled
  *   paid ──a card payment voided at the gateway (a manager's cart return)──▶ due
+ *   due ──collected (cart:collect): tenders up to the balance──balance 0──▶ paid
  *
  * Rules: one tender at a time (a second submit while one is pending is refused, so a
  * double click cannot charge twice); a card tender is at most the balance (over-tender is
  * refused); cash may be more than the balance and the difference is change, never
  * collected money; a partial approval counts only what was approved and leaves the rest as
  * the balance; the sale is paid only when the balance is zero; a paid or cancelled sale
- * takes no tender.
+ * takes no tender. A due sale takes tenders under the same rules as an open one — a card at
+ * most the balance, cash paying at most the balance with the rest as change — so what is
+ * collected never exceeds what is due; it cannot be cancelled (its goods left with the
+ * customer: what is owed stays owed until a manager decides otherwise).
  */
 
 export type TenderKind = 'cash' | 'card' | 'saved-card' | 'terminal';
@@ -45,7 +49,7 @@ export interface TenderState {
 export type Step<T> = { ok: true; value: T } | { ok: false; message: string };
 
 export const TENDER_MESSAGES = {
-  notOpen: (s: SaleStatus) => (s === 'paid' ? 'This sale is already paid.' : s === 'due' ? 'A card payment of this sale was voided after it was paid; it takes no more payments here.' : 'This sale was cancelled.'),
+  notOpen: (s: SaleStatus) => (s === 'paid' ? 'This sale is already paid.' : s === 'due' ? 'A card payment of this sale was voided after it was paid. Collect the rest from Cart sales.' : 'This sale was cancelled.'),
   pending: 'A payment for this sale is still in progress. Wait for its answer.',
   nothingDue: 'Nothing is left to pay on this sale.',
   zero: 'Enter an amount above $0.00.',
@@ -74,7 +78,7 @@ export function pendingTender(s: TenderState): Tender | undefined {
  * min(tendered, balance) and the rest is change. Card: `amountCents` (default: the balance).
  */
 export function beginTender(s: TenderState, t: { id: string; kind: TenderKind; amountCents?: number; tenderedCents?: number }): Step<{ state: TenderState; tender: Tender }> {
-  if (s.status !== 'open') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
+  if (s.status !== 'open' && s.status !== 'due') return { ok: false, message: TENDER_MESSAGES.notOpen(s.status) };
   if (s.totalCents <= 0) return { ok: false, message: TENDER_MESSAGES.emptyCart };
   if (pendingTender(s)) return { ok: false, message: TENDER_MESSAGES.pending };
   const balance = balanceCents(s);
@@ -106,7 +110,7 @@ export function finishTender(s: TenderState, id: string, answer: { approvedCents
 }
 
 function settle(s: TenderState): TenderState {
-  if (s.status === 'open' && s.totalCents > 0 && balanceCents(s) === 0 && !pendingTender(s)) return { ...s, status: 'paid' };
+  if ((s.status === 'open' || s.status === 'due') && s.totalCents > 0 && balanceCents(s) === 0 && !pendingTender(s)) return { ...s, status: 'paid' };
   return s;
 }
 

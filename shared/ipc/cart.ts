@@ -65,9 +65,15 @@ export interface CartReceiptData {
   cards: Record<string, TransactionView | null>;
 }
 
-/** One paid cart in the list of cart sales (cash ones included: they have no gateway transaction to find them by). */
+/** One paid (or due) cart in the list of cart sales (cash ones included: they have no gateway transaction to find them by). */
 export interface CartSaleRow {
   id: string;
+  /** `due`: paid once, then a card payment of it was voided (issue 20): `dueCents` is owed again. */
+  status: 'paid' | 'due';
+  /** What a due cart still owes; 0 when paid. */
+  dueCents: number;
+  /** Who is collecting a due cart now (null when no one is). */
+  collector: string | null;
   /** Unix milliseconds when it was paid. */
   paidTs: number;
   cashier: string | null;
@@ -133,6 +139,13 @@ export const cartHandlers = {
   'cart:receipt': z.strictObject({ cartId: idSchema }),
   /** Paid carts, newest first, in pages (cash-only sales are found here). */
   'cart:sales': z.strictObject({ page: z.number().int().min(1).max(10_000).default(1) }),
+  /**
+   * A due cart (a card payment of it voided after it was paid) becomes the signed-in counter
+   * user's cart to tender, while their own cart is empty: the normal tenders take what is due.
+   */
+  'cart:collect': z.strictObject({ cartId: idSchema }),
+  /** The due cart being collected goes back to Cart sales, still due (nothing pending on it). */
+  'cart:put-back': z.void(),
   /** The paid cart a card transaction belongs to, or null. */
   'cart:of-transaction': z.strictObject({ transactionId: idSchema }),
   /** Managers: returns the chosen lines, refunding each line's share of each tender. */
@@ -159,6 +172,8 @@ export interface CartResults {
   'cart:receipt': CartReceiptData;
   'cart:sales': CartSalesPage;
   'cart:of-transaction': CartView | null;
+  'cart:collect': CartView;
+  'cart:put-back': CartView;
   'cart:refund-lines': { cart: CartView; refundedCents: number; cashBackCents: number; message: string };
 }
 

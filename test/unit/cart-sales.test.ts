@@ -29,7 +29,7 @@ describe('cart sales after the sale', () => {
 
     const list = value(await h.call('cart:sales', { page: 1 }));
     expect(list).toMatchObject({ page: 1, pageCount: 1 });
-    expect(list.rows).toEqual([{ id: paid.id, paidTs: expect.any(Number), cashier: 'Casey', totalCents: 703, paidBy: 'Cash', lineCount: 2, returnedLines: 0 }]);
+    expect(list.rows).toEqual([{ id: paid.id, status: 'paid', dueCents: 0, collector: null, paidTs: expect.any(Number), cashier: 'Casey', totalCents: 703, paidBy: 'Cash', lineCount: 2, returnedLines: 0 }]);
 
     const receipt = value(await h.call('cart:receipt', { cartId: paid.id }));
     expect(receipt).toMatchObject({ cashier: 'Casey', cards: {} });

@@ -61,7 +61,9 @@ export function CartPanel() {
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [savedOpen, setSavedOpen] = useState(false);
   const [cardPartText, setCardPartText] = useState('');
-  const taken = cart.tenders.some((t) => t.status === 'approved' || t.status === 'pending');
+  // A due cart (paid once, a card of it voided since, collected from Cart sales) keeps its lines as sold.
+  const due = cart.status === 'due';
+  const taken = due || cart.tenders.some((t) => t.status === 'approved' || t.status === 'pending');
   const t = cart.totals;
   const parsed = parseDiscount(discountText_);
   const takenBy = (cash: boolean) => cart.tenders.filter((x) => (x.kind === 'cash') === cash && x.status === 'approved').reduce((a, x) => a + x.approvedCents, 0);
@@ -78,8 +80,13 @@ export function CartPanel() {
   return (
     <section className="panel order-panel" aria-labelledby="cart-title">
       <h2 id="cart-title" className="section-title">
-        Cart
+        {due ? 'Collect the rest' : 'Cart'}
       </h2>
+      {due && (
+        <p className="notice notice-info" data-testid="cart-due-note">
+          This sale was paid, then a card payment of it was voided. Collect the {money(cart.balanceCents)} due: cash, a card, a saved card or the terminal.
+        </p>
+      )}
       <ul className="cart-lines" aria-label="Cart lines">
         {cart.lines.map((l, i) => (
           <li key={l.id} className="cart-line" data-testid="cart-line">
@@ -202,7 +209,11 @@ export function CartPanel() {
       )}
 
       <div className="form-actions">
-        {taken ? (
+        {due ? (
+          <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy || cart.tenders.some((x) => x.status === 'pending')} onClick={() => void c.putBack()}>
+            Put it back (collect later)
+          </button>
+        ) : taken ? (
           <button type="button" className="btn btn-danger btn-lg" disabled={c.busy} onClick={() => setConfirmCancel(true)}>
             Cancel sale
           </button>

@@ -3,6 +3,10 @@ import type { Approval } from '../stores/cart-store';
 import { useSessionStore } from '../stores/session-store';
 import { ConfirmDialog } from './confirm-dialog';
 
+/** What the dialog asks when a card payment of a paid sale is voided (issue 20, point 4): the core answered `approval_needed`. */
+export const VOID_RETURN_SENTENCE = (amount: string) =>
+  `This card payment of ${amount} paid part of a sale that is already paid, so voiding it is a return: a manager approves it with their PIN. The sale then has ${amount} due, collected from Cart sales.`;
+
 /**
  * A manager approves a step at a cashier's counter (a large discount, an edit that makes a
  * discount's share larger, cancelling a sale a card paid for): they pick their name and type

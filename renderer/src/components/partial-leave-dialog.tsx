@@ -1,4 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
+import { isTopmostModal } from '../lib/topmost-modal';
+import { useApprovalRetry } from '../lib/use-approval-retry';
+import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from './manager-approval-dialog';
 import { money } from '../lib/money-format';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { useNavStore } from '../stores/nav-store';
@@ -19,8 +22,19 @@ export function PartialLeaveDialog() {
   const open = leaving ? sale.openPartial() : null;
   const ref = useRef<HTMLDivElement>(null);
   const keepRef = useRef<HTMLButtonElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // What the question was opened for, kept past the void (which starts the sale over and closes the question).
+  const leavingRef = useRef(leaving);
+  if (leaving) leavingRef.current = leaving;
+  // A partial approval that paid part of a cart already paid is a return: a manager's PIN first (issue 20, point 4).
+  const voiding = useApprovalRetry(
+    (approval) => useSaleStore.getState().voidPartial(approval),
+    () => {
+      if (leavingRef.current === 'switch-user') void useSessionStore.getState().signOut();
+      else useNavStore.setState({ screen: 'sale' });
+    },
+  );
+  const busy = voiding.busy;
+  const error = voiding.asking ? null : voiding.error;
   useFocusTrap(ref);
 
   useEffect(() => {
@@ -28,7 +42,8 @@ export function PartialLeaveDialog() {
     const previous = document.activeElement as HTMLElement | null;
     keepRef.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') {
+      // A manager's PIN dialog opened over this one takes its own Escape.
+      if (e.key === 'Escape' && isTopmostModal(ref.current)) {
         e.stopPropagation();
         useSaleStore.getState().stayPut();
       }
@@ -49,15 +64,7 @@ export function PartialLeaveDialog() {
     // Straight to collecting the rest, on whatever screen the question came up.
     useNavStore.setState({ screen: 'sale' });
   };
-  const voidIt = async () => {
-    setBusy(true);
-    const err = await useSaleStore.getState().voidPartial();
-    setBusy(false);
-    setError(err);
-    if (err) return;
-    if (leaving === 'switch-user') void useSessionStore.getState().signOut();
-    else useNavStore.setState({ screen: 'sale' });
-  };
+  const voidIt = () => void voiding.run();
   const leaveAsItIs = () => {
     useSaleStore.getState().stayPut();
     void useSessionStore.getState().signOut();
@@ -80,8 +87,8 @@ export function PartialLeaveDialog() {
           <button ref={keepRef} type="button" className="btn btn-primary btn-lg" onClick={keep} disabled={busy}>
             Keep it and collect the rest
           </button>
-          <button type="button" className="btn btn-danger btn-lg" onClick={() => void voidIt()} disabled={busy}>
-            {busy ? 'Voiding…' : `Void the ${approved}`}
+          <button type="button" className="btn btn-danger btn-lg" onClick={voidIt} disabled={busy}>
+            {busy && !voiding.asking ? 'Voiding…' : `Void the ${approved}`}
           </button>
           {leaving === 'switch-user' && (
             <button type="button" className="btn btn-secondary btn-lg" onClick={leaveAsItIs} disabled={busy}>
@@ -90,6 +97,16 @@ export function PartialLeaveDialog() {
           )}
         </div>
       </div>
+      {voiding.asking && (
+        <ManagerApprovalDialog
+          sentence={VOID_RETURN_SENTENCE(approved)}
+          confirmLabel={`Approve and void the ${approved}`}
+          busy={voiding.busy}
+          error={voiding.error}
+          onApprove={voiding.approve}
+          onCancel={voiding.cancel}
+        />
+      )}
     </div>
   );
 }

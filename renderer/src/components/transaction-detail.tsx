@@ -1,5 +1,7 @@
 import { CartLineReturn } from './cart-line-return';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useApprovalRetry } from '../lib/use-approval-retry';
+import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from './manager-approval-dialog';
 import { shortRefOf } from '../../../shared/short-ref';
 import { isTypingTarget } from '../lib/shortcuts';
 import type { TransactionView } from '../../../shared/ipc/contract';
@@ -19,6 +21,8 @@ import { useTransactionsStore } from '../stores/transactions-store';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../../shared/refund-limit';
 
 export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
+/** A cashier may void a partial approval (the sale path allows it); one that paid part of a sale already paid takes a manager's PIN there. */
+export const PARTIAL_VOID_NOTE = 'Only a manager can refund. A partly approved sale can be voided here; if it paid part of a sale that is already paid, a manager enters their PIN.';
 
 type Pending = { kind: 'refund'; cents: number } | { kind: 'void' } | null;
 
@@ -52,6 +56,21 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
 
   const canRefund = t.kind === 'sale' && t.refundableCents > 0;
   const canVoid = t.voidable;
+  // A cashier voids a partial approval through the sale path; a manager's PIN when the core says it is a cart return (issue 20, point 4).
+  const cashierVoid = !isManager && t.partial && canVoid;
+  const partialVoid = useApprovalRetry(
+    (approval) => ringup.saleVoidPartial({ id: t.id, ...(approval ? { approval } : {}) }),
+    (view) => {
+      setPending(null);
+      onChanged(view);
+      setDone(`The partial approval of ${money(view.amountCents)} was voided; the customer is not charged.`);
+    },
+  );
+  const cancelPartialVoid = partialVoid.cancel;
+  const closePartialVoid = useCallback(() => {
+    cancelPartialVoid();
+    setPending(null);
+  }, [cancelPartialVoid]);
   const askRefundRef = useRef<() => void>(() => undefined);
 
   // R: refund (the amount in the field), for a manager, outside text fields and dialogs.
@@ -91,6 +110,9 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
       setPending(null);
       onChanged(r.value.original);
       setDone(r.value.approved ? `Refunded ${money(pending.cents)} to ${t.cardBrand} •••• ${t.lastFour}.` : r.value.message);
+    } else if (cashierVoid) {
+      setBusy(false);
+      await partialVoid.run();
     } else {
       const r = await ringup.transactionsVoid({ id: t.id });
       setBusy(false);
@@ -127,7 +149,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         <div className="manager-actions">
           {!isManager && (
             <p className="notice notice-info" id="manager-only">
-              {MANAGER_ONLY}
+              {cashierVoid ? PARTIAL_VOID_NOTE : MANAGER_ONLY}
             </p>
           )}
           {canRefund && (
@@ -169,7 +191,17 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
               </button>
             )}
             {canVoid && (
-              <button type="button" className="btn btn-danger btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={() => setPending({ kind: 'void' })}>
+              <button
+                type="button"
+                className="btn btn-danger btn-lg"
+                disabled={!isManager && !cashierVoid}
+                aria-describedby={!isManager ? 'manager-only' : undefined}
+                onClick={() => {
+                  setDialogError(null);
+                  cancelPartialVoid();
+                  setPending({ kind: 'void' });
+                }}
+              >
                 Void sale…
               </button>
             )}
@@ -229,13 +261,13 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         </div>
       </div>
 
-      {pending && (
+      {pending && !partialVoid.asking && (
         <ConfirmDialog
           title={pending.kind === 'refund' ? `Refund ${money(pending.cents)}?` : `Void this ${money(t.amountCents)} sale?`}
           confirmLabel={pending.kind === 'refund' ? `Refund ${money(pending.cents)}` : 'Void sale'}
           danger={pending.kind === 'void'}
-          busy={busy}
-          error={dialogError}
+          busy={busy || partialVoid.busy}
+          error={dialogError ?? partialVoid.error}
           onCancel={() => setPending(null)}
           onConfirm={() => void confirm()}
         >
@@ -249,6 +281,16 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
             </p>
           )}
         </ConfirmDialog>
+      )}
+      {partialVoid.asking && (
+        <ManagerApprovalDialog
+          sentence={VOID_RETURN_SENTENCE(money(t.amountCents))}
+          confirmLabel={`Approve and void the ${money(t.amountCents)}`}
+          busy={partialVoid.busy}
+          error={partialVoid.error}
+          onApprove={partialVoid.approve}
+          onCancel={closePartialVoid}
+        />
       )}
     </section>
   );

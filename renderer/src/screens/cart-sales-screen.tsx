@@ -3,6 +3,11 @@
  * no gateway transaction, so the Transactions list cannot show them). Opening one shows its
  * receipt (both copies print) and, for managers, returning chosen lines. Cashiers reach it
  * from the Transactions screen; managers also from the Manage hub.
+ *
+ * A due sale (paid, then a card payment of it voided: issue 20, point 4) says what is due,
+ * and "Collect the rest" makes it this user's cart to tender on the Sale screen (the core
+ * refuses, in a sentence shown here, while their own cart holds a sale or someone else is
+ * collecting it).
  * Component state only: leaving the screen drops the selection.
  */
 import { useCallback, useEffect, useState } from 'react';
@@ -15,6 +20,8 @@ import { ErrorNote } from '../components/outcome-note';
 import { receiptHeaderOf } from '../components/receipt';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
+import { useCartStore } from '../stores/cart-store';
+import { useNavStore } from '../stores/nav-store';
 import { useSaleStore } from '../stores/sale-store';
 import { useSessionStore } from '../stores/session-store';
 
@@ -39,6 +46,18 @@ export function CartSalesScreen() {
     if (!config) void loadConfig();
   }, [config, loadConfig]);
 
+  const [collecting, setCollecting] = useState<string | null>(null);
+  const me = useSessionStore((s) => s.session?.user.name ?? null);
+  const collect = async (cartId: string) => {
+    setError(null);
+    setCollecting(cartId);
+    const refused = await useCartStore.getState().collect(cartId);
+    setCollecting(null);
+    if (refused) return setError(refused);
+    // On the Sale screen the due cart is the cart, its balance what is due.
+    useNavStore.setState({ screen: 'sale' });
+  };
+
   const openCart = async (cartId: string) => {
     setError(null);
     const r = await ringup.cartReceipt({ cartId });
@@ -47,12 +66,14 @@ export function CartSalesScreen() {
   };
 
   return (
-    <div className="cart-sales-layout">
+    <div className={open ? 'cart-sales-layout' : 'cart-sales-layout cart-sales-layout-wide'}>
       <section className="panel" aria-labelledby="cart-sales-title">
         <h1 id="cart-sales-title" className="section-title" tabIndex={-1} data-screen-focus>
           Cart sales
         </h1>
-        <p className="muted">Sales rung up as a cart, cash ones too, newest first. Open one to print its receipt{isManager ? ' or return items' : ''}.</p>
+        <p className="muted">
+          Sales rung up as a cart, cash ones too, newest first. Open one to print its receipt{isManager ? ' or return items' : ''}. A sale with money due (a card payment of it was voided) is collected from here.
+        </p>
         <ErrorNote text={error} />
         {list && list.rows.length === 0 ? (
           <p className="empty-list">No cart sales yet.</p>
@@ -80,11 +101,38 @@ export function CartSalesScreen() {
                     {r.lineCount}
                     {r.returnedLines > 0 ? ` (${r.returnedLines} returned)` : ''}
                   </td>
-                  <td>{money(r.totalCents)}</td>
                   <td>
-                    <button type="button" className="btn btn-secondary" onClick={() => void openCart(r.id)} aria-label={`Open the ${money(r.totalCents)} sale of ${dateAndTime(Math.floor(r.paidTs / 1000))}`}>
-                      Open
-                    </button>
+                    {money(r.totalCents)}
+                    {r.status === 'due' && (
+                      <>
+                        <br />
+                        <span className="badge badge-state-pending" data-testid="cart-sale-due">
+                          {money(r.dueCents)} due
+                        </span>
+                      </>
+                    )}
+                  </td>
+                  <td>
+                    <div className="cart-sales-actions">
+                      {r.status === 'due' &&
+                        // A manager may take it over from a collector who left it (the core refuses while a payment of it runs).
+                        (r.collector && r.collector !== me && !isManager ? (
+                          <span className="muted">{r.collector} is collecting it</span>
+                        ) : (
+                          <button
+                            type="button"
+                            className="btn btn-primary"
+                            disabled={collecting !== null}
+                            onClick={() => void collect(r.id)}
+                            aria-label={`Collect the rest: ${money(r.dueCents)} due on the ${money(r.totalCents)} sale of ${dateAndTime(Math.floor(r.paidTs / 1000))}`}
+                          >
+                            {collecting === r.id ? 'Collecting…' : 'Collect the rest'}
+                          </button>
+                        ))}
+                      <button type="button" className="btn btn-secondary" onClick={() => void openCart(r.id)} aria-label={`Open the ${money(r.totalCents)} sale of ${dateAndTime(Math.floor(r.paidTs / 1000))}`}>
+                        Open
+                      </button>
+                    </div>
                   </td>
                 </tr>
               ))}

@@ -8,6 +8,10 @@ import { money } from '../lib/money-format';
 import { printReceipt } from '../lib/print-receipt';
 import { isTypingTarget } from '../lib/shortcuts';
 import type { FirstCard } from '../stores/sale-store';
+import type { Approval } from '../stores/cart-store';
+import type { Result } from '../../../shared/result';
+import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from '../components/manager-approval-dialog';
+import { useApprovalRetry } from '../lib/use-approval-retry';
 
 interface SaleResultProps {
   outcome: SaleOutcome;
@@ -19,8 +23,8 @@ interface SaleResultProps {
   onHandedToCart(): void;
   onRetry(): void;
   onCollectRest(): void;
-  /** Voids the partial approval; answers an error sentence or null. */
-  onVoidPartial(): Promise<string | null>;
+  /** Voids the partial approval (with a manager's PIN when the core asks for one); answers the core's refusal. */
+  onVoidPartial(approval?: Approval): Promise<Result<null>>;
 }
 
 /** Approved, partly approved or declined, why in plain words, and the receipt. */
@@ -30,8 +34,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
   const restCents = t.requestedCents - t.amountCents;
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [printError, setPrintError] = useState<string | null>(null);
-  const [voidError, setVoidError] = useState<string | null>(null);
-  const [voiding, setVoiding] = useState(false);
+  // A partial approval that paid part of a cart already paid is a return: a manager's PIN first (issue 20, point 4).
+  const voiding = useApprovalRetry(onVoidPartial, () => undefined);
 
   useEffect(() => {
     // The outcome is the first thing seen, even on a short screen where Charge sat low on a scrolled page.
@@ -59,12 +63,6 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onNewSale, t.id, partial]);
-
-  const voidPartial = async () => {
-    setVoiding(true);
-    setVoidError(await onVoidPartial());
-    setVoiding(false);
-  };
 
   const tone = partial ? 'partial' : outcome.approved ? 'approved' : 'declined';
   return (
@@ -107,8 +105,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
               <button type="button" className="btn btn-secondary btn-lg" onClick={() => void useCartStore.getState().adoptPartial(t.id).then((ok) => ok && onHandedToCart())}>
                 Collect {money(restCents)} in cash
               </button>
-              <button type="button" className="btn btn-danger btn-lg" onClick={() => void voidPartial()} disabled={voiding}>
-                {voiding ? 'Voiding…' : `Void the ${money(t.amountCents)} and start over`}
+              <button type="button" className="btn btn-danger btn-lg" onClick={() => void voiding.run()} disabled={voiding.busy}>
+                {voiding.busy && !voiding.asking ? 'Voiding…' : `Void the ${money(t.amountCents)} and start over`}
               </button>
             </>
           ) : outcome.approved ? (
@@ -131,10 +129,20 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
             </>
           )}
         </div>
-        {(printError ?? voidError) && (
+        {(printError ?? (voiding.asking ? null : voiding.error)) && (
           <p className="notice notice-error" role="alert">
-            {printError ?? voidError}
+            {printError ?? voiding.error}
           </p>
+        )}
+        {voiding.asking && (
+          <ManagerApprovalDialog
+            sentence={VOID_RETURN_SENTENCE(money(t.amountCents))}
+            confirmLabel={`Approve and void the ${money(t.amountCents)}`}
+            busy={voiding.busy}
+            error={voiding.error}
+            onApprove={voiding.approve}
+            onCancel={voiding.cancel}
+          />
         )}
         {/* An offline sale has no gateway record to e-mail from yet (issue 13). */}
         {outcome.approved && !partial && !t.offline && <EmailReceipt transactionId={t.id} />}

@@ -168,13 +168,13 @@ export function SaleScreen() {
             {cart.message}
           </p>
         )}
-        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
+        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {catalogueOn && (
           <button
             type="button"
             className="btn btn-secondary btn-lg btn-block"
-            disabled={s.subtotalCents === 0 || cart.busy || charging || fixedRest}
+            disabled={s.subtotalCents === 0 || cart.busy || charging || fixedRest || cart.cart?.status === 'due'}
             onClick={() => void cart.addOpen(s.subtotalCents).then((added) => added && s.newSale())}
           >
             Add {money(s.subtotalCents)} to the cart

@@ -64,6 +64,10 @@ interface CartState {
   cancel(approval?: Approval): Promise<void>;
   /** A keyed sale's partial approval: the rest becomes the cart's balance. */
   adoptPartial(transactionId: string): Promise<boolean>;
+  /** A due cart (Cart sales) becomes this user's cart to tender; answers the core's sentence when refused, or null. */
+  collect(cartId: string): Promise<string | null>;
+  /** The due cart being collected goes back to Cart sales, still due. */
+  putBack(): Promise<void>;
   newSale(): Promise<void>;
 }
 
@@ -206,6 +210,18 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
         void get().load();
       }, { kind: 'cancel' }, approval !== undefined)),
     adoptPartial: (transactionId) => run(() => ringup.cartAdoptPartial({ transactionId }), showCart),
+    async collect(cartId) {
+      const epoch = userEpoch();
+      const r = await ringup.cartCollect({ cartId });
+      if (epoch !== userEpoch()) return null;
+      if (!r.ok) return r.error.message;
+      set({ cart: r.value, receipt: null, receiptData: null, message: null, error: null, approvalFor: null });
+      return null;
+    },
+    putBack: async () =>
+      void (await run(() => ringup.cartPutBack(), (v) => {
+        set({ cart: v, message: 'The sale went back to Cart sales; what is due stays due.' });
+      })),
     async newSale() {
       set({ receipt: null, receiptData: null, message: null, error: null });
       await get().load();

@@ -19,6 +19,8 @@ import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { applyKey, saleTotals, type KeypadKey, type SaleTotals, type TipChoice } from '../lib/amount-entry';
 import { money } from '../lib/money-format';
+import { ok, type Result } from '../../../shared/result';
+import type { Approval } from './cart-store';
 
 /** `checking`: the gateway's answer was lost; asking it (by clientRef) what happened before anything else. */
 export type SalePhase = 'entry' | 'charging' | 'checking' | 'result';
@@ -94,8 +96,12 @@ interface SaleState {
   keepPartial(): void;
   /** Closes the question with nothing changed (Escape). */
   stayPut(): void;
-  /** Voids the open partial approval (any signed-in user may) and starts over; answers an error sentence or null. */
-  voidPartial(): Promise<string | null>;
+  /**
+   * Voids the open partial approval and starts over; answers the core's refusal. A cashier may
+   * void a partial approval, except one that paid part of a cart already paid: that is a return,
+   * refused `approval_needed` until a manager's PIN comes as `approval` (issue 20, point 4).
+   */
+  voidPartial(approval?: Approval): Promise<Result<null>>;
 }
 
 /** A fresh sale: what the store starts with and what "New sale" (and F2) return to. */
@@ -279,16 +285,16 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
         cardResetToken: st.cardResetToken + 1,
       }));
     },
-    async voidPartial() {
+    async voidPartial(approval) {
       const open = get().openPartial();
-      if (!open) return null;
+      if (!open) return ok(null);
       const epoch = userEpoch();
-      const r = await ringup.saleVoidPartial({ id: open.transaction.id });
-      if (epoch !== userEpoch()) return null;
-      if (!r.ok) return r.error.message;
+      const r = await ringup.saleVoidPartial({ id: open.transaction.id, ...(approval ? { approval } : {}) });
+      if (epoch !== userEpoch()) return ok(null);
+      if (!r.ok) return r;
       get().startOver();
       set({ notice: `The partial approval of ${money(open.transaction.amountCents)} was voided; the customer is not charged. Start the sale again.` });
-      return null;
+      return ok(null);
     },
   };
 });

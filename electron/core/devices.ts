@@ -31,6 +31,7 @@ import type { V2AccountVault, V2Transaction } from '../client/v2-types';
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
 import { deviceAddressRefusal, devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
+import { terminalRowAddress } from '../devices/terminal-address';
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { GuardSettings } from '../../shared/amount-guards';
@@ -99,11 +100,7 @@ function parseJson(v: unknown): unknown {
   }
 }
 
-function addressOf(t: Row): DeviceAddress | null {
-  if (t.communication_type === 'serial' && typeof t.serial_path === 'string' && t.serial_path) return { kind: 'serial', path: t.serial_path };
-  if (typeof t.local_ip_address === 'string' && t.local_ip_address) return { kind: 'tcp', host: t.local_ip_address, port: Number(t.port ?? 10009) };
-  return null;
-}
+const addressOf = terminalRowAddress;
 
 function tcpReachable(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
   return new Promise((resolve) => {

@@ -16,6 +16,9 @@
 import { connect, type TLSSocket } from 'node:tls';
 import { DEVICE_MSG, DeviceError } from './device-messages';
 
+/** Where the engine's refusal carries the fingerprint a refused peer presented (the counter records it in the device fault). */
+export const TERMINAL_CERTIFICATE_KEY = 'terminal_certificate';
+
 /** The link refused a peer because of its certificate; `presented` is what it showed (for the device-fault record). */
 export class TerminalCertificateError extends DeviceError {
   constructor(

@@ -17,5 +17,6 @@ export function terminalRowAddress(t: Row): DeviceAddress | null {
   if (t.communication_type === 'serial' && typeof t.serial_path === 'string' && t.serial_path) return { kind: 'serial', path: t.serial_path };
   if (typeof t.local_ip_address !== 'string' || !t.local_ip_address) return null;
   const port = typeof t.port === 'number' ? t.port : t.port ? Number(t.port) : TERMINAL_PORT;
-  return { kind: 'tcp', host: t.local_ip_address, port, tls: on(t.tls) ? { fingerprint: typeof t.tls_fingerprint === 'string' ? t.tls_fingerprint : '' } : null };
+  if (!on(t.tls)) return { kind: 'tcp', host: t.local_ip_address, port };
+  return { kind: 'tcp', host: t.local_ip_address, port, tls: { fingerprint: typeof t.tls_fingerprint === 'string' ? t.tls_fingerprint : '' } };
 }

@@ -31,6 +31,8 @@ import type { V2AccountVault, V2Transaction, V2TransactionCreate } from '../clie
 import { CheckScannerDriver } from '../devices/check-scanner';
 import { openLink, openSerialLink, type DeviceAddress } from '../devices/device-link';
 import { deviceAddressRefusal, devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
+import { terminalRowAddress } from '../devices/terminal-address';
+import { presentedFingerprint, TERMINAL_CERTIFICATE_KEY } from '../devices/terminal-tls';
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { GuardSettings } from '../../shared/amount-guards';
@@ -105,10 +107,12 @@ function parseJson(v: unknown): unknown {
   }
 }
 
-function addressOf(t: Row): DeviceAddress | null {
-  if (t.communication_type === 'serial' && typeof t.serial_path === 'string' && t.serial_path) return { kind: 'serial', path: t.serial_path };
-  if (typeof t.local_ip_address === 'string' && t.local_ip_address) return { kind: 'tcp', host: t.local_ip_address, port: Number(t.port ?? 10009) };
-  return null;
+const addressOf = terminalRowAddress;
+
+/** The fingerprint a terminal row pins (for the device-fault record), or "none". */
+function pinnedOf(t: Row): string {
+  const a = addressOf(t);
+  return a?.kind === 'tcp' && a.tls ? a.tls.fingerprint || 'none' : 'none';
 }
 
 function tcpReachable(host: string, port: number, timeoutMs = 1500): Promise<boolean> {
@@ -428,6 +432,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
             return a.kind === 'found' ? ok({ ...outcomeOf(a.transaction), transaction: deps.clerks.saleBy(toView(a.transaction), s.value) }) : fail('outcome_unknown', DEVICE_ERRORS.outcomeUnknown);
           }
           deps.lost.answered(ref); // refused, or never left: nothing is unknown
+          // A TLS terminal that is not the one set up (another certificate, or no TLS): nothing was sent to it.
+          const presented = e instanceof GatewayError ? e.errors[TERMINAL_CERTIFICATE_KEY]?.[0] : undefined;
+          if (presented !== undefined) {
+            const sentence = (e as GatewayError).errors.terminal_id?.[0] ?? DEVICE_MSG.CERT_MISMATCH;
+            return deviceFault(deps.audit, { session: s.value, sentence, raw: `certificate presented: ${presented}; pinned: ${pinnedOf(t)}`, clientRef: args.clientRef });
+          }
           // The engine refused the terminal's answer (router-module.ts): a device fault, nothing charged.
           const raw = e instanceof GatewayError ? e.errors[TERMINAL_ANSWER_KEY]?.[0] : undefined;
           if (raw !== undefined) {
@@ -516,6 +526,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           local_ip_address: tcp ? tcp.host : null,
           port: tcp ? tcp.port : null,
           serial_path: a.address.kind === 'serial' ? a.address.path : null,
+          // TLS pinned to the terminal's certificate (issue 20, point 1); off clears the pin too.
+          tls: tcp?.tls ? 1 : 0,
+          tls_fingerprint: tcp?.tls ? tcp.tls.fingerprint.toUpperCase() : null,
           terminal_application_id: a.applicationId,
           terminal_manufacturer_id: a.manufacturerId,
           terminal_timeouts: a.timeouts,
@@ -540,7 +553,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         // contact (last_registration_ts). An address not saved yet is tested directly.
         const saved = terminalId ? (await terminalRows()).find((t) => String(t.id) === terminalId) : undefined;
         const at = saved ? addressOf(saved) : null;
-        const same = at !== null && (at.kind === 'tcp' ? address.kind === 'tcp' && address.host === at.host && address.port === at.port : address.kind === 'serial' && address.path === at.path);
+        const pin = (x: DeviceAddress) => (x.kind === 'tcp' && x.tls ? x.tls.fingerprint.toUpperCase() : null);
+        const same = at !== null && (at.kind === 'tcp' ? address.kind === 'tcp' && address.host === at.host && address.port === at.port && pin(address) === pin(at) : address.kind === 'serial' && address.path === at.path);
         if (same) {
           const r = await routerClient.request<{ terminalinfo: { serial_number: string; model: string; application: string; last_registration_ts: number } }>('POST', `/terminals/${terminalId}/initialize`);
           const i = r.terminalinfo;
@@ -549,6 +563,15 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         const d = new TerminalDriver({ connect: () => openLink(address), settings: { timeouts: effectiveTimeouts(null), tipPercents: null } });
         return ok({ ...(await d.initialize()), lastRegistrationTs: null });
       });
+    },
+
+    'devices:terminal-certificate': async ({ host, port }) => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      const refused = await refuseAddress({ kind: 'tcp', host, port });
+      if (refused) return refused;
+      // The handshake only: the installer compares this with the terminal's own screen before pinning it.
+      return guarded(async () => ok({ fingerprint: await presentedFingerprint(host, port) }));
     },
 
     'devices:terminal-terms': async (a) => {

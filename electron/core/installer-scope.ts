@@ -24,6 +24,7 @@ export const INSTALLER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
   'devices:terminal-save',
   'devices:terminal-test',
   'devices:terminal-terms',
+  'devices:terminal-certificate',
   'devices:scanner-save',
   'devices:scanner-test',
 ]);

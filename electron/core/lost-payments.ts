@@ -67,13 +67,15 @@ export const LOST_COPY = {
 
 /**
  * What a failed request says about the payment: `unreachable` (the connection was refused: it
- * never left), `refused` (the gateway answered with an error: nothing was made), or `lost`
- * (a time-out, a broken connection, a server error, anything else: it may have been charged).
+ * never left), `refused` (the gateway answered with an error: nothing was made — 4xx, and 503,
+ * which the interface answers for a terminal it cannot reach and a load balancer for a gateway
+ * it did not reach), or `lost` (a time-out, a broken connection, a 500, 502 or 504 that may
+ * come after the processor was asked, anything else: it may have been charged).
  */
 export function failureOf(err: unknown): 'unreachable' | 'refused' | 'lost' {
   if (!(err instanceof GatewayError)) return 'lost';
   if (err.status === 0) return err.errors.general?.[0] === 'unreachable' ? 'unreachable' : 'lost';
-  return err.status >= 400 && err.status < 500 ? 'refused' : 'lost';
+  return (err.status >= 400 && err.status < 500) || err.status === 503 ? 'refused' : 'lost';
 }
 
 export type LostAnswer =

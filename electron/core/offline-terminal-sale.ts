@@ -27,6 +27,7 @@
 import type { HandlerMap, SaleOutcome, Session, StoreSettings } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import { openLink, type DeviceAddress } from '../devices/device-link';
+import { TerminalCertificateError } from '../devices/terminal-tls';
 import { DeviceError } from '../devices/device-messages';
 import type { OperationSettings } from '../devices/terminal-commands';
 import { TerminalDriver } from '../devices/terminal-driver';
@@ -148,6 +149,11 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
           // An answer the driver would not read (terminal-answer.ts): reversed there, nothing queued.
           const reversed = await voidOnTerminal(driver, voidRef, e.refNum);
           return deviceFault(deps.audit, { session, sentence: faultSentence(null, reversed ? FAULT_WORDS.reversed : null), raw: e.raw, clientRef: args.clientRef });
+        }
+        if (e instanceof TerminalCertificateError) {
+          // A TLS terminal that is not the one set up (issue 20, point 1): nothing was sent to it.
+          const pinned = term.address.kind === 'tcp' && term.address.tls ? term.address.tls.fingerprint : 'none';
+          return deviceFault(deps.audit, { session, sentence: e.message, raw: `certificate presented: ${e.presented ?? 'none (no TLS handshake)'}; pinned: ${pinned}`, clientRef: args.clientRef });
         }
         if (e instanceof DeviceError) return fail(`device_${e.code}`, e.message);
         throw e;

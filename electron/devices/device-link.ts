@@ -5,6 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { SerialPort } from 'serialport';
 import { DEVICE_MSG, DeviceError } from './device-messages';
+import { openPinnedTlsSocket } from './terminal-tls';
 
 export interface DeviceLink {
   write(bytes: Uint8Array): void;
@@ -89,9 +90,21 @@ export function openSerialLink(path: string, baudRate = 9600): Promise<DeviceLin
   });
 }
 
-/** Where a device is: an address and port, or a serial path. */
-export type DeviceAddress = { kind: 'tcp'; host: string; port: number } | { kind: 'serial'; path: string };
+/** A link over TLS to the terminal presenting the certificate with this SHA-256 fingerprint (terminal-tls.ts). */
+export async function openTlsLink(host: string, port: number, fingerprint: string, connectTimeoutMs = 5000): Promise<DeviceLink> {
+  return socketLink(await openPinnedTlsSocket(host, port, fingerprint, connectTimeoutMs));
+}
 
+/** TLS on a network terminal: its certificate's pinned SHA-256 fingerprint (issue 20, point 1). */
+export interface LinkTls {
+  fingerprint: string;
+}
+
+/** Where a device is: an address and port (over TLS when `tls` is set), or a serial path. */
+export type DeviceAddress = { kind: 'tcp'; host: string; port: number; tls?: LinkTls | null } | { kind: 'serial'; path: string };
+
+/** Opens the link; a TCP address with `tls` is reached over TLS only, never in plain TCP. */
 export function openLink(addr: DeviceAddress): Promise<DeviceLink> {
-  return addr.kind === 'tcp' ? openTcpLink(addr.host, addr.port) : openSerialLink(addr.path);
+  if (addr.kind === 'serial') return openSerialLink(addr.path);
+  return addr.tls ? openTlsLink(addr.host, addr.port, addr.tls.fingerprint) : openTcpLink(addr.host, addr.port);
 }

@@ -16,6 +16,10 @@ export const DEVICE_MSG = {
   DECLINED_TERMS: 'The customer declined the terms.',
   /** A terminal's answer the register does not accept (terminal-answer.ts): nothing it says is believed. */
   FAULT: 'The terminal sent an answer that does not match the sale, so nothing was counted as paid.',
+  /** TLS terminals (terminal-tls.ts): the peer presented another certificate than the one pinned; nothing was sent to it. */
+  CERT_MISMATCH: "The terminal's certificate is not the one set up for it, so Ringup did not talk to it and nothing was charged. Something else may be answering at its address: ask an installer to compare the fingerprint on the terminal's screen with the one on the Devices screen.",
+  /** TLS terminals: the peer answered but not over TLS (TLS off on the terminal, or something stripping it). */
+  TLS_FAILED: 'The terminal did not answer over TLS, so Ringup did not talk to it and nothing was charged. Turn TLS on in the terminal\'s network settings, or have an installer check the terminal on the Devices screen.',
   SCANNER_UNREACHABLE: 'The check scanner cannot be reached. Check the cable and the port.',
   SCANNER_NO_CHECK: 'No check was scanned in time. Feed the check and try again.',
   MICR_UNREADABLE: 'The check could not be read (unreadable characters in the MICR line). Scan it again or key the numbers.',
@@ -35,7 +39,9 @@ export type DeviceErrorCode =
   | 'timeout'
   | 'declined'
   | 'unreadable'
-  | 'fault';
+  | 'fault'
+  /** A TLS terminal that is not the one pinned (terminal-tls.ts). */
+  | 'untrusted';
 
 export class DeviceError extends Error {
   constructor(

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
+import { FINGERPRINT_MSG, FINGERPRINT_PATTERN } from '../payments/terminal-fingerprint';
 import { centsSchema, idSchema } from './common';
 import { guardConfirmationFields, type SaleOutcome } from './sales';
 
@@ -55,8 +56,17 @@ const ipv4 = z
   .refine(isShopNetworkIpv4, TERMINAL_ADDRESS_MSG);
 export const devicePathSchema = z.string().regex(/^\/dev\/[A-Za-z0-9/_.-]{1,200}$/, 'A serial path starts with /dev/, for example /dev/ttyUSB0.');
 
+/** A terminal certificate's SHA-256 fingerprint as the terminal shows it (terminal-fingerprint.ts). */
+export const fingerprintSchema = z.string().trim().min(1, FINGERPRINT_MSG.missing).regex(FINGERPRINT_PATTERN, FINGERPRINT_MSG.malformed);
+
+const terminalPortSchema = z.number().int().min(1, 'The port is 1 to 65535.').max(65535, 'The port is 1 to 65535.');
+
+/**
+ * Where a terminal is. A network terminal with `tls` is reached over TLS only, trusting the one
+ * certificate with that fingerprint (issue 20, point 1); absent or null is plain TCP.
+ */
 export const terminalAddressSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('tcp'), host: ipv4, port: z.number().int().min(1, 'The port is 1 to 65535.').max(65535, 'The port is 1 to 65535.') }),
+  z.strictObject({ kind: z.literal('tcp'), host: ipv4, port: terminalPortSchema, tls: z.strictObject({ fingerprint: fingerprintSchema }).nullable().optional() }),
   z.strictObject({ kind: z.literal('serial'), path: devicePathSchema }),
 ]);
 export type TerminalAddressInput = z.infer<typeof terminalAddressSchema>;
@@ -105,6 +115,11 @@ export interface InstallerData {
   applications: DeviceChoice[];
   manufacturers: DeviceChoice[];
   scannerModels: DeviceChoice[];
+}
+
+/** What a TLS terminal presents: its certificate's fingerprint, for the installer to compare with the terminal's screen. */
+export interface TerminalCertificate {
+  fingerprint: string;
 }
 
 export interface TerminalTestResult {
@@ -196,6 +211,8 @@ export const devicesHandlers = {
   /** terminalId: the saved terminal being tested; at its saved address the engine records the contact. */
   'devices:terminal-test': z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }),
   'devices:terminal-terms': termsArgsSchema,
+  /** Reads the certificate a TLS terminal presents (the handshake only; nothing is sent to it). */
+  'devices:terminal-certificate': z.strictObject({ host: ipv4, port: terminalPortSchema }),
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),
   'devices:check-scan': z.void(),
@@ -210,6 +227,7 @@ export interface DevicesResults {
   'devices:terminal-save': TerminalRecord;
   'devices:terminal-test': TerminalTestResult;
   'devices:terminal-terms': TermsResult;
+  'devices:terminal-certificate': TerminalCertificate;
   'devices:scanner-save': ScannerRecord;
   'devices:scanner-test': ScannedCheck;
   'devices:check-scan': ScannedCheck;

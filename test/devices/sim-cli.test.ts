@@ -11,7 +11,8 @@ import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
 import { CheckScannerDriver } from '../../electron/devices/check-scanner';
-import { openSerialLink, openTcpLink } from '../../electron/devices/device-link';
+import { openSerialLink, openTcpLink, openTlsLink } from '../../electron/devices/device-link';
+import { FINGERPRINT_PATTERN } from '../../shared/payments/terminal-fingerprint';
 import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
 import { socatPair } from './helpers/socat-pair';
@@ -56,6 +57,20 @@ describe('simulator CLI', () => {
       sim.child.stdin!.write('{"faults": {"garbleResponse": true}}\n');
       expect(await sim.next()).toBe('ok');
       await expect(d.sale({ amountCents: 1000, ecrRef: 'cli-2' })).rejects.toThrow(DEVICE_MSG.GARBLED);
+    } finally {
+      await stop(sim.child);
+    }
+  });
+
+  it('terminal over TLS (--tls): prints the self-signed certificate\'s fingerprint, and a driver pinned to it sells', async () => {
+    const sim = await start(['terminal', '--tcp', '0', '--tls', '--second-ms', '5']);
+    try {
+      expect(sim.first).toMatch(/^terminal simulator on tls 127\.0\.0\.1:\d+$/);
+      const port = Number(/:(\d+)$/.exec(sim.first)?.[1]);
+      const fingerprint = /fingerprint ((?:[0-9A-F]{2}:){31}[0-9A-F]{2})$/.exec(await sim.next())?.[1] ?? '';
+      expect(fingerprint).toMatch(FINGERPRINT_PATTERN);
+      const d = new TerminalDriver({ connect: () => openTlsLink('127.0.0.1', port, fingerprint), settings: { timeouts: defaultTimeouts(), tipPercents: null }, secondMs: 5 });
+      expect((await d.sale({ amountCents: 1000, ecrRef: 'cli-tls' })).approvedCents).toBe(1000);
     } finally {
       await stop(sim.child);
     }

@@ -2,15 +2,21 @@
  * Command line for the device simulators (built to build/node/sim-cli.mjs):
  *
  *   npm run sim:terminal -- --tcp 10009            (or --serial /dev/pts/N)
+ *   npm run sim:terminal -- --tcp 10009 --tls      (TLS with a self-signed certificate made at start,
+ *                                                   or --tls --cert cert.pem --key key.pem to be given one)
  *   npm run sim:scanner  -- --serial /dev/pts/N [--micr "T072000326T 12345678U 1001"]
  *
  * Options: --second-ms N scales a second (default 1000), --serial-number S.
+ * With --tls the second line printed is the certificate's SHA-256 fingerprint, as a terminal
+ * shows it on its screen for the installer to pin on the Devices screen.
  * Scripting from outside: one JSON object per line on stdin, e.g.
  *   {"script": {"tip": 3, "signature": "draw"}}   {"faults": {"nakFrames": 1}}   {"micr": "…"}
  *   {"presentCard": true} (the customer presents the card a {"script": {"card": "on-cue"}} waits with)
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { ScannerSimulator } from './scanner-simulator';
+import { identityOf, selfSignedIdentity } from './self-signed-cert';
 import { TerminalSimulator } from './terminal-simulator';
 
 function arg(name: string): string | undefined {
@@ -24,10 +30,19 @@ async function main(): Promise<void> {
   const serial = arg('serial');
   const tcp = arg('tcp');
   if (kind === 'terminal') {
-    const sim = new TerminalSimulator({ secondMs, serialNumber: arg('serial-number') ?? 'SIM0001' });
+    const serialNumber = arg('serial-number') ?? 'SIM0001';
+    const sim = new TerminalSimulator({ secondMs, serialNumber });
+    const certFile = arg('cert');
+    const keyFile = arg('key');
     if (serial) {
       await sim.attachSerial(serial);
       console.log(`terminal simulator on serial ${serial}`);
+    } else if (process.argv.includes('--tls')) {
+      if (!certFile !== !keyFile) throw new Error('--cert and --key go together (PEM files), or leave both out for a new self-signed certificate');
+      const identity = certFile && keyFile ? identityOf(readFileSync(keyFile, 'utf8'), readFileSync(certFile, 'utf8')) : selfSignedIdentity(serialNumber);
+      const port = await sim.listenTls(identity, Number(tcp ?? 10009));
+      console.log(`terminal simulator on tls 127.0.0.1:${port}`);
+      console.log(`certificate SHA-256 fingerprint ${identity.fingerprint}`);
     } else {
       const port = await sim.listenTcp(Number(tcp ?? 10009));
       console.log(`terminal simulator on tcp 127.0.0.1:${port}`);
@@ -58,7 +73,7 @@ async function main(): Promise<void> {
       }
     });
   } else {
-    console.error('usage: sim-cli terminal (--tcp PORT | --serial PATH) | scanner --serial PATH');
+    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH');
     process.exit(2);
   }
 }

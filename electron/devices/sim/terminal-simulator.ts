@@ -9,6 +9,7 @@
  * One operation at a time: a second request while one runs is answered BUSY.
  */
 import { createServer, type Server } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
 import { openSerialLink, socketLink, type DeviceLink } from '../device-link';
 import { FramedChannel } from '../framed-channel';
@@ -17,6 +18,7 @@ import { CMD, RESULT, decodeSettings, decodeTransaction, encodeResult, type Oper
 import { encryptCardRead } from '../reader-encryption';
 import { SIM_CARDS, mockOutcome } from './mock-amounts';
 import { signaturePng } from './signature-image';
+import type { TlsIdentity } from './self-signed-cert';
 
 export interface CustomerScript {
   /** 'on-cue': the customer waits with the card until the test calls presentCard() (within the card entry timeout). */
@@ -109,6 +111,24 @@ export class TerminalSimulator {
   /** Listens on 127.0.0.1; answers the port (pass 0 for a free one). */
   listenTcp(port = 0): Promise<number> {
     const server = createServer((socket) => this.attach(socketLink(socket)));
+    this.servers.push(server);
+    return new Promise((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        const a = server.address();
+        resolve(typeof a === 'object' && a ? a.port : port);
+      });
+    });
+  }
+
+  /**
+   * Listens over TLS on 127.0.0.1 with this certificate (self-signed-cert.ts), as a terminal with
+   * TLS turned on does (issue 20, point 1); answers the port.
+   */
+  listenTls(identity: TlsIdentity, port = 0): Promise<number> {
+    const server = createTlsServer({ key: identity.key, cert: identity.cert, minVersion: 'TLSv1.2' }, (socket) => this.attach(socketLink(socket)));
+    // A client that refuses the certificate ends the handshake: nothing to serve, nothing to report.
+    server.on('tlsClientError', () => undefined);
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);

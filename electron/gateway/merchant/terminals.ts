@@ -9,6 +9,7 @@ import { bool, createdUserExpand, idField, locationRef, refExpand, str, systemUs
 import { MERCHANT_MSG } from './messages';
 import { TIMEOUTS_SCHEMA, TIP_PERCENTS_SCHEMA, checkTimeouts, checkTipPercents, defaultTimeouts } from './terminal-settings';
 import { ANY_USER, DEVICE_SETUP } from '../framework/permissions';
+import { FINGERPRINT_MSG, FINGERPRINT_PATTERN } from '../../../shared/payments/terminal-fingerprint';
 
 const line = str(0, 64);
 const IPV4 = /^((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
@@ -86,6 +87,17 @@ export const terminalResource: ResourceDef = {
     communication_type: str(0, 32, { default: 'tcp' }),
     // Ringup: the serial device of a terminal whose communication_type is "serial".
     serial_path: str(0, 255, { keepsDigits: 'identifier' }),
+    // Ringup (issue 20, point 1): the link to a network terminal over TLS, pinned to its certificate.
+    tls: bool(0, { description: 'Ringup: 1 reaches the terminal over TLS only, trusting the one certificate whose SHA-256 fingerprint is tls_fingerprint (never plain TCP).' }),
+    tls_fingerprint: str(0, 95, {
+      pattern: FINGERPRINT_PATTERN,
+      trim: true,
+      keepsDigits: 'identifier',
+      messages: { pattern: FINGERPRINT_MSG.malformed },
+      label: 'Certificate fingerprint',
+      example: '3F:A2:07:5C:1B:88:D4:E0:6A:92:17:C3:5E:0B:F4:21:7D:66:A9:30:C8:4F:12:B5:E7:03:9A:6D:2C:F1:58:9C',
+      description: "Ringup: the SHA-256 fingerprint of the terminal's own certificate, as the terminal shows it (32 hex pairs joined by colons); required when tls is 1.",
+    }),
     is_provisioned: bool(0),
     default_checkin: str(0, 10),
     default_checkout: str(0, 10),
@@ -115,13 +127,23 @@ export const terminalResource: ResourceDef = {
       const app = ctx.getById(terminalApplicationResource, appId);
       if (app && app.terminal_manufacturer_id !== mfrId) errs.add('terminal_application_id', MERCHANT_MSG.APPLICATION_NOT_OF_MANUFACTURER);
     }
+    // TLS needs the pin (a TLS link trusting any certificate would be no better than plain TCP),
+    // and is for a network terminal only.
+    const pick = (k: string) => (k in v ? v[k] : existing?.[k]);
+    if (pick('tls') === 1 || pick('tls') === true) {
+      const fp = pick('tls_fingerprint');
+      if ((typeof fp !== 'string' || fp === '') && !errs.has('tls_fingerprint')) errs.add('tls_fingerprint', FINGERPRINT_MSG.missing);
+      if (pick('communication_type') === 'serial') errs.add('tls', FINGERPRINT_MSG.serial);
+    }
   },
   beforeInsert({ input }) {
     const v = input.values;
+    if (typeof v.tls_fingerprint === 'string') v.tls_fingerprint = v.tls_fingerprint.toUpperCase();
     v.terminal_timeouts = { ...defaultTimeouts(), ...((v.terminal_timeouts as Row | null | undefined) ?? {}) };
   },
   beforeUpdate({ input, existing }) {
     const v = input.values;
+    if (typeof v.tls_fingerprint === 'string') v.tls_fingerprint = v.tls_fingerprint.toUpperCase();
     if ('terminal_timeouts' in v) {
       const stored = typeof existing.terminal_timeouts === 'string' ? (JSON.parse(existing.terminal_timeouts) as Row) : defaultTimeouts();
       v.terminal_timeouts = v.terminal_timeouts === null ? defaultTimeouts() : { ...stored, ...(v.terminal_timeouts as Row) };

@@ -34,13 +34,19 @@
  * One operation per terminal: a request for a terminal the engine is driving is refused 409
  * before the terminal is asked.
  * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
- * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal.
+ * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal; 1203 adds `tls` and
+ * `tls_fingerprint` to terminals (Ringup, issue 20 point 1: the link over TLS, pinned to the
+ * terminal's certificate). A TLS terminal that presents another certificate, or does not answer
+ * over TLS, is never spoken to: 503 with the sentence under `terminal_id` and the fingerprint it
+ * presented under `terminal_certificate` (for the counter's device-fault record); it counts as no
+ * contact (last_registration_ts stays).
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { formatMoney, parseMoneyInput } from '../../../shared/payments/money';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import { TerminalFault } from '../../devices/terminal-answer';
+import { TERMINAL_CERTIFICATE_KEY, TerminalCertificateError } from '../../devices/terminal-tls';
 import type { TerminalResult } from '../../devices/terminal-commands';
 import type { TerminalDriver, TerminalInfo } from '../../devices/terminal-driver';
 import type { EngineContext, EngineModule } from '../framework/context';
@@ -68,12 +74,16 @@ import { driverFor, terminalSettings } from './terminal-link';
 type Body = Record<string, unknown>;
 
 export function deviceErrorToApi(e: unknown): never {
+  if (e instanceof TerminalCertificateError) throw new ApiError(503, { terminal_id: [e.message], [TERMINAL_CERTIFICATE_KEY]: [e.presented ?? 'none (no TLS handshake)'] });
   if (e instanceof DeviceError) {
     const status = e.code === 'unreachable' || e.code === 'disconnected' || e.code === 'protocol' ? 503 : e.code === 'busy' ? 409 : 422;
     throw new ApiError(status, { terminal_id: [e.message] });
   }
   throw e;
 }
+
+/** The terminal answered (last_registration_ts): not when unreachable, nor when it was not the terminal set up (TLS). */
+const reachedTerminal = (e: unknown) => !(e instanceof DeviceError) || (e.code !== 'unreachable' && e.code !== 'untrusted');
 
 export function presentedAccount(r: TerminalResult): AccountData {
   return {
@@ -227,6 +237,14 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           ).run(MOCK_COMMUNICATION_TYPE);
         },
       },
+      {
+        version: 1203,
+        module: 'router',
+        name: 'TLS on the terminal link, pinned to the terminal certificate',
+        up(db) {
+          db.exec('ALTER TABLE terminals ADD COLUMN tls INTEGER NOT NULL DEFAULT 0; ALTER TABLE terminals ADD COLUMN tls_fingerprint TEXT;');
+        },
+      },
     ],
     close() {
       return mock?.close();
@@ -280,7 +298,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
               return answer;
             }, key);
           } catch (e) {
-            if (!(e instanceof DeviceError) || e.code !== 'unreachable') registered(ctx, terminal);
+            if (reachedTerminal(e)) registered(ctx, terminal);
             deviceErrorToApi(e);
           }
           registered(ctx, terminal);
@@ -379,7 +397,7 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         try {
           info = await track(t, driver, () => driver.initialize());
         } catch (e) {
-          if (e instanceof DeviceError && e.code !== 'unreachable') registered(ctx, t);
+          if (e instanceof DeviceError && reachedTerminal(e)) registered(ctx, t);
           deviceErrorToApi(e);
         }
         registered(ctx, t);

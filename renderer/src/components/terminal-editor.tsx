@@ -3,8 +3,11 @@
  * port, or a serial path), manufacturer and application, the timeouts within the engine's
  * own bounds and the tip percents (all three or none), checked as you type with the same
  * rules the engine applies. Test connection talks to the terminal itself.
+ * TLS (issue 20, point 1): a network terminal that offers TLS is pinned to its certificate's
+ * SHA-256 fingerprint, typed from the terminal's screen or read from the terminal here (the
+ * handshake only) and confirmed by the installer against the terminal's screen before it is used.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, tipPercentProblems, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
 import { terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
@@ -23,6 +26,8 @@ interface Draft {
   timeouts: Record<TimeoutKey, string>;
   tipsOn: boolean;
   tips: [string, string, string];
+  tlsOn: boolean;
+  fingerprint: string;
 }
 
 function draftOf(t: TerminalRecord | undefined, data: InstallerData): Draft {
@@ -40,6 +45,8 @@ function draftOf(t: TerminalRecord | undefined, data: InstallerData): Draft {
     timeouts: Object.fromEntries(TIMEOUT_KEYS.map((k) => [k, String(timeouts[k])])) as Record<TimeoutKey, string>,
     tipsOn: !!t?.tipPercents,
     tips: (t?.tipPercents ?? [15, 18, 20]).map(String) as [string, string, string],
+    tlsOn: t?.address.kind === 'tcp' && !!t.address.tls,
+    fingerprint: t?.address.kind === 'tcp' ? (t.address.tls?.fingerprint ?? '') : '',
   };
 }
 
@@ -54,7 +61,11 @@ function toSave(d: Draft, id: string | null): unknown {
     ...(id ? { id } : {}),
     title: d.title,
     serialNumber: d.serialNumber,
-    address: d.kind === 'tcp' ? { kind: 'tcp', host: d.host.trim(), port: num(d.port) } : { kind: 'serial', path: d.path.trim() },
+    // A fingerprint wrapped across lines in the box reads as one: white space is dropped.
+    address:
+      d.kind === 'tcp'
+        ? { kind: 'tcp', host: d.host.trim(), port: num(d.port), tls: d.tlsOn ? { fingerprint: d.fingerprint.replace(/\s+/g, '') } : null }
+        : { kind: 'serial', path: d.path.trim() },
     applicationId: d.applicationId,
     manufacturerId: d.manufacturerId,
     timeouts: Object.fromEntries(TIMEOUT_KEYS.map((k) => [k, num(d.timeouts[k])])),
@@ -84,6 +95,9 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [testing, setTesting] = useState(false);
+  /** A fingerprint read from the terminal, waiting for the installer to compare it with the terminal's screen. */
+  const [presented, setPresented] = useState<{ fingerprint: string; at: string } | null>(null);
+  const [reading, setReading] = useState(false);
   /** When the gateway last reached this terminal (its last_registration_ts). */
   const [lastContact, setLastContact] = useState<number | null>(terminal?.lastRegistrationTs ?? null);
   // A different terminal opens a fresh form; the one just saved keeps its "Saved." line.
@@ -97,6 +111,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setD(draftOf(terminal, data));
     setTouched(false);
     setMessage(null);
+    setPresented(null);
     setLastContact(terminal?.lastRegistrationTs ?? null);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [termId]);
@@ -134,6 +149,19 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     if (r.value.lastRegistrationTs !== null) setLastContact(r.value.lastRegistrationTs);
     const unsaved = terminal && r.value.lastRegistrationTs === null ? ' Save to use this address.' : '';
     setMessage({ ok: true, text: `Connected: ${r.value.model}, serial ${r.value.serialNumber}, ${r.value.application}.${unsaved}` });
+  };
+
+  const readCertificate = async () => {
+    setTouched(true);
+    if (errors['address.host'] || errors['address.port']) return setMessage({ ok: false, text: 'Fix the address first.' });
+    const host = d.host.trim();
+    const port = num(d.port);
+    setReading(true);
+    setPresented(null);
+    const r = await ringup.devicesTerminalCertificate({ host, port });
+    setReading(false);
+    if (!r.ok) return setMessage({ ok: false, text: r.error.message });
+    setPresented({ fingerprint: r.value.fingerprint, at: `${host}:${port}` });
   };
 
   const field = (k: string, label: string, input: ReactNode, hint?: string) => (
@@ -184,6 +212,55 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
             field('address.path', 'Serial path', <input {...attrs('address.path')} className="input input-mono" value={d.path} placeholder="/dev/ttyUSB0" onChange={(e) => set({ path: e.target.value })} />)
           )}
         </div>
+        {d.kind === 'tcp' && (
+          <>
+            <label className="switch">
+              <input type="checkbox" checked={d.tlsOn} onChange={(e) => set({ tlsOn: e.target.checked })} data-testid="terminal-tls" />
+              <span className="switch-track" aria-hidden="true" />
+              Secure the link with TLS
+            </label>
+            <p className="muted field-hint">
+              {d.tlsOn
+                ? 'Ringup then talks only to the terminal whose certificate has this fingerprint, never in plain TCP. Find it in the terminal\'s network or security settings.'
+                : 'Turn on when the terminal offers TLS (its network settings): on a shared network nobody can then read or answer in its place.'}
+            </p>
+            {d.tlsOn && (
+              <>
+                {field('address.tls.fingerprint', 'Certificate fingerprint (SHA-256)', (
+                  <textarea {...attrs('address.tls.fingerprint')} className="input input-mono textarea fingerprint-input" rows={2} spellCheck={false} autoCapitalize="characters" value={d.fingerprint} placeholder="3F:A2:07:…:9C (32 pairs joined by colons)" onChange={(e) => set({ fingerprint: e.target.value })} data-testid="terminal-fingerprint" />
+                ))}
+                <div className="form-actions form-actions-tight">
+                  <button type="button" className="btn btn-secondary" disabled={reading} onClick={() => void readCertificate()} data-testid="terminal-read-certificate">
+                    {reading ? 'Reading…' : 'Read it from the terminal'}
+                  </button>
+                </div>
+                {presented && (
+                  <div className="notice notice-info presented-cert" role="group" aria-label="Certificate the terminal presents">
+                    <p>The terminal at <span className="mono">{presented.at}</span> presents this fingerprint:</p>
+                    <p className="fingerprint-text" data-testid="terminal-presented-fingerprint">
+                      {presented.fingerprint.split(':').map((pair, i) => (
+                        <Fragment key={i}>
+                          {i > 0 && ':'}
+                          {i > 0 && <wbr />}
+                          {pair}
+                        </Fragment>
+                      ))}
+                    </p>
+                    <p>Compare it with the fingerprint on the terminal&apos;s own screen. Use it only if every pair matches: anything else may be answering in the terminal&apos;s place.</p>
+                    <div className="form-actions form-actions-tight">
+                      <button type="button" className="btn btn-primary" onClick={() => { set({ fingerprint: presented.fingerprint }); setPresented(null); }} data-testid="terminal-use-fingerprint">
+                        It matches: use it
+                      </button>
+                      <button type="button" className="btn btn-secondary" onClick={() => setPresented(null)}>
+                        It does not match
+                      </button>
+                    </div>
+                  </div>
+                )}
+              </>
+            )}
+          </>
+        )}
       </fieldset>
 
       <fieldset className="device-fieldset">

@@ -32,7 +32,7 @@ export function InstallerScreen() {
             <li key={t.id}>
               <button type="button" className="device-item" aria-current={selection.kind === 'terminal' && selection.id === t.id ? 'true' : undefined} onClick={() => select({ kind: 'terminal', id: t.id })}>
                 <strong>{t.title || t.serialNumber}</strong>
-                <span className="muted mono">{t.address.kind === 'serial' ? t.address.path : t.address.host ? `${t.address.host}:${t.address.port}` : 'no address yet'}</span>
+                <span className="muted mono">{t.address.kind === 'serial' ? t.address.path : t.address.host ? `${t.address.host}:${t.address.port}${t.address.tls ? ' · TLS' : ''}` : 'no address yet'}</span>
               </button>
             </li>
           ))}

@@ -266,6 +266,55 @@ describe('never charged twice', () => {
     expect(sales.ok && sales.value.map((t) => [t.apiId, t.state])).toEqual([[apiId, 'approved']]);
   });
 
+  it('a lost sale is resumed at the next sign-in (no timer), counted once as its cashier\'s, audited, and listed until seen (issue 20, point 3)', async () => {
+    // The sweep's timer is an hour: only the sign-in asks the gateway here.
+    const c = await startCounter({
+      gatewayTimeoutMs: 700,
+      lostSweepMs: 3_600_000,
+      remote: {
+        baseUrl: `${proxy.origin}/v2`,
+        auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+        locationId: creds.location_id!,
+        productTransactionId: creds.cc_product_transaction_id!,
+      },
+    });
+    try {
+      await signIn(c, 'Casey', '0000');
+      proxy.mode = 'swallow';
+      const r = await call(c, 'sale:charge', { subtotalCents: 1_357, taxCents: 0, tipCents: 0, card, clientRef: ref() });
+      expect(!r.ok && r.error.code).toBe('outcome_unknown');
+      const before = await call(c, 'sale:lost-list');
+      expect(before.ok && before.value).toMatchObject([{ state: 'checking', amountCents: 1_357, cashierName: 'Casey', way: 'keyed', transactionId: null }]);
+      proxy.mode = 'pass';
+      expect((await call(c, 'auth:sign-out')).ok).toBe(true);
+      await signIn(c, 'Morgan', '1234');
+      let list: HandlerResults['sale:lost-list'] = [];
+      for (let i = 0; i < 200; i++) {
+        const l = await call(c, 'sale:lost-list');
+        list = l.ok ? l.value : [];
+        if (list[0]?.state !== 'checking') break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      expect(list).toMatchObject([{ state: 'approved', amountCents: 1_357, cashierName: 'Casey', transactionId: expect.any(String) as unknown }]);
+      const id = list[0]!.transactionId!;
+      const view = await call(c, 'transactions:view', { id });
+      expect(view.ok && view.value).toMatchObject({ clerkName: 'Casey', state: 'approved', amountCents: 1_357 });
+      const db = openPosDatabase(c.dir);
+      const audited = db.prepare('SELECT user_name, detail FROM audit_log WHERE transaction_id = ? ORDER BY seq').all(id) as Array<{ user_name: string; detail: string }>;
+      db.close();
+      expect(audited).toContainEqual({ user_name: 'Casey', detail: expect.stringContaining('answer was lost') as unknown });
+      // Seen by Morgan: it leaves the list, and the audit log says who saw it.
+      const seen = await call(c, 'sale:lost-seen', { id: list[0]!.id });
+      expect(seen.ok && seen.value).toEqual([]);
+      const charges = await call(c, 'transactions:search', { amountCents: 1_357 });
+      expect(charges.ok && charges.value.map((t) => t.state)).toEqual(['approved']);
+    } finally {
+      proxy.mode = 'pass';
+      await c.core.close();
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  });
+
   it('a lost sale is re-sent only within the window (its card data is dropped after it) and called "not charged" only past the processing bound', async () => {
     let clock = 1_000_000;
     const client = new GatewayClient({

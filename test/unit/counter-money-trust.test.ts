@@ -22,6 +22,7 @@ import { LostPayments, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../elect
 import { openPosDatabase } from '../../electron/core/pos-database';
 import { TenderRefs } from '../../electron/core/tender-refs';
 import { ClerkRecords } from '../../electron/core/clerk-records';
+import { AuditLog } from '../../electron/core/audit-log';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';
@@ -382,6 +383,63 @@ describe('never charged twice', () => {
     expect(sales.ok && sales.value).toHaveLength(0);
     const slowSales = await call(main, 'transactions:search', { amountCents: 3_232 });
     expect(slowSales.ok && slowSales.value.map((t) => t.apiId)).toEqual([slow]);
+  });
+
+  it('a lost payment asked about by many at once (screens, the sweep, the caller) is counted once; one whose record is not its tender is voided, never counted', async () => {
+    const client = new GatewayClient({
+      baseUrl: `${proxy.origin}/v2`,
+      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+      timeoutMs: 2_000,
+    });
+    const db = openPosDatabase(mkdtempSync(join(tmpdir(), 'ringup-lost-race-')));
+    const audit = new AuditLog(db);
+    const voided: string[] = [];
+    const refs = new TenderRefs({ db, audit, voidCharge: async (id) => voided.push(id) });
+    const clerks = new ClerkRecords(db);
+    const lost = new LostPayments({ db, client, locationId: creds.location_id!, refs, clerks, audit });
+    const casey = { user: { id: 'u-casey', name: 'Casey', role: 'cashier' as const }, signedInAt: 0 };
+    const morgan = { user: { id: 'u-morgan', name: 'Morgan', role: 'manager' as const }, signedInAt: 0 };
+    /** A keyed sale the gateway charged whose answer never came back: bound to `boundCents`, charged `chargedCents`. */
+    const chargedAndLost = async (boundCents: number, chargedCents: number) => {
+      const made = refs.refFor(casey, { scope: 'sale', attempt: ref(), amountCents: boundCents, tipCents: 0, method: 'cc', action: 'sale', instrument: 'card:411111:1111:1230' });
+      if (!made.ok) throw new Error(made.error.message);
+      lost.sending(made.value, { way: 'keyed', session: casey, amountCents: boundCents });
+      await client.createTransaction({
+        action: 'sale',
+        payment_method: 'cc',
+        location_id: creds.location_id!,
+        product_transaction_id: creds.cc_product_transaction_id!,
+        transaction_amount: (chargedCents / 100).toFixed(2),
+        account_number: card.number,
+        exp_date: card.expiry,
+        cvv: card.cvv,
+        billing_zip: card.zip,
+        transaction_api_id: made.value,
+      });
+      lost.lost(made.value);
+      return made.value;
+    };
+    const auditLines = (id: string, like: string) => (db.prepare('SELECT COUNT(*) AS n FROM audit_log WHERE transaction_id = ? AND detail LIKE ?').get(id, like) as { n: number }).n;
+
+    const one = await chargedAndLost(1_471, 1_471);
+    const answers = await Promise.all([lost.resolve(one), lost.resolve(one, morgan), lost.resumeAll(), lost.resolve(one, casey), lost.resumeAll()]);
+    const found = answers.filter((a): a is Exclude<typeof a, void> => a !== undefined);
+    expect(found.map((a) => a.kind)).toEqual(['found', 'found', 'found']);
+    const id = found[0]!.kind === 'found' ? found[0]!.transaction.id : '';
+    expect(clerks.of(id).map((r) => [r.action, r.userName])).toEqual([['sale', 'Casey']]);
+    expect(auditLines(id, 'payment whose answer was lost (keyed), approved%')).toBe(1);
+    expect(auditLines(id, 'seen at the counter%')).toBe(1); // two screens showed it: seen once
+    expect(lost.list()).toEqual([]);
+
+    // The gateway's record under the reference is for another amount (a tampered gateway or hop): voided, not counted, said once.
+    const other = await chargedAndLost(1_472, 14_720);
+    const refused = await Promise.all([lost.resolve(other), lost.resumeAll(), lost.resolve(other)]);
+    expect(refused.filter((a) => a !== undefined).map((a) => a!.kind)).toEqual(['refused', 'refused']);
+    const list = lost.list();
+    expect(list).toMatchObject([{ state: 'not_counted', amountCents: 1_472, cashierName: 'Casey' }]);
+    expect(voided).toEqual([list[0]!.transactionId]);
+    expect(clerks.of(list[0]!.transactionId!)).toEqual([]);
+    db.close();
   });
 
   it('reports refused credentials as refused, not unreachable', async () => {

@@ -7,6 +7,7 @@ import { receiptHeaderOf, ReceiptSet } from '../components/receipt';
 import { money } from '../lib/money-format';
 import { printReceipt } from '../lib/print-receipt';
 import { isTypingTarget } from '../lib/shortcuts';
+import { useAcknowledgeShown } from '../lib/acknowledge-shown';
 import type { FirstCard } from '../stores/sale-store';
 
 interface SaleResultProps {
@@ -32,6 +33,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
   const [printError, setPrintError] = useState<string | null>(null);
   const [voidError, setVoidError] = useState<string | null>(null);
   const [voiding, setVoiding] = useState(false);
+  // Approved offline (a keyed or terminal sale): once this shows it, the queue may send it (issue 20, point 3).
+  useAcknowledgeShown(outcome.approved && t.offline ? t.id : null);
 
   useEffect(() => {
     // The outcome is the first thing seen, even on a short screen where Charge sat low on a scrolled page.

@@ -63,7 +63,13 @@ export function UnconfirmedOfflineDialog({ userId, role }: { userId: string; rol
 
   const open = counter && !later && (items.length > 0 || done !== null);
   useEffect(() => {
-    if (open) ref.current?.focus();
+    if (!open) return;
+    // Back where the person was once the dialog goes (the sale screen's amount, a list).
+    const previous = document.activeElement as HTMLElement | null;
+    ref.current?.focus();
+    return () => {
+      if (previous?.isConnected && previous !== document.body) previous.focus();
+    };
   }, [open]);
 
   if (!open) return null;

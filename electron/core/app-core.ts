@@ -115,6 +115,8 @@ export interface CoreOptions {
   oauthTimeoutMs?: number;
   /** Which terminal ports and serial paths devices may use (default: RINGUP_TERMINAL_PORTS and RINGUP_SERIAL_PTYS; devices/device-places.ts). */
   devicePlaces?: DevicePlaces;
+  /** How long a sale queued offline waits for its screen's acknowledgement before it is shown at sign-in, seconds (default 30; tests). */
+  offlineAckGraceSeconds?: number;
 }
 
 export interface Core {
@@ -273,7 +275,20 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     // An answer that is not the tender its reference was made for is not counted (issue 20, point 2).
     checkAnswer: (sale, t) => refs.problemWith(sale.clientRef, t),
   });
-  const offline = createOfflineSales({ queue: offlineQueue, forwarder, users, settings, locationId, productTransactionId });
+  // Which cart a card transaction is a tender of, and that cart following a void of it (issue 20); no figure needs the tax rate here.
+  const carts = new CartStore(db, () => 0);
+  const offline = createOfflineSales({
+    queue: offlineQueue,
+    forwarder,
+    users,
+    settings,
+    locationId,
+    productTransactionId,
+    audit,
+    // A cart tender whose offline sale is cancelled at sign-in (its screen never said approved): the cart follows.
+    onUnconfirmedCancelled: (ref) => carts.offlineTenderCancelled(ref),
+    ...(opts.offlineAckGraceSeconds !== undefined ? { ackGraceSeconds: opts.offlineAckGraceSeconds } : {}),
+  });
 
   let gateway: CoreStatus['gateway'] = {
     mode: remote ? 'remote' : 'embedded',
@@ -401,8 +416,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
 
   const catalogue = new Catalogue(db);
-  // Which cart a card transaction is a tender of, and that cart following a void of it (issue 20); no figure needs the tax rate here.
-  const carts = new CartStore(db, () => 0);
   const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
   // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
   // A copied data folder answers only sign-in, status, settings and the key backup (register-copy-guard.ts).

@@ -131,6 +131,26 @@ export class CartStore {
     })();
   }
 
+  /**
+   * A card tender paid offline whose sale was cancelled at sign-in because its screen never
+   * said it was approved (issue 20, point 3): it collected nothing, so the cart follows. Still
+   * pending (the power went before the cart heard the answer): declined. Approved under its
+   * stand-in id: reversed, and a paid cart becomes `due`. A cancelling cart is left to its cancel.
+   */
+  offlineTenderCancelled(tenderId: string): void {
+    this.db.transaction(() => {
+      const r = this.db.prepare(`SELECT t.status AS tender, c.id AS cart_id, c.status FROM cart_tenders t JOIN carts c ON c.id = t.cart_id WHERE t.id = ?`).get(tenderId) as
+        | { tender: string; cart_id: string; status: SaleStatus }
+        | undefined;
+      if (!r || (r.status !== 'open' && r.status !== 'paid')) return;
+      if (r.tender === 'pending') this.db.prepare(`UPDATE cart_tenders SET status = 'declined', approved_cents = 0 WHERE id = ?`).run(tenderId);
+      else if (r.tender === 'approved') {
+        this.db.prepare(`UPDATE cart_tenders SET status = 'reversed' WHERE id = ?`).run(tenderId);
+        if (r.status === 'paid') this.db.prepare(`UPDATE carts SET status = 'due' WHERE id = ?`).run(r.cart_id);
+      }
+    })();
+  }
+
   private cartRow(cartId: string): CartRow {
     return this.db.prepare('SELECT * FROM carts WHERE id = ?').get(cartId) as CartRow;
   }

@@ -23,8 +23,20 @@
  *   the two exactly one wins (the forwarder also holds a withdrawal back while that very
  *   sale is in flight: OfflineForwarder.withdraw).
  *
+ * - Acknowledged before it is sent (issue 20, point 3: the power-cut window): a sale is
+ *   written "not yet acknowledged" (acked = 0) with the run of the app that queued it (its
+ *   boot id) and the window and user that took it (owner). The forwarder sends only
+ *   acknowledged sales; the screen acknowledges once it has shown "Approved offline"
+ *   (`acknowledge`). One the screen never confirmed — queued by an earlier run (the power
+ *   went, the app was killed), or older than a short grace in this run (the window went
+ *   away) — is `unconfirmed`: shown at the next sign-in, where it is kept (acknowledged) or
+ *   cancelled (`cancelUnconfirmed`, withdrawn like a cart's cancel, card data erased). Both
+ *   statements are guarded by acked = 0 and state = 'pending', so of a late acknowledgement
+ *   and a cancel exactly one wins.
+ *
  * Simplification: "manager approval" means a manager is the one signed in and ringing it up.
  */
+import { randomUUID } from 'node:crypto';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { KeyedCard, QueueEntryMode, QueueItem, QueueItemState, QueueStatus, Role, StoreSettings } from '../../shared/ipc/contract';
 import { formatMoney } from '../../shared/payments/money';
@@ -95,6 +107,8 @@ export interface OfflineSaleInput {
   collectsRestOf: string | null;
   /** Card-not-present (typed in). */
   keyed: boolean;
+  /** The window and user that took it (tender-refs.ts ownerKeyOf): they may acknowledge it; null: only a manager. */
+  owner?: string | null;
 }
 
 /** What a withdrawal found: withdrawn now, or what became of the sale (forwarded, expired …), or nothing under that reference. */
@@ -147,10 +161,17 @@ interface Row {
   message: string | null;
   transaction_id: string | null;
   forwarded_ts: number | null;
+  acked: 0 | 1;
 }
 
 const ITEM_COLUMNS =
-  'seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, entry_mode, customer_name, customer_contact, clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, queued_ts, expires_ts, state, attempts, message, transaction_id, forwarded_ts';
+  'seq, client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, entry_mode, customer_name, customer_contact, clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, queued_ts, expires_ts, state, attempts, message, transaction_id, forwarded_ts, acked';
+
+/** How long this run waits for a screen to acknowledge a sale it queued before the sale counts as unconfirmed (seconds). */
+export const ACK_GRACE_SECONDS = 30;
+
+/** What the queue records of a sale cancelled at sign-in because its screen never said it was approved. */
+export const UNCONFIRMED_CANCELLED = 'Cancelled at sign-in: the screen never said it was approved, so it was never sent and the card was never charged.';
 
 function itemOf(r: Row): QueueItem {
   return {
@@ -173,6 +194,7 @@ function itemOf(r: Row): QueueItem {
     message: r.message,
     transactionId: r.transaction_id,
     forwardedTs: r.forwarded_ts,
+    acknowledged: r.acked === 1,
   };
 }
 
@@ -199,25 +221,37 @@ export type EnqueueOutcome = { ok: true; item: QueueItem; fresh: boolean } | { o
 export class OfflineQueue {
   private readonly now: () => number;
   private readonly stmts;
+  /** This run of the app: stored with each sale it queues, so a later run knows which were left unacknowledged. */
+  readonly bootId: string;
 
   constructor(
     private readonly db: PosDatabase,
     private readonly key: Buffer,
-    opts: { now?: () => number } = {},
+    opts: { now?: () => number; bootId?: string } = {},
   ) {
     if (key.length !== 32) throw new Error('The offline queue key must be 32 bytes (AES-256).');
     this.now = opts.now ?? Date.now;
+    this.bootId = opts.bootId ?? randomUUID();
     this.stmts = {
       byRef: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE client_ref = ?`),
       pendingTotals: db.prepare('SELECT pending_count AS n, pending_cents AS cents FROM offline_queue_totals WHERE id = 1'),
       nextExpiry: db.prepare(`SELECT MIN(expires_ts) AS next FROM offline_queue WHERE state = 'pending'`),
       insert: db.prepare(
         `INSERT INTO offline_queue (client_ref, amount_cents, tax_cents, tip_cents, card_brand, last_four, zip, entry_mode, customer_name, customer_contact,
-           clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts)
+           clerk_id, clerk_name, clerk_number, location_id, product_transaction_id, collects_rest_of, card_blob, queued_ts, expires_ts, acked, boot_id, owner)
          VALUES (@clientRef, @amountCents, @taxCents, @tipCents, @cardBrand, @lastFour, @zip, @entryMode, @customerName, @customerContact,
-           @clerkId, @clerkName, @clerkNumber, @locationId, @productTransactionId, @collectsRestOf, @cardBlob, @queuedTs, @expiresTs)`,
+           @clerkId, @clerkName, @clerkNumber, @locationId, @productTransactionId, @collectsRestOf, @cardBlob, @queuedTs, @expiresTs, 0, @bootId, @owner)`,
       ),
-      due: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE state = 'pending' AND next_try_ts <= ? ORDER BY seq LIMIT ?`),
+      // Only what a screen acknowledged: a sale nobody was told of is never sent.
+      due: db.prepare(`SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE state = 'pending' AND acked = 1 AND next_try_ts <= ? ORDER BY seq LIMIT ?`),
+      acknowledge: db.prepare(`UPDATE offline_queue SET acked = 1 WHERE client_ref = ? AND state = 'pending' AND acked = 0`),
+      owner: db.prepare('SELECT owner FROM offline_queue WHERE client_ref = ?'),
+      unconfirmed: db.prepare(
+        `SELECT ${ITEM_COLUMNS} FROM offline_queue WHERE acked = 0 AND state = 'pending' AND (boot_id IS NOT ? OR queued_ts <= ?) ORDER BY seq`,
+      ),
+      cancelUnconfirmed: db.prepare(
+        `UPDATE offline_queue SET state = 'withdrawn', card_blob = NULL, message = ? WHERE client_ref = ? AND state = 'pending' AND acked = 0`,
+      ),
       blob: db.prepare('SELECT client_ref, card_blob FROM offline_queue WHERE seq = ?'),
       result: db.prepare(
         `UPDATE offline_queue SET state = @state, message = @message, transaction_id = @transactionId, forwarded_ts = @ts, card_blob = NULL, attempts = attempts + 1
@@ -294,6 +328,7 @@ export class OfflineQueue {
           message: null,
           transaction_id: null,
           forwarded_ts: null,
+          acked: 0,
         };
         const info = this.stmts.insert.run({
           clientRef: row.client_ref,
@@ -315,10 +350,45 @@ export class OfflineQueue {
           cardBlob: this.seal(input.clientRef, input.card),
           queuedTs: row.queued_ts,
           expiresTs: row.expires_ts,
+          bootId: this.bootId,
+          owner: input.owner ?? null,
         });
         return { ok: true, item: itemOf({ ...row, seq: Number(info.lastInsertRowid) }), fresh: true };
       })
       .immediate();
+  }
+
+  /**
+   * The screen showed "Approved offline": the sale may be sent. Answers the item afterwards
+   * (acknowledged, or what it had become: a cancel at sign-in may have won); null for an
+   * unknown reference.
+   */
+  acknowledge(clientRef: string): QueueItem | null {
+    this.stmts.acknowledge.run(clientRef);
+    return this.item(clientRef);
+  }
+
+  /** Who took a queued sale (window and user, tender-refs.ts ownerKeyOf); null when unknown or none was recorded. */
+  ownerOf(clientRef: string): string | null {
+    return (this.stmts.owner.get(clientRef) as { owner: string | null } | undefined)?.owner ?? null;
+  }
+
+  /**
+   * Waiting sales no screen acknowledged: queued by an earlier run of the app, or more than
+   * `graceSeconds` ago by this one. Oldest first.
+   */
+  unconfirmed(graceSeconds = ACK_GRACE_SECONDS): QueueItem[] {
+    return (this.stmts.unconfirmed.all(this.bootId, this.nowTs() - graceSeconds) as Row[]).map(itemOf);
+  }
+
+  /**
+   * Cancels a sale no screen acknowledged (state `withdrawn`, card data erased), guarded by
+   * acked = 0: a late acknowledgement wins over it, and it over a late acknowledgement.
+   * Answers the item afterwards; null for an unknown reference.
+   */
+  cancelUnconfirmed(clientRef: string): QueueItem | null {
+    this.stmts.cancelUnconfirmed.run(UNCONFIRMED_CANCELLED, clientRef);
+    return this.item(clientRef);
   }
 
   /** Pending sales whose next attempt is due, oldest first. */

@@ -8,17 +8,29 @@
  * found in Transactions under its gateway reference.
  */
 import type { HandlerMap, QueueItem, SaleChargeArgs, SaleOutcome, Session, StoreSettings, TransactionView } from '../../shared/ipc/contract';
-import { offlinePlaceholderId } from '../../shared/offline-ref';
+import { isOfflinePlaceholder, offlinePlaceholderId } from '../../shared/offline-ref';
+import { formatMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
+import type { AuditLog } from './audit-log';
 import { type ClerkRecords, clerkNumberOf, shortRefOf } from './clerk-records';
 import type { OfflineForwarder } from './offline-forwarder';
-import type { DueSale, OfflineQueue, OfflineRules, WithdrawOutcome } from './offline-queue';
+import { ACK_GRACE_SECONDS, type DueSale, type OfflineQueue, type OfflineRules, type WithdrawOutcome } from './offline-queue';
 import type { PosDatabase } from './pos-database';
+import { ownerKeyOf } from './tender-refs';
 import type { UserDirectory } from './users';
 
 export const OFFLINE_APPROVED = 'Approved offline. The sale is stored on this computer and goes to the gateway by itself when it answers again.';
 
 export const OFFLINE_CUSTOMER_NOT_QUEUED = 'That sale is not in the offline queue.';
+
+/** The power-cut window (issue 20, point 3): what the acknowledgement and the sign-in choice answer, in words. */
+export const UNCONFIRMED_COPY = {
+  notYours: 'Only the screen that took this sale, or a manager, can confirm it was shown.',
+  notListed: 'That sale is not waiting for a choice: it was confirmed, sent or cancelled already.',
+  confirmedMeanwhile: 'That sale was confirmed on its screen meanwhile, so it stays and is sent to the gateway.',
+  kept: (amount: string) => `Kept: the ${amount} sale is sent to the gateway when it answers.`,
+  cancelled: (amount: string) => `Cancelled: the ${amount} sale is never sent, and the card is never charged.`,
+} as const;
 
 /** What the cart says of a card payment that still waits in the offline queue. */
 export const OFFLINE_TENDER_COPY = {
@@ -45,6 +57,12 @@ export interface OfflineSalesDeps {
   queue: OfflineQueue;
   forwarder: OfflineForwarder;
   users: UserDirectory;
+  /** Where a choice on an unconfirmed sale is recorded, with who chose (issue 20, point 3). */
+  audit?: Pick<AuditLog, 'record'>;
+  /** A cart tender paid by a sale cancelled at sign-in: the cart follows (its reference: the tender's id). */
+  onUnconfirmedCancelled?: (clientRef: string) => void;
+  /** How long a sale may wait for its screen's acknowledgement in this run (seconds; default ACK_GRACE_SECONDS). */
+  ackGraceSeconds?: number;
   settings: () => StoreSettings;
   locationId: string | undefined;
   productTransactionId: string | undefined;
@@ -60,7 +78,10 @@ export interface OfflineSales {
   withdraw(clientRef: string): Promise<WithdrawOutcome>;
   /** A queued sale by its transaction_api_id (null: never queued). */
   item(clientRef: string): QueueItem | null;
-  handlers: Pick<HandlerMap, 'queue:status' | 'queue:list' | 'queue:forward-now' | 'queue:set-customer'>;
+  handlers: Pick<
+    HandlerMap,
+    'queue:status' | 'queue:list' | 'queue:forward-now' | 'queue:set-customer' | 'queue:acknowledge' | 'queue:unconfirmed' | 'queue:resolve-unconfirmed'
+  >;
 }
 
 export function offlineRulesOf(s: StoreSettings): OfflineRules {
@@ -118,6 +139,7 @@ export function offlineViewOf(it: QueueItem, opts: { collectsRestOf: string | nu
 
 export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
   const { queue, forwarder, users } = deps;
+  const grace = deps.ackGraceSeconds ?? ACK_GRACE_SECONDS;
   return {
     take(args, session) {
       const rules = offlineRulesOf(deps.settings());
@@ -135,6 +157,8 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
           productTransactionId: deps.productTransactionId ?? null,
           collectsRestOf: args.collectsRestOf ?? null,
           keyed: true,
+          // This window and user acknowledge it once their screen shows "Approved offline".
+          owner: ownerKeyOf(session),
         },
         rules,
       );
@@ -168,6 +192,54 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
         if (!s.ok) return s;
         if (!queue.setCustomer(clientRef, { name, contact })) return fail('not_found', OFFLINE_CUSTOMER_NOT_QUEUED);
         return ok(queue.item(clientRef)!);
+      },
+      'queue:acknowledge': async ({ id }) => {
+        const s = users.requireCounter();
+        if (!s.ok) return s;
+        // The screen has the sale's stand-in id (offline-<reference>); nothing else names a queued sale to it.
+        const clientRef = isOfflinePlaceholder(id) ? id.slice(offlinePlaceholderId('').length) : null;
+        const item = clientRef ? queue.item(clientRef) : null;
+        if (!clientRef || !item) return fail('not_found', OFFLINE_CUSTOMER_NOT_QUEUED);
+        if (queue.ownerOf(clientRef) !== ownerKeyOf(s.value) && s.value.user.role !== 'manager') return fail('forbidden', UNCONFIRMED_COPY.notYours);
+        const after = queue.acknowledge(clientRef)!;
+        // Acknowledged: it may go now, should the gateway already be back.
+        if (!item.acknowledged && after.acknowledged) void forwarder.kick();
+        return ok(after);
+      },
+      'queue:unconfirmed': async () => {
+        const s = users.requireCounter();
+        if (!s.ok) return s;
+        return ok(queue.unconfirmed(grace));
+      },
+      'queue:resolve-unconfirmed': async ({ clientRef, choice }) => {
+        const s = users.requireCounter();
+        if (!s.ok) return s;
+        const listed = queue.unconfirmed(grace).find((it) => it.clientRef === clientRef);
+        if (!listed) {
+          const it = queue.item(clientRef);
+          // Kept twice (two counters chose at once), or confirmed on its own screen meanwhile: it stays.
+          if (it?.acknowledged && it.state !== 'withdrawn') {
+            return choice === 'keep' ? ok({ item: it, message: UNCONFIRMED_COPY.kept(`$${formatMoney(it.amountCents)}`) }) : fail('conflict', UNCONFIRMED_COPY.confirmedMeanwhile);
+          }
+          return fail('conflict', UNCONFIRMED_COPY.notListed);
+        }
+        const amount = `$${formatMoney(listed.amountCents)}`;
+        const after = choice === 'keep' ? queue.acknowledge(clientRef)! : queue.cancelUnconfirmed(clientRef)!;
+        // Another counter's choice or the screen's own acknowledgement got there first: say what it became.
+        if (choice === 'cancel' && after.state !== 'withdrawn') return fail('conflict', UNCONFIRMED_COPY.confirmedMeanwhile);
+        deps.audit?.record({
+          kind: 'offline-unconfirmed',
+          user: { id: s.value.user.id, name: s.value.user.name },
+          amountCents: listed.amountCents,
+          transactionId: offlinePlaceholderId(clientRef),
+          detail: `${choice === 'keep' ? 'kept: the customer was told; sent when the gateway answers' : 'cancelled: never charged'} — queued offline by ${listed.clerkName}, the screen never said it was approved (reference ${shortRefOf(clientRef)})`,
+        });
+        if (choice === 'keep') void forwarder.kick();
+        else {
+          deps.onUnconfirmedCancelled?.(clientRef);
+          void forwarder.kick(); // the status bar's count follows
+        }
+        return ok({ item: after, message: choice === 'keep' ? UNCONFIRMED_COPY.kept(amount) : UNCONFIRMED_COPY.cancelled(amount) });
       },
     },
   };

@@ -42,6 +42,7 @@ import { getSetting, setSetting, type PosDatabase } from './pos-database';
 import type { AuditLog } from './audit-log';
 import { approvalMismatch, TerminalFault } from '../devices/terminal-answer';
 import { askOf, deviceFault, FAULT_WORDS, faultSentence } from './terminal-faults';
+import { ownerKeyOf } from './tender-refs';
 
 /** Reverses on the terminal what it may have approved (a void naming its reference); true when it confirmed. */
 async function voidOnTerminal(driver: TerminalDriver, ecrRef: string, refNum: string): Promise<boolean> {
@@ -185,6 +186,8 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
           productTransactionId: deps.productTransactionId ?? null,
           collectsRestOf: null,
           keyed: read.entryMode === 'K',
+          // This window and user acknowledge it once their screen shows "Approved offline" (issue 20, point 3).
+          owner: ownerKeyOf(session),
         },
         rules,
       );

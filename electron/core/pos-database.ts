@@ -316,6 +316,17 @@ export const POS_MIGRATIONS: readonly string[] = [
   // cashier); one collector per cart, and one due cart per collector.
   `ALTER TABLE carts ADD COLUMN collector_id TEXT;
    CREATE UNIQUE INDEX carts_one_collecting ON carts (collector_id) WHERE status = 'due' AND collector_id IS NOT NULL;`,
+  // The power-cut window of the offline queue (issue 20, point 3): a queued sale is forwarded
+  // only once the screen that took it said "Approved offline" (acked = 1). boot_id names the
+  // run of the app that queued it (one left unacknowledged by an earlier run is shown at the
+  // next sign-in), owner the window and user that may acknowledge it. New rows start
+  // unacknowledged (the default is 0); the rows already there were queued before this rule, by
+  // a screen that showed them, so they count as acknowledged.
+  `ALTER TABLE offline_queue ADD COLUMN acked INTEGER NOT NULL DEFAULT 0 CHECK (acked IN (0, 1));
+   ALTER TABLE offline_queue ADD COLUMN boot_id TEXT;
+   ALTER TABLE offline_queue ADD COLUMN owner TEXT;
+   UPDATE offline_queue SET acked = 1;
+   CREATE INDEX offline_queue_unacked ON offline_queue (seq) WHERE acked = 0 AND state = 'pending';`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -90,6 +90,9 @@ export interface TenderRefsDeps {
   now?: () => number;
 }
 
+/** Who asks: this window (the IPC caller) and its signed-in user. The offline queue keeps it as who may acknowledge a sale. */
+export const ownerKeyOf = (session: Session): string => `${currentCallerId()}|${session.user.id}`;
+
 export class TenderRefs {
   private readonly inherited = new AsyncLocalStorage<string>();
   private readonly now: () => number;
@@ -100,7 +103,7 @@ export class TenderRefs {
 
   /** Who asks: this window and its signed-in user. */
   ownerOf(session: Session): string {
-    return `${currentCallerId()}|${session.user.id}`;
+    return ownerKeyOf(session);
   }
 
   /**

@@ -1,6 +1,7 @@
 import { useCallback, useEffect } from 'react';
 import { GatewayBanner } from './components/gateway-banner';
 import { LostPaymentsNote } from './components/lost-payments-note';
+import { UnconfirmedOfflineDialog } from './components/unconfirmed-offline-dialog';
 import { HelpOverlay } from './components/help-overlay';
 import { AmountQuestionDialog } from './components/large-amount-dialog';
 import { StatusBar } from './components/status-bar';
@@ -109,6 +110,7 @@ export function App() {
     <div className="app">
       <TopBar session={session} onSwitchUser={switchUser} />
       <GatewayBanner status={status} />
+      {session && <UnconfirmedOfflineDialog userId={session.user.id} role={session.user.role} />}
       <main className="content" id="main" key={epoch}>
         <LostPaymentsNote session={session} />
         {main}

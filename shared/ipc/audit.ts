@@ -20,6 +20,7 @@ export const AUDIT_KINDS = [
   'user-change',
   'keys-backup',
   'device-fault',
+  'offline-unconfirmed',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -39,6 +40,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'user-change': 'Counter user changed',
   'keys-backup': 'Key backup',
   'device-fault': 'Device fault',
+  'offline-unconfirmed': 'Unconfirmed offline sale',
 };
 
 export interface AuditEntry {

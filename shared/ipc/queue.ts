@@ -48,6 +48,11 @@ export interface QueueItem {
   /** The gateway's transaction id once forwarded. */
   transactionId: string | null;
   forwardedTs: number | null;
+  /**
+   * The screen that took it showed "Approved offline" (issue 20, point 3). A waiting sale not
+   * acknowledged is never sent: it is shown at the next sign-in, to be kept or cancelled.
+   */
+  acknowledged: boolean;
 }
 
 export interface QueueStatus {
@@ -96,6 +101,19 @@ export const queueHandlers = {
   'queue:forward-now': z.void(),
   /** Any counter user: the customer's name and phone or e-mail on a sale just approved offline. */
   'queue:set-customer': queueCustomerSchema,
+  /**
+   * The window and user that took a sale offline (or a manager), once its screen has shown
+   * "Approved offline": `id` is the sale's id as that screen has it (offline-…, shared/offline-ref.ts).
+   * Until then the queue never sends it (issue 20, point 3).
+   */
+  'queue:acknowledge': z.strictObject({ id: idSchema }),
+  /** Any counter user: waiting sales whose screen never said "Approved offline" (a power cut, a window gone), oldest first. */
+  'queue:unconfirmed': z.void(),
+  /**
+   * Any counter user, for a sale `queue:unconfirmed` lists: `keep` (the customer was told: it is
+   * acknowledged and sent) or `cancel` (never charged: withdrawn, card data erased). Audited with who chose.
+   */
+  'queue:resolve-unconfirmed': z.strictObject({ clientRef: idSchema, choice: z.enum(['keep', 'cancel']) }),
 } as const;
 
 export interface QueueResults {
@@ -103,6 +121,9 @@ export interface QueueResults {
   'queue:list': QueueList;
   'queue:forward-now': QueueStatus;
   'queue:set-customer': QueueItem;
+  'queue:acknowledge': QueueItem;
+  'queue:unconfirmed': QueueItem[];
+  'queue:resolve-unconfirmed': { item: QueueItem; message: string };
 }
 
 export interface QueueEventPayloads {

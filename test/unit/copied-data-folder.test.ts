@@ -65,12 +65,13 @@ describe('a copied data folder', () => {
     const saved = value(await a.call('vault:add-card', { contactId: pat.id, holderName: 'Pat Doe', number: card.number, expiry: '1230' }));
     await close(a);
 
-    // A card sale approved offline, waiting to be forwarded (as the queue stores one while the gateway is away).
+    // A card sale approved offline, shown as approved (acknowledged), waiting to be forwarded (as the queue stores one while the gateway is away).
     const doc = JSON.parse(engineRecords(original).find((t) => t.id === sale.transaction.id)!.doc) as { location_id: string; product_transaction_id: string };
     const db = openPosDatabase(original);
     try {
       const key = (await openNodeHostSecretStore(original).get(OFFLINE_QUEUE_KEY_SECRET))!;
-      const queued = new OfflineQueue(db, key).enqueue(
+      const q = new OfflineQueue(db, key);
+      const queued = q.enqueue(
         {
           clientRef: 'copy-offline-1',
           amountCents: 900,
@@ -85,7 +86,7 @@ describe('a copied data folder', () => {
         },
         { ...offlineRulesOf(DEFAULT_STORE_SETTINGS), offlineAllowKeyed: true },
       );
-      expect(queued.ok).toBe(true);
+      expect(queued.ok && q.acknowledge('copy-offline-1')?.acknowledged).toBe(true);
     } finally {
       db.close();
     }

@@ -154,6 +154,8 @@ describe('engine process supervision (node host)', () => {
     const offline = await sell(1_111, ref);
     expect(offline).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, amountCents: 1_111 } });
     expect(await call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 1, pendingCents: 1_111 } });
+    // The sale screen showed "Approved offline" and acknowledges it (issue 20, point 3): only then is it sent.
+    expect(await call('queue:acknowledge', { id: offline.transaction.id })).toMatchObject({ ok: true, value: { acknowledged: true } });
 
     // Back: the queue drains by itself, and the engine holds the sale once, under the sale's own id.
     await back;

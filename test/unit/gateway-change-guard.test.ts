@@ -50,7 +50,11 @@ describe('sales waiting in the offline queue', () => {
       await signInAs('Morgan', '1234');
       await g.gate.down();
       // The first request after the cut may meet a dead kept-alive connection; the next is taken offline.
-      for (let i = 0; i < 3 && value(await call('queue:status')).pendingCount === 0; i++) await call('sale:charge', { subtotalCents: 1_200, taxCents: 0, tipCents: 0, card, clientRef: `guard-offline-${i}` });
+      for (let i = 0; i < 3 && value(await call('queue:status')).pendingCount === 0; i++) {
+        const r = await call('sale:charge', { subtotalCents: 1_200, taxCents: 0, tipCents: 0, card, clientRef: `guard-offline-${i}` });
+        // The sale screen showed "Approved offline" and acknowledges it (issue 20, point 3).
+        if (r.ok) value(await call('queue:acknowledge', { id: r.value.transaction.id }));
+      }
       expect(value(await call('queue:status')).pendingCount).toBe(1);
 
       const refused = { ok: false, error: { code: 'invalid', message: ACCOUNT_CHANGE_MESSAGES.pendingOffline(1) } };

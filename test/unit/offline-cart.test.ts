@@ -51,7 +51,10 @@ async function payOffline(amountCents?: number): Promise<{ cart: HandlerResults[
     const clientRef = ref();
     const r = await call('cart:pay-card', { card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}) });
     // The queue and the gateway know the tender by the core's own reference (the tender's id), not the screen's attempt id.
-    if (r.ok) return { cart: r.value, clientRef: r.value.tenders.at(-1)!.id };
+    if (!r.ok) continue;
+    // The cart showed "Approved offline" (issue 20, point 3): it acknowledges the tender's sale, so it may be sent.
+    expect(await call('queue:acknowledge', { id: r.value.tenders.at(-1)!.transactionId! })).toMatchObject({ ok: true, value: { acknowledged: true } });
+    return { cart: r.value, clientRef: r.value.tenders.at(-1)!.id };
   }
   throw new Error('no offline approval');
 }

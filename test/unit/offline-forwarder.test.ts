@@ -48,6 +48,8 @@ function queued(count: number, amountCents = 1_000): string[] {
     const s = sale(amountCents + i);
     const r = queue.enqueue(s, rules);
     if (!r.ok) throw new Error(r.message);
+    // Its screen showed "Approved offline" (issue 20, point 3): only then may it be sent.
+    queue.acknowledge(s.clientRef);
     return s.clientRef;
   });
 }
@@ -140,6 +142,7 @@ describe('an answer that is not the tender its reference was made for (issue 20,
       if (!r.ok) throw new Error(r.error.message);
       const q = queue.enqueue({ ...s, clientRef: r.value }, rules);
       if (!q.ok) throw new Error(q.message);
+      queue.acknowledge(r.value);
       return r.value;
     };
     const [wrong, right] = [bound('a'), bound('b')];

@@ -171,7 +171,7 @@ describe('forwarding to a real engine', () => {
     const q = new OfflineQueue(db, randomBytes(32));
     const loc = engine.credentials.location_id;
     const sales = [sale(1_000, { locationId: loc }), sale(601, { locationId: loc }), sale(2_345, { locationId: loc, taxCents: 145, tipCents: 200 })];
-    for (const s of sales) expect(q.enqueue(s, rules).ok).toBe(true);
+    for (const s of sales) expect(q.enqueue(s, rules).ok && q.acknowledge(s.clientRef)?.acknowledged).toBe(true);
     const forwarded: string[] = [];
     const statuses: QueueStatus[] = [];
     const f = new OfflineForwarder({ queue: q, client, settings: () => rules, parallelism: 2, onForwarded: (s) => forwarded.push(s.clientRef), onStatus: (st) => statuses.push(st) });
@@ -198,7 +198,7 @@ describe('forwarding to a real engine', () => {
     const q = new OfflineQueue(db, key);
     const loc = engine.credentials.location_id;
     const sales = Array.from({ length: 12 }, (_, i) => sale(100 + i, { locationId: loc }));
-    for (const s of sales) expect(q.enqueue(s, rules).ok).toBe(true);
+    for (const s of sales) expect(q.enqueue(s, rules).ok && q.acknowledge(s.clientRef)?.acknowledged).toBe(true);
 
     // A port nobody listens on: connection refused.
     const closed = await new Promise<number>((resolve) => {

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { OFFLINE_APPROVED, OFFLINE_CUSTOMER_NOT_QUEUED } from '../../electron/core/offline-sales';
-import { CUSTOMER_CONTACT_ERROR, type QueueStatus } from '../../shared/ipc/contract';
+import { CUSTOMER_CONTACT_ERROR, type QueueStatus, type SaleOutcome } from '../../shared/ipc/contract';
+import type { Result } from '../../shared/result';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';
 import { useGatedEngine } from '../helpers/core-harness';
 
@@ -27,6 +28,12 @@ async function counter(dir: string) {
     if (e === 'queue:status') events.push(payload as QueueStatus);
   });
   return { ...c, events };
+}
+
+/** What the sale screen does once it has shown "Approved offline" (issue 20, point 3): acknowledges the sale, so it may be sent. */
+async function shown(c: Awaited<ReturnType<typeof counter>>, r: Result<SaleOutcome>): Promise<void> {
+  if (!r.ok) throw new Error(r.error.message);
+  expect(await c.call('queue:acknowledge', { id: r.value.transaction.id })).toMatchObject({ ok: true, value: { acknowledged: true } });
 }
 
 async function atEngine(apiId: string): Promise<number> {
@@ -54,6 +61,8 @@ describe('selling through a gateway outage', () => {
     const refs = [ref(), ref(), ref()];
     const first = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 83, tipCents: 150, card, clientRef: refs[0] });
     expect(first.ok && first.value).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, amountCents: 1_233, lastFour: '1111', clerkName: 'Casey' } });
+    // The sale screen showed "Approved offline" (issue 20, point 3).
+    await shown(c, first);
     // The same sale sent again (a double Enter) is the same queued sale.
     const twice = await c.call('sale:charge', { subtotalCents: 1_000, taxCents: 83, tipCents: 150, card, clientRef: refs[0] });
     expect(twice.ok && twice.value.transaction.id).toBe(first.ok && first.value.transaction.id);
@@ -63,6 +72,7 @@ describe('selling through a gateway outage', () => {
     expect(needsManager).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.needsManager(8_000) } });
     const second = await c.call('sale:charge', { subtotalCents: 601, taxCents: 0, tipCents: 0, card, clientRef: refs[1] });
     expect(second.ok).toBe(true);
+    await shown(c, second);
     // Queued under the core's own references (their transaction_api_ids once forwarded): the screen's clientRefs are only attempt ids.
     const apiIds = [first, second].map((r) => (r.ok ? r.value.transaction.apiId! : ''));
 
@@ -74,6 +84,7 @@ describe('selling through a gateway outage', () => {
     await c.call('auth:sign-out');
     await c.signInAs('Morgan', '1234');
     const third = await c.call('sale:charge', { subtotalCents: 9_000, taxCents: 0, tipCents: 0, card, clientRef: refs[2] });
+    await shown(c, third);
     apiIds.push(third.ok ? third.value.transaction.apiId! : '');
     expect(apiIds.filter((a) => refs.includes(a) || !a)).toEqual([]);
     await c.call('auth:sign-out');
@@ -116,6 +127,7 @@ describe('selling through a gateway outage', () => {
     let sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
     if (!sale.ok) sale = await c.call('sale:charge', { subtotalCents: 700, taxCents: 0, tipCents: 0, card, clientRef: ref() });
     if (!sale.ok) throw new Error(sale.error.message);
+    await shown(c, sale);
     const clientRef = sale.value.transaction.apiId!;
 
     const bad = await c.call('queue:set-customer', { clientRef, name: 'Pat Doe', contact: 'call me maybe' });

@@ -84,10 +84,13 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     expect(sold.value).toMatchObject({ approved: true, message: OFFLINE_APPROVED, transaction: { offline: true, entryMode: 'chip', lastFour: '1111', cardBrand: 'Visa', amountCents: 1_336, taxCents: 102 } });
     // The terminal was asked for a store-and-forward read.
     expect(sim.received.at(-1)!.fields[4]).toContain('saf=1');
+    // The sale screen showed "Approved offline" (issue 20, point 3): it acknowledges the sale, so it may be sent.
+    expect(await c.call('queue:acknowledge', { id: sold.value.transaction.id })).toMatchObject({ ok: true, value: { acknowledged: true } });
 
     const tapped = await c.call('devices:terminal-sale', { subtotalCents: 718, taxCents: 0, tipCents: 0, clientRef: ref() });
     expect(tapped).toMatchObject({ ok: true, value: { transaction: { entryMode: 'contactless' } } });
     const tap = tapped.ok ? tapped.value.transaction.apiId! : '';
+    expect(await c.call('queue:acknowledge', { id: tapped.ok ? tapped.value.transaction.id : '' })).toMatchObject({ ok: true });
     // A debit card with PIN needs the bank; a number keyed on the terminal's pad is keyed: both refused with a sentence, nothing queued.
     expect(await c.call('devices:terminal-sale', { subtotalCents: 711, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.debit } });
     expect(await c.call('devices:terminal-sale', { subtotalCents: 710, taxCents: 0, tipCents: 0, clientRef: ref() })).toEqual({ ok: false, error: { code: 'offline_refused', message: OFFLINE_ERRORS.keyed } });
@@ -109,6 +112,7 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     const swiped = await c.call('devices:terminal-sale', { subtotalCents: 713, taxCents: 0, tipCents: 0, clientRef: ref() });
     expect(swiped).toMatchObject({ ok: true, value: { transaction: { entryMode: 'swiped', offline: true } } });
     const swipe = swiped.ok ? swiped.value.transaction.apiId! : '';
+    expect(await c.call('queue:acknowledge', { id: swiped.ok ? swiped.value.transaction.id : '' })).toMatchObject({ ok: true });
     expect(await c.call('queue:status')).toMatchObject({ ok: true, value: { pendingCount: 3, pendingCents: 1_336 + 718 + 713 } });
     for (const r of [chip, tap, swipe]) expect(await atEngine(r)).toEqual([]);
 

@@ -3,14 +3,17 @@
  * queue's table was rebuilt (the step that adds 'withdrawn', entry modes and customer details)
  * keeps its waiting sales, and the totals the triggers keep are right before and after, and
  * the upgraded file ends with the same schema as a new one; the carts table rebuilt for the
- * `due` status (issue 20) keeps its rows and the references of its lines and tenders.
+ * `due` status (issue 20) keeps its rows and the references of its lines and tenders; sales
+ * queued before acknowledgements (issue 20, point 3) count as acknowledged and are still sent.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
+import { OfflineQueue } from '../../electron/core/offline-queue';
 import { openPosDatabase, POS_MIGRATIONS, type PosDatabase } from '../../electron/core/pos-database';
+import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -106,6 +109,39 @@ it("upgrades carts to take the 'due' status (issue 20): carts, their lines and t
     expect(upgraded.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(upgraded.pragma('foreign_key_check')).toEqual([]);
     expect(() => upgraded.prepare(`INSERT INTO cart_lines (id, cart_id, seq, name, unit_cents, quantity, tax_category) VALUES ('l2', 'nope', 1, 'X', 1, 1, 'standard')`).run()).toThrow(/FOREIGN KEY/);
+    expectSchemaOfAFreshDatabase(upgraded);
+  } finally {
+    upgraded.close();
+  }
+});
+
+it('upgrades the offline queue to acknowledgements (issue 20, point 3): sales queued before the rule count as acknowledged and are sent; new ones wait for their screen', () => {
+  const ACK = POS_MIGRATIONS.findIndex((m) => m.includes('ADD COLUMN acked'));
+  expect(ACK).toBeGreaterThan(0);
+  const oldDir = tempDir();
+  const old = new Database(join(oldDir, 'ringup.db'));
+  for (let v = 0; v < ACK; v++) old.exec(POS_MIGRATIONS[v]!);
+  old.pragma(`user_version = ${ACK}`);
+  queueRow(old, 'waiting', 1000, 'pending');
+  queueRow(old, 'sent', 700, 'approved');
+  old.close();
+
+  const upgraded = openPosDatabase(oldDir);
+  try {
+    expect(upgraded.pragma('user_version', { simple: true })).toBe(POS_MIGRATIONS.length);
+    const q = new OfflineQueue(upgraded, Buffer.alloc(32, 1), { now: () => 10_000 });
+    // Queued by a main-branch app, whose screens showed them: acknowledged, due, never shown at sign-in.
+    expect(q.item('waiting')).toMatchObject({ state: 'pending', acknowledged: true });
+    expect(q.due(10).map((d) => d.clientRef)).toEqual(['waiting']);
+    expect(q.unconfirmed(0)).toEqual([]);
+    // A sale queued now waits for its screen.
+    const r = q.enqueue(
+      { clientRef: 'new', amountCents: 500, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clerk: { id: 'u1', name: 'Casey', number: null, role: 'cashier' }, locationId: null, productTransactionId: null, collectsRestOf: null, keyed: true },
+      { ...DEFAULT_STORE_SETTINGS, offlineAllowKeyed: true },
+    );
+    expect(r.ok && r.item.acknowledged).toBe(false);
+    expect(q.due(10).map((d) => d.clientRef)).toEqual(['waiting']);
+    expect(totals(upgraded)).toEqual({ count: 2, cents: 1500 });
     expectSchemaOfAFreshDatabase(upgraded);
   } finally {
     upgraded.close();

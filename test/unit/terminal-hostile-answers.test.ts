@@ -196,6 +196,8 @@ describe('a hostile answer to an offline terminal sale', () => {
     const queuedBefore = new Set(value(await c.call('queue:list')).items.map((i) => i.clientRef));
     const sold = await c.call('devices:terminal-sale', { subtotalCents: 800, taxCents: 0, tipCents: 0, clientRef: ref('offline') });
     expect(sold.ok).toBe(true);
+    // The sale screen showed "Approved offline" and acknowledges it (issue 20, point 3): only then is it sent.
+    expect(await c.call('queue:acknowledge', { id: sold.ok ? sold.value.transaction.id : '' })).toMatchObject({ ok: true });
     // The queue keeps it under the core's own reference (issue 20, point 2): the one new item.
     const added = value(await c.call('queue:list')).items.filter((i) => !queuedBefore.has(i.clientRef));
     expect(added).toHaveLength(1);

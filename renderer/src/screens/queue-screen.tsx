@@ -4,7 +4,9 @@
  * the expiry alert, and — first — the sales that came back declined (or expired) after the
  * customer left, with what is known of the customer (the name and phone or e-mail given at
  * the counter, the ZIP of a keyed card), so the money can be collected another way.
- * The list follows the core's `queue:status` events.
+ * The list follows the core's `queue:status` events. A waiting sale whose screen never said
+ * "Approved offline" (issue 20, point 3) is marked "Not confirmed on screen": it is not sent
+ * until someone at the counter keeps it (unconfirmed-offline-dialog.tsx).
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { QueueItem, QueueItemState } from '../../../shared/ipc/contract';
@@ -19,6 +21,8 @@ const STATE_TEXT: Record<QueueItemState, string> = { pending: 'Waiting', approve
 const STATE_BADGE: Record<QueueItemState, string> = { pending: 'pending', approved: 'approved', declined: 'declined', error: 'declined', expired: 'other', withdrawn: 'other' };
 const ENTRY_TEXT: Record<QueueItem['entryMode'], string> = { K: 'keyed', S: 'swiped', C: 'chip', P: 'contactless' };
 const PROBLEM: ReadonlySet<QueueItemState> = new Set(['declined', 'error', 'expired']);
+/** Waiting for a choice at the counter: its screen never said "Approved offline" (issue 20, point 3). */
+const unconfirmed = (i: QueueItem) => i.state === 'pending' && !i.acknowledged;
 
 export function QueueScreen() {
   const status = useQueueStore((s) => s.status);
@@ -139,14 +143,22 @@ function QueueTable({ items, testId, caption }: { items: QueueItem[]; testId: st
               </td>
               <td className="audit-num">{money(i.amountCents)}</td>
               <td>
-                <span className={`badge badge-state-${STATE_BADGE[i.state]}`} data-testid="queue-state">
-                  {STATE_TEXT[i.state]}
-                </span>
+                {unconfirmed(i) ? (
+                  <span className="badge badge-state-declined badge-unconfirmed" data-testid="queue-state">
+                    Not confirmed on screen
+                  </span>
+                ) : (
+                  <span className={`badge badge-state-${STATE_BADGE[i.state]}`} data-testid="queue-state">
+                    {STATE_TEXT[i.state]}
+                  </span>
+                )}
               </td>
               <td className="queue-what">
-                {i.state === 'pending'
-                  ? `${i.attempts === 0 ? 'Not tried yet' : `Tried ${i.attempts} time${i.attempts === 1 ? '' : 's'}`}; expires ${dateAndTime(i.expiresTs)}`
-                  : (i.message ?? '')}
+                {unconfirmed(i)
+                  ? `The screen never said it was approved: not sent until someone at the counter keeps or cancels it. Expires ${dateAndTime(i.expiresTs)}.`
+                  : i.state === 'pending'
+                    ? `${i.attempts === 0 ? 'Not tried yet' : `Tried ${i.attempts} time${i.attempts === 1 ? '' : 's'}`}; expires ${dateAndTime(i.expiresTs)}`
+                    : (i.message ?? '')}
               </td>
             </tr>
           ))}

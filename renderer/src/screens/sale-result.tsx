@@ -7,6 +7,7 @@ import { receiptHeaderOf, ReceiptSet } from '../components/receipt';
 import { money } from '../lib/money-format';
 import { printReceipt } from '../lib/print-receipt';
 import { isTypingTarget } from '../lib/shortcuts';
+import { useAcknowledgeShown } from '../lib/acknowledge-shown';
 import type { FirstCard } from '../stores/sale-store';
 import type { Approval } from '../stores/cart-store';
 import type { Result } from '../../../shared/result';
@@ -36,6 +37,8 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
   const [printError, setPrintError] = useState<string | null>(null);
   // A partial approval that paid part of a cart already paid is a return: a manager's PIN first (issue 20, point 4).
   const voiding = useApprovalRetry(onVoidPartial, () => undefined);
+  // Approved offline (a keyed or terminal sale): once this shows it, the queue may send it (issue 20, point 3).
+  useAcknowledgeShown(outcome.approved && t.offline ? t.id : null);
 
   useEffect(() => {
     // The outcome is the first thing seen, even on a short screen where Charge sat low on a scrolled page.

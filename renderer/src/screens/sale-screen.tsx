@@ -20,6 +20,7 @@ import { receiptHeaderOf } from '../components/receipt';
 import { OfflineTenderCustomer } from '../components/offline-customer';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
+import { useAcknowledgeShown } from '../lib/acknowledge-shown';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -79,6 +80,8 @@ export function SaleScreen() {
   // --- cart hook-in (issue 15): with a catalogue, items go to a cart (the keypad adds open amounts); without one the screen is as before.
   const cart = useCartStore();
   const loadCart = cart.load;
+  // A cart card payment approved offline: once its sentence shows (panel, paid view or here), the queue may send it (issue 20, point 3).
+  useAcknowledgeShown(cart.message ? cart.shownOffline : null);
   useEffect(() => {
     void loadCart();
   }, [loadCart]);

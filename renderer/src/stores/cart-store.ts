@@ -5,6 +5,7 @@
  * A user's work, so it registers with the per-user reset.
  */
 import type { CartReceiptData, CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
+import { isOfflinePlaceholder } from '../../../shared/offline-ref';
 import type { Result } from '../../../shared/result';
 import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
@@ -35,6 +36,11 @@ interface CartState {
   fieldErrors: Record<string, string[]>;
   /** The last card tender's sentence (approved, declined, partial). */
   message: string | null;
+  /**
+   * The offline id of the card payment this window just had approved offline (issue 20, point 3):
+   * the screen acknowledges it once `message` shows; null when the last answer was anything else.
+   */
+  shownOffline: string | null;
   /** A card charge's idempotency key: kept across retries of the same tender, new after an answer. */
   clientRef: string;
   cardResetToken: number;
@@ -102,6 +108,11 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     });
   };
   const pinArg = (approval?: Approval) => (approval ? { approval } : {});
+  /** The card payment just answered, when it was approved offline (its id is the offline stand-in). */
+  const offlineTenderOf = (v: CartView): string | null => {
+    const t = v.tenders.at(-1);
+    return t && t.status === 'approved' && isOfflinePlaceholder(t.transactionId) ? t.transactionId : null;
+  };
   /** After a tender: a new idempotency key, unless the outcome is unknown (a retry must reuse it) or nothing was sent (a manager must approve first). */
   const nextRef = () =>
     set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : newClientRef() }));
@@ -119,6 +130,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     error: null,
     fieldErrors: {},
     message: null,
+    shownOffline: null,
     clientRef: newClientRef(),
     cardResetToken: 0,
     receipt: null,
@@ -169,7 +181,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       await run(
         () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
-          set({ message: v.message });
+          set({ message: v.message, shownOffline: offlineTenderOf(v) });
           showCart(v);
         },
         { kind: 'tender' },
@@ -184,7 +196,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       await run(
         () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
-          set({ message: v.message });
+          set({ message: v.message, shownOffline: offlineTenderOf(v) });
           showCart(v);
         },
         { kind: 'tender' },
@@ -196,7 +208,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       const done = await run(
         () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
         (v) => {
-          set({ message: v.message });
+          set({ message: v.message, shownOffline: offlineTenderOf(v) });
           showCart(v);
         },
         { kind: 'tender' },

@@ -9,10 +9,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { bundleTestChild } from './child-bundle';
 import { buildEngineBundle, startStandaloneEngine, type StandaloneCreds } from './standalone-engine';
-
-const root = new URL('../../', import.meta.url).pathname;
 
 /** What one run of the child printed: `Q` queued (committed), `A` acknowledged (committed), `U` listed for the next sign-in. */
 export interface ChildRun {
@@ -37,19 +35,7 @@ export interface QueueKillRig {
 export async function startQueueKillRig(name: string): Promise<QueueKillRig> {
   buildEngineBundle();
   const dir = mkdtempSync(join(tmpdir(), `ringup-${name}-`));
-  // Under build/ so the bundle's external packages resolve from the repo's node_modules.
-  const childEntry = join(root, `build/test/${name}-child.mjs`);
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['test/offline/queue-kill-child.ts'],
-    outfile: childEntry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  const childEntry = await bundleTestChild('test/offline/queue-kill-child.ts', `${name}-child`);
   const e = await startStandaloneEngine(join(dir, 'engine'));
   const engine: ChildProcess = e.child;
   const creds = e.creds;

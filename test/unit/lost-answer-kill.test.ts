@@ -15,14 +15,13 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { amountOf, KILL_WAYS, type KillWay } from '../offline/lost-answer-ways';
 import { buildEngineBundle, standaloneHeaders, startStandaloneEngine, type StandaloneCreds } from '../helpers/standalone-engine';
+import { bundleTestChild } from '../helpers/child-bundle';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 
-const root = new URL('../../', import.meta.url).pathname;
 const KILL_RUNS = Number(process.env.RINGUP_KILL_RUNS ?? 20);
 /** The payment POSTs whose answers are held: a sale, a debit, a check, a terminal sale. */
 const PAYMENT_POST = /^POST \/v2\/(transactions|routertransactions) /;
@@ -37,18 +36,7 @@ let terminalPort = 0;
 beforeAll(async () => {
   buildEngineBundle();
   dir = mkdtempSync(join(tmpdir(), 'ringup-lost-kill-'));
-  childEntry = join(root, 'build/test/lost-answer-child.mjs');
-  await build({
-    absWorkingDir: root,
-    entryPoints: ['test/offline/lost-answer-child.ts'],
-    outfile: childEntry,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
-  });
+  childEntry = await bundleTestChild('test/offline/lost-answer-child.ts', 'lost-answer-child');
   const e = await startStandaloneEngine(join(dir, 'engine'));
   engine = e.child;
   creds = e.creds;

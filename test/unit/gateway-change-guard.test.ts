@@ -11,6 +11,7 @@ import { CONNECTION_MESSAGES } from '../../electron/core/gateway-connection';
 import type { QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { useCoreHarness, useGatedEngine, value } from '../helpers/core-harness';
+import { startTcpProxy } from '../helpers/tcp-proxy';
 
 const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
 const elsewhere = { baseUrl: 'http://127.0.0.1:9/v2', developerId: '6f0c2a47-3b51-4f7e-9d2a-5c8e1b7a9d10', userId: '0b9d8c7e-6a5f-4e3d-8c2b-1a0f9e8d7c6b' };
@@ -74,6 +75,38 @@ describe('sales waiting in the offline queue', () => {
       expect((await call('gateway:save', { kind: 'embedded' })).ok).toBe(true);
     } finally {
       await core.close();
+    }
+  }, 45_000);
+});
+
+describe('a payment whose answer was lost', () => {
+  const g = useGatedEngine('ringup-guard-lost-');
+
+  it('holds back a change of gateway until the gateway in use has said what became of it (issue 20, point 3)', async () => {
+    // A proxy between the counter and the gateway that can swallow an answer; the sweep's timer is off (an hour).
+    const proxy = await startTcpProxy(g.gate.port);
+    const { core, call, signInAs } = await g.openCounter(g.tempDir('ringup-guard-lost-counter-'), {
+      gatewayTimeoutMs: 700,
+      lostSweepMs: 3_600_000,
+      remote: { baseUrl: `${proxy.origin}/v2`, auth: { developerId: g.creds.developer_id, userId: g.creds.user_id, userApiKey: g.creds.user_api_key }, locationId: g.creds.location_id },
+    });
+    try {
+      await signInAs('Morgan', '1234');
+      proxy.mode = 'swallow';
+      const r = await call('sale:charge', { subtotalCents: 1_999, taxCents: 0, tipCents: 0, card, clientRef: 'guard-lost-1' });
+      expect(!r.ok && r.error.code).toBe('outcome_unknown');
+      proxy.mode = 'pass';
+      const refused = { ok: false, error: { code: 'invalid', message: ACCOUNT_CHANGE_MESSAGES.unknownPayments(1) } };
+      expect(await call('gateway:save', { kind: 'embedded' })).toEqual(refused);
+      expect(await call('gateway:sign-out')).toEqual(refused);
+      // The next sign-in asks the gateway in use: found, approved; then the change may go on.
+      await signInAs('Morgan', '1234');
+      for (let i = 0; i < 100 && value(await call('sale:lost-list')).some((l) => l.state === 'checking'); i++) await new Promise((res) => setTimeout(res, 50));
+      expect(value(await call('sale:lost-list'))).toMatchObject([{ state: 'approved', amountCents: 1_999 }]);
+      expect((await call('gateway:save', { kind: 'embedded' })).ok).toBe(true);
+    } finally {
+      await core.close();
+      await proxy.close();
     }
   }, 45_000);
 });

@@ -167,7 +167,9 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     const r = await ringup.saleOutcome({ clientRef: get().clientRef });
     if (epoch !== userEpoch()) return;
     if (get().phase !== 'checking') return;
-    if (!r.ok) return scheduleCheck(); // still no answer: keep asking, Charge stays disabled
+    if (!r.ok && r.error.code === 'outcome_unknown') return scheduleCheck(); // still no answer: keep asking, Charge stays disabled
+    // Known now, but not this sale's to count (the gateway's record is not what was asked: voided, not counted): said in words.
+    if (!r.ok) return set({ phase: 'entry', error: r.error.message });
     if (r.value.outcome) return showResult(r.value.outcome);
     set({ phase: 'entry', error: 'The payment gateway has no record of this sale, so the card was not charged. Charge again when ready.' });
   }

@@ -368,7 +368,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       const handed = deps.refs.handedDown(tender);
       if (!handed.ok) return handed;
       const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(s.value, { scope: 'sale', attempt: args.clientRef, ...tender });
-      if (!made.ok) return made;
+      if (!made.ok) {
+        // This screen's own retry of a sale the core found after its answer was lost: that answer, once (lost-payments.ts).
+        const again = made.error.code === 'already_answered' ? await deps.lost.answerForRetry(s.value, { scope: 'sale', attempt: args.clientRef, ...tender }) : null;
+        return again ? ok(madeBy(outcomeOf(again.transaction), s.value)) : made;
+      }
       const ref = made.value;
       args = { ...args, clientRef: ref }; // the offline read queues it under the same reference
       const mine = { ref, terminalId: null as string | null, cancelled: false };
@@ -647,7 +651,15 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       if (refused) return refused;
       const tender = { amountCents: total, tipCents: 0, method: 'ach', action: 'debit', instrument: `check:${a.check.routing}:${a.check.account.slice(-4)}` } as const;
       const made = deps.refs.refFor(s.value, { scope: 'sale', attempt: a.clientRef, ...tender });
-      if (!made.ok) return made;
+      const answerOf = (t: V2Transaction): Result<SaleOutcome> => {
+        const o = madeBy(outcomeOf(t), s.value);
+        return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
+      };
+      if (!made.ok) {
+        // This screen's own retry of a check the core found after its answer was lost: that answer, once (lost-payments.ts).
+        const again = made.error.code === 'already_answered' ? await deps.lost.answerForRetry(s.value, { scope: 'sale', attempt: a.clientRef, ...tender }) : null;
+        return again ? answerOf(again.transaction) : made;
+      }
       const ref = made.value;
       const request: V2TransactionCreate = {
         action: 'debit',
@@ -663,10 +675,6 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         micr_data: a.check.micr,
         transaction_api_id: ref,
         clerk_number: clerkNumberOf(s.value.user.id),
-      };
-      const answerOf = (t: V2Transaction): Result<SaleOutcome> => {
-        const o = madeBy(outcomeOf(t), s.value);
-        return ok(o.transaction.state === 'pending' ? { ...o, message: DEVICE_ERRORS.checkPending } : o);
       };
       return guarded(async () => {
         // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).

@@ -43,7 +43,7 @@ import type { V2Transaction, V2TransactionCreate } from '../client/v2-types';
 import type { AuditLog } from './audit-log';
 import type { ClerkRecords } from './clerk-records';
 import type { PosDatabase } from './pos-database';
-import type { TenderRefs } from './tender-refs';
+import type { TenderBinding, TenderRefs } from './tender-refs';
 import { STATUS, toView } from './transaction-view';
 
 /** The gateway's processor time-out (GATEWAY-FACTS: 8.10 and above are answered as a time-out after 10 s). */
@@ -226,6 +226,22 @@ export class LostPayments {
   async resumeAll(): Promise<void> {
     const open = (this.stmt.open.all() as Row[]).filter((r) => !this.inFlight.has(r.ref));
     for (const r of open) await this.resolve(r.ref);
+  }
+
+  /**
+   * The same attempt sent again by the screen whose answer was lost (the saved-card, terminal
+   * and check screens charge again rather than ask): when the core found its charge meanwhile
+   * and no screen has shown it yet, that answer, once (it is then seen); else null, and the
+   * attempt stays spent (tender-refs.ts: refused in words, never answered with that sale).
+   */
+  async answerForRetry(session: Session, binding: TenderBinding): Promise<Extract<LostAnswer, { kind: 'found' }> | null> {
+    const ref = this.deps.refs.spentRef(session, binding);
+    const row = ref ? (this.stmt.row.get(ref) as Row | undefined) : undefined;
+    if (!row || row.concluded_ms === null || row.seen_by !== null || row.state !== 'approved') return null;
+    const a = await this.concluded(row);
+    if (a.kind !== 'found') return null;
+    this.markSeen(row.ref, session);
+    return a;
   }
 
   /** Whether anything is still unknown (the sweep's timer runs only then). */

@@ -337,7 +337,11 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       const handed = deps.refs.handedDown(tender);
       if (!handed.ok) return handed;
       const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(session, { scope: 'sale', attempt: args.clientRef, ...tender });
-      if (!made.ok) return made;
+      if (!made.ok) {
+        // This screen's own retry of a sale the core found after its answer was lost: that answer, once (lost-payments.ts).
+        const again = made.error.code === 'already_answered' ? await lost.answerForRetry(session, { scope: 'sale', attempt: args.clientRef, ...tender }) : null;
+        return again ? lookupAnswer(again) : made;
+      }
       const ref = made.value;
       const request: V2TransactionCreate = {
         action: 'sale',

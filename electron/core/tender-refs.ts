@@ -115,7 +115,7 @@ export class TenderRefs {
    */
   refFor(session: Session, b: TenderBinding): Result<string> {
     const owner = this.ownerOf(session);
-    const key = JSON.stringify([owner, b.scope, b.attempt, b.amountCents, b.tipCents, b.method, b.action, b.instrument]);
+    const key = this.keyOf(owner, b);
     const found = this.deps.db.prepare('SELECT ref, transaction_id, answer FROM tender_refs WHERE binding_key = ? ORDER BY rowid DESC LIMIT 1').get(key) as
       | Pick<Row, 'ref' | 'transaction_id' | 'answer'>
       | undefined;
@@ -129,6 +129,18 @@ export class TenderRefs {
       )
       .run(ref, key, owner, b.scope, b.attempt, b.amountCents, b.tipCents, b.method, b.action, b.instrument, Math.floor(this.now() / 1000));
     return { ok: true, value: ref };
+  }
+
+  /** The reference of this owner's attempt for this tender whose charge was approved (null: none). */
+  spentRef(session: Session, b: TenderBinding): string | null {
+    const row = this.deps.db.prepare('SELECT ref, answer FROM tender_refs WHERE binding_key = ? ORDER BY rowid DESC LIMIT 1').get(this.keyOf(this.ownerOf(session), b)) as
+      | Pick<Row, 'ref' | 'answer'>
+      | undefined;
+    return row?.answer === 'approved' ? row.ref : null;
+  }
+
+  private keyOf(owner: string, b: TenderBinding): string {
+    return JSON.stringify([owner, b.scope, b.attempt, b.amountCents, b.tipCents, b.method, b.action, b.instrument]);
   }
 
   /** The latest reference this window's user got for an attempt in a scope (null: none was made). */

@@ -160,8 +160,17 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
         const tender = { amountCents: subtotalCents + taxCents, tipCents, method: bank ? 'ach' : 'cc', action: bank ? 'debit' : 'sale', instrument: `vault:${id}` } as const;
         const handed = deps.refs.handedDown(tender);
         if (!handed.ok) return handed;
+        const answerOf = (t: V2Transaction) => {
+          const view = deps.clerks.saleBy(toView(t), session);
+          const approved = view.state === 'approved' || (bank && view.state === 'pending');
+          return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
+        };
         const made = handed.value !== null ? { ok: true as const, value: handed.value } : deps.refs.refFor(session, { scope: 'sale', attempt: clientRef, ...tender });
-        if (!made.ok) return made;
+        if (!made.ok) {
+          // This screen's own retry of a charge the core found after its answer was lost: that answer, once (lost-payments.ts).
+          const again = made.error.code === 'already_answered' ? await deps.lost.answerForRetry(session, { scope: 'sale', attempt: clientRef, ...tender }) : null;
+          return again ? answerOf(again.transaction) : made;
+        }
         const ref = made.value;
         const request: V2TransactionCreate = {
           action: bank ? 'debit' : 'sale',
@@ -174,11 +183,6 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
           account_vault_id: id,
           transaction_api_id: ref,
           clerk_number: clerkNumberOf(session.user.id),
-        };
-        const answerOf = (t: V2Transaction) => {
-          const view = deps.clerks.saleBy(toView(t), session);
-          const approved = view.state === 'approved' || (bank && view.state === 'pending');
-          return ok({ approved, message: bank && view.state === 'pending' ? VAULT_MESSAGES.bankAccepted : view.message, transaction: view });
         };
         // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
         deps.lost.sending(ref, { way: 'saved', session, amountCents: total });

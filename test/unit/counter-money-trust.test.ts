@@ -385,6 +385,54 @@ describe('never charged twice', () => {
     expect(slowSales.ok && slowSales.value.map((t) => t.apiId)).toEqual([slow]);
   });
 
+  it('a saved-card charge found by the core after its answer was lost is answered once to the screen that tries again; after that the attempt is spent', async () => {
+    const c = await startCounter({
+      gatewayTimeoutMs: 700,
+      lostSweepMs: 3_600_000,
+      remote: {
+        baseUrl: `${proxy.origin}/v2`,
+        auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
+        locationId: creds.location_id!,
+        productTransactionId: creds.cc_product_transaction_id!,
+      },
+    });
+    try {
+      await signIn(c, 'Morgan', '1234');
+      const contact = await call(c, 'vault:add-contact', { firstName: 'Retry', lastName: 'Saved', email: '' });
+      const saved = await call(c, 'vault:add-card', { contactId: contact.ok ? contact.value.id : '', holderName: 'Retry Saved', number: card.number, expiry: '1230' });
+      const id = saved.ok ? saved.value.id : '';
+      await signIn(c, 'Casey', '0000');
+      const charge = { id, subtotalCents: 2_469, taxCents: 0, tipCents: 0, clientRef: ref() };
+      proxy.postDelayMs = 2_000; // the POST lands after the client gave up (0.7 s), and after the lookup that follows
+      try {
+        const lostAnswer = await call(c, 'vault:charge', charge);
+        expect(!lostAnswer.ok && lostAnswer.error.code).toBe('outcome_unknown');
+        for (let i = 0; i < 100 && proxy.delayedPending > 0; i++) await new Promise((res) => setTimeout(res, 50));
+      } finally {
+        proxy.postDelayMs = 0;
+      }
+      // The core finds it (here at Casey's next sign-in; the sweep's timer is off) before the screen tries again.
+      await signIn(c, 'Casey', '0000');
+      for (let i = 0; i < 200; i++) {
+        const l = await call(c, 'sale:lost-list');
+        if (l.ok && l.value.some((x) => x.state === 'approved')) break;
+        await new Promise((res) => setTimeout(res, 50));
+      }
+      const again = await call(c, 'vault:charge', charge);
+      expect(again.ok && again.value).toMatchObject({ approved: true, transaction: { amountCents: 2_469, clerkName: 'Casey', state: 'approved' } });
+      expect(await call(c, 'sale:lost-list')).toEqual({ ok: true, value: [] }); // the screen has shown it
+      // Once shown, the attempt is spent: never answered with that sale again, never charged again.
+      const third = await call(c, 'vault:charge', charge);
+      expect(!third.ok && third.error.code).toBe('already_answered');
+      const charges = await call(c, 'transactions:search', { amountCents: 2_469 });
+      expect(charges.ok && charges.value.map((t) => t.state)).toEqual(['approved']);
+    } finally {
+      proxy.mode = 'pass';
+      await c.core.close();
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  });
+
   it('a lost payment asked about by many at once (screens, the sweep, the caller) is counted once; one whose record is not its tender is voided, never counted', async () => {
     const client = new GatewayClient({
       baseUrl: `${proxy.origin}/v2`,

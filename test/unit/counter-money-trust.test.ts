@@ -180,9 +180,9 @@ describe('collecting the rest of a partial approval', () => {
 describe('never charged twice', () => {
   let proxy: TcpProxy;
   let remote: Counter;
-  beforeAll(async () => {
-    proxy = await startTcpProxy(Number(new URL(creds.base_url!).port));
-    remote = await startCounter({
+  /** A counter whose gateway is the engine through the proxy (0.7 s gateway timeout); `extra` adds to its options. */
+  const throughProxy = (extra: Partial<Parameters<typeof startCore>[0]> = {}) =>
+    startCounter({
       gatewayTimeoutMs: 700,
       remote: {
         baseUrl: `${proxy.origin}/v2`,
@@ -190,7 +190,62 @@ describe('never charged twice', () => {
         locationId: creds.location_id!,
         productTransactionId: creds.cc_product_transaction_id!,
       },
+      ...extra,
     });
+  /**
+   * Runs `fn` on a counter through the proxy whose lost-payment sweep runs only at a sign-in (its
+   * timer: an hour), then closes it and lets the proxy pass again.
+   */
+  async function withSignInSweep(fn: (c: Counter) => Promise<void>): Promise<void> {
+    const c = await throughProxy({ lostSweepMs: 3_600_000 });
+    try {
+      await fn(c);
+    } finally {
+      proxy.mode = 'pass';
+      proxy.postDelayMs = 0;
+      await c.core.close();
+      rmSync(c.dir, { recursive: true, force: true });
+    }
+  }
+  /** The counter's lost payments once none is still being checked (10 s at most). */
+  async function lostSettled(c: Counter): Promise<HandlerResults['sale:lost-list']> {
+    let list: HandlerResults['sale:lost-list'] = [];
+    for (let i = 0; i < 200; i++) {
+      const l = await call(c, 'sale:lost-list');
+      list = l.ok ? l.value : [];
+      if (list.length > 0 && !list.some((x) => x.state === 'checking')) break;
+      await new Promise((res) => setTimeout(res, 50));
+    }
+    return list;
+  }
+  /** A keyed sale as the core sends it, under `apiId`. */
+  const saleOf = (apiId: string, amount: string) => ({
+    action: 'sale' as const,
+    payment_method: 'cc' as const,
+    location_id: creds.location_id!,
+    product_transaction_id: creds.cc_product_transaction_id!,
+    transaction_amount: amount,
+    account_number: card.number,
+    exp_date: card.expiry,
+    cvv: card.cvv,
+    billing_zip: card.zip,
+    transaction_api_id: apiId,
+  });
+  const casey = { user: { id: 'u-casey', name: 'Casey', role: 'cashier' as const }, signedInAt: 0 };
+  /** LostPayments on a fresh ringup.db, asking the engine through the proxy (its client gives up after `timeoutMs`). */
+  function lostOnProxy(timeoutMs: number, o: { now?: () => number; voidCharge?: (id: string) => Promise<unknown> } = {}) {
+    const client = new GatewayClient({ baseUrl: `${proxy.origin}/v2`, auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! }, timeoutMs });
+    const db = openPosDatabase(mkdtempSync(join(tmpdir(), 'ringup-lost-')));
+    const audit = new AuditLog(db);
+    const refs = new TenderRefs({ db, audit, ...(o.voidCharge ? { voidCharge: o.voidCharge } : {}) });
+    const clerks = new ClerkRecords(db);
+    const lost = new LostPayments({ db, client, locationId: creds.location_id!, refs, clerks, audit, ...(o.now ? { now: o.now } : {}) });
+    return { db, client, refs, clerks, lost };
+  }
+
+  beforeAll(async () => {
+    proxy = await startTcpProxy(Number(new URL(creds.base_url!).port));
+    remote = await throughProxy();
   });
   afterAll(async () => {
     await remote?.core.close();
@@ -269,17 +324,7 @@ describe('never charged twice', () => {
 
   it('a lost sale is resumed at the next sign-in (no timer), counted once as its cashier\'s, audited, and listed until seen (issue 20, point 3)', async () => {
     // The sweep's timer is an hour: only the sign-in asks the gateway here.
-    const c = await startCounter({
-      gatewayTimeoutMs: 700,
-      lostSweepMs: 3_600_000,
-      remote: {
-        baseUrl: `${proxy.origin}/v2`,
-        auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-        locationId: creds.location_id!,
-        productTransactionId: creds.cc_product_transaction_id!,
-      },
-    });
-    try {
+    await withSignInSweep(async (c) => {
       await signIn(c, 'Casey', '0000');
       proxy.mode = 'swallow';
       const r = await call(c, 'sale:charge', { subtotalCents: 1_357, taxCents: 0, tipCents: 0, card, clientRef: ref() });
@@ -289,13 +334,7 @@ describe('never charged twice', () => {
       proxy.mode = 'pass';
       expect((await call(c, 'auth:sign-out')).ok).toBe(true);
       await signIn(c, 'Morgan', '1234');
-      let list: HandlerResults['sale:lost-list'] = [];
-      for (let i = 0; i < 200; i++) {
-        const l = await call(c, 'sale:lost-list');
-        list = l.ok ? l.value : [];
-        if (list[0]?.state !== 'checking') break;
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      const list = await lostSettled(c);
       expect(list).toMatchObject([{ state: 'approved', amountCents: 1_357, cashierName: 'Casey', transactionId: expect.any(String) as unknown }]);
       const id = list[0]!.transactionId!;
       const view = await call(c, 'transactions:view', { id });
@@ -309,40 +348,17 @@ describe('never charged twice', () => {
       expect(seen.ok && seen.value).toEqual([]);
       const charges = await call(c, 'transactions:search', { amountCents: 1_357 });
       expect(charges.ok && charges.value.map((t) => t.state)).toEqual(['approved']);
-    } finally {
-      proxy.mode = 'pass';
-      await c.core.close();
-      rmSync(c.dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a lost sale is re-sent only within the window (its card data is dropped after it) and called "not charged" only past the processing bound', async () => {
     let clock = 1_000_000;
-    const client = new GatewayClient({
-      baseUrl: `${proxy.origin}/v2`,
-      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-      timeoutMs: 500,
-    });
-    const db = openPosDatabase(mkdtempSync(join(tmpdir(), 'ringup-lost-')));
-    const lostSales = new LostPayments({ db, client, locationId: creds.location_id!, refs: new TenderRefs({ db }), clerks: new ClerkRecords(db), now: () => clock });
-    const casey = { user: { id: 'u-casey', name: 'Casey', role: 'cashier' as const }, signedInAt: clock };
+    const { db, lost: lostSales } = lostOnProxy(500, { now: () => clock });
     /** Sent at `clock` with Casey as its cashier, its answer lost. */
     const hold = (apiId: string, amount: string) => {
       lostSales.sending(apiId, { way: 'keyed', session: casey, amountCents: Math.round(Number(amount) * 100) });
       lostSales.lost(apiId, saleOf(apiId, amount));
     };
-    const saleOf = (apiId: string, amount: string) => ({
-      action: 'sale' as const,
-      payment_method: 'cc' as const,
-      location_id: creds.location_id!,
-      product_transaction_id: creds.cc_product_transaction_id!,
-      transaction_amount: amount,
-      account_number: card.number,
-      exp_date: card.expiry,
-      cvv: card.cvv,
-      billing_zip: card.zip,
-      transaction_api_id: apiId,
-    });
 
     // Never sent anywhere (its POST was refused before leaving, say): past the window and the bound, no record means not charged.
     const never = ref();
@@ -386,17 +402,7 @@ describe('never charged twice', () => {
   });
 
   it('a saved-card charge found by the core after its answer was lost is answered once to the screen that tries again; after that the attempt is spent', async () => {
-    const c = await startCounter({
-      gatewayTimeoutMs: 700,
-      lostSweepMs: 3_600_000,
-      remote: {
-        baseUrl: `${proxy.origin}/v2`,
-        auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-        locationId: creds.location_id!,
-        productTransactionId: creds.cc_product_transaction_id!,
-      },
-    });
-    try {
+    await withSignInSweep(async (c) => {
       await signIn(c, 'Morgan', '1234');
       const contact = await call(c, 'vault:add-contact', { firstName: 'Retry', lastName: 'Saved', email: '' });
       const saved = await call(c, 'vault:add-card', { contactId: contact.ok ? contact.value.id : '', holderName: 'Retry Saved', number: card.number, expiry: '1230' });
@@ -413,11 +419,7 @@ describe('never charged twice', () => {
       }
       // The core finds it (here at Casey's next sign-in; the sweep's timer is off) before the screen tries again.
       await signIn(c, 'Casey', '0000');
-      for (let i = 0; i < 200; i++) {
-        const l = await call(c, 'sale:lost-list');
-        if (l.ok && l.value.some((x) => x.state === 'approved')) break;
-        await new Promise((res) => setTimeout(res, 50));
-      }
+      expect(await lostSettled(c)).toMatchObject([{ state: 'approved', amountCents: 2_469 }]);
       const again = await call(c, 'vault:charge', charge);
       expect(again.ok && again.value).toMatchObject({ approved: true, transaction: { amountCents: 2_469, clerkName: 'Casey', state: 'approved' } });
       expect(await call(c, 'sale:lost-list')).toEqual({ ok: true, value: [] }); // the screen has shown it
@@ -426,44 +428,19 @@ describe('never charged twice', () => {
       expect(!third.ok && third.error.code).toBe('already_answered');
       const charges = await call(c, 'transactions:search', { amountCents: 2_469 });
       expect(charges.ok && charges.value.map((t) => t.state)).toEqual(['approved']);
-    } finally {
-      proxy.mode = 'pass';
-      await c.core.close();
-      rmSync(c.dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('a lost payment asked about by many at once (screens, the sweep, the caller) is counted once; one whose record is not its tender is voided, never counted', async () => {
-    const client = new GatewayClient({
-      baseUrl: `${proxy.origin}/v2`,
-      auth: { developerId: creds.developer_id!, userId: creds.user_id!, userApiKey: creds.user_api_key! },
-      timeoutMs: 2_000,
-    });
-    const db = openPosDatabase(mkdtempSync(join(tmpdir(), 'ringup-lost-race-')));
-    const audit = new AuditLog(db);
     const voided: string[] = [];
-    const refs = new TenderRefs({ db, audit, voidCharge: async (id) => voided.push(id) });
-    const clerks = new ClerkRecords(db);
-    const lost = new LostPayments({ db, client, locationId: creds.location_id!, refs, clerks, audit });
-    const casey = { user: { id: 'u-casey', name: 'Casey', role: 'cashier' as const }, signedInAt: 0 };
+    const { db, client, refs, clerks, lost } = lostOnProxy(2_000, { voidCharge: async (id) => voided.push(id) });
     const morgan = { user: { id: 'u-morgan', name: 'Morgan', role: 'manager' as const }, signedInAt: 0 };
     /** A keyed sale the gateway charged whose answer never came back: bound to `boundCents`, charged `chargedCents`. */
     const chargedAndLost = async (boundCents: number, chargedCents: number) => {
       const made = refs.refFor(casey, { scope: 'sale', attempt: ref(), amountCents: boundCents, tipCents: 0, method: 'cc', action: 'sale', instrument: 'card:411111:1111:1230' });
       if (!made.ok) throw new Error(made.error.message);
       lost.sending(made.value, { way: 'keyed', session: casey, amountCents: boundCents });
-      await client.createTransaction({
-        action: 'sale',
-        payment_method: 'cc',
-        location_id: creds.location_id!,
-        product_transaction_id: creds.cc_product_transaction_id!,
-        transaction_amount: (chargedCents / 100).toFixed(2),
-        account_number: card.number,
-        exp_date: card.expiry,
-        cvv: card.cvv,
-        billing_zip: card.zip,
-        transaction_api_id: made.value,
-      });
+      await client.createTransaction(saleOf(made.value, (chargedCents / 100).toFixed(2)));
       lost.lost(made.value);
       return made.value;
     };

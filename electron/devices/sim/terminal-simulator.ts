@@ -110,15 +110,7 @@ export class TerminalSimulator {
 
   /** Listens on 127.0.0.1; answers the port (pass 0 for a free one). */
   listenTcp(port = 0): Promise<number> {
-    const server = createServer((socket) => this.attach(socketLink(socket)));
-    this.servers.push(server);
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        const a = server.address();
-        resolve(typeof a === 'object' && a ? a.port : port);
-      });
-    });
+    return this.listenOn(createServer((socket) => this.attach(socketLink(socket))), port);
   }
 
   /**
@@ -129,6 +121,11 @@ export class TerminalSimulator {
     const server = createTlsServer({ key: identity.key, cert: identity.cert, minVersion: 'TLSv1.2' }, (socket) => this.attach(socketLink(socket)));
     // A client that refuses the certificate ends the handshake: nothing to serve, nothing to report.
     server.on('tlsClientError', () => undefined);
+    return this.listenOn(server, port);
+  }
+
+  /** Listens with `server` on 127.0.0.1 (closed with the simulator); answers the port. */
+  private listenOn(server: Server, port: number): Promise<number> {
     this.servers.push(server);
     return new Promise((resolve, reject) => {
       server.once('error', reject);

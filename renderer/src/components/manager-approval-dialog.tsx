@@ -68,3 +68,31 @@ export function ManagerApprovalDialog({
     </ConfirmDialog>
   );
 }
+
+/**
+ * The manager's PIN for voiding a card payment of a paid sale (a return, issue 20 point 4), as
+ * every screen that voids one asks it: `retry` is that screen's useApprovalRetry; `onCancel`
+ * defaults to its cancel. Shown only while the core asks for the approval.
+ */
+export function VoidReturnApproval({
+  amount,
+  retry,
+  onCancel,
+}: {
+  /** The payment's amount, as shown (money()). */
+  amount: string;
+  retry: { asking: boolean; busy: boolean; error: string | null; approve(a: Approval): void; cancel(): void };
+  onCancel?: () => void;
+}) {
+  if (!retry.asking) return null;
+  return (
+    <ManagerApprovalDialog
+      sentence={VOID_RETURN_SENTENCE(amount)}
+      confirmLabel={`Approve and void the ${amount}`}
+      busy={retry.busy}
+      error={retry.error}
+      onApprove={retry.approve}
+      onCancel={onCancel ?? retry.cancel}
+    />
+  );
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { isTopmostModal } from '../lib/topmost-modal';
 import { useApprovalRetry } from '../lib/use-approval-retry';
-import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from './manager-approval-dialog';
+import { VoidReturnApproval } from './manager-approval-dialog';
 import { money } from '../lib/money-format';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { useNavStore } from '../stores/nav-store';
@@ -97,16 +97,7 @@ export function PartialLeaveDialog() {
           )}
         </div>
       </div>
-      {voiding.asking && (
-        <ManagerApprovalDialog
-          sentence={VOID_RETURN_SENTENCE(approved)}
-          confirmLabel={`Approve and void the ${approved}`}
-          busy={voiding.busy}
-          error={voiding.error}
-          onApprove={voiding.approve}
-          onCancel={voiding.cancel}
-        />
-      )}
+      <VoidReturnApproval amount={approved} retry={voiding} />
     </div>
   );
 }

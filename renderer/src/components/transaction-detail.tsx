@@ -1,7 +1,7 @@
 import { CartLineReturn } from './cart-line-return';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApprovalRetry } from '../lib/use-approval-retry';
-import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from './manager-approval-dialog';
+import { VoidReturnApproval } from './manager-approval-dialog';
 import { shortRefOf } from '../../../shared/short-ref';
 import { isTypingTarget } from '../lib/shortcuts';
 import type { TransactionView } from '../../../shared/ipc/contract';
@@ -282,16 +282,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
           )}
         </ConfirmDialog>
       )}
-      {partialVoid.asking && (
-        <ManagerApprovalDialog
-          sentence={VOID_RETURN_SENTENCE(money(t.amountCents))}
-          confirmLabel={`Approve and void the ${money(t.amountCents)}`}
-          busy={partialVoid.busy}
-          error={partialVoid.error}
-          onApprove={partialVoid.approve}
-          onCancel={closePartialVoid}
-        />
-      )}
+      <VoidReturnApproval amount={money(t.amountCents)} retry={partialVoid} onCancel={closePartialVoid} />
     </section>
   );
 }

@@ -11,7 +11,7 @@ import { useAcknowledgeShown } from '../lib/acknowledge-shown';
 import type { FirstCard } from '../stores/sale-store';
 import type { Approval } from '../stores/cart-store';
 import type { Result } from '../../../shared/result';
-import { ManagerApprovalDialog, VOID_RETURN_SENTENCE } from '../components/manager-approval-dialog';
+import { VoidReturnApproval } from '../components/manager-approval-dialog';
 import { useApprovalRetry } from '../lib/use-approval-retry';
 
 interface SaleResultProps {
@@ -137,16 +137,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
             {printError ?? voiding.error}
           </p>
         )}
-        {voiding.asking && (
-          <ManagerApprovalDialog
-            sentence={VOID_RETURN_SENTENCE(money(t.amountCents))}
-            confirmLabel={`Approve and void the ${money(t.amountCents)}`}
-            busy={voiding.busy}
-            error={voiding.error}
-            onApprove={voiding.approve}
-            onCancel={voiding.cancel}
-          />
-        )}
+        <VoidReturnApproval amount={money(t.amountCents)} retry={voiding} />
         {/* An offline sale has no gateway record to e-mail from yet (issue 13). */}
         {outcome.approved && !partial && !t.offline && <EmailReceipt transactionId={t.id} />}
         {outcome.approved && t.offline && t.apiId && <OfflineCustomer clientRefs={[t.apiId]} />}

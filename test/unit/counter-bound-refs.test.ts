@@ -91,6 +91,14 @@ describe('on the embedded engine', () => {
   const attempt = () => `attempt-${n++}`;
   const saleRows = () => Number(h.engineRow(`SELECT COUNT(*) AS n FROM transactions WHERE json_extract(doc, '$.type_id') = 20`)?.n);
 
+  /** The cart's ways to pay by card, each with what it takes besides the attempt id. */
+  const cartWays = () =>
+    [
+      ['cart:pay-card', { card: CARD_A }],
+      ['cart:pay-saved', { methodId: savedCardId }],
+      ['cart:pay-terminal', {}],
+    ] as const;
+
   beforeAll(async () => {
     sim = new TerminalSimulator();
     sim.script.stepMs = 5;
@@ -109,11 +117,7 @@ describe('on the embedded engine', () => {
     seen.sale(value(await call('vault:charge', { id: savedCardId, subtotalCents: 6_000, taxCents: 0, tipCents: 0, clientRef: b })).transaction, b);
     const c = attempt();
     seen.sale(value(await call('devices:terminal-sale', { subtotalCents: 6_000, taxCents: 0, tipCents: 0, clientRef: c })).transaction, c);
-    for (const [channel, extra] of [
-      ['cart:pay-card', { card: CARD_A }],
-      ['cart:pay-saved', { methodId: savedCardId }],
-      ['cart:pay-terminal', {}],
-    ] as const) {
+    for (const [channel, extra] of cartWays()) {
       await cartOf(call, 6_000);
       const d = attempt();
       seen.cart(value(await call(channel, { ...extra, clientRef: d })), d);
@@ -159,11 +163,7 @@ describe('on the embedded engine', () => {
     const before = saleRows();
     const paid: Array<{ cartId: string; lineId: string; transactionId: string; channel: string }> = [];
     for (const ref of refs) {
-      for (const [channel, extra] of [
-        ['cart:pay-card', { card: CARD_A }],
-        ['cart:pay-saved', { methodId: savedCardId }],
-        ['cart:pay-terminal', {}],
-      ] as const) {
+      for (const [channel, extra] of cartWays()) {
         await cartOf(call, 6_000);
         const r = await call(channel, { ...extra, clientRef: ref });
         expect(r.ok, `${channel} with ${ref}: ${r.ok ? '' : r.error.message}`).toBe(true);

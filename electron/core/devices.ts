@@ -428,12 +428,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           if (failure === 'lost') {
             // The answer was lost: the terminal may have been used and the card charged. Never asked again by
             // itself (the customer would be asked twice); the core looks it up until it is known.
-            deps.lost.lost(ref);
-            const found = await client.findByApiId(ref, deps.locationId).catch(() => null);
+            const found = await deps.lost.lostThenLookup(ref, s.value);
             if (!found) return fail('outcome_unknown', DEVICE_ERRORS.outcomeUnknown);
-            const a = await deps.lost.settle(ref, found, s.value);
-            if (a.kind === 'refused') return a.result;
-            return a.kind === 'found' ? ok({ ...outcomeOf(a.transaction), transaction: deps.clerks.saleBy(toView(a.transaction), s.value) }) : fail('outcome_unknown', DEVICE_ERRORS.outcomeUnknown);
+            return found.kind === 'refused' ? found.result : ok(madeBy(outcomeOf(found.transaction), s.value));
           }
           deps.lost.answered(ref); // refused, or never left: nothing is unknown
           // A TLS terminal that is not the one set up (another certificate, or no TLS): nothing was sent to it.
@@ -458,19 +455,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           void refreshStatus();
         }
         if (!r) return sellOffline(args, s.value);
-        try {
-          // Ours at all (issue 20, point 2: the answer carries this tender's reference and matches its binding)
-          // before the register's own rules on what was charged (point 1), so another sale's record is never voided here.
-          const mismatch = await deps.refs.check(ref, r.routertransaction, s.value);
-          if (mismatch) return mismatch;
-          const outcome = outcomeOf(r.routertransaction);
+        // Ours at all (issue 20, point 2: the answer carries this tender's reference and matches its binding)
+        // before the register's own rules on what was charged (point 1), so another sale's record is never voided here.
+        return deps.lost.counted(ref, r.routertransaction, s.value, async (charged) => {
+          const outcome = outcomeOf(charged);
           // The register decides the amount (issue 20, point 1): what was charged is checked against what was asked.
           const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), s.value) : null;
-          if (refused) return refused;
-          return ok(madeBy(outcome, s.value));
-        } finally {
-          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
-        }
+          return refused ?? ok(madeBy(outcome, s.value));
+        });
       }).finally(() => {
         if (sale === mine) sale = null;
       });
@@ -689,20 +681,11 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           }
           // Lost: looked up (and sent again, same transaction_api_id, within the re-send window) until known.
           // The MICR line is held in memory only, as the card data of a keyed sale.
-          deps.lost.lost(ref, request);
-          const found = await client.findByApiId(ref, deps.locationId).catch(() => null);
+          const found = await deps.lost.lostThenLookup(ref, s.value, request);
           if (!found) return fail('outcome_unknown', DEVICE_ERRORS.checkOutcomeUnknown);
-          const l = await deps.lost.settle(ref, found, s.value);
-          if (l.kind === 'refused') return l.result;
-          return l.kind === 'found' ? answerOf(l.transaction) : fail('outcome_unknown', DEVICE_ERRORS.checkOutcomeUnknown);
+          return found.kind === 'refused' ? found.result : answerOf(found.transaction);
         }
-        try {
-          const mismatch = await deps.refs.check(ref, t, s.value);
-          if (mismatch) return mismatch;
-          return answerOf(t);
-        } finally {
-          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
-        }
+        return deps.lost.counted(ref, t, s.value, answerOf);
       });
     },
   };

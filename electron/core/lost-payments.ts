@@ -192,6 +192,32 @@ export class LostPayments {
     this.deps.onChange?.();
   }
 
+  /**
+   * The gateway answered `t` for `ref`: checked against its tender (a mismatch is voided and
+   * refused in words), then counted by `count` (the clerk record, the screen's outcome). The row
+   * goes only after, whatever happened: a stop before that leaves it to the lookups.
+   */
+  async counted<T>(ref: string, t: V2Transaction, session: Session, count: (t: V2Transaction) => Result<T> | Promise<Result<T>>): Promise<Result<T>> {
+    try {
+      return (await this.deps.refs.check(ref, t, session)) ?? (await count(t));
+    } finally {
+      this.answered(ref);
+    }
+  }
+
+  /**
+   * The answer to `ref` was lost: noted (with `request`, for a re-send), then looked up at once. A
+   * record found is counted as the sweep counts it and seen by `session`'s screen; null: no record
+   * yet, or the gateway cannot be asked — unknown, and the core keeps asking.
+   */
+  async lostThenLookup(ref: string, session: Session, request?: V2TransactionCreate): Promise<Extract<LostAnswer, { kind: 'found' | 'refused' }> | null> {
+    this.lost(ref, request);
+    const found = await this.deps.client.findByApiId(ref, this.deps.locationId).catch(() => null);
+    if (!found) return null;
+    const a = await this.settle(ref, found, session);
+    return a.kind === 'found' || a.kind === 'refused' ? a : null;
+  }
+
   /** Whether this process holds a lost payment's request (for tests: it must not outlive the re-send window). */
   holdsRequest(ref: string): boolean {
     this.expire();

@@ -397,16 +397,11 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
           if (!found) return fail('outcome_unknown', SALE_ERRORS.outcomeUnknown);
           return lookupAnswer(await lost.settle(ref, found, session));
         }
-        try {
-          // An answer that is not this tender (amount, card, method, action, another sale's record) is never counted.
-          const mismatch = await deps.refs.check(ref, t, session);
-          if (mismatch) return mismatch;
-          remember(t.id, 'sale', session, args.collectsRestOf ?? null);
-          return ok(outcomeOf(withClerk(toView(t))));
-        } finally {
-          // Only once it is counted (or refused): a stop before this leaves it for the lookups after a restart.
-          lost.answered(ref);
-        }
+        // An answer that is not this tender (amount, card, method, action, another sale's record) is never counted.
+        return lost.counted(ref, t, session, (charged) => {
+          remember(charged.id, 'sale', session, args.collectsRestOf ?? null);
+          return ok(outcomeOf(withClerk(toView(charged))));
+        });
       }
     },
 

@@ -197,21 +197,12 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
           // The answer was lost: the transaction_api_id finds out whether the charge went through. No
           // record yet proves nothing (the request may still land): it stays unknown, the core keeps asking
           // (and sends it again within the re-send window: the same sale at the gateway, never a second one).
-          deps.lost.lost(ref, request);
-          const found = await client.findByApiId(ref, location_id).catch(() => null);
+          const found = await deps.lost.lostThenLookup(ref, session, request);
           if (!found) return fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
-          const a = await deps.lost.settle(ref, found, session);
-          if (a.kind === 'refused') return a.result;
-          return a.kind === 'found' ? answerOf(a.transaction) : fail('outcome_unknown', VAULT_MESSAGES.outcomeUnknown);
+          return found.kind === 'refused' ? found.result : answerOf(found.transaction);
         }
-        try {
-          // An answer that is not this tender is never counted (and voided when it is a charge made for it).
-          const mismatch = await deps.refs.check(ref, t, session);
-          if (mismatch) return mismatch;
-          return answerOf(t);
-        } finally {
-          deps.lost.answered(ref); // only once counted: a stop before this leaves it for the lookups after a restart
-        }
+        // An answer that is not this tender is never counted (and voided when it is a charge made for it).
+        return deps.lost.counted(ref, t, session, answerOf);
       }),
   };
 }

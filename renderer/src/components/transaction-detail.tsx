@@ -17,6 +17,7 @@ import { receiptHeaderOf, ReceiptSet } from './receipt';
 import { STATE_LABELS } from './transaction-list';
 import { Fact } from './fact';
 import { TransactionLinks } from './transaction-links';
+import { TipAdjust, tipAdjustable } from './tip-adjust';
 import { useTransactionsStore } from '../stores/transactions-store';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../../shared/refund-limit';
 
@@ -137,6 +138,17 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         <p className="notice notice-ok" role="status" data-testid="detail-done">
           {done}
         </p>
+      )}
+
+      {/* The tip from the signed slip comes first: a server's everyday step, before the rarer refund and void. */}
+      {tipAdjustable(t) && (
+        <TipAdjust
+          t={t}
+          onAdjusted={(view, sentence) => {
+            onChanged(view);
+            setDone(sentence);
+          }}
+        />
       )}
 
       {(canRefund || canVoid) && (

@@ -59,7 +59,7 @@ export function TransactionList({
           return (
             <li key={r.id} className="tx-item" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }} aria-setsize={rows.length} aria-posinset={v.index + 1} data-testid="tx-row">
               <button type="button" className="tx-row" aria-pressed={selectedId === r.id} onClick={() => onSelect(r)}>
-                <span className="tx-time" data-testid="tx-when">
+                <span className="tx-time">
                   {dated && <span className="tx-date">{dateOnly(r.createdTs)}</span>}
                   {timeOfDay(r.createdTs)}
                 </span>

@@ -44,7 +44,7 @@ test('the tip from the signed slip is added within the tolerance, lowered with a
 
   await tip.fill('3.00');
   await detail.getByRole('button', { name: 'Adjust tip' }).click();
-  await expect(page.getByTestId('detail-done')).toHaveText('Tip $0.00 → $3.00: the sale is now $23.00.');
+  await expect(page.getByTestId('tip-adjust-done')).toHaveText('Tip $0.00 → $3.00: the sale is now $23.00.');
   await expect(detail.locator('.detail-amount')).toHaveText('$23.00');
   // The receipt (printed from this detail) carries the tip and the new total.
   const receipt = detail.locator('.print-only').first();
@@ -66,7 +66,7 @@ test('the tip from the signed slip is added within the tolerance, lowered with a
   await expectAccessible(page, 'tip lowered: manager approval');
   await prompt.getByLabel('Manager PIN').fill(USERS.manager.pin);
   await prompt.getByLabel('Manager PIN').press('Enter');
-  await expect(page.getByTestId('detail-done')).toHaveText('Tip $3.00 → $1.00: the sale is now $21.00.');
+  await expect(page.getByTestId('tip-adjust-done')).toHaveText('Tip $3.00 → $1.00: the sale is now $21.00.');
 
   // The gateway's own record says the same.
   const creds = engineCredentials(host.dataDir);

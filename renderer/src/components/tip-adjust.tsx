@@ -20,9 +20,12 @@ export function tipAdjustable(t: TransactionView): boolean {
  * sale before its batch settles. The gateway holds the new total to its tip tolerance and its
  * refusal is shown as it comes; a lowered tip asks for a manager's PIN when a cashier lowers it.
  */
-export function TipAdjust({ t, onAdjusted }: { t: TransactionView; onAdjusted(view: TransactionView, sentence: string): void }) {
+export function TipAdjust({ t, onAdjusted }: { t: TransactionView; onAdjusted(view: TransactionView): void }) {
   const [text, setText] = useState(formatMoney(t.tipCents));
   const [fieldError, setFieldError] = useState<string | null>(null);
+  // Said beside the field (the detail panel may be scrolled down to it), not at the panel's top.
+  const [done, setDone] = useState<string | null>(null);
+  useEffect(() => setDone(null), [t.id]);
   useEffect(() => {
     setText(formatMoney(t.tipCents));
     setFieldError(null);
@@ -30,7 +33,10 @@ export function TipAdjust({ t, onAdjusted }: { t: TransactionView; onAdjusted(vi
   const typed = parseTypedAmount(text) ?? 0;
   const step = useApprovalRetry(
     (approval) => ringup.transactionsAdjustTip({ id: t.id, tipCents: typed, ...(approval ? { approval } : {}) }),
-    (r) => onAdjusted(r.transaction, `Tip ${money(r.previousTipCents)} → ${money(r.transaction.tipCents)}: the sale is now ${money(r.transaction.amountCents)}.`),
+    (r) => {
+      setDone(`Tip ${money(r.previousTipCents)} → ${money(r.transaction.tipCents)}: the sale is now ${money(r.transaction.amountCents)}.`);
+      onAdjusted(r.transaction);
+    },
   );
 
   const submit = (e: FormEvent) => {
@@ -38,6 +44,7 @@ export function TipAdjust({ t, onAdjusted }: { t: TransactionView; onAdjusted(vi
     // An empty field is no tip; anything else must read as an amount.
     if (text.trim() !== '' && parseTypedAmount(text) === null) return setFieldError('Enter the tip like 3.50.');
     setFieldError(null);
+    setDone(null);
     void step.run();
   };
   const error = fieldError ?? (step.asking ? null : step.error);
@@ -72,6 +79,11 @@ export function TipAdjust({ t, onAdjusted }: { t: TransactionView; onAdjusted(vi
           <p id="tip-adjust-hint" className="muted">
             Before the batch settles. A total far above what the card approved is refused.
           </p>
+          {done && !error && (
+            <p className="notice notice-ok" role="status" data-testid="tip-adjust-done">
+              {done}
+            </p>
+          )}
           {error && (
             <p id="tip-adjust-error" ref={errorRef} className="field-error" role="alert" data-testid="tip-adjust-error">
               {error}

@@ -4,13 +4,14 @@
  * every successful result of a channel that takes money (the keyed sale, the terminal,
  * a check, a saved card — the cart's card tenders go through these same channels) or
  * gives it back (refund, void, the cashier's void of a partial approval) is written with
- * the caller who asked for it (a void a manager approved with their PIN names them too). A declined sale or refund is a successful call too, and is
+ * the caller who asked for it (a refund or void a manager approved with their PIN names them too). A declined sale or refund is a successful call too, and is
  * recorded as declined; a refused call (signed out, not a manager, bad input, an amount
  * not confirmed) changes no money and is not.
  */
 import type { HandlerMap, SaleOutcome, Session, TransactionView } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
 import type { AuditLog, AuditRecord } from './audit-log';
+import { tipAdjustDetail } from './tip-adjust';
 
 type Recorder<C extends keyof HandlerMap> = (
   value: Extract<Awaited<ReturnType<HandlerMap[C]>>, { ok: true }>['value'],
@@ -26,26 +27,39 @@ const sale = (v: SaleOutcome): Omit<AuditRecord, 'user'> => ({
   // A check or a bank account is taken, not yet collected.
   detail: v.transaction.state === 'pending' ? 'accepted; the bank transfer is pending' : outcome(v.approved, v.message),
 });
+/** The step ran as another user than the caller: the manager who approved it with their PIN at the caller's counter. */
+const approvedBy = (doneBy: string | null, caller: Session | null) => (doneBy && caller && doneBy !== caller.user.name ? `, approved by ${doneBy} with their PIN` : '');
 const voided = (v: TransactionView): Omit<AuditRecord, 'user'> => ({ kind: 'void', amountCents: v.amountCents, transactionId: v.id, detail: 'voided before settlement' });
 
-type Audited = 'sale:charge' | 'devices:terminal-sale' | 'devices:check-pay' | 'vault:charge' | 'transactions:refund' | 'transactions:void' | 'sale:void-partial';
+type Audited = 'sale:charge' | 'devices:terminal-sale' | 'devices:check-pay' | 'vault:charge' | 'transactions:refund' | 'transactions:void' | 'transactions:adjust-tip' | 'sale:void-partial';
 
 const RECORDERS: { [C in Audited]: Recorder<C> } = {
   'sale:charge': sale,
   'devices:terminal-sale': sale,
   'devices:check-pay': sale,
   'vault:charge': sale,
-  'transactions:refund': (v) => ({
+  'transactions:refund': (v, caller) => ({
     kind: 'refund',
     amountCents: v.refund.amountCents,
     transactionId: v.refund.id,
-    detail: `${outcome(v.approved, v.message)}; refund of sale ${v.original.id}`,
+    detail: `${outcome(v.approved, v.message)}; refund of sale ${v.original.id}${approvedBy(v.refund.clerkName, caller)}`,
   }),
-  'transactions:void': voided,
+  // A cashier's void a manager approved with their PIN (issue 21, point 12): the void is the manager's (its clerk record).
+  'transactions:void': (v, caller) => {
+    const line = voided(v);
+    return { ...line, detail: `${line.detail}${approvedBy(v.voidedBy, caller)}` };
+  },
+  // Issue 21, point 10b: the tip from the signed slip; a cashier's lowered tip names the manager who approved it.
+  'transactions:adjust-tip': (v, caller) => ({
+    kind: 'tip-adjust',
+    amountCents: v.transaction.tipCents,
+    transactionId: v.transaction.id,
+    detail: `${tipAdjustDetail(v.previousTipCents, v.transaction)}${approvedBy(v.adjustedBy, caller)}`,
+  }),
   // A paid cart's card voided with a manager's PIN at a cashier's counter (issue 20): the void is the manager's (its clerk record).
   'sale:void-partial': (v, caller) => ({
     ...voided(v),
-    detail: v.voidedBy && caller && v.voidedBy !== caller.user.name ? `card payment of a paid sale voided (a return), approved by ${v.voidedBy} with their PIN` : 'partial approval voided at the counter to start over',
+    detail: approvedBy(v.voidedBy, caller) ? `card payment of a paid sale voided (a return)${approvedBy(v.voidedBy, caller)}` : 'partial approval voided at the counter to start over',
   }),
 };
 

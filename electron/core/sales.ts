@@ -14,7 +14,8 @@
  * the shell supplies `printReceipt` (Electron main does not yet), otherwise the
  * renderer falls back to the browser's print.
  */
-import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
+import { TODAY_PAGE_SIZE, type CoreStatus, type HandlerMap, type RefundOutcome, type SaleConfig, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
+import type { Approval } from '../../shared/ipc/common';
 import type { StoreSettings } from '../../shared/ipc/settings';
 import { fail, ok, type Result } from '../../shared/result';
 import { GatewayError, type GatewayClient } from '../client/gateway-client';
@@ -33,6 +34,7 @@ import type { SaleStatus } from '../../shared/cart/tender-machine';
 import type { OfflineSales } from './offline-sales';
 import { failureOf, type LostAnswer, type LostPayments } from './lost-payments';
 import { cardInstrument, type TenderRefs } from './tender-refs';
+import { TIP_ADJUST_ERRORS, tipAdjustRefusal } from './tip-adjust';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -58,7 +60,23 @@ export const SALE_ERRORS = {
   cartReturnRefused: 'That is not a manager PIN. The card payment was not voided.',
   /** The PIN lockout's own words (how long to wait: pin-throttle.ts), then what did not happen. */
   approverLocked: (wait: string) => `${wait} The card payment was not voided.`,
+  /** Issue 21, point 12: a cashier asks, a manager approves with their PIN at the cashier's counter. */
+  refundNeedsManager: 'A refund is approved by a manager: they enter their PIN here (or sign in). Nothing was refunded.',
+  refundRefused: 'That is not a manager PIN. Nothing was refunded.',
+  voidNeedsManager: 'A void is approved by a manager: they enter their PIN here (or sign in). Nothing was voided.',
+  voidRefused: 'That is not a manager PIN. The sale was not voided.',
 } as const;
+
+/** What a cashier's step says when it waits for a manager, when the PIN is not a manager's, and when the approver is locked out. */
+interface ApprovalWords {
+  needed: string;
+  refused: string;
+  locked(wait: string): string;
+}
+const CART_RETURN_WORDS: ApprovalWords = { needed: SALE_ERRORS.cartReturnNeedsManager, refused: SALE_ERRORS.cartReturnRefused, locked: SALE_ERRORS.approverLocked };
+const REFUND_WORDS: ApprovalWords = { needed: SALE_ERRORS.refundNeedsManager, refused: SALE_ERRORS.refundRefused, locked: (wait) => `${wait} Nothing was refunded.` };
+const TIP_WORDS: ApprovalWords = { needed: TIP_ADJUST_ERRORS.lowerNeedsManager, refused: TIP_ADJUST_ERRORS.lowerRefused, locked: (wait) => `${wait} The tip was not changed.` };
+const VOID_WORDS: ApprovalWords = { needed: SALE_ERRORS.voidNeedsManager, refused: SALE_ERRORS.voidRefused, locked: (wait) => `${wait} The sale was not voided.` };
 
 const dollars = (cents: number) => `$${centsToDecimal(cents)}`;
 
@@ -116,6 +134,7 @@ type SalesHandlers = Pick<
   | 'transactions:view'
   | 'transactions:refund'
   | 'transactions:void'
+  | 'transactions:adjust-tip'
   | 'receipt:print'
   | 'receipt:email'
 >;
@@ -315,6 +334,67 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
     );
   }
 
+  /**
+   * A cashier's step that gives money back, approved at their counter by a manager's PIN
+   * (checked here, never on the screen: wrong PINs count toward the same lockout as at
+   * sign-in). It then runs as that manager — under a caller of their own, so the gateway
+   * gets it with the admin user and its clerk record names them — while the window stays
+   * the cashier's, who the audit line names as the one who asked.
+   */
+  async function byManager<T>(approval: Approval | undefined, words: ApprovalWords, step: (manager: Session) => Promise<Result<T>>): Promise<Result<T>> {
+    if (!approval) return fail('approval_needed', words.needed, { approval: [words.needed] });
+    const m = await users.verifyManager(approval.managerId, approval.pin);
+    if (!m.ok) {
+      const msg = m.error.code === 'locked' ? words.locked(m.error.message) : words.refused;
+      return fail(m.error.code === 'locked' ? 'locked' : 'approval_refused', msg, { approval: [msg] });
+    }
+    return users.actAsManager(m.value, () => step({ user: m.value, signedInAt: now() }));
+  }
+
+  /** Refunds part or all of a sale as `by`, never more than is left. */
+  function refund(by: Session, id: string, amountCents: number): Promise<Result<RefundOutcome>> {
+    // One refund or void of a sale at a time: two quick refunds must not both see the same amount left.
+    return oneAtATime(id, () =>
+      guarded(async () => {
+        const original = await viewOne(id);
+        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
+        if (original.refundableCents <= 0) return fail('conflict', SALE_ERRORS.notRefundable);
+        if (amountCents > original.refundableCents) {
+          const msg = `${SALE_ERRORS.refundTooMuch} ${refundLimitSentence(original.refundableCents)}`;
+          return fail('bad_request', msg, { amount: [msg] });
+        }
+        const t = await client.createTransaction({
+          action: 'refund',
+          ...base(),
+          transaction_amount: centsToDecimal(amountCents),
+          previous_transaction_id: id,
+          clerk_number: clerkNumberOf(by.user.id),
+        });
+        remember(t.id, 'refund', by);
+        const made = withClerk(toView(t));
+        const approved = made.state === 'approved' || made.state === 'refunded';
+        if (approved) ledgerInsert.run(made.id, id, amountCents, Math.floor(now() / 1000));
+        return ok({ approved, message: approved ? `Refunded $${centsToDecimal(amountCents)}.` : made.message, refund: made, original: await viewOne(id) });
+      }),
+    );
+  }
+
+  /** Voids an unsettled sale as `by`; a cart whose tender it was follows. */
+  function voidSale(by: Session, id: string): Promise<Result<TransactionView>> {
+    return oneAtATime(id, () =>
+      guarded(async () => {
+        const original = await viewOne(id);
+        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
+        if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
+        if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
+        const t = await client.voidTransaction(id);
+        remember(id, 'void', by);
+        deps.carts?.tenderVoided(id);
+        return ok(withClerk(toView(t, refundedFromLedger(id))));
+      }),
+    );
+  }
+
   return {
     'sale:config': async () => {
       const s = users.require();
@@ -433,14 +513,8 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       if (!s.ok) return s;
       // A card payment of a paid cart: voiding it gives money back on a finished sale, a cart return (issue 20).
       if (s.value.user.role !== 'manager' && deps.carts?.statusOfTransaction(id) === 'paid') {
-        if (!approval) return fail('approval_needed', SALE_ERRORS.cartReturnNeedsManager, { approval: [SALE_ERRORS.cartReturnNeedsManager] });
-        const m = await users.verifyManager(approval.managerId, approval.pin);
-        if (!m.ok) {
-          const msg = m.error.code === 'locked' ? SALE_ERRORS.approverLocked(m.error.message) : SALE_ERRORS.cartReturnRefused;
-          return fail(m.error.code === 'locked' ? 'locked' : 'approval_refused', msg, { approval: [msg] });
-        }
         // The void is the manager's: their name is its clerk record (the view's voidedBy, and the audit line's "approved by").
-        return voidPartial(id, { user: m.value, signedInAt: now() });
+        return byManager(approval, CART_RETURN_WORDS, (manager) => voidPartial(id, manager));
       }
       return voidPartial(id, s.value);
     },
@@ -500,46 +574,37 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       return guarded(async () => ok(await viewOne(id)));
     },
 
-    'transactions:refund': async ({ id, amountCents }) => {
-      const s = users.require('manager');
+    'transactions:refund': async ({ id, amountCents, approval }) => {
+      const s = users.requireCounter();
       if (!s.ok) return s;
-      // One refund or void of a sale at a time: two quick refunds must not both see the same amount left.
-      return oneAtATime(id, () => guarded(async () => {
-        const original = await viewOne(id);
-        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
-        if (original.refundableCents <= 0) return fail('conflict', SALE_ERRORS.notRefundable);
-        if (amountCents > original.refundableCents) {
-          const msg = `${SALE_ERRORS.refundTooMuch} ${refundLimitSentence(original.refundableCents)}`;
-          return fail('bad_request', msg, { amount: [msg] });
-        }
-        const t = await client.createTransaction({
-          action: 'refund',
-          ...base(),
-          transaction_amount: centsToDecimal(amountCents),
-          previous_transaction_id: id,
-          clerk_number: clerkNumberOf(s.value.user.id),
-        });
-        remember(t.id, 'refund', s.value);
-        const refund = withClerk(toView(t));
-        const approved = refund.state === 'approved' || refund.state === 'refunded';
-        if (approved) ledgerInsert.run(refund.id, id, amountCents, Math.floor(now() / 1000));
-        return ok({ approved, message: approved ? `Refunded $${centsToDecimal(amountCents)}.` : refund.message, refund, original: await viewOne(id) });
-      }));
+      return s.value.user.role === 'manager' ? refund(s.value, id, amountCents) : byManager(approval, REFUND_WORDS, (manager) => refund(manager, id, amountCents));
     },
 
-    'transactions:void': async ({ id }) => {
-      const s = users.require('manager');
+    'transactions:void': async ({ id, approval }) => {
+      const s = users.requireCounter();
       if (!s.ok) return s;
-      return oneAtATime(id, () => guarded(async () => {
-        const original = await viewOne(id);
-        if (original.kind !== 'sale') return fail('bad_request', SALE_ERRORS.notASale);
-        if (original.settled) return fail('conflict', SALE_ERRORS.alreadySettled);
-        if (!original.voidable) return fail('conflict', SALE_ERRORS.notVoidable);
-        const t = await client.voidTransaction(id);
-        remember(id, 'void', s.value);
-        deps.carts?.tenderVoided(id);
-        return ok(withClerk(toView(t, refundedFromLedger(id))));
-      }));
+      return s.value.user.role === 'manager' ? voidSale(s.value, id) : byManager(approval, VOID_WORDS, (manager) => voidSale(manager, id));
+    },
+
+    'transactions:adjust-tip': async ({ id, tipCents, approval }) => {
+      const s = users.requireCounter();
+      if (!s.ok) return s;
+      // One money change of a sale at a time: a tip adjust and a void or refund never cross.
+      return oneAtATime(id, () =>
+        guarded(async () => {
+          const sale = await viewOne(id);
+          const refused = tipAdjustRefusal(sale, tipCents);
+          if (refused) return refused;
+          const adjust = (by: Session) =>
+            guarded(async () => {
+              const t = await client.updateTransaction(id, { action: 'edit', tip_amount: centsToDecimal(tipCents) });
+              return ok({ transaction: withClerk(toView(t, sale.refundedCents)), previousTipCents: sale.tipCents, adjustedBy: by.user.name });
+            });
+          // A lower tip collects less than was approved: a manager's step (the gateway's partial reversal role).
+          if (tipCents < sale.tipCents && s.value.user.role !== 'manager') return byManager(approval, TIP_WORDS, adjust);
+          return adjust(s.value);
+        }),
+      );
     },
 
     'receipt:print': async ({ id }) => {

@@ -8,7 +8,7 @@ import { StatusBar } from './components/status-bar';
 import { focusScreen, TopBar } from './components/top-bar';
 import { startActivityReporter } from './lib/activity-reporter';
 import { isTypingTarget } from './lib/shortcuts';
-import { mayOpen, SCREENS, screenDef } from './screens/screen-registry';
+import { keyRefusal, mayOpen, SCREENS, screenDef } from './screens/screen-registry';
 import { SignInScreen } from './screens/sign-in-screen';
 import { useNavStore } from './stores/nav-store';
 import { useSessionStore } from './stores/session-store';
@@ -25,7 +25,7 @@ export function App() {
   const statusError = useStatusStore((s) => s.error);
   const loadStatus = useStatusStore((s) => s.load);
   const { session, loaded, connectionError, load: loadSession, signOut } = useSessionStore();
-  const { screen, helpOpen, go, setHelp } = useNavStore();
+  const { screen, helpOpen, keyNote, go, setHelp } = useNavStore();
   const toggleTheme = useThemeStore((s) => s.toggle);
   const loadSettings = useSettingsStore((s) => s.load);
   // Bumped whenever the person changes: the screen area below remounts, dropping open dialogs and drafts.
@@ -67,7 +67,11 @@ export function App() {
         // Always ours: a browser would reload on F5 (signing this window out and losing the
         // sale in progress), search on F3, or jump to the address bar on F6.
         e.preventDefault();
-        if (!mayOpen(def, useSessionStore.getState().session?.user.role ?? null)) return;
+        if (!mayOpen(def, useSessionStore.getState().session?.user.role ?? null)) {
+          // Signed in but not this role's key: say why rather than seem broken (signed out, the sign-in screen asks first).
+          if (signedIn) useNavStore.getState().sayKeyNote(keyRefusal(def));
+          return;
+        }
         go(def.id);
         focusScreen();
       } else if (e.key === 'F8' && signedIn) {
@@ -113,6 +117,11 @@ export function App() {
       {session && <UnconfirmedOfflineDialog userId={session.user.id} role={session.user.role} />}
       <main className="content" id="main" key={epoch}>
         <LostPaymentsNote session={session} />
+        {session && keyNote && (
+          <p className="notice notice-info key-note" role="status" data-testid="key-note">
+            {keyNote}
+          </p>
+        )}
         {main}
         {session && <AmountQuestionDialog />}
       </main>

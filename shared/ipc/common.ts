@@ -7,6 +7,7 @@ export const pinSchema = z.string().regex(/^\d{4,8}$/, 'A PIN is 4 to 8 digits.'
 
 /** A manager's PIN typed at a cashier's counter to approve one step (a large discount, a cart return). */
 export const approvalSchema = z.strictObject({ managerId: idSchema, pin: pinSchema });
+export type Approval = z.infer<typeof approvalSchema>;
 
 /** Largest amount one sale may carry, in cents ($999,999.99). */
 export const MAX_AMOUNT_CENTS = 99_999_999;

@@ -1,7 +1,7 @@
-/** The `transactions:*` channels: today's list, search, detail, refund and void. */
+/** The `transactions:*` channels: today's list, search, detail, refund, void and tip adjust. */
 import { z } from 'zod';
 import type { CardVerification } from '../payments/receipt-wording';
-import { centsSchema, idSchema } from './common';
+import { approvalSchema, centsSchema, idSchema } from './common';
 
 export type TransactionKind = 'sale' | 'refund' | 'other';
 export type TransactionState = 'approved' | 'declined' | 'voided' | 'refunded' | 'partially_refunded' | 'pending' | 'other';
@@ -133,14 +133,26 @@ export const transactionSearchArgsSchema = z
   });
 export type TransactionSearchArgs = z.infer<typeof transactionSearchArgsSchema>;
 
-export const refundArgsSchema = z.strictObject({ id: idSchema, amountCents: centsSchema.min(1) });
+/** A cashier's refund or void runs with a manager's PIN as `approval` (issue 21, point 12); a manager signed in needs none. */
+export const refundArgsSchema = z.strictObject({ id: idSchema, amountCents: centsSchema.min(1), approval: approvalSchema.optional() });
+export const voidArgsSchema = z.strictObject({ id: idSchema, approval: approvalSchema.optional() });
+/** Issue 21, point 10b: the tip from the signed slip, before the batch settles; lowering one is a manager's (a cashier's with `approval`). */
+export const adjustTipArgsSchema = z.strictObject({ id: idSchema, tipCents: centsSchema, approval: approvalSchema.optional() });
+
+export interface TipAdjustOutcome {
+  transaction: TransactionView;
+  previousTipCents: number;
+  /** The counter user the adjust ran as: the manager who approved a cashier's lowered tip. */
+  adjustedBy: string;
+}
 
 export const transactionsHandlers = {
   'transactions:today': todayArgsSchema,
   'transactions:search': transactionSearchArgsSchema,
   'transactions:view': transactionIdArgsSchema,
   'transactions:refund': refundArgsSchema,
-  'transactions:void': transactionIdArgsSchema,
+  'transactions:void': voidArgsSchema,
+  'transactions:adjust-tip': adjustTipArgsSchema,
 } as const;
 
 export interface TransactionsResults {
@@ -149,4 +161,5 @@ export interface TransactionsResults {
   'transactions:view': TransactionView;
   'transactions:refund': RefundOutcome;
   'transactions:void': TransactionView;
+  'transactions:adjust-tip': TipAdjustOutcome;
 }

@@ -102,12 +102,13 @@ describe('counter core', () => {
     expect(declined.message).toMatch(/^Declined/);
   });
 
-  it('lets only a manager refund or void, enforced in the core', async () => {
+  it("lets only a manager refund or void (a cashier with a manager's PIN), enforced in the core", async () => {
     await signInAs('Casey', '0000');
     const sale = await sell(2000);
     const id = sale.transaction.id;
-    expect(await call('transactions:refund', { id, amountCents: 500 })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
-    expect(await call('transactions:void', { id })).toEqual({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.managerOnly } });
+    const needs = (message: string) => ({ ok: false, error: { code: 'approval_needed', message, fields: { approval: [message] } } });
+    expect(await call('transactions:refund', { id, amountCents: 500 })).toEqual(needs(SALE_ERRORS.refundNeedsManager));
+    expect(await call('transactions:void', { id })).toEqual(needs(SALE_ERRORS.voidNeedsManager));
 
     await signInAs('Morgan', '1234');
     const tooMuch = await call('transactions:refund', { id, amountCents: 2001 });

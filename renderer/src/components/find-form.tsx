@@ -3,15 +3,13 @@ import type { TransactionSearchArgs } from '../../../shared/ipc/contract';
 import { parseTypedAmount } from '../lib/money-format';
 import { dateInputToUnix } from '../lib/time-format';
 import { ErrorNote } from './outcome-note';
+import { useTransactionsStore } from '../stores/transactions-store';
 
 /** Find any transaction (not only today's) by last four, amount, date range, the receipt's Ref or auth code, or transaction ID. */
 export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchArgs): Promise<string | null>; onCancel(): void }) {
-  const [lastFour, setLastFour] = useState('');
-  const [amount, setAmount] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [apiId, setApiId] = useState('');
-  const [code, setCode] = useState('');
+  // The fields live in the transactions store: closed and opened again, the form shows what was last asked.
+  const { lastFour, amount, from, to, apiId, code } = useTransactionsStore((s) => s.findDraft);
+  const setDraft = useTransactionsStore((s) => s.setFindDraft);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -56,27 +54,27 @@ export function FindForm({ onFind, onCancel }: { onFind(args: TransactionSearchA
       <div className="find-grid">
         <div className="field">
           <label htmlFor="find-last4">Card last four</label>
-          <input id="find-last4" className="input input-mono" inputMode="numeric" maxLength={4} value={lastFour} onChange={(e) => setLastFour(e.target.value.replace(/\D/g, ''))} />
+          <input id="find-last4" className="input input-mono" inputMode="numeric" maxLength={4} value={lastFour} onChange={(e) => setDraft({ lastFour: e.target.value.replace(/\D/g, '') })} />
         </div>
         <div className="field">
           <label htmlFor="find-amount">Amount ($)</label>
-          <input id="find-amount" className="input" inputMode="decimal" value={amount} placeholder="0.00" onChange={(e) => setAmount(e.target.value)} />
+          <input id="find-amount" className="input" inputMode="decimal" value={amount} placeholder="0.00" onChange={(e) => setDraft({ amount: e.target.value })} />
         </div>
         <div className="field">
           <label htmlFor="find-from">From date</label>
-          <input id="find-from" className="input" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+          <input id="find-from" className="input" type="date" value={from} onChange={(e) => setDraft({ from: e.target.value })} />
         </div>
         <div className="field">
           <label htmlFor="find-to">To date</label>
-          <input id="find-to" className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+          <input id="find-to" className="input" type="date" value={to} onChange={(e) => setDraft({ to: e.target.value })} />
         </div>
         <div className="field find-half">
           <label htmlFor="find-code">Ref or auth code (from the receipt)</label>
-          <input id="find-code" className="input input-mono" value={code} spellCheck={false} autoCapitalize="characters" onChange={(e) => setCode(e.target.value)} />
+          <input id="find-code" className="input input-mono" value={code} spellCheck={false} autoCapitalize="characters" onChange={(e) => setDraft({ code: e.target.value })} />
         </div>
         <div className="field find-half">
           <label htmlFor="find-apiid">Transaction ID</label>
-          <input id="find-apiid" className="input input-mono" value={apiId} spellCheck={false} onChange={(e) => setApiId(e.target.value)} />
+          <input id="find-apiid" className="input input-mono" value={apiId} spellCheck={false} onChange={(e) => setDraft({ apiId: e.target.value })} />
         </div>
       </div>
       <ErrorNote text={error} />

@@ -1,9 +1,15 @@
 import { useEffect, useRef } from 'react';
-import { SHORTCUTS } from '../lib/shortcuts';
+import { SHORTCUTS, type Shortcut } from '../lib/shortcuts';
+import { screenShortcuts } from '../screens/screen-registry';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { useNavStore } from '../stores/nav-store';
 
+/** F1 … F9 in order, then the other keys as declared (a stable sort keeps their order). */
+const fKeyOrder = (s: Shortcut) => (/^F\d+$/.test(s.keys[0]!) ? Number(s.keys[0]!.slice(1)) : Number.POSITIVE_INFINITY);
+
+/** Every key: the screens' function keys (with who may use them) and every other shortcut. */
 export function HelpOverlay() {
+  const shortcuts = [...screenShortcuts(), ...SHORTCUTS].sort((a, b) => fKeyOrder(a) - fKeyOrder(b));
   const setHelp = useNavStore((s) => s.setHelp);
   const closeRef = useRef<HTMLButtonElement>(null);
   const dialogRef = useRef<HTMLDivElement>(null);
@@ -13,7 +19,7 @@ export function HelpOverlay() {
     closeRef.current?.focus();
     return () => previous?.focus?.();
   }, []);
-  const groups = [...new Set(SHORTCUTS.map((s) => s.where))];
+  const groups = [...new Set(shortcuts.map((s) => s.where))];
   return (
     <div className="overlay" onClick={() => setHelp(false)}>
       <div ref={dialogRef} className="dialog dialog-wide" role="dialog" aria-modal="true" aria-labelledby="help-title" onClick={(e) => e.stopPropagation()}>
@@ -28,7 +34,7 @@ export function HelpOverlay() {
             <section key={g} aria-label={g}>
               <h3>{g}</h3>
               <dl className="shortcut-list">
-                {SHORTCUTS.filter((s) => s.where === g).map((s) => (
+                {shortcuts.filter((s) => s.where === g).map((s) => (
                   <div key={s.action}>
                     <dt>
                       {s.keys.map((k, i) => (

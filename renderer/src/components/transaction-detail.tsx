@@ -1,7 +1,7 @@
 import { CartLineReturn } from './cart-line-return';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useApprovalRetry } from '../lib/use-approval-retry';
-import { VoidReturnApproval } from './manager-approval-dialog';
+import { ManagerApprovalDialog, VoidReturnApproval } from './manager-approval-dialog';
 import { shortRefOf } from '../../../shared/short-ref';
 import { isTypingTarget } from '../lib/shortcuts';
 import type { TransactionView } from '../../../shared/ipc/contract';
@@ -17,12 +17,16 @@ import { receiptHeaderOf, ReceiptSet } from './receipt';
 import { STATE_LABELS } from './transaction-list';
 import { Fact } from './fact';
 import { TransactionLinks } from './transaction-links';
+import { TipAdjust, tipAdjustable } from './tip-adjust';
 import { useTransactionsStore } from '../stores/transactions-store';
 import { REFUND_TOO_MUCH, refundLimitSentence } from '../../../shared/refund-limit';
 
-export const MANAGER_ONLY = 'Only a manager can refund or void. Press Switch user (F8) and sign in as a manager.';
-/** A cashier may void a partial approval (the sale path allows it); one that paid part of a sale already paid takes a manager's PIN there. */
-export const PARTIAL_VOID_NOTE = 'Only a manager can refund. A partly approved sale can be voided here; if it paid part of a sale that is already paid, a manager enters their PIN.';
+/** Issue 21, point 12: a cashier asks, a manager approves at the cashier's counter with their PIN (checked in the core). */
+export const MANAGER_APPROVES = 'A manager approves refunds and voids: after you confirm, they enter their PIN here.';
+
+/** What the manager approval dialog asks for a cashier's refund or void (the core answered `approval_needed`). */
+export const APPROVE_REFUND_SENTENCE = (amount: string, card: string) => `The cashier asks to refund ${amount} to ${card}. A manager approves it with their PIN; the refund is then recorded as theirs.`;
+export const APPROVE_VOID_SENTENCE = (amount: string, card: string) => `The cashier asks to void this ${amount} sale on ${card}. A manager approves it with their PIN; the void is then recorded as theirs.`;
 
 type Pending = { kind: 'refund'; cents: number } | { kind: 'void' } | null;
 
@@ -32,12 +36,10 @@ interface DetailProps {
   onChanged(view: TransactionView): void;
 }
 
-/** One transaction: its amounts, what is left to refund, and the manager's actions. */
+/** One transaction: its amounts, what is left to refund, and the refund and void (a cashier's with a manager's PIN). */
 export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [refundText, setRefundText] = useState('');
   const [pending, setPending] = useState<Pending>(null);
-  const [busy, setBusy] = useState(false);
-  const [dialogError, setDialogError] = useState<string | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [printError, setPrintError] = useState<string | null>(null);
@@ -56,26 +58,43 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
 
   const canRefund = t.kind === 'sale' && t.refundableCents > 0;
   const canVoid = t.voidable;
-  // A cashier voids a partial approval through the sale path; a manager's PIN when the core says it is a cart return (issue 20, point 4).
-  const cashierVoid = !isManager && t.partial && canVoid;
-  const partialVoid = useApprovalRetry(
-    (approval) => ringup.saleVoidPartial({ id: t.id, ...(approval ? { approval } : {}) }),
+  const card = `${t.cardBrand} •••• ${t.lastFour}`;
+  // A cashier voids a partial approval through the sale path (no manager, unless the core says it is a cart return, issue 20).
+  const cashierPartialVoid = !isManager && t.partial && canVoid;
+  const refundCents = pending?.kind === 'refund' ? pending.cents : 0;
+  // Each step goes once as asked; the core answers `approval_needed` to a cashier, and the manager's PIN sends it again.
+  const refund = useApprovalRetry(
+    (approval) => ringup.transactionsRefund({ id: t.id, amountCents: refundCents, ...(approval ? { approval } : {}) }),
+    (r) => {
+      setPending(null);
+      onChanged(r.original);
+      setDone(r.approved ? `Refunded ${money(r.refund.amountCents)} to ${card}.` : r.message);
+    },
+  );
+  const voidStep = useApprovalRetry(
+    (approval) => {
+      const a = approval ? { approval } : {};
+      return cashierPartialVoid ? ringup.saleVoidPartial({ id: t.id, ...a }) : ringup.transactionsVoid({ id: t.id, ...a });
+    },
     (view) => {
       setPending(null);
       onChanged(view);
-      setDone(`The partial approval of ${money(view.amountCents)} was voided; the customer is not charged.`);
+      setDone(cashierPartialVoid ? `The partial approval of ${money(view.amountCents)} was voided; the customer is not charged.` : 'The sale was voided; the customer will not be charged.');
     },
   );
-  const cancelPartialVoid = partialVoid.cancel;
-  const closePartialVoid = useCallback(() => {
-    cancelPartialVoid();
+  const step = pending?.kind === 'refund' ? refund : voidStep;
+  const { cancel: cancelRefund } = refund;
+  const { cancel: cancelVoid } = voidStep;
+  const closeApproval = useCallback(() => {
+    cancelRefund();
+    cancelVoid();
     setPending(null);
-  }, [cancelPartialVoid]);
+  }, [cancelRefund, cancelVoid]);
   const askRefundRef = useRef<() => void>(() => undefined);
 
-  // R: refund (the amount in the field), for a manager, outside text fields and dialogs.
+  // R: refund (the amount in the field), outside text fields and dialogs.
   useEffect(() => {
-    if (!canRefund || !isManager) return;
+    if (!canRefund) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTypingTarget(e.target)) return;
       if (document.querySelector('[role="dialog"],[role="alertdialog"]')) return;
@@ -86,42 +105,18 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [canRefund, isManager]);
+  }, [canRefund]);
 
   const askRefund = () => {
     const cents = parseTypedAmount(refundText);
     if (!cents) return setFormError('Enter the amount to refund, like 5.00.');
     if (cents > t.refundableCents) return setFormError(`${REFUND_TOO_MUCH} ${refundLimitSentence(t.refundableCents)}`);
     setFormError(null);
-    setDialogError(null);
+    closeApproval();
     setPending({ kind: 'refund', cents });
   };
 
   askRefundRef.current = askRefund;
-
-  const confirm = async () => {
-    if (!pending) return;
-    setBusy(true);
-    setDialogError(null);
-    if (pending.kind === 'refund') {
-      const r = await ringup.transactionsRefund({ id: t.id, amountCents: pending.cents });
-      setBusy(false);
-      if (!r.ok) return setDialogError(r.error.message);
-      setPending(null);
-      onChanged(r.value.original);
-      setDone(r.value.approved ? `Refunded ${money(pending.cents)} to ${t.cardBrand} •••• ${t.lastFour}.` : r.value.message);
-    } else if (cashierVoid) {
-      setBusy(false);
-      await partialVoid.run();
-    } else {
-      const r = await ringup.transactionsVoid({ id: t.id });
-      setBusy(false);
-      if (!r.ok) return setDialogError(r.error.message);
-      setPending(null);
-      onChanged(r.value);
-      setDone('The sale was voided; the customer will not be charged.');
-    }
-  };
 
   return (
     <section className="panel detail-panel" aria-labelledby="detail-title" data-testid="tx-detail" ref={panelRef}>
@@ -148,8 +143,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
       {(canRefund || canVoid) && (
         <div className="manager-actions">
           {!isManager && (
-            <p className="notice notice-info" id="manager-only">
-              {cashierVoid ? PARTIAL_VOID_NOTE : MANAGER_ONLY}
+            <p className="notice notice-info" id="manager-approves">
+              {MANAGER_APPROVES}
             </p>
           )}
           {canRefund && (
@@ -161,15 +156,14 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
                   className="input"
                   inputMode="decimal"
                   value={refundText}
-                  disabled={!isManager}
                   aria-invalid={formError ? true : undefined}
                   aria-describedby={formError ? 'refund-error' : 'refund-hint'}
                   onChange={(e) => setRefundText(e.target.value)}
                 />
-                <button type="button" className="btn btn-secondary" disabled={!isManager} onClick={() => setRefundText(formatMoney(Math.floor(t.refundableCents / 2)))}>
+                <button type="button" className="btn btn-secondary" onClick={() => setRefundText(formatMoney(Math.floor(t.refundableCents / 2)))}>
                   Half
                 </button>
-                <button type="button" className="btn btn-secondary" disabled={!isManager} onClick={() => setRefundText(formatMoney(t.refundableCents))}>
+                <button type="button" className="btn btn-secondary" onClick={() => setRefundText(formatMoney(t.refundableCents))}>
                   All
                 </button>
               </div>
@@ -186,7 +180,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
           {t.settled && canRefund && <p className="muted">This sale has settled, so it can be refunded but no longer voided.</p>}
           <div className="form-actions">
             {canRefund && (
-              <button type="button" className="btn btn-primary btn-lg" disabled={!isManager} aria-describedby={!isManager ? 'manager-only' : undefined} onClick={askRefund} aria-keyshortcuts="R">
+              <button type="button" className="btn btn-primary btn-lg" aria-describedby={!isManager ? 'manager-approves' : undefined} onClick={askRefund} aria-keyshortcuts="R">
                 Refund… <kbd aria-hidden="true">R</kbd>
               </button>
             )}
@@ -194,11 +188,9 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
               <button
                 type="button"
                 className="btn btn-danger btn-lg"
-                disabled={!isManager && !cashierVoid}
-                aria-describedby={!isManager ? 'manager-only' : undefined}
+                aria-describedby={!isManager ? 'manager-approves' : undefined}
                 onClick={() => {
-                  setDialogError(null);
-                  cancelPartialVoid();
+                  closeApproval();
                   setPending({ kind: 'void' });
                 }}
               >
@@ -207,6 +199,11 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
             )}
           </div>
         </div>
+      )}
+
+      {/* After the refund and void, which a layout test keeps in view at 1024×768; a refused tip scrolls itself into view. */}
+      {tipAdjustable(t) && (
+        <TipAdjust t={t} onAdjusted={onChanged} />
       )}
 
       <dl className="facts facts-compact">
@@ -261,28 +258,51 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         </div>
       </div>
 
-      {pending && !partialVoid.asking && (
+      {pending && !step.asking && (
         <ConfirmDialog
           title={pending.kind === 'refund' ? `Refund ${money(pending.cents)}?` : `Void this ${money(t.amountCents)} sale?`}
           confirmLabel={pending.kind === 'refund' ? `Refund ${money(pending.cents)}` : 'Void sale'}
           danger={pending.kind === 'void'}
-          busy={busy || partialVoid.busy}
-          error={dialogError ?? partialVoid.error}
-          onCancel={() => setPending(null)}
-          onConfirm={() => void confirm()}
+          busy={step.busy}
+          error={step.error}
+          onCancel={closeApproval}
+          onConfirm={() => void step.run()}
         >
           {pending.kind === 'refund' ? (
             <p>
-              {money(pending.cents)} goes back to {t.cardBrand} •••• {t.lastFour}. {money(t.refundableCents - pending.cents)} will be left to refund.
+              {money(pending.cents)} goes back to {card}. {money(t.refundableCents - pending.cents)} will be left to refund.
             </p>
           ) : (
-            <p>
-              The sale is cancelled before it settles, so {t.cardBrand} •••• {t.lastFour} is never charged. This cannot be undone.
-            </p>
+            <p>The sale is cancelled before it settles, so {card} is never charged. This cannot be undone.</p>
           )}
         </ConfirmDialog>
       )}
-      <VoidReturnApproval amount={money(t.amountCents)} retry={partialVoid} onCancel={closePartialVoid} />
+      {pending?.kind === 'refund' && refund.asking && (
+        <ManagerApprovalDialog
+          sentence={APPROVE_REFUND_SENTENCE(money(pending.cents), card)}
+          confirmLabel={`Approve and refund ${money(pending.cents)}`}
+          busy={refund.busy}
+          error={refund.error}
+          onApprove={refund.approve}
+          onCancel={closeApproval}
+        />
+      )}
+      {/* A cashier's partial void that paid part of a paid cart is a return (issue 20); any other void of theirs is asked as a void. */}
+      {pending?.kind === 'void' &&
+        (cashierPartialVoid ? (
+          <VoidReturnApproval amount={money(t.amountCents)} retry={voidStep} onCancel={closeApproval} />
+        ) : (
+          voidStep.asking && (
+            <ManagerApprovalDialog
+              sentence={APPROVE_VOID_SENTENCE(money(t.amountCents), card)}
+              confirmLabel={`Approve and void the ${money(t.amountCents)}`}
+              busy={voidStep.busy}
+              error={voidStep.error}
+              onApprove={voidStep.approve}
+              onCancel={closeApproval}
+            />
+          )
+        ))}
     </section>
   );
 }

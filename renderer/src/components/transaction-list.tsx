@@ -2,7 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef } from 'react';
 import type { TransactionView } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
-import { timeOfDay } from '../lib/time-format';
+import { dateOnly, timeOfDay } from '../lib/time-format';
 
 export const STATE_LABELS: Record<TransactionView['state'], string> = {
   approved: 'Approved',
@@ -25,9 +25,12 @@ export function TransactionList({
   rows,
   selectedId,
   selectedIndex,
+  dated = false,
   onSelect,
 }: {
   rows: TransactionView[];
+  /** Rows from any day (Find older…): each shows its date above its time (issue 21, point 13). */
+  dated?: boolean;
   selectedId: string | null;
   /** Index of the selection in `rows` when it moved by keyboard: scrolled into view and focused. */
   selectedIndex: number;
@@ -49,14 +52,17 @@ export function TransactionList({
     return <p className="empty-list">No transactions match.</p>;
   }
   return (
-    <div ref={parentRef} className="tx-scroll" data-testid="tx-scroll" aria-label="Transactions" role="region">
+    <div ref={parentRef} className={`tx-scroll${dated ? ' tx-scroll-dated' : ''}`} data-testid="tx-scroll" aria-label="Transactions" role="region">
       <ul className="tx-list" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((v) => {
           const r = rows[v.index]!;
           return (
             <li key={r.id} className="tx-item" style={{ transform: `translateY(${v.start}px)`, height: ROW_HEIGHT }} aria-setsize={rows.length} aria-posinset={v.index + 1} data-testid="tx-row">
               <button type="button" className="tx-row" aria-pressed={selectedId === r.id} onClick={() => onSelect(r)}>
-                <span className="tx-time">{timeOfDay(r.createdTs)}</span>
+                <span className="tx-time">
+                  {dated && <span className="tx-date">{dateOnly(r.createdTs)}</span>}
+                  {timeOfDay(r.createdTs)}
+                </span>
                 <span className={`tx-kind tx-kind-${r.kind}`}>{r.kind === 'refund' ? 'Refund' : 'Sale'}</span>
                 <span className="tx-card">
                   {r.cardBrand} •••• {r.lastFour}

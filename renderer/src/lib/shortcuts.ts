@@ -1,4 +1,7 @@
-/** Every keyboard shortcut, once: the key handlers and the help overlay both read this list. */
+/**
+ * Every keyboard shortcut that is not a screen's function key, once: the help overlay lists
+ * these after the screens' keys (screen-registry.tsx declares those, with who may use them).
+ */
 export interface Shortcut {
   keys: string[];
   action: string;
@@ -7,14 +10,10 @@ export interface Shortcut {
 
 export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['F1', '?'], action: 'Show or hide this help', where: 'Everywhere' },
-  { keys: ['F2'], action: 'New sale', where: 'Everywhere' },
-  { keys: ['F3'], action: "Today's transactions, refunds and voids", where: 'Everywhere' },
-  { keys: ['F4'], action: 'System status', where: 'Everywhere' },
-  { keys: ['F5'], action: 'Manage: settings and back-office screens (managers)', where: 'Everywhere' },
-  { keys: ['F7'], action: 'Pay links and invoices (phone and mail orders)', where: 'Everywhere' },
   { keys: ['F8'], action: 'Switch user', where: 'Everywhere' },
   { keys: ['F9'], action: 'Light or dark theme', where: 'Everywhere' },
   { keys: ['Esc'], action: 'Close a dialog or this help', where: 'Everywhere' },
+  { keys: ['Enter'], action: "In a manager's PIN field: approve", where: 'Everywhere' },
   { keys: ['0–9'], action: 'Type the amount (it fills from the right: 1 2 5 0 is $12.50)', where: 'Sale' },
   { keys: ['Backspace'], action: 'Remove the last digit', where: 'Sale' },
   { keys: ['Delete'], action: 'Clear the amount', where: 'Sale' },
@@ -22,12 +21,15 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['T'], action: 'Go to the tip choices (Esc goes back to the amount)', where: 'Sale' },
   { keys: ['0–4'], action: 'With the tip choices focused (T or Tab): No tip, the three percents, Custom', where: 'Sale' },
   { keys: ['←', '→'], action: 'Move between the tip choices', where: 'Sale' },
+  { keys: ['Home', 'End'], action: 'The first or the last tip choice', where: 'Sale' },
   { keys: ['N', 'Enter'], action: 'Start the next sale', where: 'Sale result' },
   { keys: ['P'], action: 'Print the receipt', where: 'Sale result' },
   { keys: ['/'], action: 'Filter the list', where: 'Transactions' },
   { keys: ['↑', '↓'], action: 'Pick the previous or next transaction', where: 'Transactions' },
-  { keys: ['R'], action: 'Refund the selected sale (managers)', where: 'Transactions' },
+  { keys: ['R'], action: "Refund the selected sale (a cashier's with a manager's PIN)", where: 'Transactions' },
   { keys: ['0–9', 'Enter'], action: 'Type your PIN and sign in', where: 'Sign in' },
+  { keys: ['Backspace'], action: 'Remove the last digit of the PIN', where: 'Sign in' },
+  { keys: ['Esc'], action: 'Back to the names', where: 'Sign in' },
 ];
 
 /** True when a key press belongs to a text field rather than to a shortcut. */

@@ -5,9 +5,17 @@
  */
 const TIME = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
 const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+const DAY_MONTH = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
 export function timeOfDay(unixSeconds: number): string {
   return TIME.format(unixSeconds * 1000);
+}
+
+/** The date alone, short where it can be: "Nov 27" this year, "Nov 27, 2025" before (a list row's narrow column). */
+export function dateOnly(unixSeconds: number, now = Date.now()): string {
+  const ms = unixSeconds * 1000;
+  return new Date(ms).getFullYear() === new Date(now).getFullYear() ? DAY_MONTH.format(ms) : DATE.format(ms);
 }
 
 export function dateAndTime(unixSeconds: number): string {

@@ -9,6 +9,7 @@
  */
 import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
+import type { Shortcut } from '../lib/shortcuts';
 import type { ScreenName } from '../stores/nav-store';
 import { InstallerScreen } from './installer-screen';
 import { BatchesScreen } from './batches-screen';
@@ -34,8 +35,10 @@ export interface ScreenDef {
   label: string;
   /** One line on the Manage hub's tile. */
   description?: string;
-  /** Function key that opens it from anywhere (also listed in the help overlay). */
+  /** Function key that opens it from anywhere (the help overlay lists it, from here). */
   key?: string;
+  /** What the key does, in the help overlay (its label otherwise). */
+  keyHelp?: string;
   group: 'tab' | 'manage';
   /** False only for screens that work before anyone signs in (System). */
   needsSession: boolean;
@@ -45,12 +48,12 @@ export interface ScreenDef {
 }
 
 export const SCREENS: readonly ScreenDef[] = [
-  { id: 'sale', label: 'Sale', key: 'F2', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <SaleScreen /> },
-  { id: 'transactions', label: 'Transactions', key: 'F3', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <TransactionsScreen /> },
-  { id: 'system', label: 'System', key: 'F4', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
-  { id: 'manage', label: 'Manage', key: 'F5', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+  { id: 'sale', label: 'Sale', key: 'F2', keyHelp: 'New sale', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <SaleScreen /> },
+  { id: 'transactions', label: 'Transactions', key: 'F3', keyHelp: "Today's transactions, refunds and voids", group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <TransactionsScreen /> },
+  { id: 'system', label: 'System', key: 'F4', keyHelp: 'System status', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
+  { id: 'manage', label: 'Manage', key: 'F5', keyHelp: 'Manage: settings and back-office screens', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
   // Installers see only this one (issue 12); managers too.
-  { id: 'devices', label: 'Devices', key: 'F6', group: 'tab', needsSession: true, roles: ['installer', 'manager'], render: () => <InstallerScreen /> },
+  { id: 'devices', label: 'Devices', key: 'F6', keyHelp: 'Devices: payment terminals and check scanners', group: 'tab', needsSession: true, roles: ['installer', 'manager'], render: () => <InstallerScreen /> },
   {
     id: 'batches',
     label: 'Batches',
@@ -92,6 +95,7 @@ export const SCREENS: readonly ScreenDef[] = [
     label: 'Pay links and invoices',
     description: 'Phone and mail orders: send a pay link or an invoice, see what is paid, send again.',
     key: 'F7',
+    keyHelp: 'Pay links and invoices for phone and mail orders',
     group: 'manage',
     needsSession: true,
     roles: ['cashier', 'manager'],
@@ -181,4 +185,29 @@ export function mayOpen(def: ScreenDef, role: Role | null): boolean {
   if (!def.needsSession) return true;
   if (role === null) return false;
   return !def.roles || def.roles.includes(role);
+}
+
+const ROLE_PLURALS: Record<Role, string> = { cashier: 'cashiers', manager: 'managers', installer: 'installers' };
+
+/** Who may open a screen, in words ("installers and managers"); null when every signed-in user may. */
+export function whoMayOpen(def: ScreenDef): string | null {
+  if (!def.roles) return null;
+  const names = def.roles.map((r) => ROLE_PLURALS[r]);
+  return names.length === 1 ? names[0]! : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+}
+
+/**
+ * Why a screen's key did nothing for the signed-in user (issue 21, point 12): a key that
+ * is silently ignored reads as a broken key at a busy counter.
+ */
+export function keyRefusal(def: ScreenDef): string {
+  return `${def.label} (${def.key ?? ''}) is for ${whoMayOpen(def) ?? 'signed-in users'}. Press Switch user (F8) to sign in as one.`;
+}
+
+/** The screens' function keys as help lines, each saying who may use it: declared on the screens, listed from here. */
+export function screenShortcuts(): Shortcut[] {
+  return SCREENS.filter((d) => d.key).map((d) => {
+    const who = whoMayOpen(d);
+    return { keys: [d.key!], action: `${d.keyHelp ?? d.label}${who ? ` (${who})` : ''}`, where: 'Everywhere' };
+  });
 }

@@ -197,6 +197,7 @@ export function TransactionsScreen() {
             rows={rows}
             selectedId={st.selectedId}
             selectedIndex={keyboardIndex}
+            dated={mode === 'search'}
             onSelect={(r) => {
               setKeyboardIndex(-1);
               st.select(r);

@@ -9,8 +9,11 @@ interface NavState {
   helpOpen: boolean;
   /** Counts every go(): a screen can tell "opened again" (F2 on the sale screen starts a new sale). */
   visit: number;
+  /** Why the last function key pressed did nothing for this user (issue 21, point 12); cleared by the next go(). */
+  keyNote: string | null;
   go(screen: ScreenName): void;
   setHelp(open: boolean): void;
+  sayKeyNote(note: string): void;
 }
 
 // A user store: the next person starts on the sale screen with no overlay open.
@@ -18,6 +21,8 @@ export const useNavStore = createUserStore<NavState>((set) => ({
   screen: 'sale',
   helpOpen: false,
   visit: 0,
-  go: (screen) => set((s) => ({ screen, visit: s.visit + 1 })),
+  keyNote: null,
+  go: (screen) => set((s) => ({ screen, visit: s.visit + 1, keyNote: null })),
   setHelp: (helpOpen) => set({ helpOpen }),
+  sayKeyNote: (keyNote) => set({ keyNote }),
 }));

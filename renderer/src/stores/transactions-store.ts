@@ -9,6 +9,18 @@ import type { KindFilter } from '../lib/transaction-filters';
 
 export type { KindFilter } from '../lib/transaction-filters';
 
+/** What "Find older…" was last filled in with, as typed: it opens again with it (issue 21, point 13). */
+export interface FindDraft {
+  lastFour: string;
+  amount: string;
+  from: string;
+  to: string;
+  apiId: string;
+  code: string;
+}
+
+const EMPTY_FIND: FindDraft = { lastFour: '', amount: '', from: '', to: '', apiId: '', code: '' };
+
 interface TransactionsState {
   mode: 'today' | 'search';
   loading: boolean;
@@ -23,7 +35,9 @@ interface TransactionsState {
   text: string;
   selectedId: string | null;
   selected: TransactionView | null;
+  findDraft: FindDraft;
   loadToday(): Promise<void>;
+  setFindDraft(patch: Partial<FindDraft>): void;
   search(args: TransactionSearchArgs): Promise<string | null>;
   showToday(): void;
   setKind(kind: KindFilter): void;
@@ -46,6 +60,8 @@ export const useTransactionsStore = createUserStore<TransactionsState>((set, get
   text: '',
   selectedId: null,
   selected: null,
+  findDraft: EMPTY_FIND,
+  setFindDraft: (patch) => set((s) => ({ findDraft: { ...s.findDraft, ...patch } })),
   async loadToday() {
     // Page after page: the first rows are on screen at once, the rest stream in behind them.
     const generation = ++loadGeneration;

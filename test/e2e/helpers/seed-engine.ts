@@ -66,3 +66,21 @@ export function cloneTransactions(engineDataDir: string, opts: CloneOptions): vo
     db.close();
   }
 }
+
+/**
+ * Moves one transaction the engine recorded to another moment (a stopped engine's file, as
+ * above): "yesterday's sale" for a test, without waiting a day or depending on the time of day.
+ */
+export function redateTransaction(engineDataDir: string, id: string, ts: number): void {
+  const db = new Database(join(engineDataDir, 'gateway.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    const row = db.prepare('SELECT doc FROM transactions WHERE id = ?').get(id) as { doc: string } | undefined;
+    if (!row) throw new Error(`transaction ${id} is not in the engine database`);
+    const doc = { ...(JSON.parse(row.doc) as Record<string, unknown>), created_ts: ts, modified_ts: ts };
+    db.prepare('UPDATE transactions SET created_ts = ?, modified_ts = ?, doc = ? WHERE id = ?').run(ts, ts, JSON.stringify(doc), id);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}

@@ -48,6 +48,7 @@ interface TenderRow {
   change_cents: number;
   transaction_id: string | null;
   refunded_cents: number;
+  tax_cents: number;
 }
 
 export const CART_MESSAGES = {
@@ -171,6 +172,7 @@ export class CartStore {
       changeCents: r.change_cents,
       transactionId: r.transaction_id,
       refundedCents: r.refunded_cents,
+      taxCents: r.tax_cents,
     }));
   }
 
@@ -256,14 +258,15 @@ export class CartStore {
   /** The tender state to run a step of the machine on. */
   tenderState(cartId: string): TenderState {
     const c = this.cartRow(cartId);
-    return { status: c.status, totalCents: this.view(cartId).totals.totalCents, tenders: this.tenders(cartId) };
+    const { totals } = this.view(cartId);
+    return { status: c.status, totalCents: totals.totalCents, taxCents: totals.taxCents, tenders: this.tenders(cartId) };
   }
 
   /** Writes a step's result: the tenders (insert or update) and the sale's status, in one transaction. */
   saveTenderState(cartId: string, s: TenderState): void {
     const upsert = this.db.prepare(
-      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, created_ts)
-       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @ts)
+      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, tax_cents, created_ts)
+       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @taxCents, @ts)
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents`,
     );
     this.db.transaction(() => {
@@ -367,7 +370,7 @@ export class CartStore {
     const cartDiscount = parseDiscount(c.cart_discount);
     const totals = computeCart(lines, cartDiscount, this.taxRate);
     const tenders = this.tenders(cartId);
-    const state: TenderState = { status: c.status, totalCents: totals.totalCents, tenders };
+    const state: TenderState = { status: c.status, totalCents: totals.totalCents, taxCents: totals.taxCents, tenders };
     return {
       id: c.id,
       status: c.status,

@@ -307,9 +307,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     store.saveTenderState(cartId, step.value.state);
     inFlight.add(tender.id);
     try {
-      const totals = store.view(cartId).totals;
-      // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
-      const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
+      // This tender's share of the sale's tax, set when it was begun (tender-tax.ts): the shares add up to the cart's tax.
+      const taxCents = tender.taxCents;
       // Checked above (the cashier confirmed it when it is large): the card path gets it as confirmed.
       const r = await deps.refs.runWith(tender.id, () => charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents));
       if (!r.ok && r.error.code === 'outcome_unknown') {
@@ -628,7 +627,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const state = store.tenderState(cartId);
         store.saveTenderState(cartId, {
           ...state,
-          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0 }],
+          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0, taxCents: t.taxCents }],
         });
       })();
       return ok(store.view(cartId));

@@ -6,14 +6,26 @@ import { CartTaxAndTotal } from './cart-tax-total';
 import { Fact } from './fact';
 import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from './receipt';
 
+/** A split payment's share of the cart's tax (tender-tax.ts): the shares on the receipt add up to its sales tax, as the gateway's records do. */
+function TaxShare({ tender: x }: { tender: Tender }) {
+  return (
+    <Fact label="Tax in this payment" testId="receipt-tender-tax">
+      {money(x.taxCents)}
+    </Fact>
+  );
+}
+
 /** One payment of the cart: cash handed over, or a card with its facts from the gateway's record (the single-sale receipt's parts). */
-function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionView | null | undefined }) {
+function TenderLines({ tender: x, card, split }: { tender: Tender; card: TransactionView | null | undefined; split: boolean }) {
   if (x.kind === 'cash') {
     return (
-      <div>
-        <dt>Cash tendered {money(x.tenderedCents)}</dt>
-        <dd>{money(x.approvedCents)}</dd>
-      </div>
+      <>
+        <div>
+          <dt>Cash tendered {money(x.tenderedCents)}</dt>
+          <dd>{money(x.approvedCents)}</dd>
+        </div>
+        {split && <TaxShare tender={x} />}
+      </>
     );
   }
   const partial = x.approvedCents < x.requestedCents;
@@ -26,6 +38,7 @@ function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionVie
         <dd>{money(x.approvedCents)}</dd>
       </div>
       {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
+      {split && x.status === 'approved' && <TaxShare tender={x} />}
       {card ? (
         <>
           <CardFacts t={card} />
@@ -51,6 +64,8 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
   const t = cart.totals;
   const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
   const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
+  // Paid in parts: each payment says its share of the tax (the shares add up to the sales tax above).
+  const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
   return (
     <article className="receipt cart-receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'cart-receipt' : 'cart-receipt-merchant'}>
       <ReceiptHead header={header} createdTs={Math.floor(cart.createdTs / 1000)} cashier={data.cashier} />
@@ -93,7 +108,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
         </div>
         <CartTaxAndTotal totals={t} totalTestId={copy === 'customer' ? 'receipt-total' : 'receipt-merchant-total'} />
         {paidBy.map((x) => (
-          <TenderLines key={x.id} tender={x} card={data.cards[x.id]} />
+          <TenderLines key={x.id} tender={x} card={data.cards[x.id]} split={split} />
         ))}
         {cart.changeCents > 0 && (
           <div className="receipt-total">

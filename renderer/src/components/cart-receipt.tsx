@@ -1,4 +1,5 @@
 import type { CartReceiptData, Tender, TransactionView } from '../../../shared/ipc/contract';
+import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
@@ -64,6 +65,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
   const t = cart.totals;
   const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
   const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
+  const comped = cart.cartDiscount?.kind === 'comp' || cart.lines.some((l) => l.discount?.kind === 'comp');
   // Paid in parts: each payment says its share of the tax (the shares add up to the sales tax above).
   const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
   return (
@@ -84,7 +86,11 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
             <tr key={l.id}>
               <td>
                 {l.name}
-                {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && <div className="muted">Discount −{money(t.lines[i]!.lineDiscountCents)}</div>}
+                {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && (
+                  <div className="muted">
+                    {l.discount?.kind === 'comp' ? DISCOUNT_COPY.compLabel : 'Discount'} −{money(t.lines[i]!.lineDiscountCents)}
+                  </div>
+                )}
                 {l.refunded && <div className="muted">Returned</div>}
               </td>
               <td>
@@ -98,7 +104,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
       <dl className="receipt-lines">
         {t.cartDiscountCents > 0 && (
           <div>
-            <dt>Sale discount</dt>
+            <dt>{cart.cartDiscount?.kind === 'comp' ? `${DISCOUNT_COPY.compLabel} (whole sale)` : 'Sale discount'}</dt>
             <dd>−{money(t.cartDiscountCents)}</dd>
           </div>
         )}
@@ -123,6 +129,11 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
             {n.note}
           </p>
         ))}
+      {copy === 'merchant' && comped && cart.discountApprovedBy && (
+        <p className="receipt-small" data-testid="receipt-comp-by">
+          {DISCOUNT_COPY.compLabel} approved by {cart.discountApprovedBy}
+        </p>
+      )}
       {copy === 'merchant' && signature && <SignatureBlock />}
       <p className="receipt-foot">{receiptFoot(copy)}</p>
     </article>

@@ -13,6 +13,7 @@ import { balanceCents, type SaleStatus, type Tender, type TenderState } from '..
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import type { CartLineView, CartSaleRow, CartView } from '../../shared/ipc/cart';
 import { tenderLabel } from '../../shared/cart/tender-label';
+import { DISCOUNT_COPY } from '../../shared/cart/discount-guard';
 import type { PosDatabase } from './pos-database';
 
 interface CartRow {
@@ -334,7 +335,8 @@ export class CartStore {
         paidTs: r.closed_ts,
         cashier: r.cashier,
         totalCents: r.total_cents,
-        paidBy: [...new Set((r.kinds ?? '').split(',').filter(Boolean).map(tenderLabel))].join(' + '),
+        // A sale comped whole (issue 21) closed at $0.00 with no payment.
+        paidBy: [...new Set((r.kinds ?? '').split(',').filter(Boolean).map(tenderLabel))].join(' + ') || (r.total_cents === 0 ? DISCOUNT_COPY.compLabel : ''),
         lineCount: r.line_count,
         returnedLines: r.returned,
       })),

@@ -51,6 +51,10 @@ test('a $5.91 cart with $0.45 tax on two cards: the gateway, the receipt and the
   await receipt.getByTestId('receipt-tender-tax').first().scrollIntoViewIfNeeded();
   await shot(page, 'cart-money-01-receipt-tax-shares');
   await expectAccessible(page, 'receipt with tax shares');
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await receipt.getByTestId('receipt-tender-tax').last().scrollIntoViewIfNeeded();
+  await shot(page, 'cart-money-01b-receipt-tax-shares-1024');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The gateway's records of the two cards.
   const creds = engineCredentials(app.dataDir);

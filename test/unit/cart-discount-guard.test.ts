@@ -102,5 +102,8 @@ describe('a comp is its own action and takes a manager', () => {
     expect(comped.status).toBe('paid');
     expect(comped.tenders).toEqual([]);
     expect(value(await h.call('cart:current')).lines).toEqual([]); // a new cart
+    // Cart sales lists it, paid by nothing but the comp.
+    const row = value(await h.call('cart:sales', {})).rows.find((r) => r.id === comped.id);
+    expect(row).toMatchObject({ status: 'paid', totalCents: 0, paidBy: DISCOUNT_COPY.compLabel });
   });
 });

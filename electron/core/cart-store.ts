@@ -13,6 +13,7 @@ import { balanceCents, type SaleStatus, type Tender, type TenderState } from '..
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import type { CartLineView, CartSaleRow, CartView } from '../../shared/ipc/cart';
 import { tenderLabel } from '../../shared/cart/tender-label';
+import { DISCOUNT_COPY } from '../../shared/cart/discount-guard';
 import type { PosDatabase } from './pos-database';
 
 interface CartRow {
@@ -48,6 +49,7 @@ interface TenderRow {
   change_cents: number;
   transaction_id: string | null;
   refunded_cents: number;
+  tax_cents: number;
 }
 
 export const CART_MESSAGES = {
@@ -171,6 +173,7 @@ export class CartStore {
       changeCents: r.change_cents,
       transactionId: r.transaction_id,
       refundedCents: r.refunded_cents,
+      taxCents: r.tax_cents,
     }));
   }
 
@@ -256,14 +259,15 @@ export class CartStore {
   /** The tender state to run a step of the machine on. */
   tenderState(cartId: string): TenderState {
     const c = this.cartRow(cartId);
-    return { status: c.status, totalCents: this.view(cartId).totals.totalCents, tenders: this.tenders(cartId) };
+    const { totals } = this.view(cartId);
+    return { status: c.status, totalCents: totals.totalCents, taxCents: totals.taxCents, tenders: this.tenders(cartId) };
   }
 
   /** Writes a step's result: the tenders (insert or update) and the sale's status, in one transaction. */
   saveTenderState(cartId: string, s: TenderState): void {
     const upsert = this.db.prepare(
-      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, created_ts)
-       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @ts)
+      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, tax_cents, created_ts)
+       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @taxCents, @ts)
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents`,
     );
     this.db.transaction(() => {
@@ -331,7 +335,8 @@ export class CartStore {
         paidTs: r.closed_ts,
         cashier: r.cashier,
         totalCents: r.total_cents,
-        paidBy: [...new Set((r.kinds ?? '').split(',').filter(Boolean).map(tenderLabel))].join(' + '),
+        // A sale comped whole (issue 21) closed at $0.00 with no payment.
+        paidBy: [...new Set((r.kinds ?? '').split(',').filter(Boolean).map(tenderLabel))].join(' + ') || (r.total_cents === 0 ? DISCOUNT_COPY.compLabel : ''),
         lineCount: r.line_count,
         returnedLines: r.returned,
       })),
@@ -367,7 +372,7 @@ export class CartStore {
     const cartDiscount = parseDiscount(c.cart_discount);
     const totals = computeCart(lines, cartDiscount, this.taxRate);
     const tenders = this.tenders(cartId);
-    const state: TenderState = { status: c.status, totalCents: totals.totalCents, tenders };
+    const state: TenderState = { status: c.status, totalCents: totals.totalCents, taxCents: totals.taxCents, tenders };
     return {
       id: c.id,
       status: c.status,

@@ -4,20 +4,20 @@
  * ledger (`cash_movements`, the same rows as the expected cash in cash-drawer.ts), by the
  * time the cash moved; the tax the cash paid comes from the carts paid in the period.
  *
- * The tax a cart's cash paid is the cart's tax less the tax its card tenders carried at
- * the gateway (each card tender sends its share as `tax`), so card + cash tax is the
- * cart's tax to the cent, whatever the rounding of the shares.
- * Simplifications: the cart's tax is its stored total (as charged) less its lines'
- * amount before tax, so a tax rate changed after the sale does not move it; a cart whose
- * cash was taken before a close and that was paid after it counts its cash tax in the
- * period it was paid; a cancelled cart collected no tax. A cart due again (a card of it voided
- * after it was paid, issue 20) still counts the tax its cash paid: the cart's tax less the tax of
- * every card that was approved in it, the voided one included (that card's tax was never collected,
- * by the card or by the cash).
+ * The tax the cash paid is the share of its cart's tax each cash tender carries
+ * (shared/cart/tender-tax.ts, stored with the tender when it was taken): the same running
+ * shares the card tenders sent to the gateway as their `tax`, so card + cash tax is the
+ * cart's tax to the cent (issue 21, point 3). A card voided after its cart was paid (a cart
+ * due again, issue 20) takes its share out of the card totals, and the tender that collects
+ * it again carries it.
+ * Simplifications: a cash tender's tax counts once its cart is paid (or due), in the period
+ * of the later of the two — the cash taken and the cart paid — so a cart whose cash was taken
+ * before a close and that was paid after it counts its cash tax in the period it was paid; a
+ * cancelled cart collected no tax; cash taken before tenders carried their share (before
+ * this rule) counts no tax.
  */
 import type { MoneyLine } from '../../shared/ipc/batches';
 import type { CashTenderTotals } from '../../shared/ipc/reports';
-import { CartStore } from './cart-store';
 import type { PosDatabase } from './pos-database';
 
 export interface CashPeriod {
@@ -28,11 +28,8 @@ export interface CashPeriod {
   refundsOfEarlierSales: MoneyLine;
 }
 
-/**
- * Cash between two Unix-second bounds (inclusive). `cardTaxOf` answers the tax a card
- * tender's gateway transaction carries (from the period's list, or asked of the gateway).
- */
-export async function cashPeriod(db: PosDatabase, fromSec: number, toSec: number, cardTaxOf: (transactionId: string) => Promise<number>): Promise<CashPeriod> {
+/** Cash between two Unix-second bounds (inclusive). */
+export function cashPeriod(db: PosDatabase, fromSec: number, toSec: number): CashPeriod {
   const lo = fromSec * 1000;
   const hi = toSec * 1000 + 999;
   const moves = db.prepare('SELECT cart_id, kind, cents, ts FROM cash_movements WHERE ts BETWEEN ? AND ? ORDER BY seq').all(lo, hi) as Array<{ cart_id: string; kind: string; cents: number; ts: number }>;
@@ -59,21 +56,12 @@ export async function cashPeriod(db: PosDatabase, fromSec: number, toSec: number
     }
   }
 
-  // The tax the cash paid, per cart paid in the period with a cash tender.
-  const carts = db
+  // The tax the cash paid: the shares its tenders carry, in carts paid (or due again).
+  const { taxCents } = db
     .prepare(
-      `SELECT id, total_cents FROM carts WHERE status IN ('paid', 'due') AND closed_ts BETWEEN ? AND ?
-         AND EXISTS (SELECT 1 FROM cart_tenders t WHERE t.cart_id = carts.id AND t.kind = 'cash' AND t.status = 'approved')`,
+      `SELECT COALESCE(SUM(t.tax_cents), 0) AS taxCents FROM cart_tenders t JOIN carts c ON c.id = t.cart_id
+        WHERE t.kind = 'cash' AND t.status = 'approved' AND c.status IN ('paid', 'due') AND MAX(t.created_ts, c.closed_ts) BETWEEN ? AND ?`,
     )
-    .all(lo, hi) as Array<{ id: string; total_cents: number }>;
-  const untaxed = new CartStore(db, () => 0, Date.now);
-  const cardTenders = db.prepare(`SELECT transaction_id FROM cart_tenders WHERE cart_id = ? AND kind <> 'cash' AND status IN ('approved', 'reversed') AND transaction_id IS NOT NULL`);
-  let taxCents = 0;
-  for (const c of carts) {
-    const cartTax = c.total_cents - untaxed.view(c.id).totals.totalCents;
-    let cardTax = 0;
-    for (const { transaction_id } of cardTenders.all(c.id) as Array<{ transaction_id: string }>) cardTax += await cardTaxOf(transaction_id);
-    taxCents += Math.max(0, cartTax - cardTax);
-  }
+    .get(lo, hi) as { taxCents: number };
   return { totals: { sales, refunds, taxCents }, byHour, refundsOfEarlierSales: earlier };
 }

@@ -327,6 +327,10 @@ export const POS_MIGRATIONS: readonly string[] = [
    ALTER TABLE offline_queue ADD COLUMN owner TEXT;
    UPDATE offline_queue SET acked = 1;
    CREATE INDEX offline_queue_unacked ON offline_queue (seq) WHERE acked = 0 AND state = 'pending';`,
+  // Each tender's share of its cart's tax (issue 21, point 3: shared/cart/tender-tax.ts), fixed
+  // when the tender is begun: what a card sent as its tax, and what the reports count for cash.
+  // Tenders taken before it keep 0; their card's tax is in the gateway's record as before.
+  `ALTER TABLE cart_tenders ADD COLUMN tax_cents INTEGER NOT NULL DEFAULT 0 CHECK (tax_cents >= 0);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -171,10 +171,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       }
     }
 
-    // The tax a card tender's transaction was sent with, whatever became of it: a card voided after its cart was
-    // paid (a cart due again, issue 20) carried a share of the cart's tax that the cash did not pay.
-    const cardTaxOf = async (id: string): Promise<number> => parseMoney((byId.get(id) ?? (await client.getTransaction(id))).tax) ?? 0;
-    const cash = await cashPeriod(deps.db, from, to, cardTaxOf);
+    const cash = cashPeriod(deps.db, from, to);
     const voids = await earlierVoids(from, to);
     const earlier: EarlierPeriodLines = { ...voids, refunds: add(earlierRefunds, cash.refundsOfEarlierSales) };
     const allTenders = allTenderTotals(totals, cash.totals, earlier);

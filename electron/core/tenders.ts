@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GuardSettings } from '../../shared/amount-guards';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
+import { DISCOUNT_COPY, discountFit } from '../../shared/cart/discount-guard';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, TENDER_MESSAGES, type Tender } from '../../shared/cart/tender-machine';
 import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResults, type SaleOutcome, type Session, type TransactionView } from '../../shared/ipc/contract';
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
@@ -79,6 +80,7 @@ type CartHandlers = Pick<
   | 'cart:remove-line'
   | 'cart:set-line-discount'
   | 'cart:set-cart-discount'
+  | 'cart:comp'
   | 'cart:approve'
   | 'cart:clear'
   | 'cart:pay-cash'
@@ -229,6 +231,30 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     return Promise.resolve(r.ok ? ok(store.view(cartId)) : r);
   }
 
+  /**
+   * Every discount of the cart still fits what it discounts (discount-guard.ts), checked after
+   * each edit inside its transaction: a discount set on `target` that does not fit is refused in
+   * its own words; anything else that no longer fits was shrunk under a discount by the edit.
+   * Comps came through `cart:comp` and always fit.
+   */
+  function fitCheck(cartId: string, target: 'cart' | string | null): Result<null> {
+    const v = store.view(cartId);
+    const t = v.totals;
+    const places = [
+      ...v.lines.map((l, i) => ({ id: l.id, what: l.name, base: t.lines[i]!.grossCents, d: l.discount })),
+      { id: 'cart', what: DISCOUNT_COPY.wholeSale, base: t.grossCents - t.lineDiscountCents, d: v.cartDiscount },
+    ];
+    for (const p of places) {
+      if (!p.d || p.d.kind === 'comp') continue;
+      const fit = discountFit(p.base, p.d);
+      if (fit === 'fits') continue;
+      const cents = p.d.kind === 'amount' ? p.d.cents : p.base;
+      const msg = p.id !== target ? DISCOUNT_COPY.shrinks(p.what, cents, p.base) : fit === 'over' ? DISCOUNT_COPY.over(p.what, cents, p.base) : DISCOUNT_COPY.whole(p.what);
+      return fail('discount_too_large', msg, { discount: [msg] });
+    }
+    return ok(null);
+  }
+
   function lineOf(cartId: string, lineId: string): Result<null> {
     return store.hasLine(cartId, lineId) ? ok(null) : fail('not_found', CART_MESSAGES.noLine);
   }
@@ -307,9 +333,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     store.saveTenderState(cartId, step.value.state);
     inFlight.add(tender.id);
     try {
-      const totals = store.view(cartId).totals;
-      // This tender's share of the sale's tax (the interface's tax field is informational per transaction).
-      const taxCents = Math.min(tender.requestedCents, Math.floor((totals.taxCents * tender.requestedCents) / Math.max(1, totals.totalCents)));
+      // This tender's share of the sale's tax, set when it was begun (tender-tax.ts): the shares add up to the cart's tax.
+      const taxCents = tender.taxCents;
       // Checked above (the cashier confirmed it when it is large): the card path gets it as confirmed.
       const r = await deps.refs.runWith(tender.id, () => charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents));
       if (!r.ok && r.error.code === 'outcome_unknown') {
@@ -473,7 +498,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.setQuantity(lineId, quantity);
-        return approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew);
+        const fits = fitCheck(cartId, null);
+        return fits.ok ? approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew) : fits;
       });
     },
 
@@ -483,7 +509,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.removeLine(lineId);
-        return approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew);
+        const fits = fitCheck(cartId, null);
+        return fits.ok ? approvalCheck(s, cartId, approver, TENDER_COPY.shareGrew) : fits;
       });
     },
 
@@ -501,7 +528,8 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const l = lineOf(cartId, lineId);
         if (!l.ok) return l;
         store.setLineDiscount(lineId, discount as Discount | null);
-        return approvalCheck(s, cartId, approver, discountRefusal);
+        const fits = fitCheck(cartId, lineId);
+        return fits.ok ? approvalCheck(s, cartId, approver, discountRefusal) : fits;
       });
     },
 
@@ -509,7 +537,30 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       const approver = await approverOf(approval);
       return edit((cartId, s) => {
         store.setCartDiscount(cartId, discount as Discount | null);
-        return approvalCheck(s, cartId, approver, discountRefusal);
+        const fits = fitCheck(cartId, 'cart');
+        return fits.ok ? approvalCheck(s, cartId, approver, discountRefusal) : fits;
+      });
+    },
+
+    'cart:comp': async ({ lineId, approval }) => {
+      // The PIN is checked before the cart's transaction (as approverOf does), in a comp's own words.
+      const manager = approval && counter().ok ? await managerPin(approval, DISCOUNT_COPY.compRefused) : undefined;
+      return edit((cartId, s) => {
+        const what = lineId === undefined ? DISCOUNT_COPY.wholeSale : store.view(cartId).lines.find((l) => l.id === lineId)?.name;
+        if (what === undefined) return fail('not_found', CART_MESSAGES.noLine);
+        let by = s.user.name;
+        if (s.user.role !== 'manager') {
+          if (!manager) return fail('approval_needed', DISCOUNT_COPY.compNeedsManager(what), { approval: [DISCOUNT_COPY.compNeedsManager(what)] });
+          if (!manager.ok) return manager;
+          by = manager.value.name;
+        }
+        if (lineId === undefined) store.setCartDiscount(cartId, { kind: 'comp' });
+        else store.setLineDiscount(lineId, { kind: 'comp' });
+        store.setApproval(cartId, { by, basisPoints: 10_000 });
+        // Nothing left to pay: the sale closes at $0.00 (the tenders' machine takes no $0.00 payment).
+        const state = store.tenderState(cartId);
+        if (state.totalCents === 0) store.saveTenderState(cartId, { ...state, status: 'paid' });
+        return ok(null);
       });
     },
 
@@ -628,7 +679,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const state = store.tenderState(cartId);
         store.saveTenderState(cartId, {
           ...state,
-          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0 }],
+          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0, taxCents: t.taxCents }],
         });
       })();
       return ok(store.view(cartId));

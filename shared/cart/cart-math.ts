@@ -5,7 +5,8 @@
  * The rounding rule, once:
  * 1. A line's gross is unit price × quantity (exact, integers).
  * 2. A line discount in percent is rounded half-up to the cent on that line's gross; an
- *    amount discount is capped at the gross.
+ *    amount discount is capped at the gross (the core refuses one that would not fit, and all
+ *    of it off is a comp: discount-guard.ts; the cap only keeps this arithmetic whole).
  * 3. A whole-cart discount in percent is rounded half-up on the sum of the lines after
  *    their own discounts; an amount is capped at that sum. It is then shared across the
  *    lines in proportion to their net by largest remainder, so the shares add up exactly.
@@ -25,7 +26,8 @@
  * Percents are basis points (1 250 = 12.5 %), as the store's tax rate is.
  */
 
-export type Discount = { kind: 'amount'; cents: number } | { kind: 'percent'; basisPoints: number };
+/** `comp`: all of it off, given by a manager (issue 21: discount-guard.ts); the other kinds are at most what they discount. */
+export type Discount = { kind: 'amount'; cents: number } | { kind: 'percent'; basisPoints: number } | { kind: 'comp' };
 
 export interface CartLineInput {
   id: string;
@@ -90,6 +92,7 @@ export function allocate(total: number, weights: readonly number[]): number[] {
 
 function discountCents(base: number, d: Discount | null): number {
   if (!d) return 0;
+  if (d.kind === 'comp') return base;
   if (d.kind === 'amount') return Math.min(Math.max(0, d.cents), base);
   return Math.min(percentOf(base, Math.max(0, d.basisPoints)), base);
 }
@@ -97,6 +100,7 @@ function discountCents(base: number, d: Discount | null): number {
 /** A discount's rate as a fraction num/den of what it discounts: a percent is itself, an amount its cents over `base`; none is 0/1. */
 function discountRate(base: number, cents: number, d: Discount | null): { num: bigint; den: bigint } {
   if (cents <= 0 || !d) return { num: 0n, den: 1n };
+  if (d.kind === 'comp') return { num: 1n, den: 1n };
   if (d.kind === 'percent') return { num: BigInt(Math.min(10_000, d.basisPoints)), den: 10_000n };
   if (base <= 0) return { num: 1n, den: 1n };
   return { num: BigInt(cents), den: BigInt(base) };

@@ -18,6 +18,8 @@
  * customer: what is owed stays owed until a manager decides otherwise).
  */
 
+import { nextTenderTax } from './tender-tax';
+
 export type TenderKind = 'cash' | 'card' | 'saved-card' | 'terminal';
 export type TenderStatus = 'pending' | 'approved' | 'declined' | 'reversed';
 /** `due`: a paid sale one of whose card payments a manager voided afterwards (issue 20): what that card paid is owed again. */
@@ -38,11 +40,18 @@ export interface Tender {
   transactionId: string | null;
   /** Already given back by line or amount refunds. */
   refundedCents: number;
+  /**
+   * This tender's share of the cart's tax (tender-tax.ts), set when it is begun and never
+   * changed: a card sends it as its transaction's tax; cash carries it in the reports.
+   */
+  taxCents: number;
 }
 
 export interface TenderState {
   status: SaleStatus;
   totalCents: number;
+  /** The cart's tax, shared over its tenders as each is begun. */
+  taxCents: number;
   tenders: Tender[];
 }
 
@@ -84,18 +93,20 @@ export function beginTender(s: TenderState, t: { id: string; kind: TenderKind; a
   const balance = balanceCents(s);
   if (balance === 0) return { ok: false, message: TENDER_MESSAGES.nothingDue };
   let tender: Tender;
+  // The tenders that count so far, in order: the running share (tender-tax.ts) starts from what they carry.
+  const counted = s.tenders.filter((x) => x.status === 'approved');
   if (t.kind === 'cash') {
     const tendered = t.tenderedCents ?? t.amountCents ?? balance;
     const amount = Math.min(t.amountCents ?? balance, balance);
     if (!Number.isInteger(tendered) || tendered <= 0 || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
     const requested = Math.min(amount, tendered);
     // Cash is final the moment it is in the drawer: it is approved at once.
-    tender = { id: t.id, kind: 'cash', status: 'approved', requestedCents: requested, approvedCents: requested, tenderedCents: tendered, changeCents: tendered - requested, transactionId: null, refundedCents: 0 };
+    tender = { id: t.id, kind: 'cash', status: 'approved', requestedCents: requested, approvedCents: requested, tenderedCents: tendered, changeCents: tendered - requested, transactionId: null, refundedCents: 0, taxCents: nextTenderTax(s, counted, requested, false) };
   } else {
     const amount = t.amountCents ?? balance;
     if (!Number.isInteger(amount) || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
     if (amount > balance) return { ok: false, message: TENDER_MESSAGES.overCard(dollars(balance)) };
-    tender = { id: t.id, kind: t.kind, status: 'pending', requestedCents: amount, approvedCents: 0, tenderedCents: 0, changeCents: 0, transactionId: null, refundedCents: 0 };
+    tender = { id: t.id, kind: t.kind, status: 'pending', requestedCents: amount, approvedCents: 0, tenderedCents: 0, changeCents: 0, transactionId: null, refundedCents: 0, taxCents: nextTenderTax(s, counted, amount, true) };
   }
   return { ok: true, value: { state: settle({ ...s, tenders: [...s.tenders, tender] }), tender } };
 }

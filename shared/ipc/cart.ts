@@ -23,6 +23,9 @@ export const discountSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('percent'), basisPoints: z.number().int().min(1, 'Enter a percent above 0.').max(10_000, 'A discount is at most 100 %.') }),
 ]);
 
+/** A discount given on a line or the sale (percent or amount); a comp is not one: it goes through `cart:comp`. */
+export type DiscountChoice = z.infer<typeof discountSchema>;
+
 export { approvalSchema } from './common';
 
 export interface CartLineView {
@@ -114,6 +117,11 @@ export const cartHandlers = {
   'cart:remove-line': z.strictObject({ lineId: idSchema, approval: approvalSchema.optional() }),
   'cart:set-line-discount': z.strictObject({ lineId: idSchema, discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
   'cart:set-cart-discount': z.strictObject({ discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
+  /**
+   * A comp (issue 21, point 2): the line, or the whole sale when no `lineId`, given away free. Always a
+   * manager's: signed in, or their PIN as `approval`. A comp that leaves nothing to pay closes the sale at $0.00.
+   */
+  'cart:comp': z.strictObject({ lineId: idSchema.optional(), approval: approvalSchema.optional() }),
   /** A manager's PIN approving the cart's discounts as they stand (a tender was refused for want of it). */
   'cart:approve': z.strictObject({ approval: approvalSchema }),
   /** Empties the cart; refused once a tender was taken (cancel the sale instead). */
@@ -160,6 +168,7 @@ export interface CartResults {
   'cart:remove-line': CartView;
   'cart:set-line-discount': CartView;
   'cart:set-cart-discount': CartView;
+  'cart:comp': CartView;
   'cart:approve': CartView;
   'cart:clear': CartView;
   'cart:pay-cash': CartView;

@@ -135,7 +135,7 @@ test('three items with a discount, one found by search and one removed: $10 on a
   await page.getByRole('button', { name: 'Remove Small thing' }).click();
   await expect(page.getByTestId('cart-line')).toHaveCount(3);
   await expect(page.locator('.cart-line-name')).toHaveText([/^Coffee/, /^Muffin/, /^Beans, 1 lb/]);
-  await page.getByLabel('Discount (10% or 2.50)').fill('10%');
+  await page.getByLabel('Percent off').fill('10');
   await page.getByRole('button', { name: 'Apply' }).click();
   // 2 × 3.50 + 2.99 + 12.99 = 22.98; −2.30; tax 8.25 % on 8.99 = 0.74 → 21.42
   await expect(page.getByTestId('cart-discounts')).toHaveText('−$2.30');
@@ -240,7 +240,8 @@ test("an edit that makes a discount larger than a cashier may give waits for a m
   await page.getByTestId('quick-key-BEA').click();
   await page.getByTestId('quick-key-COF').click();
   // $3.00 off $16.49 is 18 %: under the 25 % limit, a cashier may give it.
-  await page.getByLabel('Discount (10% or 2.50)').fill('3.00');
+  await page.getByRole('radio', { name: '$ off' }).click();
+  await page.getByLabel('Dollars off').fill('3.00');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('cart-discounts')).toHaveText('−$3.00');
   // Without the beans, $3.00 off $3.50 is 85.7 %.

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { balanceCents, beginCancel, beginTender, finishTender, markReversed, TENDER_MESSAGES, type TenderState } from '../../shared/cart/tender-machine';
 
-const open = (totalCents: number): TenderState => ({ status: 'open', totalCents, tenders: [] });
+const open = (totalCents: number): TenderState => ({ status: 'open', totalCents, taxCents: 0, tenders: [] });
 function must<T>(r: { ok: true; value: T } | { ok: false; message: string }): T {
   if (!r.ok) throw new Error(r.message);
   return r.value;

@@ -1,11 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { Discount } from '../../../shared/ipc/contract';
 import { balancePart } from '../lib/balance-part';
-import { formatPercentBp, money, parseTypedAmount } from '../lib/money-format';
+import { formatPercentBp, money } from '../lib/money-format';
+import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { CartTaxAndTotal } from './cart-tax-total';
 import { useCartStore, type ApprovalFor } from '../stores/cart-store';
 import { CardForm, type CardFormHandle } from './card-form';
+import { CartDiscount } from './cart-discount';
 import { CashTender } from './cash-tender';
 import { CartTerminalTender } from './cart-terminal-tender';
 import { ConfirmDialog } from './confirm-dialog';
@@ -14,20 +16,7 @@ import { OfflineTenderCustomer } from './offline-customer';
 import { SavedMethodDialog } from './saved-method-charge';
 import { TextField } from './text-field';
 
-const discountText = (d: Discount) => (d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
-
-/** "10%" → percent discount; "2.50" or "$2.50" → amount; "" → none. */
-function parseDiscount(text: string): Discount | null | 'bad' {
-  const t = text.trim();
-  if (t === '') return null;
-  const pct = /^(\d{1,3}(?:\.\d{1,2})?)\s*%$/.exec(t);
-  if (pct) {
-    const bp = Math.round(Number(pct[1]) * 100);
-    return bp > 0 && bp <= 10_000 ? { kind: 'percent', basisPoints: bp } : 'bad';
-  }
-  const cents = parseTypedAmount(t);
-  return cents ? { kind: 'amount', cents } : 'bad';
-}
+const discountText = (d: Discount) => (d.kind === 'comp' ? DISCOUNT_COPY.compLabel : d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
 
 /** What the manager is asked to approve, and the button that does it (the core's sentence shows under it). */
 function approvalWords(p: ApprovalFor): { sentence: string; confirmLabel: string } {
@@ -37,6 +26,8 @@ function approvalWords(p: ApprovalFor): { sentence: string; confirmLabel: string
     case 'quantity':
     case 'remove':
       return { sentence: 'This change makes a discount a larger share of the sale than a cashier may give.', confirmLabel: 'Approve the change' };
+    case 'comp':
+      return { sentence: `A comp gives ${p.lineId === undefined ? DISCOUNT_COPY.wholeSale : 'this line'} away free: a manager approves it with their PIN.`, confirmLabel: 'Approve the comp' };
     case 'tender':
       return { sentence: "This sale's discount is larger than a cashier may give: a manager approves it before it is paid.", confirmLabel: 'Approve discount' };
     default:
@@ -56,8 +47,6 @@ export function CartPanel() {
   const c = useCartStore();
   const cart = c.cart!;
   const cardRef = useRef<CardFormHandle>(null);
-  const [discountText_, setDiscountText] = useState('');
-  const [discountTarget, setDiscountTarget] = useState<'cart' | string>('cart');
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [savedOpen, setSavedOpen] = useState(false);
   const [cardPartText, setCardPartText] = useState('');
@@ -65,9 +54,7 @@ export function CartPanel() {
   const due = cart.status === 'due';
   const taken = due || cart.tenders.some((t) => t.status === 'approved' || t.status === 'pending');
   const t = cart.totals;
-  const parsed = parseDiscount(discountText_);
   const takenBy = (cash: boolean) => cart.tenders.filter((x) => (x.kind === 'cash') === cash && x.status === 'approved').reduce((a, x) => a + x.approvedCents, 0);
-  const targetHasDiscount = discountTarget === 'cart' ? cart.cartDiscount !== null : (cart.lines.find((l) => l.id === discountTarget)?.discount ?? null) !== null;
   // A card for a typed part of the balance (blank: all of it).
   const cardPart = balancePart(cardPartText, cart.balanceCents);
   const cardPartBad = cardPart.error !== null;
@@ -112,34 +99,7 @@ export function CartPanel() {
         ))}
       </ul>
 
-      {!taken && (
-        <form
-          className="input-row discount-row"
-          onSubmit={(e) => {
-            e.preventDefault();
-            if (parsed !== 'bad') void c.setDiscount(discountTarget, parsed);
-          }}
-        >
-          <div className="field">
-            <label htmlFor="discount-target">Discount on</label>
-            <select id="discount-target" className="input" value={discountTarget} onChange={(e) => setDiscountTarget(e.target.value)}>
-              <option value="cart">Whole sale</option>
-              {cart.lines.map((l) => (
-                <option key={l.id} value={l.id}>
-                  {l.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="discount-value">Discount (10% or 2.50)</label>
-            <input id="discount-value" className="input" value={discountText_} onChange={(e) => setDiscountText(e.target.value)} aria-invalid={parsed === 'bad'} />
-          </div>
-          <button type="submit" className="btn btn-secondary btn-lg" disabled={c.busy || parsed === 'bad' || (parsed === null && !targetHasDiscount)}>
-            {parsed === null && targetHasDiscount ? 'Remove discount' : 'Apply'}
-          </button>
-        </form>
-      )}
+      {!taken && <CartDiscount />}
 
       <dl className="summary" data-testid="cart-summary">
         <div>

@@ -1,4 +1,5 @@
 import type { CartReceiptData, Tender, TransactionView } from '../../../shared/ipc/contract';
+import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
@@ -6,14 +7,26 @@ import { CartTaxAndTotal } from './cart-tax-total';
 import { Fact } from './fact';
 import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from './receipt';
 
+/** A split payment's share of the cart's tax (tender-tax.ts): the shares on the receipt add up to its sales tax, as the gateway's records do. */
+function TaxShare({ tender: x }: { tender: Tender }) {
+  return (
+    <Fact label="Tax in this payment" testId="receipt-tender-tax">
+      {money(x.taxCents)}
+    </Fact>
+  );
+}
+
 /** One payment of the cart: cash handed over, or a card with its facts from the gateway's record (the single-sale receipt's parts). */
-function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionView | null | undefined }) {
+function TenderLines({ tender: x, card, split }: { tender: Tender; card: TransactionView | null | undefined; split: boolean }) {
   if (x.kind === 'cash') {
     return (
-      <div>
-        <dt>Cash tendered {money(x.tenderedCents)}</dt>
-        <dd>{money(x.approvedCents)}</dd>
-      </div>
+      <>
+        <div>
+          <dt>Cash tendered {money(x.tenderedCents)}</dt>
+          <dd>{money(x.approvedCents)}</dd>
+        </div>
+        {split && <TaxShare tender={x} />}
+      </>
     );
   }
   const partial = x.approvedCents < x.requestedCents;
@@ -26,6 +39,7 @@ function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionVie
         <dd>{money(x.approvedCents)}</dd>
       </div>
       {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
+      {split && x.status === 'approved' && <TaxShare tender={x} />}
       {card ? (
         <>
           <CardFacts t={card} />
@@ -51,6 +65,9 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
   const t = cart.totals;
   const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
   const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
+  const comped = cart.cartDiscount?.kind === 'comp' || cart.lines.some((l) => l.discount?.kind === 'comp');
+  // Paid in parts: each payment says its share of the tax (the shares add up to the sales tax above).
+  const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
   return (
     <article className="receipt cart-receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'cart-receipt' : 'cart-receipt-merchant'}>
       <ReceiptHead header={header} createdTs={Math.floor(cart.createdTs / 1000)} cashier={data.cashier} />
@@ -69,7 +86,11 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
             <tr key={l.id}>
               <td>
                 {l.name}
-                {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && <div className="muted">Discount −{money(t.lines[i]!.lineDiscountCents)}</div>}
+                {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && (
+                  <div className="muted">
+                    {l.discount?.kind === 'comp' ? DISCOUNT_COPY.compLabel : 'Discount'} −{money(t.lines[i]!.lineDiscountCents)}
+                  </div>
+                )}
                 {l.refunded && <div className="muted">Returned</div>}
               </td>
               <td>
@@ -83,7 +104,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
       <dl className="receipt-lines">
         {t.cartDiscountCents > 0 && (
           <div>
-            <dt>Sale discount</dt>
+            <dt>{cart.cartDiscount?.kind === 'comp' ? `${DISCOUNT_COPY.compLabel} (whole sale)` : 'Sale discount'}</dt>
             <dd>−{money(t.cartDiscountCents)}</dd>
           </div>
         )}
@@ -93,7 +114,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
         </div>
         <CartTaxAndTotal totals={t} totalTestId={copy === 'customer' ? 'receipt-total' : 'receipt-merchant-total'} />
         {paidBy.map((x) => (
-          <TenderLines key={x.id} tender={x} card={data.cards[x.id]} />
+          <TenderLines key={x.id} tender={x} card={data.cards[x.id]} split={split} />
         ))}
         {cart.changeCents > 0 && (
           <div className="receipt-total">
@@ -108,6 +129,11 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
             {n.note}
           </p>
         ))}
+      {copy === 'merchant' && comped && cart.discountApprovedBy && (
+        <p className="receipt-small" data-testid="receipt-comp-by">
+          {DISCOUNT_COPY.compLabel} approved by {cart.discountApprovedBy}
+        </p>
+      )}
       {copy === 'merchant' && signature && <SignatureBlock />}
       <p className="receipt-foot">{receiptFoot(copy)}</p>
     </article>

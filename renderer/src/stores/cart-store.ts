@@ -4,7 +4,7 @@
  * answers). Card data never enters this store: the card form hands it straight to `payCard`.
  * A user's work, so it registers with the per-user reset.
  */
-import type { CartReceiptData, CartView, CatalogueItem, Discount, KeyedCard } from '../../../shared/ipc/contract';
+import type { CartReceiptData, CartView, CatalogueItem, DiscountChoice, KeyedCard } from '../../../shared/ipc/contract';
 import { isOfflinePlaceholder } from '../../../shared/offline-ref';
 import type { Result } from '../../../shared/result';
 import { newClientRef } from '../lib/attempt-ref';
@@ -20,7 +20,9 @@ export interface Approval {
 
 /** What waits for a manager's PIN: the step is sent again with it. */
 export type ApprovalFor =
-  | { kind: 'discount'; target: 'cart' | string; discount: Discount | null }
+  | { kind: 'discount'; target: 'cart' | string; discount: DiscountChoice | null }
+  /** A comp (a line, or the whole sale when no lineId): always a manager's. */
+  | { kind: 'comp'; lineId: string | undefined }
   | { kind: 'quantity'; lineId: string; quantity: number }
   | { kind: 'remove'; lineId: string }
   /** A tender was refused: the cart's discounts as they stand need the approval first. */
@@ -56,7 +58,9 @@ interface CartState {
   addOpen(amountCents: number): Promise<boolean>;
   setQuantity(lineId: string, quantity: number, approval?: Approval): Promise<void>;
   removeLine(lineId: string, approval?: Approval): Promise<void>;
-  setDiscount(target: 'cart' | string, discount: Discount | null, approval?: Approval): Promise<void>;
+  setDiscount(target: 'cart' | string, discount: DiscountChoice | null, approval?: Approval): Promise<void>;
+  /** Gives a line (or the whole sale) away free; a cashier's waits for a manager's PIN. */
+  comp(lineId: string | undefined, approval?: Approval): Promise<void>;
   /** Sends the step waiting in `approvalFor` again with the manager's PIN. */
   approve(approval: Approval): Promise<void>;
   clear(): Promise<void>;
@@ -158,9 +162,21 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
         { kind: 'discount', target, discount },
         approval !== undefined,
       )),
+    comp: async (lineId, approval) =>
+      void (await run(
+        () => ringup.cartComp({ ...(lineId !== undefined ? { lineId } : {}), ...pinArg(approval) }),
+        (v) => {
+          // A comp that leaves nothing to pay closed the sale: the Paid screen says why it took no payment.
+          set({ message: v.status === 'paid' ? `Comped: nothing to pay. Approved by ${v.discountApprovedBy ?? 'a manager'}.` : null });
+          showCart(v);
+        },
+        { kind: 'comp', lineId },
+        approval !== undefined,
+      )),
     async approve(approval) {
       const p = get().approvalFor;
       if (!p) return;
+      if (p.kind === 'comp') return get().comp(p.lineId, approval);
       if (p.kind === 'discount') return get().setDiscount(p.target, p.discount, approval);
       if (p.kind === 'quantity') return get().setQuantity(p.lineId, p.quantity, approval);
       if (p.kind === 'remove') return get().removeLine(p.lineId, approval);

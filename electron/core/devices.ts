@@ -660,11 +660,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         transaction_amount: formatMoney(total),
         ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
         // The engine reads routing, account and check number from the MICR line itself
-        // (the interface's micr_data), so the account number is never sent twice.
+        // (the interface's micr_data), so the account number is never sent twice. A check
+        // whose line the scanner could not read goes as the numbers the cashier keyed from it.
         account_type: 'checking',
         account_holder_name: a.holderName,
         ach_sec_code: 'POP',
-        micr_data: a.check.micr,
+        ...(a.check.micr !== null
+          ? { micr_data: a.check.micr }
+          : { routing: a.check.routing, account_number: a.check.account, ...(a.check.checkNumber !== null ? { check_number: a.check.checkNumber } : {}) }),
         transaction_api_id: ref,
         clerk_number: clerkNumberOf(s.value.user.id),
       };

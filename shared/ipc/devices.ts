@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { FINGERPRINT_MSG, FINGERPRINT_PATTERN } from '../payments/terminal-fingerprint';
+import { abaRoutingValid } from '../payments/aba-routing';
+import { KEYED_CHECK_MSG } from '../payments/check-entry';
 import { centsSchema, idSchema } from './common';
 import { guardConfirmationFields, type SaleOutcome } from './sales';
 
@@ -171,12 +173,13 @@ export interface ScannerRecord extends Omit<ScannerSave, 'id'> {
   id: string;
 }
 
-/** What a scanned check carries (never more than the MICR line printed on it). */
+/** What a scanned check carries (never more than the MICR line printed on it); a check keyed from its printed numbers has no line. */
 export interface ScannedCheck {
   routing: string;
   account: string;
   checkNumber: string | null;
-  micr: string;
+  /** The MICR line as read; null when the cashier keyed the numbers (shared/payments/check-entry.ts). */
+  micr: string | null;
 }
 
 export const terminalSaleSchema = z.strictObject({
@@ -191,12 +194,15 @@ export const terminalSaleSchema = z.strictObject({
 export const checkPaySchema = z.strictObject({
   subtotalCents: centsSchema.min(1),
   taxCents: centsSchema,
-  check: z.strictObject({
-    routing: z.string().regex(/^\d{9}$/),
-    account: z.string().regex(/^\d{4,17}$/),
-    checkNumber: z.string().regex(/^\d{1,15}$/).nullable(),
-    micr: z.string().max(128),
-  }),
+  check: z
+    .strictObject({
+      routing: z.string().regex(/^\d{9}$/, KEYED_CHECK_MSG.routingShort).refine(abaRoutingValid, KEYED_CHECK_MSG.routingInvalid),
+      account: z.string().regex(/^\d{4,17}$/, KEYED_CHECK_MSG.account),
+      checkNumber: z.string().regex(/^\d{1,15}$/, KEYED_CHECK_MSG.checkNumber).nullable(),
+      micr: z.string().max(128).nullable(),
+    })
+    // A keyed check has no line to read the check number from: the cashier types it.
+    .refine((c) => c.micr !== null || c.checkNumber !== null, { message: KEYED_CHECK_MSG.checkNumber, path: ['checkNumber'] }),
   holderName: z.string().trim().min(1, 'Type the name printed on the check.').max(32, 'A name is at most 32 characters.'),
   clientRef: idSchema,
   confirmedCents: guardConfirmationFields.confirmedCents,

@@ -162,7 +162,7 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
   await expect(page.getByText('The check was accepted.', { exact: false })).toBeVisible();
   // Pending money is not called approved.
   await expect(page.getByTestId('result-title')).toHaveText('Check accepted');
-  await expect(page.locator('.receipt').first()).toContainText('Check scan');
+  await expect(page.locator('.receipt').first()).toContainText('Paper check');
   await expect(page.getByTestId('receipt-check-number').first()).toHaveText('1001');
   const merchant = (await page.locator('.receipt-merchant').first().textContent()) ?? '';
   await expect(page.getByTestId('receipt-check-authorization').first()).toHaveText(checkAuthorization(merchant));

@@ -21,6 +21,13 @@ export interface TerminalStatus {
   title: string | null;
   /** Tip percents configured on the terminal (null: none; the counter picks on screen). */
   tipPercents: [number, number, number] | null;
+  /** Present when the terminal last reported another serial number than the one registered (TERMINAL_SERIAL_MSG). */
+  serialMismatch?: SerialMismatch;
+}
+
+export interface SerialMismatch {
+  registered: string;
+  reported: string;
 }
 
 export interface TerminalStatePayload {
@@ -105,10 +112,22 @@ export interface TerminalRecord extends Omit<TerminalSave, 'id'> {
   lastRegistrationTs: number | null;
 }
 
+/** The registered and the reported serial when they differ, else null: one rule for the Devices screen and the counter. */
+export function serialMismatchOf(registered: string, reported: string | null): SerialMismatch | null {
+  return reported !== null && reported.trim() !== '' && reported.trim() !== registered.trim() ? { registered: registered.trim(), reported: reported.trim() } : null;
+}
+
 export interface DeviceChoice {
   id: string;
   title: string;
   manufacturerId?: string;
+}
+
+/** A serial port the system lists (serialport's list), offered on the Devices screen; any other path can still be typed. */
+export interface SerialPortChoice {
+  path: string;
+  /** The adapter's maker as the system reports it (e.g. FTDI), null when unknown. */
+  maker: string | null;
 }
 
 export interface InstallerData {
@@ -117,12 +136,25 @@ export interface InstallerData {
   applications: DeviceChoice[];
   manufacturers: DeviceChoice[];
   scannerModels: DeviceChoice[];
+  /** By terminal id: the serial number each terminal gave of itself when last tested (none until then). */
+  reportedSerials: Record<string, string>;
 }
 
 /** What a TLS terminal presents: its certificate's fingerprint, for the installer to compare with the terminal's screen. */
 export interface TerminalCertificate {
   fingerprint: string;
 }
+
+/**
+ * A terminal that answers with another serial number than the one registered for it (issue 21,
+ * point 14): maybe another terminal at the registered one's address, maybe a typo in the record.
+ */
+export const TERMINAL_SERIAL_MSG = {
+  mismatch: (registered: string, reported: string) =>
+    `This terminal reports serial number ${reported}, but ${registered} is registered. Check the label on the terminal: correct the serial number here, or connect the registered terminal.`,
+  /** The status bar's few words (one line at every width; the sale screen says the whole sentence). */
+  short: (reported: string) => `wrong serial ${reported}`,
+} as const;
 
 export interface TerminalTestResult {
   serialNumber: string;
@@ -221,6 +253,7 @@ export const devicesHandlers = {
   'devices:terminal-certificate': z.strictObject({ host: ipv4, port: terminalPortSchema }),
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),
+  'devices:serial-ports': z.void(),
   'devices:check-scan': z.void(),
   'devices:check-pay': checkPaySchema,
 } as const;
@@ -236,6 +269,7 @@ export interface DevicesResults {
   'devices:terminal-certificate': TerminalCertificate;
   'devices:scanner-save': ScannerRecord;
   'devices:scanner-test': ScannedCheck;
+  'devices:serial-ports': SerialPortChoice[];
   'devices:check-scan': ScannedCheck;
   'devices:check-pay': SaleOutcome;
 }

@@ -4,7 +4,7 @@
  * scanner (ACH). While the terminal works, its screen is followed live with Cancel.
  */
 import { useState, type ReactNode } from 'react';
-import type { SaleOutcome, TerminalScreenState } from '../../../shared/ipc/contract';
+import { TERMINAL_SERIAL_MSG, type SaleOutcome, type TerminalScreenState } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { useTerminalStore, type PayMethod } from '../stores/terminal-store';
 import { CheckKeyedForm } from './check-keyed-form';
@@ -67,6 +67,11 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
           <p className="muted terminal-line" data-testid="terminal-line">
             Terminal: <strong>{t.status?.title ?? 'none'}</strong> ({CONNECTION_TEXT[t.status?.connection ?? 'none']})
           </p>
+          {t.status?.serialMismatch && (
+            <p className="notice notice-error" data-testid="terminal-serial-mismatch">
+              {TERMINAL_SERIAL_MSG.mismatch(t.status.serialMismatch.registered, t.status.serialMismatch.reported)}
+            </p>
+          )}
           {t.status?.connection === 'none' && <p className="notice notice-info">No terminal is set up. Key the card instead, or ask an installer to add one.</p>}
           {t.status?.connection === 'offline' && <p className="notice notice-error">The terminal is offline. Check its power and network, or key the card.</p>}
           {percents && (

@@ -88,6 +88,11 @@ test('a swipe the reader could not read says so and keeps nothing of it', async 
   await page.keyboard.press('Enter');
   const number = page.getByLabel('Card number');
   await expect(number).toBeFocused();
+  await page.keyboard.type('%B4111');
+  await expect(page.getByTestId('card-reading')).toHaveText('Reading the card… (Esc stops)');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('card-reading')).toHaveCount(0);
+  await expect(number).toHaveValue(''); // nothing of a stopped swipe lands in the field
   await page.keyboard.type('%E?;E?');
   await page.keyboard.press('Enter');
   await expect(page.getByText('The card could not be read. Swipe it again or key the number.')).toBeVisible();

@@ -101,6 +101,8 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
   const [submitted, setSubmitted] = useState(false);
   /** A swipe the reader typed but that holds no card. */
   const [unreadable, setUnreadable] = useState(false);
+  /** A swipe is being typed by the reader: its keys go nowhere until it ends (Esc stops it). */
+  const [reading, setReading] = useState(false);
   const swipe = useRef(NO_SWIPE);
   const numberRef = useRef<HTMLInputElement>(null);
   const refs = { number: numberRef, expiry: useRef<HTMLInputElement>(null), cvv: useRef<HTMLInputElement>(null), zip: useRef<HTMLInputElement>(null) };
@@ -115,6 +117,8 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
     setTouched({ number: false, expiry: false, cvv: false, zip: false });
     setSubmitted(false);
     setUnreadable(false);
+    setReading(false);
+    swipe.current = NO_SWIPE;
   }, [resetToken]);
 
   const brand = brandFromPrefix(number);
@@ -146,6 +150,7 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
     if (e.ctrlKey || e.metaKey || e.altKey || disabled || charging) return;
     const step = swipeKey(swipe.current, e.key);
     swipe.current = step.next;
+    setReading(step.next.buffer !== null);
     if (step.swallow) e.preventDefault();
     if (step.track === null) return;
     const card = cardFromText(step.track);
@@ -274,6 +279,11 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
           onChange={(e) => setZip(e.target.value.replace(/[^A-Za-z0-9 -]/g, ''))}
         />
       </div>
+      {reading && (
+        <p className="muted charge-hint" role="status" data-testid="card-reading">
+          Reading the card… (Esc stops)
+        </p>
+      )}
       <button type="submit" className="btn btn-primary btn-xl btn-block" disabled={disabled || charging || blockedReason !== null} aria-describedby={blockedReason ? 'charge-blocked' : undefined}>
         {charging ? (chargingLabel ?? 'Charging…') : chargeLabel}
       </button>

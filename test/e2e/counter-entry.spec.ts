@@ -149,6 +149,11 @@ test.describe('a check the scanner cannot read', () => {
     await expectAccessible(page, 'check keyed with mistakes (dark)');
     await shot(page, 'entry-check-keyed-errors-dark');
     await page.keyboard.press('F9');
+    // A small counter screen: the three fields and their messages still fit.
+    await page.setViewportSize({ width: 800, height: 480 });
+    await page.getByLabel('Check number').scrollIntoViewIfNeeded();
+    await shot(page, 'entry-check-keyed-errors-800');
+    await page.setViewportSize({ width: 1280, height: 800 });
     await routing.fill('072000326');
     await expect(page.getByText(KEYED_CHECK_MSG.routingInvalid)).toHaveCount(0);
     await page.getByLabel('Check number').fill('2044');

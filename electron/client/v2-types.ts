@@ -78,7 +78,9 @@ export interface V2TransactionCreate {
   account_vault_id?: string;
   /** The counter user, as the interface's clerk_number (letters and digits, at most 16). */
   clerk_number?: string;
-  /** A check at the counter (ACH, POP): the MICR line stands in for routing and account numbers. */
+  /** A check at the counter (ACH, POP): the MICR line stands in for routing and account numbers (or they are keyed from the check, with its number). */
+  routing?: string;
+  check_number?: string;
   account_type?: 'checking' | 'savings';
   account_holder_name?: string;
   ach_sec_code?: 'POP' | 'WEB' | 'PPD' | 'CCD' | 'TEL';

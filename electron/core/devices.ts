@@ -36,7 +36,7 @@ import { presentedFingerprint, TERMINAL_CERTIFICATE_KEY } from '../devices/termi
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { GuardSettings } from '../../shared/amount-guards';
-import { termsTextRefusal } from '../../shared/ipc/devices';
+import { serialMismatchOf, termsTextRefusal } from '../../shared/ipc/devices';
 import { refuseAmount } from './amount-refusal';
 import { clerkNumberOf, type ClerkRecords } from './clerk-records';
 import type { CoreEvents } from './events';
@@ -197,7 +197,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       if (!t) next = { connection: 'none', terminalId: null, title: null, tipPercents: null };
       else {
         const addr = addressOf(t) as DeviceAddress;
-        const base = { terminalId: String(t.id), title: String(t.title || t.serial_number), tipPercents: tipPercentsOf(parseJson(t.tip_percents)) };
+        const mismatch = serialMismatchOf(String(t.serial_number ?? ''), typeof t.reported_serial_number === 'string' ? t.reported_serial_number : null);
+        const base = { terminalId: String(t.id), title: String(t.title || t.serial_number), tipPercents: tipPercentsOf(parseJson(t.tip_percents)), ...(mismatch ? { serialMismatch: mismatch } : {}) };
         let busy = saleRunning;
         try {
           const st = await client.request<{ terminalstate: { busy: boolean } }>('GET', `/terminals/${String(t.id)}/state`);
@@ -503,6 +504,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
           applications: [...apps.values()],
           manufacturers: [...mfrs.values()],
           scannerModels: (models.scannermodels ?? []).map((m) => ({ id: String(m.id), title: String(m.title) })),
+          reportedSerials: Object.fromEntries(rows.flatMap((t) => (typeof t.reported_serial_number === 'string' ? [[String(t.id), t.reported_serial_number]] : []))),
         });
       });
     },
@@ -601,6 +603,12 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
       });
     },
 
+    'devices:serial-ports': async () => {
+      const g = requireInstaller();
+      if (!g.ok) return g;
+      return ok(await places.listSerialPorts());
+    },
+
     'devices:scanner-test': async ({ path }) => {
       const g = requireInstaller();
       if (!g.ok) return g;
@@ -660,11 +668,14 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         transaction_amount: formatMoney(total),
         ...(a.taxCents > 0 ? { tax: formatMoney(a.taxCents) } : {}),
         // The engine reads routing, account and check number from the MICR line itself
-        // (the interface's micr_data), so the account number is never sent twice.
+        // (the interface's micr_data), so the account number is never sent twice. A check
+        // whose line the scanner could not read goes as the numbers the cashier keyed from it.
         account_type: 'checking',
         account_holder_name: a.holderName,
         ach_sec_code: 'POP',
-        micr_data: a.check.micr,
+        ...(a.check.micr !== null
+          ? { micr_data: a.check.micr }
+          : { routing: a.check.routing, account_number: a.check.account, ...(a.check.checkNumber !== null ? { check_number: a.check.checkNumber } : {}) }),
         transaction_api_id: ref,
         clerk_number: clerkNumberOf(s.value.user.id),
       };

@@ -27,6 +27,7 @@ export const INSTALLER_CHANNELS: ReadonlySet<Channel> = new Set<Channel>([
   'devices:terminal-certificate',
   'devices:scanner-save',
   'devices:scanner-test',
+  'devices:serial-ports',
 ]);
 
 /**

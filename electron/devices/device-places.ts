@@ -23,6 +23,7 @@
  */
 import { realpathSync, statSync } from 'node:fs';
 import { SerialPort } from 'serialport';
+import type { SerialPortChoice } from '../../shared/ipc/devices';
 
 /** The POSLink family's TCP port (GATEWAY-FACTS: "default TCP port 10009"). */
 export const TERMINAL_PORT = 10009;
@@ -36,8 +37,8 @@ export interface DevicePlaces {
   terminalPorts: readonly PortRange[];
   /** Pseudo-terminals count as serial ports (RINGUP_SERIAL_PTYS=1). */
   allowPtys: boolean;
-  /** The system's serial ports (SerialPort.list() in the app; tests pass their own). */
-  listSerialPorts: () => Promise<string[]>;
+  /** The system's serial ports (SerialPort.list() in the app; tests pass their own): checked against, and offered on the Devices screen. */
+  listSerialPorts: () => Promise<SerialPortChoice[]>;
 }
 
 const rangeText = ([a, b]: PortRange) => (a === b ? String(a) : `${a}-${b}`);
@@ -65,9 +66,9 @@ export function parsePortRanges(text: string | undefined): PortRange[] {
   });
 }
 
-export async function systemSerialPorts(): Promise<string[]> {
+export async function systemSerialPorts(): Promise<SerialPortChoice[]> {
   try {
-    return (await SerialPort.list()).map((p) => p.path);
+    return (await SerialPort.list()).map((p) => ({ path: p.path, maker: p.manufacturer?.trim() || null }));
   } catch {
     return [];
   }
@@ -94,7 +95,7 @@ export async function serialPathRefusal(path: string, places: DevicePlaces): Pro
   const real = realOrNull(path);
   if (real === null) return DEVICE_PLACE_MSG.missing(path);
   if (!statSync(real).isCharacterDevice()) return DEVICE_PLACE_MSG.notSerial(path);
-  const listed = (await places.listSerialPorts()).map(realOrNull);
+  const listed = (await places.listSerialPorts()).map((p) => realOrNull(p.path));
   if (listed.includes(real)) return null;
   if (/^\/dev\/pts\/\d+$/.test(real)) return places.allowPtys ? null : DEVICE_PLACE_MSG.pseudoTerminal(path);
   return DEVICE_PLACE_MSG.notSerial(path);

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, tipPercentRangeMessage, type TimeoutKey } from '../payments/terminal-timeouts';
 import { FINGERPRINT_MSG, FINGERPRINT_PATTERN } from '../payments/terminal-fingerprint';
+import { abaRoutingValid } from '../payments/aba-routing';
+import { KEYED_CHECK_MSG } from '../payments/check-entry';
 import { centsSchema, idSchema } from './common';
 import { guardConfirmationFields, type SaleOutcome } from './sales';
 
@@ -19,6 +21,13 @@ export interface TerminalStatus {
   title: string | null;
   /** Tip percents configured on the terminal (null: none; the counter picks on screen). */
   tipPercents: [number, number, number] | null;
+  /** Present when the terminal last reported another serial number than the one registered (TERMINAL_SERIAL_MSG). */
+  serialMismatch?: SerialMismatch;
+}
+
+export interface SerialMismatch {
+  registered: string;
+  reported: string;
 }
 
 export interface TerminalStatePayload {
@@ -103,10 +112,22 @@ export interface TerminalRecord extends Omit<TerminalSave, 'id'> {
   lastRegistrationTs: number | null;
 }
 
+/** The registered and the reported serial when they differ, else null: one rule for the Devices screen and the counter. */
+export function serialMismatchOf(registered: string, reported: string | null): SerialMismatch | null {
+  return reported !== null && reported.trim() !== '' && reported.trim() !== registered.trim() ? { registered: registered.trim(), reported: reported.trim() } : null;
+}
+
 export interface DeviceChoice {
   id: string;
   title: string;
   manufacturerId?: string;
+}
+
+/** A serial port the system lists (serialport's list), offered on the Devices screen; any other path can still be typed. */
+export interface SerialPortChoice {
+  path: string;
+  /** The adapter's maker as the system reports it (e.g. FTDI), null when unknown. */
+  maker: string | null;
 }
 
 export interface InstallerData {
@@ -115,12 +136,25 @@ export interface InstallerData {
   applications: DeviceChoice[];
   manufacturers: DeviceChoice[];
   scannerModels: DeviceChoice[];
+  /** By terminal id: the serial number each terminal gave of itself when last tested (none until then). */
+  reportedSerials: Record<string, string>;
 }
 
 /** What a TLS terminal presents: its certificate's fingerprint, for the installer to compare with the terminal's screen. */
 export interface TerminalCertificate {
   fingerprint: string;
 }
+
+/**
+ * A terminal that answers with another serial number than the one registered for it (issue 21,
+ * point 14): maybe another terminal at the registered one's address, maybe a typo in the record.
+ */
+export const TERMINAL_SERIAL_MSG = {
+  mismatch: (registered: string, reported: string) =>
+    `This terminal reports serial number ${reported}, but ${registered} is registered. Check the label on the terminal: correct the serial number here, or connect the registered terminal.`,
+  /** The status bar's few words (one line at every width; the sale screen says the whole sentence). */
+  short: (reported: string) => `wrong serial ${reported}`,
+} as const;
 
 export interface TerminalTestResult {
   serialNumber: string;
@@ -171,12 +205,13 @@ export interface ScannerRecord extends Omit<ScannerSave, 'id'> {
   id: string;
 }
 
-/** What a scanned check carries (never more than the MICR line printed on it). */
+/** What a scanned check carries (never more than the MICR line printed on it); a check keyed from its printed numbers has no line. */
 export interface ScannedCheck {
   routing: string;
   account: string;
   checkNumber: string | null;
-  micr: string;
+  /** The MICR line as read; null when the cashier keyed the numbers (shared/payments/check-entry.ts). */
+  micr: string | null;
 }
 
 export const terminalSaleSchema = z.strictObject({
@@ -191,12 +226,15 @@ export const terminalSaleSchema = z.strictObject({
 export const checkPaySchema = z.strictObject({
   subtotalCents: centsSchema.min(1),
   taxCents: centsSchema,
-  check: z.strictObject({
-    routing: z.string().regex(/^\d{9}$/),
-    account: z.string().regex(/^\d{4,17}$/),
-    checkNumber: z.string().regex(/^\d{1,15}$/).nullable(),
-    micr: z.string().max(128),
-  }),
+  check: z
+    .strictObject({
+      routing: z.string().regex(/^\d{9}$/, KEYED_CHECK_MSG.routingShort).refine(abaRoutingValid, KEYED_CHECK_MSG.routingInvalid),
+      account: z.string().regex(/^\d{4,17}$/, KEYED_CHECK_MSG.account),
+      checkNumber: z.string().regex(/^\d{1,15}$/, KEYED_CHECK_MSG.checkNumber).nullable(),
+      micr: z.string().max(128).nullable(),
+    })
+    // A keyed check has no line to read the check number from: the cashier types it.
+    .refine((c) => c.micr !== null || c.checkNumber !== null, { message: KEYED_CHECK_MSG.checkNumber, path: ['checkNumber'] }),
   holderName: z.string().trim().min(1, 'Type the name printed on the check.').max(32, 'A name is at most 32 characters.'),
   clientRef: idSchema,
   confirmedCents: guardConfirmationFields.confirmedCents,
@@ -215,6 +253,7 @@ export const devicesHandlers = {
   'devices:terminal-certificate': z.strictObject({ host: ipv4, port: terminalPortSchema }),
   'devices:scanner-save': scannerSaveSchema,
   'devices:scanner-test': z.strictObject({ path: devicePathSchema }),
+  'devices:serial-ports': z.void(),
   'devices:check-scan': z.void(),
   'devices:check-pay': checkPaySchema,
 } as const;
@@ -230,6 +269,7 @@ export interface DevicesResults {
   'devices:terminal-certificate': TerminalCertificate;
   'devices:scanner-save': ScannerRecord;
   'devices:scanner-test': ScannedCheck;
+  'devices:serial-ports': SerialPortChoice[];
   'devices:check-scan': ScannedCheck;
   'devices:check-pay': SaleOutcome;
 }

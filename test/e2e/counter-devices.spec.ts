@@ -28,7 +28,8 @@ let scanner: ScannerSimulator;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  sim = new TerminalSimulator();
+  // The serial the seed registers for the Demo Terminal: the terminal is the one registered (installer-devices tests another).
+  sim = new TerminalSimulator({ serialNumber: 'SIM0000001' });
   sim.script.stepMs = 700; // slow enough to see each terminal screen at the counter
   simPort = await sim.listenTcp(0);
   pty = await socatPair();
@@ -82,7 +83,7 @@ test('installer: terminal set-up with inline rules, connection test, device term
   await page.getByTestId('terminal-save').click();
   await expect(page.getByTestId('terminal-message')).toHaveText('Saved.');
   await page.getByTestId('terminal-test').click();
-  await expect(page.getByTestId('terminal-message')).toContainText('Connected: A920 (simulated), serial SIM0001');
+  await expect(page.getByTestId('terminal-message')).toContainText('Connected: A920 (simulated), serial SIM0000001');
   await expect(page.getByTestId('terminal-last-contact')).toHaveText(/^Last connected /);
 
   sim.script.stepMs = 50;
@@ -162,7 +163,7 @@ test('cashier: a sale on the terminal with the tip chosen there, a cancelled one
   await expect(page.getByText('The check was accepted.', { exact: false })).toBeVisible();
   // Pending money is not called approved.
   await expect(page.getByTestId('result-title')).toHaveText('Check accepted');
-  await expect(page.locator('.receipt').first()).toContainText('Check scan');
+  await expect(page.locator('.receipt').first()).toContainText('Paper check');
   await expect(page.getByTestId('receipt-check-number').first()).toHaveText('1001');
   const merchant = (await page.locator('.receipt-merchant').first().textContent()) ?? '';
   await expect(page.getByTestId('receipt-check-authorization').first()).toHaveText(checkAuthorization(merchant));

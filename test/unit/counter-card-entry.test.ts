@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   brandFromPrefix,
   CARD_MESSAGES,
+  cardFromText,
   cardNumberError,
   cvvError,
   expiryError,
@@ -11,6 +12,7 @@ import {
   maskedCardNumber,
   zipError,
 } from '../../renderer/src/lib/card-entry';
+import { NO_SWIPE, swipeKey } from '../../renderer/src/lib/reader-keystrokes';
 
 const NOW = new Date(Date.UTC(2026, 10, 21));
 
@@ -67,5 +69,34 @@ describe('keyed card entry', () => {
     expect(zipError('K1A 0B1', true)).toBeNull();
     expect(zipError('326', false)).toBeNull();
     expect(zipError('326', true)).toBe(CARD_MESSAGES.zipInvalid);
+  });
+});
+
+describe('a card entered in one go', () => {
+  const swipe = '%B5454545454545454^DOE/PAT^30121010000000000?;5454545454545454=30121010000000000?';
+
+  it('reads a paste or a swipe as one whole card', () => {
+    expect(cardFromText('5454 5454 5454 5454')).toEqual({ number: '5454545454545454', expiry: null });
+    expect(cardFromText('4111111111111111 12/30')).toEqual({ number: '4111111111111111', expiry: null });
+    expect(cardFromText(swipe)).toEqual({ number: '5454545454545454', expiry: '12/30' });
+    expect(cardFromText(';371449635398431=30111010000000000?')).toEqual({ number: '371449635398431', expiry: '11/30' });
+    expect(cardFromText('%E?;E?')).toBeNull();
+  });
+
+  it('follows a reader typing both tracks and its Enter, and lets a person type', () => {
+    let s = NO_SWIPE;
+    const tracks: string[] = [];
+    const swallowed: boolean[] = [];
+    for (const key of [...swipe.split(''), 'Enter', '1', 'Enter']) {
+      const step = swipeKey(s, key);
+      s = step.next;
+      swallowed.push(step.swallow);
+      if (step.track) tracks.push(step.track);
+    }
+    expect(tracks.map((t) => cardFromText(t)?.number)).toEqual(['5454545454545454', '5454545454545454']);
+    // Every key of the swipe and the reader's Enter; the person's "1" and Enter go through.
+    expect(swallowed.slice(0, swipe.length + 1).every(Boolean)).toBe(true);
+    expect(swallowed.slice(swipe.length + 1)).toEqual([false, false]);
+    expect(swipeKey(swipeKey(NO_SWIPE, '%').next, 'Escape')).toEqual({ next: NO_SWIPE, swallow: true, track: null });
   });
 });

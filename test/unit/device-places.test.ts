@@ -136,7 +136,7 @@ describe('with nothing allowed at start (a shop install)', () => {
 describe('with what the machine owner allowed at start', () => {
   it('a listed serial port and an allowed pseudo-terminal are used; an allowed terminal port is used', async () => {
     // The system's list names the pty (as it would a USB adapter): admitted without the pty allowance.
-    const listed = await start({ devicePlaces: { terminalPorts: [[simPort, simPort]], allowPtys: false, listSerialPorts: () => Promise.resolve([pty.a]) } });
+    const listed = await start({ devicePlaces: { terminalPorts: [[simPort, simPort]], allowPtys: false, listSerialPorts: () => Promise.resolve([{ path: pty.a, maker: null }]) } });
     try {
       expect((await listed.call('devices:scanner-test', { path: pty.a })).ok).toBe(true);
       expect(await listed.call('devices:terminal-test', { address: tcp('127.0.0.1', simPort) })).toMatchObject({ ok: true, value: { serialNumber: 'SIM0001' } });

@@ -98,6 +98,11 @@ export const terminalResource: ResourceDef = {
       example: '3F:A2:07:5C:1B:88:D4:E0:6A:92:17:C3:5E:0B:F4:21:7D:66:A9:30:C8:4F:12:B5:E7:03:9A:6D:2C:F1:58:9C',
       description: "Ringup: the SHA-256 fingerprint of the terminal's own certificate, as the terminal shows it (32 hex pairs joined by colons); required when tls is 1.",
     }),
+    reported_serial_number: str(0, 36, {
+      readOnly: true,
+      keepsDigits: 'identifier',
+      description: 'Ringup: the serial number the terminal reported of itself when last initialized (POST /v2/terminals/{id}/initialize); null until then.',
+    }),
     is_provisioned: bool(0),
     default_checkin: str(0, 10),
     default_checkout: str(0, 10),

@@ -4,8 +4,7 @@
  * line (`micr_data`). Each parser returns the account facts or null (the caller answers
  * a 422 with a named message). Nothing here logs or keeps the data.
  *
- * Track 1: `%B<pan>^<SURNAME/GIVEN>^<YYMM><service code>...?`; track 2:
- * `;<pan>=<YYMM><service code>...?`; a swipe may carry both (track 1 first).
+ * Tracks 1 and 2 are read by shared/payments/track-data.ts (the counter's card field reads them too).
  *
  * A simulated terminal's store-and-forward read: `e_track_data` the hex of its encrypted
  * read, `e_format` ksn and its KSN in `e_serial_number` (devices/reader-encryption.ts: the
@@ -31,6 +30,7 @@
 import { createDecipheriv, createHash } from 'node:crypto';
 import { maskCardNumbers } from '../framework/card-mask';
 import { decryptCardRead, READER_E_FORMAT } from '../../devices/reader-encryption';
+import { readTracks } from '../../../shared/payments/track-data';
 
 export interface SwipedCard {
   number: string;
@@ -43,9 +43,6 @@ export interface SwipedCard {
   emv?: Record<string, string> | null;
 }
 
-const TRACK1 = /%B(\d{12,19})\^([^^]{0,26})\^(\d{2})(\d{2})[^?]*\?/;
-const TRACK2 = /;(\d{12,19})=(\d{2})(\d{2})[^?]*\?/;
-
 /** "DOE/PAT" → "PAT DOE" (track 1 stores surname first). Stored as the holder's name: masked like any name (framework/card-mask.ts). */
 function holderName(raw: string): string | null {
   const t = maskCardNumbers(raw).trim();
@@ -55,13 +52,8 @@ function holderName(raw: string): string | null {
 }
 
 export function parseTrackData(track: string): SwipedCard | null {
-  const t1 = TRACK1.exec(track);
-  const t2 = TRACK2.exec(track);
-  if (!t1 && !t2) return null;
-  if (t1 && t2 && (t1[1] !== t2[1] || t1[3] !== t2[2] || t1[4] !== t2[3])) return null; // the two tracks disagree
-  if (t1) return { number: t1[1] as string, expDate: `${t1[4]}${t1[3]}`, name: holderName(t1[2] as string) };
-  const m = t2 as RegExpExecArray;
-  return { number: m[1] as string, expDate: `${m[3]}${m[2]}`, name: null };
+  const card = readTracks(track);
+  return card ? { number: card.number, expDate: card.expDate, name: card.rawName === null ? null : holderName(card.rawName) } : null;
 }
 
 const HEX = /^(?:[0-9a-fA-F]{2})+$/;

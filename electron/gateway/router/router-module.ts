@@ -36,7 +36,8 @@
  * Migration 1200 adds `serial_path` to terminals and scanners (Ringup: serial devices);
  * 1201 takes the old seed's 127.0.0.1:10009 off the untouched demo terminal; 1203 adds `tls` and
  * `tls_fingerprint` to terminals (Ringup, issue 20 point 1: the link over TLS, pinned to the
- * terminal's certificate). A TLS terminal that presents another certificate, or does not answer
+ * terminal's certificate); 1204 adds `reported_serial_number`, the serial the terminal gave of
+ * itself when it was last initialized (Ringup, issue 21 point 14). A TLS terminal that presents another certificate, or does not answer
  * over TLS, is never spoken to: 503 with the sentence under `terminal_id` and the fingerprint it
  * presented under `terminal_certificate` (for the counter's device-fault record); it counts as no
  * contact (last_registration_ts stays).
@@ -245,6 +246,14 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           db.exec('ALTER TABLE terminals ADD COLUMN tls INTEGER NOT NULL DEFAULT 0; ALTER TABLE terminals ADD COLUMN tls_fingerprint TEXT;');
         },
       },
+      {
+        version: 1204,
+        module: 'router',
+        name: 'the serial number a terminal reports of itself',
+        up(db) {
+          db.exec('ALTER TABLE terminals ADD COLUMN reported_serial_number TEXT;');
+        },
+      },
     ],
     close() {
       return mock?.close();
@@ -401,6 +410,8 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
           deviceErrorToApi(e);
         }
         registered(ctx, t);
+        // What the terminal says it is, beside what it is registered as: the counter says so when they differ.
+        ctx.stmt('UPDATE terminals SET reported_serial_number = ? WHERE id = ?').run(info.serialNumber, t.id);
         const { last_registration_ts } = ctx.stmt('SELECT last_registration_ts FROM terminals WHERE id = ?').get(t.id) as Row;
         return { terminalinfo: { terminal_id: t.id, serial_number: info.serialNumber, model: info.model, application: info.application, last_registration_ts } };
       });

@@ -1,8 +1,10 @@
-import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type FormEvent, type InputHTMLAttributes, type ReactNode, type Ref } from 'react';
+import { forwardRef, useEffect, useImperativeHandle, useRef, useState, type ClipboardEvent, type FormEvent, type InputHTMLAttributes, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import type { KeyedCard } from '../../../shared/ipc/contract';
 import {
   BRAND_LABELS,
   brandFromPrefix,
+  CARD_MESSAGES,
+  cardFromText,
   cardNumberError,
   cvvError,
   digitsOnly,
@@ -13,7 +15,9 @@ import {
   maskedCardNumber,
   maxLength,
   zipError,
+  type WholeCard,
 } from '../lib/card-entry';
+import { NO_SWIPE, swipeKey } from '../lib/reader-keystrokes';
 import { cvvLength } from '../../../shared/payments/card-brand';
 
 export interface CardFormHandle {
@@ -79,6 +83,10 @@ function CardField({ field, label, error, inputRef, wrapperClass, onFocusField, 
  * Keyed card entry. Validated as typed; the number shows as "•••• 1111" once the
  * field loses focus; everything is cleared after the sale. The card lives only in
  * this component's state until it is handed to the core.
+ *
+ * A card that comes in one go — a paste, a keyboard-style reader's swipe, a digit typed
+ * into a full number field — replaces the card there (its expiry, security code and ZIP
+ * with it), so the card charged is always the one the field shows.
  */
 export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardForm(
   { disabled, blockedReason, chargeLabel, chargingLabel, charging, serverErrors, resetToken, onCharge, labelledBy },
@@ -91,6 +99,11 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
   const [focused, setFocused] = useState<Field | null>(null);
   const [touched, setTouched] = useState<Record<Field, boolean>>({ number: false, expiry: false, cvv: false, zip: false });
   const [submitted, setSubmitted] = useState(false);
+  /** A swipe the reader typed but that holds no card. */
+  const [unreadable, setUnreadable] = useState(false);
+  /** A swipe is being typed by the reader: its keys go nowhere until it ends (Esc stops it). */
+  const [reading, setReading] = useState(false);
+  const swipe = useRef(NO_SWIPE);
   const numberRef = useRef<HTMLInputElement>(null);
   const refs = { number: numberRef, expiry: useRef<HTMLInputElement>(null), cvv: useRef<HTMLInputElement>(null), zip: useRef<HTMLInputElement>(null) };
 
@@ -103,15 +116,62 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
     setZip('');
     setTouched({ number: false, expiry: false, cvv: false, zip: false });
     setSubmitted(false);
+    setUnreadable(false);
+    setReading(false);
+    swipe.current = NO_SWIPE;
   }, [resetToken]);
 
   const brand = brandFromPrefix(number);
   const final = (f: Field) => submitted || (touched[f] && focused !== f);
   const errors: Record<Field, string | null> = {
-    number: cardNumberError(number, final('number')) ?? serverErrors['card.number']?.[0] ?? null,
+    number: (unreadable ? CARD_MESSAGES.unreadable : null) ?? cardNumberError(number, final('number')) ?? serverErrors['card.number']?.[0] ?? null,
     expiry: expiryError(expiry, final('expiry')) ?? serverErrors['card.expiry']?.[0] ?? null,
     cvv: cvvError(cvv, brand, final('cvv')) ?? serverErrors['card.cvv']?.[0] ?? null,
     zip: zipError(zip, final('zip')) ?? serverErrors['card.zip']?.[0] ?? null,
+  };
+
+  /** Puts a whole card in place of the one there; null (an unreadable swipe) leaves no card at all. */
+  const replaceCard = (card: WholeCard | null) => {
+    const replaced = card === null || (number !== '' && card.number !== number);
+    setUnreadable(card === null);
+    setNumber(card?.number ?? '');
+    if (card?.expiry) setExpiry(card.expiry);
+    else if (replaced) setExpiry('');
+    if (replaced || card?.expiry) {
+      setCvv('');
+      setZip('');
+    }
+    setTouched({ number: false, expiry: false, cvv: false, zip: false });
+    setSubmitted(false);
+  };
+
+  /** A keyboard-style reader's swipe, in whichever card field has the focus (reader-keystrokes.ts). */
+  const readerKey = (e: KeyboardEvent<HTMLFormElement>) => {
+    if (e.ctrlKey || e.metaKey || e.altKey || disabled || charging) return;
+    const step = swipeKey(swipe.current, e.key);
+    swipe.current = step.next;
+    setReading(step.next.buffer !== null);
+    if (step.swallow) e.preventDefault();
+    if (step.track === null) return;
+    const card = cardFromText(step.track);
+    replaceCard(card);
+    // Next comes what a swipe does not carry: the security code (or the number again when unreadable).
+    (card ? refs.cvv : numberRef).current?.focus();
+  };
+
+  /** A digit typed into a full number field starts a new card instead of being dropped. */
+  const numberKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    const el = e.currentTarget;
+    if (!/^\d$/.test(e.key) || e.ctrlKey || e.metaKey || e.defaultPrevented || number.length < maxLength(brand) || el.selectionStart !== el.selectionEnd) return;
+    e.preventDefault();
+    replaceCard({ number: e.key, expiry: null });
+  };
+
+  const pasteNumber = (e: ClipboardEvent<HTMLInputElement>) => {
+    const text = e.clipboardData.getData('text');
+    if (!/\d/.test(text)) return;
+    e.preventDefault();
+    replaceCard(cardFromText(text));
   };
 
   const blur = (f: Field) => {
@@ -142,7 +202,7 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
   const numberValue = focused === 'number' || cardNumberError(number, true) ? groupCardNumber(number) : maskedCardNumber(number);
 
   return (
-    <form className="card-form" onSubmit={submit} noValidate aria-labelledby={labelledBy ?? 'card-title'} autoComplete="off">
+    <form className="card-form" onSubmit={submit} onKeyDownCapture={readerKey} noValidate aria-labelledby={labelledBy ?? 'card-title'} autoComplete="off">
       {!labelledBy && (
         <h2 id="card-title" className="section-title">
           Card
@@ -171,7 +231,12 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
           disabled={disabled}
           onFocusField={setFocused}
           onBlurField={blur}
-          onChange={(e) => setNumber(digitsOnly(e.target.value).slice(0, maxLength(brandFromPrefix(digitsOnly(e.target.value)))))}
+          onKeyDown={numberKey}
+          onPaste={pasteNumber}
+          onChange={(e) => {
+            setUnreadable(false);
+            setNumber(digitsOnly(e.target.value).slice(0, maxLength(brandFromPrefix(digitsOnly(e.target.value)))));
+          }}
         />
         <CardField
           field="expiry"
@@ -214,6 +279,11 @@ export const CardForm = forwardRef<CardFormHandle, CardFormProps>(function CardF
           onChange={(e) => setZip(e.target.value.replace(/[^A-Za-z0-9 -]/g, ''))}
         />
       </div>
+      {reading && (
+        <p className="muted charge-hint" role="status" data-testid="card-reading">
+          Reading the card… (Esc stops)
+        </p>
+      )}
       <button type="submit" className="btn btn-primary btn-xl btn-block" disabled={disabled || charging || blockedReason !== null} aria-describedby={blockedReason ? 'charge-blocked' : undefined}>
         {charging ? (chargingLabel ?? 'Charging…') : chargeLabel}
       </button>

@@ -34,7 +34,7 @@ export type ReceiptCopy = 'customer' | 'merchant';
  * cardholder was verified; a check paid by electronic debit prints its number and the
  * customer's authorization of the debit, signed on the merchant copy.
  */
-const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Check scan' } as const;
+const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Paper check' } as const; // scanned or keyed from it: the record does not say which
 
 /*
  * The parts a receipt is made of, shared with the cart's receipt (cart-receipt.tsx), so a

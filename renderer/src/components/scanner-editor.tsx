@@ -2,6 +2,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { scannerSaveSchema, type InstallerData, type ScannedCheck, type ScannerRecord } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
+import { useFocusFirstError } from '../lib/focus-first-error';
+import { SerialPortPicker } from './serial-port-picker';
 
 export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerRecord | undefined; data: InstallerData; onSaved(id: string): void }) {
   const init = () => ({ title: scanner?.title ?? '', serialNumber: scanner?.serialNumber ?? '', modelId: String(scanner?.modelId ?? data.scannerModels[0]?.id ?? '1'), path: scanner?.path ?? '' });
@@ -12,6 +14,8 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
   const [busy, setBusy] = useState(false);
   // A different scanner opens a fresh form; the one just saved keeps its "Saved." line.
   const justSaved = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusFirstError = useFocusFirstError(formRef);
   const scannerId = scanner?.id;
   useEffect(() => {
     if (justSaved.current) {
@@ -34,7 +38,10 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
 
   const save = async () => {
     setTouched(true);
-    if (!parsed.success) return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
+    if (!parsed.success) {
+      focusFirstError();
+      return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
+    }
     setBusy(true);
     const r = await ringup.devicesScannerSave(parsed.data);
     setBusy(false);
@@ -57,7 +64,7 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
   };
 
   return (
-    <form className="device-form" aria-label={scanner ? `Scanner ${scanner.title}` : 'New check scanner'} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form ref={formRef} className="device-form" aria-label={scanner ? `Scanner ${scanner.title}` : 'New check scanner'} onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <h2 className="section-title">{scanner ? `Check scanner: ${scanner.title}` : 'Add a check scanner'}</h2>
       <div className="form-grid">
         <div className="field">
@@ -81,6 +88,7 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
           <input {...attrs('path')} className="input input-mono" placeholder="/dev/ttyUSB1" value={d.path} onChange={(e) => setD({ ...d, path: e.target.value })} />
           {errorText('path')}
         </div>
+        <SerialPortPicker value={d.path} onPick={(path) => setD({ ...d, path })} />
       </div>
       {message && <p className={`notice ${message.ok ? 'notice-ok' : 'notice-error'}`} role={message.ok ? 'status' : 'alert'} data-testid="scanner-message">{message.text}</p>}
       {scan && (

@@ -1,11 +1,11 @@
 import { useEffect } from 'react';
-import type { Session } from '../../../shared/ipc/contract';
+import { TERMINAL_SERIAL_MSG, type Session } from '../../../shared/ipc/contract';
 import { useTerminalStore } from '../stores/terminal-store';
 
 const TEXT = { none: 'none', connected: 'connected', busy: 'busy', offline: 'offline' } as const;
 const DOT = { none: 'starting', connected: 'ok', busy: 'starting', offline: 'unreachable' } as const;
 
-/** The status bar's terminal slot: name and connected / busy / offline, kept live by `terminal:status`. */
+/** The status bar's terminal slot: name and connected / busy / offline (and another serial than the registered one), kept live by `terminal:status`. */
 export function StatusBarTerminal({ session }: { session: Session | null }) {
   const status = useTerminalStore((s) => s.status);
   const load = useTerminalStore((s) => s.load);
@@ -17,6 +17,7 @@ export function StatusBarTerminal({ session }: { session: Session | null }) {
     <span className="status-item" data-testid="status-terminal">
       {c !== 'none' && <span className={`dot dot-${DOT[c]}`} aria-hidden="true" />}
       Terminal: {c === 'none' ? 'none' : `${status?.title ?? ''}, ${TEXT[c]}`}
+      {c !== 'none' && status?.serialMismatch && `, ${TERMINAL_SERIAL_MSG.short(status.serialMismatch.reported)}`}
     </span>
   );
 }

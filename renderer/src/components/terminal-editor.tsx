@@ -9,10 +9,12 @@
  */
 import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, tipPercentProblems, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
-import { terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
+import { serialMismatchOf, TERMINAL_SERIAL_MSG, terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { dateAndTime } from '../lib/time-format';
+import { useFocusFirstError } from '../lib/focus-first-error';
 import { DeviceTerms } from './device-terms';
+import { SerialPortPicker } from './serial-port-picker';
 
 interface Draft {
   title: string;
@@ -49,6 +51,8 @@ function draftOf(t: TerminalRecord | undefined, data: InstallerData): Draft {
     fingerprint: t?.address.kind === 'tcp' ? (t.address.tls?.fingerprint ?? '') : '',
   };
 }
+
+const reportedOf = (t: TerminalRecord | undefined, data: InstallerData): string | null => (t ? (data.reportedSerials[t.id] ?? null) : null);
 
 const num = (s: string) => (/^\d+$/.test(s.trim()) ? Number(s) : NaN);
 /** A tip percent as the engine sees it: blank is null, digits a number, anything else as typed. */
@@ -100,8 +104,12 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   const [reading, setReading] = useState(false);
   /** When the gateway last reached this terminal (its last_registration_ts). */
   const [lastContact, setLastContact] = useState<number | null>(terminal?.lastRegistrationTs ?? null);
+  /** The serial the terminal gave of itself (its record's, then the last test's), against the one typed here. */
+  const [reported, setReported] = useState<string | null>(reportedOf(terminal, data));
   // A different terminal opens a fresh form; the one just saved keeps its "Saved." line.
   const justSaved = useRef(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const focusFirstError = useFocusFirstError(formRef);
   const termId = terminal?.id;
   useEffect(() => {
     if (justSaved.current) {
@@ -113,6 +121,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setMessage(null);
     setPresented(null);
     setLastContact(terminal?.lastRegistrationTs ?? null);
+    setReported(reportedOf(terminal, data));
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [termId]);
 
@@ -123,11 +132,15 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setD({ ...d, ...patch });
     setMessage(null);
   };
+  const mismatch = serialMismatchOf(d.serialNumber, reported);
   const apps = data.applications.filter((a) => !d.manufacturerId || a.manufacturerId === d.manufacturerId);
 
   const save = async () => {
     setTouched(true);
-    if (!value) return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
+    if (!value) {
+      focusFirstError();
+      return setMessage({ ok: false, text: 'Fix the fields marked in red, then save.' });
+    }
     setSaving(true);
     const r = await ringup.devicesTerminalSave(value);
     setSaving(false);
@@ -147,6 +160,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setTesting(false);
     if (!r.ok) return setMessage({ ok: false, text: r.error.message });
     if (r.value.lastRegistrationTs !== null) setLastContact(r.value.lastRegistrationTs);
+    setReported(r.value.serialNumber);
     const unsaved = terminal && r.value.lastRegistrationTs === null ? ' Save to use this address.' : '';
     setMessage({ ok: true, text: `Connected: ${r.value.model}, serial ${r.value.serialNumber}, ${r.value.application}.${unsaved}` });
   };
@@ -179,7 +193,7 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   const attrs = (k: string) => ({ id: `t-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `t-${k}-error` : undefined });
 
   return (
-    <form className="device-form" aria-label={terminal ? `Terminal ${terminal.title}` : 'New terminal'} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+    <form ref={formRef} className="device-form" aria-label={terminal ? `Terminal ${terminal.title}` : 'New terminal'} onSubmit={(e) => { e.preventDefault(); void save(); }}>
       <h2 className="section-title">{terminal ? `Terminal: ${terminal.title || terminal.serialNumber}` : 'Register a terminal'}</h2>
       <div className="form-grid">
         {field('title', 'Name', <input {...attrs('title')} value={d.title} onChange={(e) => set({ title: e.target.value })} />)}
@@ -209,7 +223,10 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
               {field('address.port', 'Port', <input {...attrs('address.port')} className="input input-mono" inputMode="numeric" value={d.port} onChange={(e) => set({ port: e.target.value })} />, 'POSLink terminals listen on 10009.')}
             </>
           ) : (
-            field('address.path', 'Serial path', <input {...attrs('address.path')} className="input input-mono" value={d.path} placeholder="/dev/ttyUSB0" onChange={(e) => set({ path: e.target.value })} />)
+            <>
+              {field('address.path', 'Serial path', <input {...attrs('address.path')} className="input input-mono" value={d.path} placeholder="/dev/ttyUSB0" onChange={(e) => set({ path: e.target.value })} />)}
+              <SerialPortPicker value={d.path} onPick={(path) => set({ path })} />
+            </>
           )}
         </div>
         {d.kind === 'tcp' && (
@@ -298,6 +315,11 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
         )}
       </fieldset>
 
+      {mismatch && (
+        <p className="notice notice-error" role="alert" data-testid="terminal-serial-mismatch">
+          {TERMINAL_SERIAL_MSG.mismatch(mismatch.registered, mismatch.reported)}
+        </p>
+      )}
       {message && (
         <p className={`notice ${message.ok ? 'notice-ok' : 'notice-error'}`} role={message.ok ? 'status' : 'alert'} data-testid="terminal-message">
           {message.text}

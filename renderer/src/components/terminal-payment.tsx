@@ -4,9 +4,10 @@
  * scanner (ACH). While the terminal works, its screen is followed live with Cancel.
  */
 import { useState, type ReactNode } from 'react';
-import type { SaleOutcome, TerminalScreenState } from '../../../shared/ipc/contract';
+import { TERMINAL_SERIAL_MSG, type SaleOutcome, type TerminalScreenState } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
 import { useTerminalStore, type PayMethod } from '../stores/terminal-store';
+import { CheckKeyedForm } from './check-keyed-form';
 
 interface Props {
   subtotalCents: number;
@@ -41,6 +42,8 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
   const t = useTerminalStore();
   const [holder, setHolder] = useState('');
   const [holderError, setHolderError] = useState<string | null>(null);
+  /** The cashier keys the check's numbers (its MICR line would not scan). */
+  const [keying, setKeying] = useState(false);
   const method = t.method();
   const percents = t.status?.tipPercents ?? null;
   const askTip = method === 'terminal' && t.tipOnTerminal && percents !== null;
@@ -64,6 +67,11 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
           <p className="muted terminal-line" data-testid="terminal-line">
             Terminal: <strong>{t.status?.title ?? 'none'}</strong> ({CONNECTION_TEXT[t.status?.connection ?? 'none']})
           </p>
+          {t.status?.serialMismatch && (
+            <p className="notice notice-error" data-testid="terminal-serial-mismatch">
+              {TERMINAL_SERIAL_MSG.mismatch(t.status.serialMismatch.registered, t.status.serialMismatch.reported)}
+            </p>
+          )}
           {t.status?.connection === 'none' && <p className="notice notice-info">No terminal is set up. Key the card instead, or ask an installer to add one.</p>}
           {t.status?.connection === 'offline' && <p className="notice notice-error">The terminal is offline. Check its power and network, or key the card.</p>}
           {percents && (
@@ -112,12 +120,25 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
 
       {method === 'check' && (
         <div className="check-pay">
-          {!t.check ? (
+          {!t.check && keying ? (
+            <CheckKeyedForm
+              onUse={(numbers) => {
+                setKeying(false);
+                t.keyCheck(numbers);
+              }}
+              onCancel={() => setKeying(false)}
+            />
+          ) : !t.check ? (
             <>
               <p className="muted">Feed the check into the scanner, then scan it.</p>
-              <button type="button" className="btn btn-secondary btn-lg" disabled={t.scanning} onClick={() => void t.scanCheck()} data-testid="scan-check">
-                {t.scanning ? 'Reading the check…' : 'Scan check'}
-              </button>
+              <div className="form-actions">
+                <button type="button" className="btn btn-secondary btn-lg" disabled={t.scanning} onClick={() => void t.scanCheck()} data-testid="scan-check">
+                  {t.scanning ? 'Reading the check…' : 'Scan check'}
+                </button>
+                <button type="button" className="btn btn-quiet btn-lg" disabled={t.scanning} onClick={() => setKeying(true)}>
+                  Key the numbers
+                </button>
+              </div>
             </>
           ) : (
             <form
@@ -170,7 +191,7 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
         </div>
       )}
 
-      {t.error && method !== 'keyed' && (
+      {t.error && method !== 'keyed' && !(method === 'check' && keying) && (
         <p className="notice notice-error" role="alert" data-testid="device-error">
           {t.error}
         </p>

@@ -6,6 +6,7 @@
 import { cvvLength, type CardBrand } from '../../../shared/payments/card-brand';
 import { isExpDateCurrent } from '../../../shared/payments/exp-date';
 import { luhnValid } from '../../../shared/payments/luhn';
+import { readTracks } from '../../../shared/payments/track-data';
 
 export const CARD_MESSAGES = {
   numberIncomplete: 'The card number is too short.',
@@ -16,6 +17,7 @@ export const CARD_MESSAGES = {
   cvvIncomplete: (n: number) => `The security code is ${n} digits.`,
   zipInvalid: 'Enter a 5-digit ZIP or a postal code.',
   required: 'Required.',
+  unreadable: 'The card could not be read. Swipe it again or key the number.',
 } as const;
 
 /** Brand while typing: only the prefix is known yet. */
@@ -106,4 +108,23 @@ export function zipError(zip: string, final: boolean): string | null {
     return final || z.length > 9 ? CARD_MESSAGES.zipInvalid : null;
   }
   return /^[A-Za-z0-9][A-Za-z0-9 -]{1,8}[A-Za-z0-9]$/.test(z) || !final ? null : CARD_MESSAGES.zipInvalid;
+}
+
+/** A card that arrives in one go (a paste, a reader's swipe): its number, and its expiry as the field shows it when the tracks carry one. */
+export interface WholeCard {
+  number: string;
+  expiry: string | null;
+}
+
+/**
+ * The card in a paste or a swipe's text: the tracks when it has a track's marks, else its
+ * digits (cut to the brand's length). Null when it holds no card (an unreadable swipe).
+ */
+export function cardFromText(text: string): WholeCard | null {
+  if (/[%;^=?]/.test(text)) {
+    const t = readTracks(text);
+    return t ? { number: t.number, expiry: `${t.expDate.slice(0, 2)}/${t.expDate.slice(2)}` } : null;
+  }
+  const d = digitsOnly(text);
+  return d ? { number: d.slice(0, maxLength(brandFromPrefix(d))), expiry: null } : null;
 }

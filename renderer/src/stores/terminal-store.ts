@@ -31,6 +31,8 @@ interface TerminalState {
   payOnTerminal(a: { subtotalCents: number; taxCents: number; tipCents: number }, done: (o: SaleOutcome) => void): Promise<void>;
   cancel(): Promise<void>;
   scanCheck(): Promise<void>;
+  /** The numbers the cashier keyed from a check the scanner could not read (no MICR line). */
+  keyCheck(numbers: Omit<ScannedCheck, 'micr'>): void;
   payByCheck(a: { subtotalCents: number; taxCents: number; holderName: string }, done: (o: SaleOutcome) => void): Promise<void>;
   reset(): void;
 }
@@ -86,10 +88,11 @@ export const useTerminalStore = createUserStore<TerminalState>((set, get) => ({
     const r = await ringup.devicesCheckScan();
     set(r.ok ? { scanning: false, check: r.value } : { scanning: false, error: r.error.message });
   },
+  keyCheck: (numbers) => set({ check: { ...numbers, micr: null }, error: null }),
   async payByCheck(a, done) {
     const check = get().check;
     if (!check || get().running) return;
-    const clientRef = checkAttempt.for(`check|${check.micr}|${a.subtotalCents}|${a.taxCents}`);
+    const clientRef = checkAttempt.for(`check|${check.micr ?? `keyed ${check.routing} ${check.account} ${check.checkNumber}`}|${a.subtotalCents}|${a.taxCents}`);
     set({ error: null });
     const r = await sendConfirmed({ subtotalCents: a.subtotalCents, tipCents: 0, totalCents: a.subtotalCents + a.taxCents }, async (c) => {
       set({ running: true });

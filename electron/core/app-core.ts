@@ -426,6 +426,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createSalesHandlers({
       client,
       partialVoidClient: coreClient,
+      outboxClient: coreClient,
       users,
       db,
       locationId,

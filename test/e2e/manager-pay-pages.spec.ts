@@ -89,6 +89,18 @@ test('the Gateway screen flags links at 127.0.0.1 in words, refuses an address t
   await expect(page.getByTestId('paypages-unreachable')).toHaveCount(0);
   await shot(page, 'truth-08-gateway-pay-links-public');
   await expectAccessible(page, 'gateway screen, public pay address');
+  // The same part on a small counter screen in the dark theme, its flag included.
+  await page.setViewportSize({ width: 800, height: 480 });
+  await page.getByRole('button', { name: 'Use the dark theme' }).click();
+  await address.fill('http://127.0.0.1:9000');
+  await save.click();
+  await expect(page.getByTestId('paypages-unreachable')).toBeVisible();
+  await page.getByTestId('paypages-unreachable').scrollIntoViewIfNeeded();
+  await shot(page, 'truth-10-gateway-pay-links-dark-800x480');
+  await expectAccessible(page, 'gateway screen, pay links flagged (dark, 800×480)');
+  await address.fill(PUBLIC);
+  await save.click();
+  await expect(page.getByTestId('paypages-unreachable')).toHaveCount(0);
 
   // A pay link from the counter: the address on screen and in the e-mail is the public one.
   await signIn(page, USERS.cashier);

@@ -30,7 +30,6 @@ export interface DeliveryWait {
 export const RECEIPT_DELIVERY_WAIT: DeliveryWait = { reads: 12, everyMs: 250 };
 
 export async function receiptDelivery(client: GatewayClient, transactionId: string, locationId: string | undefined, wait: DeliveryWait = RECEIPT_DELIVERY_WAIT): Promise<ReceiptDelivery> {
-  let why: string = RECEIPT_DELIVERY_TEXT.notYet;
   for (let i = 0; i < wait.reads; i++) {
     if (i > 0) await new Promise((r) => setTimeout(r, wait.everyMs));
     let row: OutboxRow | undefined;
@@ -48,8 +47,8 @@ export async function receiptDelivery(client: GatewayClient, transactionId: stri
       throw err;
     }
     if (row?.sent_ts) return { state: 'sent', why: null };
-    // The engine's own sentence: no mail server, or the server's refusal (tried again later).
-    if (row?.send_error) why = row.send_error;
+    // The engine's own sentence, final for now: no mail server, or the server's refusal (tried again later).
+    if (row?.send_error) return { state: 'waiting', why: row.send_error };
   }
-  return { state: 'waiting', why };
+  return { state: 'waiting', why: RECEIPT_DELIVERY_TEXT.notYet };
 }

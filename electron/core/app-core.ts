@@ -8,6 +8,7 @@ import type { CoreStatus, HandlerMap, PaperSize, StoreSettings } from '../../sha
 import { ok } from '../../shared/result';
 import { createAuditHandlers } from './audit-handlers';
 import { createOutboxHandlers } from './outbox-handlers';
+import { createPayPagesHandlers, syncStoreName } from './pay-pages';
 import { createCounterUsersHandlers } from './counter-users';
 import { AuditLog } from './audit-log';
 import { withMoneyAudit } from './audit-money';
@@ -232,6 +233,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // whose answer does not match its tender is voided by the core.
   const refs = new TenderRefs({ db, audit, voidCharge: (id) => coreClient.voidTransaction(id) });
   const storeSettings = new StoreSettingsStore(db);
+  // The embedded engine's pay pages and messages carry the store's name from Store settings: given at start and on each change.
+  if (!remote && locationId) {
+    const at = locationId;
+    const giveName = (name: string) => void syncStoreName(coreClient, at, name).catch((err: unknown) => console.error(`[core] store name to the gateway: ${err instanceof Error ? err.message : String(err)}`));
+    giveName(storeSettings.get().storeName);
+    events.subscribe((event, payload) => {
+      if (event === 'settings:changed') giveName((payload as StoreSettings).storeName);
+    });
+  }
   const settings = opts.settings ?? (() => storeSettings.get());
   // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
   const users = new UserDirectory(db, {
@@ -426,6 +436,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createSalesHandlers({
       client,
       partialVoidClient: coreClient,
+      outboxClient: coreClient,
       users,
       db,
       locationId,
@@ -460,6 +471,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
     ...createOutboxHandlers({ client, users, locationId }),
+    ...createPayPagesHandlers({ client, users, audit, locationId }),
     ...createGatewayConnectionHandlers({
       db,
       secrets: secretStore,

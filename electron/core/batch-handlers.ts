@@ -12,6 +12,7 @@ import type { GatewayClient } from '../client/gateway-client';
 import type { V2Batch, V2Transaction } from '../client/v2-types';
 import { batchRowOf, counted, totalsOfCounted } from './approved-money';
 import { batchCsv } from './batch-csv';
+import { clerkNamesOf } from './clerk-records';
 import { guardedCall } from './guarded-call';
 import type { UserDirectory } from './users';
 
@@ -98,7 +99,7 @@ export function createBatchHandlers(deps: BatchDeps): BatchHandlers {
         const batch = batchInfo(await client.getBatch(batchId));
         if (!batch.id) return fail('not_found', BATCH_MESSAGES.notFound);
         const list = await transactionsOf(batchId);
-        return ok({ fileName: `batch-${batch.number}.csv`, csv: batchCsv(list) });
+        return ok({ fileName: `batch-${batch.number}.csv`, csv: batchCsv(list, clerkNamesOf(users.list())) });
       }),
   };
 }

@@ -11,6 +11,7 @@ import { formatMoney, parseMoney } from '../../shared/payments/money';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
 import { guardedCall } from './guarded-call';
+import { payPagesOrigin } from './pay-pages';
 import type { UserDirectory } from './users';
 
 export const BILLING_LINK_MESSAGES = {
@@ -47,9 +48,9 @@ interface V2QuickInvoice {
 
 const recipientOf = (email: string | null, phone: string | null) => [email, phone].filter((x): x is string => !!x).join(' · ');
 
-/** The invoice page address: the engine's own origin (the seed's link shape). */
-const invoicePage = (client: GatewayClient, id: string) => `${new URL(client.baseUrl).origin}/quickinvoice/?id=${encodeURIComponent(id)}`;
-const paylinkPage = (client: GatewayClient, id: string) => `${new URL(client.baseUrl).origin}/paylink?paylink_id=${encodeURIComponent(id)}`;
+/** The pages' addresses (the seed's link shape) at `origin`: the store's public pay page address, else the gateway's own (pay-pages.ts). */
+const invoicePage = (origin: string, id: string) => `${origin}/quickinvoice/?id=${encodeURIComponent(id)}`;
+const paylinkPage = (origin: string, id: string) => `${origin}/paylink?paylink_id=${encodeURIComponent(id)}`;
 
 /** Paid when the gateway says so; partly paid when some of the amount due is collected. */
 function paylinkPayment(p: V2Paylink, dueCents: number | null, remainingCents: number | null): BillingPayment {
@@ -57,7 +58,7 @@ function paylinkPayment(p: V2Paylink, dueCents: number | null, remainingCents: n
   return dueCents && remainingCents !== null && remainingCents < dueCents ? 'partial' : 'unpaid';
 }
 
-export function paylinkViewOf(client: GatewayClient, p: V2Paylink): PaylinkView {
+export function paylinkViewOf(origin: string, p: V2Paylink): PaylinkView {
   const cents = p.amount_due ? parseMoney(p.amount_due) : null;
   const remaining = p.status_id === 1 ? 0 : p.remaining_balance != null ? parseMoney(p.remaining_balance) : cents || null;
   return {
@@ -68,11 +69,11 @@ export function paylinkViewOf(client: GatewayClient, p: V2Paylink): PaylinkView 
     payment: paylinkPayment(p, cents, remaining),
     remainingCents: remaining,
     createdTs: p.created_ts,
-    pageUrl: p.payment_url ?? paylinkPage(client, p.id),
+    pageUrl: p.payment_url ?? paylinkPage(origin, p.id),
   };
 }
 
-export function invoiceViewOf(client: GatewayClient, q: V2QuickInvoice): InvoiceView {
+export function invoiceViewOf(origin: string, q: V2QuickInvoice): InvoiceView {
   return {
     id: q.id,
     title: q.title,
@@ -83,7 +84,7 @@ export function invoiceViewOf(client: GatewayClient, q: V2QuickInvoice): Invoice
     dueDate: q.due_date,
     recipient: recipientOf(q.email, q.cell_phone),
     createdTs: q.created_ts,
-    pageUrl: invoicePage(client, q.id),
+    pageUrl: invoicePage(origin, q.id),
   };
 }
 
@@ -99,11 +100,12 @@ export function createBillingLinksHandlers(deps: { client: GatewayClient; users:
     'paylinks:list': async () =>
       guarded(async (location_id) => {
         const q = { location_id, page_size: 200, sort: '-created_ts' };
-        const [pl, qi] = await Promise.all([
+        const [pl, qi, origin] = await Promise.all([
           client.request<{ paylinks: V2Paylink[] }>('GET', '/paylinks', undefined, { ...q, expand: 'payment_url' }),
           client.request<{ quickinvoices: V2QuickInvoice[] }>('GET', '/quickinvoices', undefined, q),
+          payPagesOrigin(client, location_id),
         ]);
-        const view: BillingLinksView = { paylinks: pl.paylinks.map((p) => paylinkViewOf(client, p)), invoices: qi.quickinvoices.map((x) => invoiceViewOf(client, x)) };
+        const view: BillingLinksView = { paylinks: pl.paylinks.map((p) => paylinkViewOf(origin, p)), invoices: qi.quickinvoices.map((x) => invoiceViewOf(origin, x)) };
         return ok(view);
       }),
     'paylinks:create-link': async (a) =>
@@ -120,7 +122,7 @@ export function createBillingLinksHandlers(deps: { client: GatewayClient; users:
           },
         };
         const r = await client.request<{ paylink: V2Paylink }>('POST', '/paylinks', body, { expand: 'payment_url' });
-        return ok(paylinkViewOf(client, r.paylink));
+        return ok(paylinkViewOf(await payPagesOrigin(client, location_id), r.paylink));
       }),
     'paylinks:create-invoice': async (a) =>
       guarded(async (location_id) => {
@@ -140,7 +142,7 @@ export function createBillingLinksHandlers(deps: { client: GatewayClient; users:
           },
         };
         const r = await client.request<{ quickinvoice: V2QuickInvoice }>('POST', '/quickinvoices', body);
-        return ok(invoiceViewOf(client, r.quickinvoice));
+        return ok(invoiceViewOf(await payPagesOrigin(client, location_id), r.quickinvoice));
       }),
     'paylinks:resend': async ({ kind, id }) =>
       guarded(async () => {

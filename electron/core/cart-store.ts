@@ -25,6 +25,7 @@ interface CartRow {
   discount_approved_bp: number | null;
   total_cents: number;
   created_ts: number;
+  closed_ts: number | null;
 }
 interface LineRow {
   id: string;
@@ -386,6 +387,7 @@ export class CartStore {
       discountApprovedBy: c.discount_approved_by,
       level3,
       createdTs: c.created_ts,
+      paidTs: c.closed_ts,
     };
   }
 }

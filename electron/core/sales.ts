@@ -35,6 +35,7 @@ import type { OfflineSales } from './offline-sales';
 import { failureOf, type LostAnswer, type LostPayments } from './lost-payments';
 import { cardInstrument, type TenderRefs } from './tender-refs';
 import { TIP_ADJUST_ERRORS, tipAdjustRefusal } from './tip-adjust';
+import { receiptDelivery } from './receipt-delivery';
 
 export const SALE_ERRORS = {
   luhn: 'This card number is not valid. Check the digits and try again.',
@@ -94,6 +95,12 @@ export interface SalesDeps {
    * sale), so it goes as the gateway's admin user. Defaults to `client`.
    */
   partialVoidClient?: GatewayClient;
+  /**
+   * Reads whether a receipt e-mail went out. The gateway's outbox is the managers' (it holds
+   * customers' addresses and links); the core reads only that one message's state as the
+   * gateway's admin user, and a cashier gets the state, never the outbox. Defaults to `client`.
+   */
+  outboxClient?: GatewayClient;
   users: UserDirectory;
   db: PosDatabase;
   locationId: string | undefined;
@@ -619,7 +626,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       if (!s.ok) return s;
       return guarded(async () => {
         await client.updateTransaction(id, { action: 'edit', notification_email_address: email });
-        return ok({ sentTo: email });
+        return ok({ sentTo: email, delivery: await receiptDelivery(deps.outboxClient ?? client, id, deps.locationId) });
       });
     },
   };

@@ -57,6 +57,8 @@ export interface CartView {
   /** Level 3 sent from the cart, per card transaction: a sentence for the receipt and the result screen. */
   level3: Array<{ transactionId: string; sent: boolean; note: string }>;
   createdTs: number;
+  /** Unix milliseconds when it was paid (the receipt's time); null while open. */
+  paidTs: number | null;
 }
 
 /** A paid cart with what its receipt needs beyond the cart: who rang it up and each card tender's gateway record. */

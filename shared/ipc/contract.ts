@@ -32,6 +32,7 @@ import { keysHandlers, type KeysResults } from './keys';
 import { gatewayHandlers, type GatewayResults } from './gateway';
 import { recurringHandlers, type RecurringResults } from './recurring';
 import { outboxHandlers, type OutboxResults } from './outbox';
+import { payPagesHandlers, type PayPagesResults } from './pay-pages';
 import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
 import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResults } from './queue';
 import { catalogueHandlers, type CatalogueResults } from './catalogue';
@@ -56,6 +57,7 @@ export * from './keys';
 export * from './gateway';
 export * from './recurring';
 export * from './outbox';
+export * from './pay-pages';
 export * from './billing-links';
 export * from './queue';
 export * from './catalogue';
@@ -63,7 +65,7 @@ export * from './cart';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -100,6 +102,7 @@ export const handlerArgs = {
   ...gatewayHandlers,
   ...recurringHandlers,
   ...outboxHandlers,
+  ...payPagesHandlers,
   ...billingLinksHandlers,
   ...queueHandlers,
   ...catalogueHandlers,
@@ -125,6 +128,7 @@ export interface HandlerResults
     GatewayResults,
     RecurringResults,
     OutboxResults,
+    PayPagesResults,
     BillingLinksResults,
     QueueResults,
     CatalogueResults,

@@ -13,5 +13,8 @@ export const receiptsHandlers = {
 export interface ReceiptsResults {
   /** In the node host this always fails with code `use_browser_print`: the renderer then calls window.print(). */
   'receipt:print': { savedTo: string | null };
-  'receipt:email': { sentTo: string };
+  /** `delivery`: sent only when the mail server took it; otherwise waiting, and why (issue 21). */
+  'receipt:email': { sentTo: string; delivery: ReceiptDelivery };
 }
+
+export type ReceiptDelivery = { state: 'sent'; why: null } | { state: 'waiting'; why: string };

@@ -189,7 +189,10 @@ test('a manager voids a sale, a receipt is e-mailed, and a refund above what rem
   await expect(page.getByText('Enter an e-mail address like name@example.com.')).toBeVisible();
   await page.getByLabel('E-mail the receipt').fill('pat@example.com');
   await page.getByRole('button', { name: 'Send' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Receipt sent' })).toHaveText('Receipt sent to pat@example.com.');
+  // This host has no mail server: never "sent", but that it waits and why (issue 21; sent: counter-receipts-truth.spec.ts).
+  await expect(page.getByTestId('email-receipt-status')).toHaveText(
+    'The receipt to pat@example.com is waiting to be sent: no mail server is set up, so e-mail waits in the outbox until one is.',
+  );
   await shot(page, 'counter-12-receipt-emailed');
 
   await page.keyboard.press('F3');

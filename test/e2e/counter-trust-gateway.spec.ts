@@ -180,18 +180,23 @@ test('a saved-card charge whose answer is lost is charged once, however often th
   await page.keyboard.type('2468');
   const before2468 = await salesAtEngine('24.68');
   const picker = page.getByRole('dialog', { name: 'Charge $24.68 to a saved card' });
+  /** Picks the card and says yes on the question that follows. */
+  const chargeLost = async () => {
+    await picker.getByRole('button', { name: /Lost Answer/ }).click();
+    await page.getByRole('alertdialog', { name: 'Charge this saved card?' }).getByRole('button', { name: 'Yes, charge $24.68' }).click();
+  };
   proxy.postDelayMs = 4_000; // the POST reaches the gateway after the app gave up on it (1.5 s)
   try {
     await page.getByRole('button', { name: 'Charge a saved card…' }).click();
-    await picker.getByRole('button', { name: /Lost Answer/ }).click();
+    await chargeLost();
     await expect(picker.getByRole('alert')).toContainText('did not answer', { timeout: 15_000 });
     // The cashier tries again at once, and again after the first POST has landed.
-    await picker.getByRole('button', { name: /Lost Answer/ }).click();
+    await chargeLost();
     await expect.poll(() => proxy.delayedPending, { timeout: 20_000 }).toBe(0);
   } finally {
     proxy.postDelayMs = 0;
   }
-  if (await picker.isVisible()) await picker.getByRole('button', { name: /Lost Answer/ }).click();
+  if (await picker.isVisible()) await chargeLost();
   await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
   await expect(page.getByTestId('receipt').first()).toContainText('$24.68');
   expect(await salesAtEngine('24.68')).toBe(before2468 + 1);

@@ -76,6 +76,7 @@ test('save a customer card and bank account, update, delete, and charge the save
   await shot(page, 'manager-vault-03-charge-saved');
   await expectAccessible(page, 'charge a saved card');
   await dialog.getByRole('button', { name: /Pat Corporate/ }).click();
+  await page.getByRole('alertdialog', { name: 'Charge this saved card?' }).getByRole('button', { name: 'Yes, charge $42.00' }).click();
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
   await expect(page.getByTestId('receipt')).toContainText('Visa •••• 2149');
   await expect(page.getByTestId('receipt')).toContainText('$42.00');

@@ -81,6 +81,8 @@ describe('batches', () => {
     expect(lines).toHaveLength(6);
     expect(csv.csv).not.toMatch(/4111111111111111|5454545454545454/);
     expect(lines.some((l) => l.includes(',Part approved,') && l.includes(',1.00,2.01,'))).toBe(true);
+    // The bookkeeper reads who rang each sale up by name, not the gateway's clerk_number (issue 21).
+    expect(lines.slice(1).every((l) => l.endsWith(',Morgan'))).toBe(true);
   });
 
   it('two settles at once: one settles, the other is refused in words, nothing settles twice', async () => {

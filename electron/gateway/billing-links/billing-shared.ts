@@ -10,10 +10,20 @@ import { findByApiId } from '../framework/records';
 import type { HookArgs, Row, WriteInput } from '../framework/resource';
 import { BILLING_MSG } from './billing-messages';
 
+/**
+ * Where a location's customers open its payment pages: the location's pay_page_url (an engine
+ * extension: the public address a proxy or tunnel serves this engine at, set by the merchant),
+ * else the engine's own origin (127.0.0.1, which only this computer can open).
+ */
+export function payPagesOrigin(ctx: EngineContext, locationId: unknown): string {
+  const l = ctx.stmt('SELECT pay_page_url FROM locations WHERE id = ?').get(locationId) as { pay_page_url: string | null } | undefined;
+  return l?.pay_page_url ? l.pay_page_url.replace(/\/+$/, '') : ctx.origin;
+}
+
 /** `https://<payment_host>?paylink_id=<id>`: the engine is its own payment host. */
-export const paylinkUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/paylink?paylink_id=${encodeURIComponent(String(id))}`;
+export const paylinkUrl = (ctx: EngineContext, row: Row): string => `${payPagesOrigin(ctx, row.location_id)}/paylink?paylink_id=${encodeURIComponent(String(row.id))}`;
 /** `https://<host>/quickinvoice/?id=<id>`. */
-export const invoiceUrl = (ctx: EngineContext, id: unknown): string => `${ctx.origin}/quickinvoice/?id=${encodeURIComponent(String(id))}`;
+export const invoiceUrl = (ctx: EngineContext, row: Row): string => `${payPagesOrigin(ctx, row.location_id)}/quickinvoice/?id=${encodeURIComponent(String(row.id))}`;
 
 /** yyyy-mm-dd plus `days` (negative goes back). */
 export function addDays(date: string, days: number): string {

@@ -27,7 +27,7 @@ function emailTo(row: Row): string | undefined {
 }
 
 function queue(ctx: EngineContext, row: Row, kind: string, channels: { email: boolean; sms: boolean }, subject: string, text: string, withFiles: boolean): number {
-  const link = invoiceUrl(ctx, row.id);
+  const link = invoiceUrl(ctx, row);
   const base = { locationId: String(row.location_id), kind, link, resourceType: 'quickinvoice', resourceId: String(row.id) };
   let sent = 0;
   const to = emailTo(row);

@@ -26,7 +26,7 @@ import { MANAGERS, SELLERS } from '../framework/permissions';
 /** Queues the pay link message on each channel delivery_method asks for (and has a recipient). */
 export function sendPaylink(ctx: EngineContext, row: Row, channels: { email: boolean; sms: boolean } = { email: true, sms: true }): number {
   const method = Number(row.delivery_method);
-  const link = paylinkUrl(ctx, row.id);
+  const link = paylinkUrl(ctx, row);
   const merchant = locationName(ctx, row.location_id);
   const cents = parseMoney(row.amount_due);
   const what = cents ? `${formatMoneyDisplay(cents)} ` : '';
@@ -86,7 +86,7 @@ export const paylinkResource: ResourceDef = {
     location: refExpand('location', 'location_id'),
     tags: () => [],
     created_user: createdUserExpand,
-    payment_url: (ctx, row) => paylinkUrl(ctx, row.id),
+    payment_url: (ctx, row) => paylinkUrl(ctx, row),
   },
   validate({ ctx, auth, errs, mode, input, existing }) {
     if (mode === 'update' && existing && (existing.status_id === 1 || existing.active === 0)) throw new ApiError(422, { general: [BILLING_MSG.PAYLINK_CLOSED] });

@@ -78,6 +78,8 @@ export const locationResource: ResourceDef = {
     default_cc: str(24, 36, { create: false, keepsDigits: 'identifier' }),
     developer_company_id: { type: 'string', readOnly: true },
     email_reply_to: str(0, 60, { format: 'email' }),
+    // Engine extension: where customers open this location's pay links and invoices (billing-shared.ts payPagesOrigin).
+    pay_page_url: str(0, 128, { format: 'url' }),
     location_api_id: str(24, 36, { format: 'no-spaces' }),
     location_api_key: { type: 'string', readOnly: true },
     ticket_hash_key: { type: 'string', readOnly: true },

@@ -172,5 +172,14 @@ const v4: Migration = {
   },
 };
 
-export const merchantMigrations: Migration[] = [v1, v2, v3, v4];
+const v5: Migration = {
+  version: 5,
+  module: M,
+  name: "locations' pay_page_url: the public address of their payment pages (engine extension)",
+  up(db) {
+    db.exec('ALTER TABLE locations ADD COLUMN pay_page_url TEXT;');
+  },
+};
+
+export const merchantMigrations: Migration[] = [v1, v2, v3, v4, v5];
 export const merchantReferenceTables = ['terminal_manufacturers', 'terminal_applications', 'scanner_manufacturers', 'scanner_models'];

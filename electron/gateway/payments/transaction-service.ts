@@ -507,7 +507,11 @@ export class TransactionService {
     d.account_type = account.accountType;
     d.ach_sec_code = account.achSecCode;
     d.exp_date = account.expDate;
-    d.entry_mode_id = method === 'cc' ? (swiped ? (read?.entryMode ?? 'S') : 'K') : null;
+    // A refund made by reference to a sale (no card in front of the clerk) keeps the sale's entry
+    // mode: nothing was keyed, and the receipt and the batch's by-entry totals name how the card
+    // was taken (a chip sale's refund says chip).
+    const refundedEntry = refundOf && !swiped && !presented ? (JSON.parse(this.recordJson(refundOf)) as { entry_mode_id?: unknown }).entry_mode_id : undefined;
+    d.entry_mode_id = method === 'cc' ? (swiped ? (read?.entryMode ?? 'S') : typeof refundedEntry === 'string' ? refundedEntry : 'K') : null;
     if (d.card_present == null && swiped) d.card_present = true;
     if (read?.emv) d.emv_receipt_data = read.emv;
     // A card read at the terminal brings its own entry mode, card_present and EMV data.

@@ -187,7 +187,7 @@ export function CartPanel() {
       {savedOpen && (
         <SavedMethodDialog
           amountCents={cardAmount}
-          onCharge={async (methodId) => ((await c.paySaved(methodId, cardAmountArg)) ? null : (useCartStore.getState().error ?? ''))}
+          onCharge={async (methodId, already) => ((await c.paySaved(methodId, cardAmountArg, already)) ? null : (useCartStore.getState().error ?? ''))}
           onClose={() => setSavedOpen(false)}
         />
       )}

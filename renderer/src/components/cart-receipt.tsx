@@ -70,7 +70,8 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
   const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
   return (
     <article className="receipt cart-receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'cart-receipt' : 'cart-receipt-merchant'}>
-      <ReceiptHead header={header} createdTs={Math.floor(cart.createdTs / 1000)} cashier={data.cashier} />
+      {/* The time it was paid, as a receipt says (the cart may have been started long before). */}
+      <ReceiptHead header={header} createdTs={Math.floor((cart.paidTs ?? cart.createdTs) / 1000)} cashier={data.cashier} />
       <p className="receipt-type">SALE</p>
       <table className="cart-receipt-lines">
         <caption className="sr-only">Items</caption>

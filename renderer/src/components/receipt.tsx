@@ -107,9 +107,34 @@ export function SignatureBlock({ text = 'I agree to pay the above total accordin
 
 export const receiptFoot = (copy: ReceiptCopy) => (copy === 'merchant' ? 'Merchant copy' : 'Customer copy · Thank you!');
 
-export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; header: ReceiptHeader; copy?: ReceiptCopy }) {
+/** A card's own lines on a receipt of a sale paid on two cards: the card, what it paid, how it was taken, auth code and Ref. */
+function CardPaid({ t }: { t: TransactionView }) {
+  return (
+    <>
+      <div className="receipt-tender" data-testid="receipt-card">
+        <dt>
+          {t.cardBrand} •••• {t.lastFour}
+        </dt>
+        <dd>{money(t.amountCents)}</dd>
+      </div>
+      <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
+      <AuthAndRef t={t} />
+    </>
+  );
+}
+
+/**
+ * `first`: the partial approval this sale collected the rest of. The receipt is then of the
+ * whole sale — its subtotal, tax, tip and total from the first card's request — and of every
+ * card with what each paid. Simplification: only the result screen knows the first card (an
+ * e-mailed or reprinted receipt is still of one transaction, which names the other by Ref).
+ */
+export function Receipt({ t, header, copy = 'customer', first = null }: { t: TransactionView; header: ReceiptHeader; copy?: ReceiptCopy; first?: TransactionView | null }) {
   const refund = t.kind === 'refund';
-  const subtotal = t.requestedCents - t.taxCents - t.tipCents;
+  /** The first card of a sale paid on two (null when one card paid). */
+  const split = !refund && t.state !== 'declined' ? first : null;
+  const whole = split ?? t;
+  const subtotal = whole.requestedCents - whole.taxCents - whole.tipCents;
   const checkAuth = t.entryMode === 'check' && t.state !== 'declined' ? checkAuthorization(header.name) : null;
   return (
     <article className="receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'receipt' : 'receipt-merchant'}>
@@ -123,11 +148,20 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
       )}
       <dl className="receipt-lines">
         {refund && t.previousTransactionId && <Fact label="Refund of sale">Ref {shortRefOf(t.previousTransactionId)}</Fact>}
-        <CardFacts t={t} />
-        {!refund && (t.taxCents > 0 || t.tipCents > 0) && <Fact label="Subtotal">{money(subtotal)}</Fact>}
-        {!refund && t.taxCents > 0 && <Fact label="Tax">{money(t.taxCents)}</Fact>}
-        {!refund && t.tipCents > 0 && <Fact label="Tip">{money(t.tipCents)}</Fact>}
-        {t.partial ? (
+        {split === null && <CardFacts t={t} />}
+        {!refund && (whole.taxCents > 0 || whole.tipCents > 0) && <Fact label="Subtotal">{money(subtotal)}</Fact>}
+        {!refund && whole.taxCents > 0 && <Fact label="Tax">{money(whole.taxCents)}</Fact>}
+        {!refund && whole.tipCents > 0 && <Fact label="Tip">{money(whole.tipCents)}</Fact>}
+        {split ? (
+          <>
+            <div className="receipt-total" data-testid="receipt-sale-total">
+              <dt>Total</dt>
+              <dd>{money(split.requestedCents)}</dd>
+            </div>
+            <CardPaid t={split} />
+            <CardPaid t={t} />
+          </>
+        ) : t.partial ? (
           <>
             <Fact label="Total due">{money(t.requestedCents)}</Fact>
             <div className="receipt-total" data-testid="receipt-partial">
@@ -144,14 +178,14 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
         )}
         {t.refundedCents > 0 && <Fact label="Refunded">-{money(t.refundedCents)}</Fact>}
         <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]}</Fact>
-        <AuthAndRef t={t} />
+        {split === null && <AuthAndRef t={t} />}
       </dl>
       {checkAuth && copy === 'customer' && (
         <p className="receipt-small receipt-authorization" data-testid="receipt-check-authorization">
           {checkAuth}
         </p>
       )}
-      {copy === 'merchant' && (t.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
+      {copy === 'merchant' && (t.signatureLine || first?.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
       <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : receiptFoot(copy)}</p>
     </article>
   );
@@ -167,9 +201,9 @@ export function BothCopies({ receipt }: { receipt: (copy: ReceiptCopy) => ReactN
   );
 }
 
-/** Both copies of a transaction's receipt. */
-export function ReceiptSet({ t, header }: { t: TransactionView; header: ReceiptHeader }) {
-  return <BothCopies receipt={(copy) => <Receipt t={t} header={header} copy={copy} />} />;
+/** Both copies of a transaction's receipt (`first`: see Receipt). */
+export function ReceiptSet({ t, header, first = null }: { t: TransactionView; header: ReceiptHeader; first?: TransactionView | null }) {
+  return <BothCopies receipt={(copy) => <Receipt t={t} header={header} copy={copy} first={first} />} />;
 }
 
 /** The header from the sale configuration (store settings), or the name alone while it loads. */

@@ -3,7 +3,8 @@
  * account (masked), charge the total. The result shows on the usual result screen.
  * Kept in its own component so the sale screen only hosts it.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { needsLargeConfirm, type GuardConfirmations } from '../../../shared/amount-guards';
 import type { ContactView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { AttemptRef, settleWhenKnown } from '../lib/attempt-ref';
@@ -12,6 +13,7 @@ import { isTopmostModal } from '../lib/topmost-modal';
 import { useFocusTrap } from '../lib/use-focus-trap';
 import { DECLINED_BY_CASHIER, sendConfirmed } from '../stores/amount-question-store';
 import { useSaleStore } from '../stores/sale-store';
+import { ConfirmDialog } from './confirm-dialog';
 import { TextField } from './text-field';
 import { ErrorNote } from './outcome-note';
 
@@ -33,14 +35,19 @@ const savedAttempt = new AttemptRef();
 function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
   // Read once: the amount cannot change while this modal dialog is open (a selector returning a new object each time would loop).
   const [totals] = useState(() => useSaleStore.getState().totals());
-  async function charge(id: string): Promise<string | null> {
+  async function charge(id: string, already: GuardConfirmations): Promise<string | null> {
     const clientRef = savedAttempt.for(`${id}|${totals.subtotalCents}|${totals.taxCents}|${totals.tipCents}`);
-    const r = await sendConfirmed(totals, async (c) => {
-      useSaleStore.setState({ phase: 'charging' });
-      const sent = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef, ...c });
-      settleWhenKnown(savedAttempt, sent);
-      return sent;
-    });
+    const r = await sendConfirmed(
+      totals,
+      async (c) => {
+        useSaleStore.setState({ phase: 'charging' });
+        const sent = await ringup.vaultCharge({ id, subtotalCents: totals.subtotalCents, taxCents: totals.taxCents, tipCents: totals.tipCents, clientRef, ...c });
+        settleWhenKnown(savedAttempt, sent);
+        return sent;
+      },
+      'charge',
+      already,
+    );
     if (!r.ok) {
       useSaleStore.setState({ phase: 'entry' });
       return r.error.code === DECLINED_BY_CASHIER ? '' : r.error.message;
@@ -51,19 +58,32 @@ function SaleSavedMethodDialog({ onClose }: { onClose(): void }) {
   return <SavedMethodDialog amountCents={totals.totalCents} onCharge={charge} onClose={onClose} />;
 }
 
+/** A saved method picked in the list, waiting for the cashier's Yes. */
+interface Picked {
+  methodId: string;
+  customer: string;
+  label: string;
+}
+
 /**
  * Finds a customer and charges one of their saved methods `amountCents` through `onCharge`
- * (which answers an error sentence; '' when the cashier said no to the large-amount question,
- * and the dialog stays open to pick again; or null when done: the dialog closes). Shared by
- * the keypad sale and the cart's saved-card tender.
+ * (which answers an error sentence; '' when the cashier said no to a question (the tip's),
+ * and the dialog stays open to pick again; or null when done: the dialog closes). Picking a
+ * card only asks — the amount, the card and the customer, Cancel focused — as every other way
+ * to take money does; a large amount is confirmed on that same question, not on a second one.
+ * Shared by the keypad sale and the cart's saved-card tender.
  */
-export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCents: number; onCharge(methodId: string): Promise<string | null>; onClose(): void }) {
+export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCents: number; onCharge(methodId: string, already: GuardConfirmations): Promise<string | null>; onClose(): void }) {
   const ref = useRef<HTMLDivElement>(null);
   useFocusTrap(ref);
+  const config = useSaleStore((s) => s.config);
   const [text, setText] = useState('');
   const [contacts, setContacts] = useState<ContactView[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [picked, setPicked] = useState<Picked | null>(null);
+  const large = config !== null && needsLargeConfirm(config, amountCents);
+  const cancelPick = useCallback(() => setPicked(null), []);
 
   useEffect(() => {
     let live = true;
@@ -89,11 +109,12 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
     return () => window.removeEventListener('keydown', onKey, true);
   }, [onClose]);
 
-  async function charge(id: string) {
+  async function charge(p: Picked) {
     setBusy(true);
     setError(null);
-    const problem = await onCharge(id);
+    const problem = await onCharge(p.methodId, large ? { confirmedCents: amountCents } : {});
     setBusy(false);
+    setPicked(null);
     if (problem !== null) return setError(problem || null);
     onClose();
   }
@@ -114,7 +135,7 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
           {contacts?.flatMap((c) =>
             c.methods.map((m) => (
               <li key={m.id}>
-                <button type="button" className="batch-pick" disabled={busy} onClick={() => void charge(m.id)}>
+                <button type="button" className="batch-pick" disabled={busy} onClick={() => setPicked({ methodId: m.id, customer: c.name, label: m.label })}>
                   <strong>{c.name}</strong>
                   <span>{m.label}</span>
                   <span className="muted">{m.kind === 'card' ? `Expires ${m.expiry ?? '—'}` : 'Bank account'} · Charge {money(amountCents)}</span>
@@ -124,6 +145,17 @@ export function SavedMethodDialog({ amountCents, onCharge, onClose }: { amountCe
           )}
         </ul>
       </div>
+      {picked && (
+        <ConfirmDialog title="Charge this saved card?" busy={busy} confirmLabel={`Yes, charge ${money(amountCents)}`} onCancel={cancelPick} onConfirm={() => void charge(picked)}>
+          <p className="confirm-amount" data-testid="confirm-amount">
+            {money(amountCents)}
+          </p>
+          <p data-testid="saved-charge-who">
+            {picked.label} of <strong>{picked.customer}</strong>
+          </p>
+          {large && config && <p>Check the amount with the customer: it is above {money(config.confirmAboveCents)}.</p>}
+        </ConfirmDialog>
+      )}
     </div>
   );
 }

@@ -14,6 +14,7 @@ import type { CoreStatus, GatewayAuthMethod, GatewayConnectionView } from '../..
 import { ringup } from '../bridge/bridge';
 import { Fact } from '../components/fact';
 import { OutcomeNote, type Outcome } from '../components/outcome-note';
+import { PayPageAddress } from '../components/pay-page-address';
 import { TextField } from '../components/text-field';
 import { useNavStore } from '../stores/nav-store';
 import { resetUserStores } from '../stores/user-store';
@@ -204,6 +205,8 @@ export function GatewayScreen() {
           )}
         </div>
       </section>
+
+      <PayPageAddress />
 
       <form className="panel gateway-form" aria-labelledby="gateway-change-title" onSubmit={save}>
         <h2 id="gateway-change-title" className="section-title">

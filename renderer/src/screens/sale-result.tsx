@@ -143,7 +143,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
         {outcome.approved && t.offline && t.apiId && <OfflineCustomer clientRefs={[t.apiId]} />}
       </section>
       <section className="receipt-column" aria-label="Receipt preview">
-        <ReceiptSet t={t} header={receiptHeaderOf(config)} />
+        <ReceiptSet t={t} header={receiptHeaderOf(config)} first={firstCard && outcome.approved ? firstCard.transaction : null} />
       </section>
     </div>
   );

@@ -43,10 +43,11 @@ export function answerAmountQuestion(yes: boolean): void {
 /**
  * Sends a payment of `a` with the cashier's confirmations (`send` gets only the keys the
  * cashier confirmed). Answers the core's Result; above the hard cap a refusal without sending;
- * `DECLINED_BY_CASHIER` when the cashier said no.
+ * `DECLINED_BY_CASHIER` when the cashier said no. `already`: what the cashier confirmed on the
+ * way's own question (the saved card's, which shows the amount): not asked twice.
  */
-export async function sendConfirmed<T>(a: GuardAmounts, send: (c: GuardConfirmations) => Promise<Result<T>>, purpose: AmountPurpose = 'charge'): Promise<Result<T>> {
-  const c: GuardConfirmations = {};
+export async function sendConfirmed<T>(a: GuardAmounts, send: (c: GuardConfirmations) => Promise<Result<T>>, purpose: AmountPurpose = 'charge', already: GuardConfirmations = {}): Promise<Result<T>> {
+  const c: GuardConfirmations = { ...already };
   const confirm = async (kind: SaleQuestion['kind']): Promise<boolean> => {
     const yes = await ask(kind === 'amount' ? { kind, totalCents: a.totalCents, purpose } : { kind, tipCents: a.tipCents, subtotalCents: a.subtotalCents, purpose });
     if (yes && kind === 'amount') c.confirmedCents = a.totalCents;
@@ -61,7 +62,7 @@ export async function sendConfirmed<T>(a: GuardAmounts, send: (c: GuardConfirmat
       return fail('above_hard_cap', msg, { amount: [msg] });
     }
     if (a.tipCents > 0 && needsTipConfirm(config, a.subtotalCents, a.tipCents) && !(await confirm('tip'))) return declined;
-    if (needsLargeConfirm(config, a.totalCents) && !(await confirm('amount'))) return declined;
+    if (needsLargeConfirm(config, a.totalCents) && c.confirmedCents !== a.totalCents && !(await confirm('amount'))) return declined;
   }
   for (;;) {
     const r = await send({ ...c });

@@ -7,6 +7,7 @@
 import type { CartReceiptData, CartView, CatalogueItem, DiscountChoice, KeyedCard } from '../../../shared/ipc/contract';
 import { isOfflinePlaceholder } from '../../../shared/offline-ref';
 import type { Result } from '../../../shared/result';
+import type { GuardConfirmations } from '../../../shared/amount-guards';
 import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
@@ -69,7 +70,8 @@ interface CartState {
   /** The counter's terminal for the balance or `amountCents` of it. */
   payTerminal(amountCents?: number): Promise<void>;
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
-  paySaved(methodId: string, amountCents?: number): Promise<boolean>;
+  /** `already`: the large amount the cashier confirmed on the saved card's own question. */
+  paySaved(methodId: string, amountCents?: number, already?: GuardConfirmations): Promise<boolean>;
   /** Cancels the sale (a card fully approved needs a manager: their PIN as `approval`). */
   cancel(approval?: Approval): Promise<void>;
   /** A keyed sale's partial approval: the rest becomes the cart's balance. */
@@ -121,8 +123,8 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
   const nextRef = () =>
     set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : newClientRef() }));
   /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
-  const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge') =>
-    sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose);
+  const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge', already?: GuardConfirmations) =>
+    sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose, already);
   /** What a card tender asks for: the typed part, or the whole balance. */
   const tenderCents = (amountCents: number | undefined) => amountCents ?? get().cart?.balanceCents ?? 0;
 
@@ -219,10 +221,10 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       );
       nextRef();
     },
-    async paySaved(methodId, amountCents) {
+    async paySaved(methodId, amountCents, already) {
       const clientRef = get().clientRef;
       const done = await run(
-        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c }), 'charge', already),
         (v) => {
           set({ message: v.message, shownOffline: offlineTenderOf(v) });
           showCart(v);

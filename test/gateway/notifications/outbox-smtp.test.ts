@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import { MAX_SEND_ATTEMPTS } from '../../../electron/gateway/notifications/smtp-mailer';
 import { smtpFromCli, smtpFromUrl } from '../../../electron/gateway/notifications/smtp-settings';
-import { createNotificationsModule } from '../../../electron/gateway/notifications/notifications-module';
+import { createNotificationsModule, NO_MAIL_SERVER } from '../../../electron/gateway/notifications/notifications-module';
 import { defaultModules } from '../../../electron/gateway/engine-modules';
 import { TestEngine } from '../helpers/engine-fixture';
 
@@ -77,7 +77,8 @@ describe('notification outbox and SMTP transport', () => {
     expect(all.status).toBe(200);
     expect(all.body.notifications.map((n: { channel: string }) => n.channel)).toEqual(['sms', 'email']);
     expect(all.body.notifications[0]).toMatchObject({ channel: 'sms', to_address: '5551234567', kind: 'paylink', link: 'http://127.0.0.1/pay/abc', sent_ts: null });
-    expect(all.body.notifications[1]).toMatchObject({ channel: 'email', to_address: 'pat@example.com', kind: 'receipt', sent_ts: null, send_error: null });
+    // Not sent (no mail server here; its send_error is the next test's).
+    expect(all.body.notifications[1]).toMatchObject({ channel: 'email', to_address: 'pat@example.com', kind: 'receipt', sent_ts: null });
     expect(all.body.notifications[1].body).toContain('$12.34');
     expect(all.body.notifications[1].body).not.toContain('4111111111111111');
     expect(all.body.meta.pagination.totalCount).toBe(2);
@@ -86,6 +87,17 @@ describe('notification outbox and SMTP transport', () => {
     const one = await te.get(`/notifications/${all.body.notifications[1].id}`);
     expect(one.body.notification.id).toBe(all.body.notifications[1].id);
     expect((await te.get('/notifications', { creds: null })).status).toBe(401);
+  });
+
+  it('without a mail server, unsent e-mail says why it waits (send_error, nothing tried); an SMS is left as it was', async () => {
+    const te = await TestEngine.start({ schedulerIntervalMs: 0 });
+    engines.push(te);
+    expect((await sale(te, 'pat@example.com')).status).toBe(201);
+    te.engine.ctx.notify({ locationId: te.locationId, channel: 'sms', to: '5551234567', subject: 'Pay link', body: 'Pay here', kind: 'paylink', link: 'http://127.0.0.1/pay/abc' });
+    await te.engine.ctx.runDueWork(te.locationId);
+    const email = (await te.get('/notifications?channel=email')).body.notifications[0];
+    expect(email).toMatchObject({ sent_ts: null, send_attempts: 0, send_error: NO_MAIL_SERVER });
+    expect((await te.get('/notifications?channel=sms')).body.notifications[0]).toMatchObject({ sent_ts: null, send_error: null });
   });
 
   it("e-mails a quick invoice with its stored file attached when attach_files_to_email is 1 (the engine's own wiring)", async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { AmountKeypad } from '../components/amount-keypad';
 import { CardForm, type CardFormHandle } from '../components/card-form';
 import { TerminalPayment } from '../components/terminal-payment';
@@ -21,6 +21,7 @@ import { OfflineTenderCustomer } from '../components/offline-customer';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
 import { useAcknowledgeShown } from '../lib/acknowledge-shown';
+import { useWedgeScanner } from '../lib/use-wedge-scanner';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -88,6 +89,13 @@ export function SaleScreen() {
   const cartActive = cart.cart !== null && (cart.cart.lines.length > 0 || cart.cart.status !== 'open');
   const catalogueOn = cart.items.length > 0 || cartActive;
   // --- end cart hook-in
+
+  // Issue 21, point 9: a barcode scanner that types adds the item, wherever the focus is on this screen (not in another field).
+  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && (cart.cart?.status ?? 'open') === 'open' && !(cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false);
+  const addCode = cart.addCode;
+  const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
+  const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
+  useWedgeScanner({ enabled: scanOpen, onScan: addCode, readAmount, restoreAmount });
 
   if (cart.receipt) {
     return (

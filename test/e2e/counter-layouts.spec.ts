@@ -146,3 +146,17 @@ for (const size of SIZES) {
     await expect(page.getByTestId('cart-line')).toHaveCount(0);
   });
 }
+
+test("a manager's header, with the most tabs, keeps to one row at every size", async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.manager);
+  await page.keyboard.press('F2');
+  for (const size of SIZES) {
+    await page.setViewportSize(size);
+    await expect(page.locator('.top-bar')).toBeVisible();
+    await test.step(`${size.width}×${size.height}`, () => expectHeaderOneRow(page));
+    await expectNoSideScroll(page);
+    await page.screenshot({ path: `test/output/screenshots/layout-04-manager-header-${size.width}x${size.height}.png`, clip: { x: 0, y: 0, width: size.width, height: 80 } });
+  }
+  await expectAccessible(page, "a manager's header at 800×480");
+});

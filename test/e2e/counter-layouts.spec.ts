@@ -142,6 +142,15 @@ for (const size of SIZES) {
     await page.screenshot({ path: `test/output/screenshots/layout-02-ticket-${name}.png` });
     await shot(page, `layout-03-ticket-${name}-full`);
     await expectAccessible(page, `20-line ticket at ${name}`);
+    await page.keyboard.press('F9');
+    await page.screenshot({ path: `test/output/screenshots/layout-05-ticket-${name}-dark.png` });
+    await expectAccessible(page, `20-line ticket at ${name}, dark`);
+    await page.keyboard.press('F9');
+    // The ticket's Charge brings the ways to pay into view, the cash handed over focused to type it.
+    await page.getByRole('button', { name: /^Charge \$[\d,.]+$/ }).click();
+    await expect(page.getByLabel('Cash handed over')).toBeFocused();
+    await expect(page.getByLabel('Cash handed over')).toBeInViewport();
+    await page.screenshot({ path: `test/output/screenshots/layout-06-pay-${name}.png` });
     await page.getByRole('button', { name: 'Clear cart' }).click();
     await expect(page.getByTestId('cart-line')).toHaveCount(0);
   });

@@ -83,7 +83,7 @@ export function CartPanel() {
   }, []);
 
   return (
-    <section className="panel order-panel ticket" aria-labelledby="cart-title">
+    <section className="panel order-panel ticket" aria-labelledby="cart-title" tabIndex={0}>
       <h2 id="cart-title" className="section-title">
         {due ? 'Collect the rest' : 'Cart'}
       </h2>

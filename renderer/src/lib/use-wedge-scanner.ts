@@ -1,6 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { isTypingTarget } from './shortcuts';
-import { WEDGE_IDLE, WEDGE_RULES, wedgeStep, type WedgeState } from './wedge-scan';
+import { WEDGE_IDLE, wedgeStep, type WedgeState } from './wedge-scan';
+
+/** How long held keys wait for the next key of their burst before they go on as a person's. */
+const HELD_KEYS_WAIT_MS = 400;
 
 /** The one text field a scan may come through (the sale screen's item search): marked with this attribute. */
 export const SCAN_FIELD_ATTR = 'data-scan-field';
@@ -97,9 +100,12 @@ export function useWedgeScanner({ enabled, onScan, readAmount, restoreAmount }: 
           e.preventDefault();
           e.stopImmediatePropagation();
           held.push({ target: e.target ?? document, init: { key: e.key, code: e.code, shiftKey: e.shiftKey, bubbles: true, cancelable: true } });
+        }
+        // Held keys wait while the burst goes on; when no key comes for a while (by this window's
+        // clock, which a busy screen slows: hence not the burst's own 150 ms), they were a person's and go on.
+        if (held.length > 0) {
           clearTimeout(timer);
-          // No Enter in time: a person's keys after all; they go on.
-          timer = setTimeout(reset, WEDGE_RULES.maxGapMs + 10);
+          timer = setTimeout(reset, HELD_KEYS_WAIT_MS);
         }
         return;
       }

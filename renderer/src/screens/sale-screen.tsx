@@ -164,7 +164,8 @@ export function SaleScreen() {
 
   return (
     <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale" data-screen-focus>
-      <section className="panel" aria-labelledby="sale-title">
+      {/* Each side scrolls inside itself (issue 21): it takes the focus, so the keyboard scrolls it even while its controls are disabled. */}
+      <section className="panel" aria-labelledby="sale-title" tabIndex={0}>
         <h1 id="sale-title" className="section-title">
           {s.firstCard ? 'Collect the rest' : 'New sale'}
         </h1>
@@ -198,7 +199,7 @@ export function SaleScreen() {
       {cartActive && !charging ? (
         <CartPanel />
       ) : (
-      <section className="panel order-panel" aria-label="Order and card">
+      <section className="panel order-panel" aria-label="Order and card" tabIndex={0}>
         {s.configError && (
           <p className="notice notice-error" role="alert">
             {s.configError}

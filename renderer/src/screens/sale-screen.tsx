@@ -91,7 +91,9 @@ export function SaleScreen() {
   // --- end cart hook-in
 
   // Issue 21, point 9: a barcode scanner that types adds the item, wherever the focus is on this screen (not in another field).
-  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && (cart.cart?.status ?? 'open') === 'open' && !(cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false);
+  // A due cart, or one with a payment taken or running, keeps its lines as they are (no quick key, no scan).
+  const linesFixed = cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false);
+  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && !linesFixed;
   const addCode = cart.addCode;
   const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
   const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
@@ -180,7 +182,7 @@ export function SaleScreen() {
             {cart.message}
           </p>
         )}
-        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
+        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || linesFixed} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {catalogueOn && (
           <button

@@ -89,6 +89,21 @@ export class Catalogue {
     return r ? toItem(r) : undefined;
   }
 
+  /**
+   * The active item a scanned or typed code names: its SKU, else its product code, matched
+   * whole and without regard to case (a barcode is a whole code, never the start of one).
+   */
+  byCode(code: string): CatalogueItem | undefined {
+    const r = this.db
+      .prepare(
+        `SELECT * FROM catalogue_items
+          WHERE archived = 0 AND (lower(sku) = lower(@code) OR lower(product_code) = lower(@code)) AND @code <> ''
+          ORDER BY lower(sku) = lower(@code) DESC, created_ts LIMIT 1`,
+      )
+      .get({ code: code.trim() }) as ItemRow | undefined;
+    return r ? toItem(r) : undefined;
+  }
+
   get(id: string): CatalogueItem | undefined {
     const r = this.db.prepare('SELECT * FROM catalogue_items WHERE id = ?').get(id) as ItemRow | undefined;
     return r ? toItem(r) : undefined;

@@ -25,6 +25,7 @@ import { CART_SALES_PAGE_SIZE, type CartView, type HandlerMap, type HandlerResul
 import { DEFAULT_CART_RULES, type CartRules, type TaxCategory } from '../../shared/ipc/catalogue';
 import { formatMoney as centsToDecimal } from '../../shared/payments/money';
 import { validateLevel3 } from '../../shared/payments/level3-schema';
+import { luhnValid } from '../../shared/payments/luhn';
 import { LEVEL3_NOTES, level3FromCart, NETWORK_NAMES, plainLevel3Error } from './cart-level3';
 import { fail, ok, type Result } from '../../shared/result';
 import type { GatewayClient } from '../client/gateway-client';
@@ -63,6 +64,10 @@ export const TENDER_COPY = {
   cartBusy: 'Finish or clear the sale in the cart first.',
   alreadyInCart: 'This card sale is already part of a cart.',
   noItem: 'That item is not in the catalogue (or it was archived).',
+  /** A scanned code no active item has (issue 21, point 9). */
+  noCode: (code: string) => `No item has the code ${code}. Check the item in the catalogue, or find it by name.`,
+  /** Not echoed: digits that pass the card check could be a card number keyed into the wrong place. */
+  noCodeUnsaid: 'No item has the code you scanned (it is not shown here: it could be a card number). Check the item in the catalogue, or find it by name.',
   /** Collecting a due cart (issue 20, point 4). */
   notDue: 'Only a sale with money due can be collected: this one owes nothing.',
   collectBusy: 'Finish or clear the sale in your cart first, then collect the rest of this one.',
@@ -75,6 +80,7 @@ type CartHandlers = Pick<
   HandlerMap,
   | 'cart:current'
   | 'cart:add-item'
+  | 'cart:add-code'
   | 'cart:add-open'
   | 'cart:set-quantity'
   | 'cart:remove-line'
@@ -480,6 +486,14 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const item = catalogue.get(itemId);
         if (!item || item.archived) return fail('not_found', TENDER_COPY.noItem);
         store.addItem(cartId, item, quantity);
+        return ok(null);
+      }),
+
+    'cart:add-code': async ({ code }) =>
+      edit((cartId) => {
+        const item = catalogue.byCode(code);
+        if (!item) return fail('not_found', /^\d{13,19}$/.test(code) && luhnValid(code) ? TENDER_COPY.noCodeUnsaid : TENDER_COPY.noCode(code));
+        store.addItem(cartId, item, 1);
         return ok(null);
       }),
 

@@ -10,7 +10,7 @@ import type { SaleStatus, Tender } from '../cart/tender-machine';
 
 export type { CartTotals, Discount } from '../cart/cart-math';
 export type { Tender } from '../cart/tender-machine';
-import { TAX_CATEGORIES } from './catalogue';
+import { codeSchema, TAX_CATEGORIES } from './catalogue';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
@@ -107,6 +107,11 @@ export const cartHandlers = {
   /** The signed-in user's open cart (a new, empty one when none). */
   'cart:current': z.void(),
   'cart:add-item': z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }),
+  /**
+   * One of the active item whose SKU or product code is `code` (a barcode scanner's read, issue 21):
+   * matched whole, any case. The codes' own alphabet: a card swipe's track (; = ^ ?) is refused unread.
+   */
+  'cart:add-code': z.strictObject({ code: codeSchema('The code', 32).min(1, 'The code is empty.') }),
   /** An open amount from the keypad (no catalogue item). */
   'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard'), confirmedCents }),
   /** Fewer of an item raises the share an amount discount takes: past the limit, a cashier needs a manager's `approval`. */
@@ -165,6 +170,7 @@ export const cartHandlers = {
 export interface CartResults {
   'cart:current': CartView;
   'cart:add-item': CartView;
+  'cart:add-code': CartView;
   'cart:add-open': CartView;
   'cart:set-quantity': CartView;
   'cart:remove-line': CartView;

@@ -11,7 +11,8 @@ import { centsSchema, idSchema } from './common';
 export const TAX_CATEGORIES = ['standard', 'exempt'] as const;
 export type TaxCategory = (typeof TAX_CATEGORIES)[number];
 
-const code = (label: string, max: number) =>
+/** A SKU, product or commodity code: letters, digits, spaces and . _ / - (a scanned code is checked with it too). */
+export const codeSchema = (label: string, max: number) =>
   z
     .string()
     .trim()
@@ -21,16 +22,16 @@ const code = (label: string, max: number) =>
 export const itemFieldsSchema = z.strictObject({
   name: z.string().trim().min(1, 'Enter the item name.').max(26, 'An item name is at most 26 characters (the Level 3 description).'),
   priceCents: centsSchema.min(1, 'Enter a price above $0.00.'),
-  sku: code('The SKU', 32).default(''),
+  sku: codeSchema('The SKU', 32).default(''),
   /** Level 3 product code; the SKU is used when empty. */
-  productCode: code('The product code', 12).default(''),
+  productCode: codeSchema('The product code', 12).default(''),
   unitCode: z
     .string()
     .trim()
     .default('EA')
     .refine((s) => isUnitCode(s), 'Use a unit of measure code such as EA, KGM, LTR or HUR.')
     .transform((s) => s.toUpperCase()),
-  commodityCode: code('The commodity code', 12).default(''),
+  commodityCode: codeSchema('The commodity code', 12).default(''),
   taxCategory: z.enum(TAX_CATEGORIES, { error: 'The tax category is standard or exempt.' }).default('standard'),
   /** Shown on the sale screen's quick-key grid. */
   quickKey: z.boolean().default(false),
@@ -58,7 +59,7 @@ export const cartRulesSchema = z.strictObject({
   /** Discounts above this percent of what they discount need a manager's PIN. */
   discountApprovalPercent: z.number().int().min(0, 'At least 0 %.').max(100, 'At most 100 %.'),
   /** Level 3 for Visa: the commodity code of a line that has none (an open amount); blank: the one the sale's items carry. */
-  defaultCommodityCode: code('The commodity code', 12),
+  defaultCommodityCode: codeSchema('The commodity code', 12),
 });
 export type CartRules = z.infer<typeof cartRulesSchema>;
 export const DEFAULT_CART_RULES: CartRules = { discountApprovalPercent: 20, defaultCommodityCode: '' };

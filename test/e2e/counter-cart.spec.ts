@@ -14,6 +14,7 @@ import type { Page } from '@playwright/test';
 import { expect, shot, test } from './fixtures';
 import { CARDS, countPrints, expectAccessible, openApp, printCount, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
+import { importCsv } from './helpers/catalogue';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
@@ -27,10 +28,6 @@ Muffin,2.99,MUF,MUF-1,EA,4410,standard,yes
 "Beans, 1 lb",12.99,BEA,BEA-1,LBR,4410,exempt,yes
 Small thing,1.86,SMA,SMA-1,EA,4410,standard,yes
 `;
-
-async function importCsv(page: Page, csv: string): Promise<void> {
-  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
-}
 
 async function keyCardAndCharge(page: Page, number: string, label: RegExp): Promise<void> {
   await page.getByLabel('Card number').fill(number);

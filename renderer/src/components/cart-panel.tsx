@@ -63,9 +63,14 @@ export function CartPanel() {
   useEffect(() => setCardPartText(''), [cart.balanceCents]);
   const closeApproval = useCallback(() => useCartStore.setState({ approvalFor: null, error: null }), []);
   const approve = useCallback((a: { managerId: string; pin: string }) => void useCartStore.getState().approve(a), []);
+  // Charge on the ticket's foot brings the ways to pay into view, the cash handed over first (keyboard first: type it).
+  const toPayment = useCallback(() => {
+    document.getElementById('ticket-pay')?.scrollIntoView({ block: 'start' });
+    document.getElementById('cash-tendered')?.focus({ preventScroll: true });
+  }, []);
 
   return (
-    <section className="panel order-panel" aria-labelledby="cart-title">
+    <section className="panel order-panel ticket" aria-labelledby="cart-title" tabIndex={0}>
       <h2 id="cart-title" className="section-title">
         {due ? 'Collect the rest' : 'Cart'}
       </h2>
@@ -101,33 +106,41 @@ export function CartPanel() {
 
       {!taken && <CartDiscount />}
 
-      <dl className="summary" data-testid="cart-summary">
-        <div>
-          <dt>Items</dt>
-          <dd>{money(t.grossCents)}</dd>
-        </div>
-        {t.lineDiscountCents + t.cartDiscountCents > 0 && (
+      {/* The ticket's foot (total and Charge) stays pinned at the bottom of the panel while a long ticket scrolls above it. */}
+      <div className="ticket-foot">
+        <dl className="summary" data-testid="cart-summary">
           <div>
-            <dt>Discounts{cart.cartDiscount ? ` (sale ${discountText(cart.cartDiscount)})` : ''}</dt>
-            <dd data-testid="cart-discounts">−{money(t.lineDiscountCents + t.cartDiscountCents)}</dd>
+            <dt>Items</dt>
+            <dd>{money(t.grossCents)}</dd>
           </div>
-        )}
-        <CartTaxAndTotal totals={t} totalTestId="cart-total" />
-        {cart.tenders
-          .filter((x) => x.status === 'approved')
-          .map((x) => (
-            <div key={x.id}>
-              <dt>{x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : tenderLabel(x.kind)}</dt>
-              <dd>−{money(x.approvedCents)}</dd>
+          {t.lineDiscountCents + t.cartDiscountCents > 0 && (
+            <div>
+              <dt>Discounts{cart.cartDiscount ? ` (sale ${discountText(cart.cartDiscount)})` : ''}</dt>
+              <dd data-testid="cart-discounts">−{money(t.lineDiscountCents + t.cartDiscountCents)}</dd>
             </div>
-          ))}
-        {taken && (
-          <div className="summary-total">
-            <dt>Balance due</dt>
-            <dd data-testid="cart-balance">{money(cart.balanceCents)}</dd>
-          </div>
+          )}
+          <CartTaxAndTotal totals={t} totalTestId="cart-total" />
+          {cart.tenders
+            .filter((x) => x.status === 'approved')
+            .map((x) => (
+              <div key={x.id}>
+                <dt>{x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : tenderLabel(x.kind)}</dt>
+                <dd>−{money(x.approvedCents)}</dd>
+              </div>
+            ))}
+          {taken && (
+            <div className="summary-total">
+              <dt>Balance due</dt>
+              <dd data-testid="cart-balance">{money(cart.balanceCents)}</dd>
+            </div>
+          )}
+        </dl>
+        {cart.balanceCents > 0 && (
+          <button type="button" className="btn btn-primary btn-xl btn-block" onClick={toPayment}>
+            Charge {money(cart.balanceCents)}
+          </button>
         )}
-      </dl>
+      </div>
 
       {c.message && (
         <p className="notice notice-info" role="status" data-testid="cart-message">
@@ -142,7 +155,7 @@ export function CartPanel() {
       )}
 
       {cart.balanceCents > 0 && (
-        <>
+        <div className="ticket-pay" id="ticket-pay" role="group" aria-label="Take the payment">
           <CashTender balanceCents={cart.balanceCents} disabled={c.busy} onPay={(cents) => void c.payCash(cents)} />
           <CartTerminalTender balanceCents={cart.balanceCents} />
           <div className="cash-tender" role="group" aria-labelledby="cart-card-title">
@@ -165,7 +178,7 @@ export function CartPanel() {
               Charge {money(cardAmount)} to a saved card…
             </button>
           </div>
-        </>
+        </div>
       )}
 
       <div className="form-actions">

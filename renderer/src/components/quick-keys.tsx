@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { money } from '../lib/money-format';
+import { SCAN_FIELD_ATTR } from '../lib/use-wedge-scanner';
 import { useCartStore } from '../stores/cart-store';
 
 /** Keys on one page of the grid: four rows of six at 1280 px, touch-sized. */
@@ -11,7 +12,7 @@ export const QUICK_KEYS_PER_PAGE = 24;
  * code. Either list runs over pages of 24 with Previous and Next, so no item is out of reach.
  */
 export function QuickKeys({ disabled }: { disabled: boolean }) {
-  const { items, search, setSearch, addItem } = useCartStore();
+  const { items, search, setSearch, addItem, scanNote } = useCartStore();
   const [page, setPage] = useState(0);
   const q = search.trim().toLowerCase();
   const all = q
@@ -30,12 +31,17 @@ export function QuickKeys({ disabled }: { disabled: boolean }) {
           type="search"
           value={search}
           placeholder="Name, SKU or code"
+          {...{ [SCAN_FIELD_ATTR]: '' }}
           onChange={(e) => {
             setSearch(e.target.value);
             setPage(0);
           }}
         />
       </div>
+      {/* A barcode scan (use-wedge-scanner.ts) says here what it did. */}
+      <p className={scanNote && !scanNote.added ? 'notice notice-error' : 'sr-only'} role="status" data-testid="scan-note">
+        {scanNote?.text}
+      </p>
       <div className="quick-keys" role="group" aria-label={q ? 'Items found' : 'Quick keys'}>
         {shown.map((i) => (
           <button key={i.id} type="button" className="quick-key" disabled={disabled} onClick={() => void addItem(i.id)} data-testid={`quick-key-${i.sku || i.id}`}>

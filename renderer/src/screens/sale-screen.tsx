@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { AmountKeypad } from '../components/amount-keypad';
 import { CardForm, type CardFormHandle } from '../components/card-form';
 import { TerminalPayment } from '../components/terminal-payment';
@@ -21,6 +21,7 @@ import { OfflineTenderCustomer } from '../components/offline-customer';
 import { QuickKeys } from '../components/quick-keys';
 import { useCartStore } from '../stores/cart-store';
 import { useAcknowledgeShown } from '../lib/acknowledge-shown';
+import { useWedgeScanner } from '../lib/use-wedge-scanner';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -89,6 +90,15 @@ export function SaleScreen() {
   const catalogueOn = cart.items.length > 0 || cartActive;
   // --- end cart hook-in
 
+  // Issue 21, point 9: a barcode scanner that types adds the item, wherever the focus is on this screen (not in another field).
+  // A due cart, or one with a payment taken or running, keeps its lines as they are (no quick key, no scan).
+  const linesFixed = cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false);
+  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && !linesFixed;
+  const addCode = cart.addCode;
+  const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
+  const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
+  useWedgeScanner({ enabled: scanOpen, onScan: addCode, readAmount, restoreAmount });
+
   if (cart.receipt) {
     return (
       <div className="result-layout">
@@ -156,7 +166,8 @@ export function SaleScreen() {
 
   return (
     <div className="sale-layout" ref={screenRef} tabIndex={-1} aria-label="Sale" data-screen-focus>
-      <section className="panel" aria-labelledby="sale-title">
+      {/* Each side scrolls inside itself (issue 21): it takes the focus, so the keyboard scrolls it even while its controls are disabled. */}
+      <section className="panel" aria-labelledby="sale-title" tabIndex={0}>
         <h1 id="sale-title" className="section-title">
           {s.firstCard ? 'Collect the rest' : 'New sale'}
         </h1>
@@ -171,7 +182,7 @@ export function SaleScreen() {
             {cart.message}
           </p>
         )}
-        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false)} />}
+        {catalogueOn && <QuickKeys disabled={charging || fixedRest || cart.busy || linesFixed} />}
         <AmountKeypad cents={s.subtotalCents} disabled={charging || s.firstCard !== null} onKey={press} />
         {catalogueOn && (
           <button
@@ -190,7 +201,7 @@ export function SaleScreen() {
       {cartActive && !charging ? (
         <CartPanel />
       ) : (
-      <section className="panel order-panel" aria-label="Order and card">
+      <section className="panel order-panel" aria-label="Order and card" tabIndex={0}>
         {s.configError && (
           <p className="notice notice-error" role="alert">
             {s.configError}

@@ -53,9 +53,13 @@ interface CartState {
   receiptData: CartReceiptData | null;
   /** A step waiting for a manager's PIN. */
   approvalFor: ApprovalFor | null;
+  /** What the last barcode scan did: the item it added, or why nothing was added. */
+  scanNote: { added: boolean; text: string } | null;
   load(): Promise<void>;
   setSearch(q: string): void;
   addItem(id: string): Promise<void>;
+  /** A scanned code: the core adds the item with that SKU or product code. */
+  addCode(code: string): Promise<void>;
   addOpen(amountCents: number): Promise<boolean>;
   setQuantity(lineId: string, quantity: number, approval?: Approval): Promise<void>;
   removeLine(lineId: string, approval?: Approval): Promise<void>;
@@ -142,15 +146,26 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     receipt: null,
     receiptData: null,
     approvalFor: null,
+    scanNote: null,
     async load() {
       const epoch = userEpoch();
       const [items, cart] = await Promise.all([ringup.catalogueList({ includeArchived: false, search: '' }), ringup.cartCurrent()]);
       if (epoch !== userEpoch()) return;
       set({ items: items.ok ? items.value : [], cart: cart.ok ? cart.value : null, error: cart.ok ? null : cart.error.message });
     },
-    setSearch: (search) => set({ search }),
+    setSearch: (search) => set({ search, scanNote: null }),
     // A new line starts a new story: the last sale's sentence (cancelled, approved) goes.
-    addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null }))),
+    addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null, scanNote: null }))),
+    // Its own note, not `error`: a code no item has is said beside the search field, where the scan is expected.
+    async addCode(code) {
+      const epoch = userEpoch();
+      const r = await ringup.cartAddCode({ code });
+      if (epoch !== userEpoch()) return;
+      if (!r.ok) return set({ scanNote: { added: false, text: r.error.fields?.code?.[0] ?? r.error.message } });
+      const lc = code.toLowerCase();
+      const item = get().items.find((i) => i.sku.toLowerCase() === lc || i.productCode.toLowerCase() === lc);
+      set({ cart: r.value, message: null, scanNote: { added: true, text: `Scanned: ${item?.name ?? code} added.` } });
+    },
     addOpen: (amountCents) =>
       run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), (v) => set({ cart: v, message: null })),
     setQuantity: async (lineId, quantity, approval) =>

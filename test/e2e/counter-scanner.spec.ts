@@ -1,0 +1,129 @@
+/**
+ * A barcode scanner that types (issue 21, point 9), end to end against the node host, the
+ * real engine and SQLite: a burst of keys and Enter, 5 ms apart by the scanner's clock, adds the item with that SKU or product code to the cart with no field focused
+ * or with the search field focused, and clears what its keys typed (the amount, the search
+ * text); a code no item has is said beside the search field; a person typing in the search
+ * field still searches; a quick amount and Enter still goes to the card; a scan into another
+ * field (a discount) adds nothing.
+ */
+import type { Page } from '@playwright/test';
+import { expect, shot, test } from './fixtures';
+import { importCsv } from './helpers/catalogue';
+import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { openManageTile } from './helpers/manager';
+
+test.describe.configure({ mode: 'serial' });
+
+const CSV = 'name,price,sku,product_code,quick_key\nLatte,4.20,4006381333931,LAT-12,yes\nCheese scone,3.10,SCN-0042,,yes\n';
+
+/**
+ * What a keyboard-wedge scanner sends: the code's keys 5 ms apart by the scanner's clock, then
+ * Enter. The keys go through Chromium's input pipeline (CDP Input.dispatchKeyEvent) with
+ * their timestamps set, so each event's timeStamp is the scanner's, however long this busy
+ * machine takes to hand them over (typed with Playwright's own 5 ms delay, one key was seen
+ * to arrive 108 ms after the one before).
+ */
+async function scan(page: Page, code: string): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  const t0 = Date.now() / 1000;
+  const keys = [...code].map((ch) => ({ key: ch, text: ch })).concat({ key: 'Enter', text: '\r' });
+  for (const [i, k] of keys.entries()) {
+    const at = t0 + i * 0.005;
+    const enter = k.key === 'Enter' ? { code: 'Enter', windowsVirtualKeyCode: 13 } : {};
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: k.key, text: k.text, unmodifiedText: k.text, timestamp: at, ...enter });
+    await cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, timestamp: at + 0.001, ...enter });
+  }
+  await cdp.detach();
+}
+
+const lines = (page: Page) => page.locator('[data-testid="cart-line"]');
+
+test('a manager loads two items with barcodes', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Catalogue');
+  await importCsv(page, CSV);
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 2 items.');
+});
+
+test('scans add items with no field focused and from the search field; their keys leave nothing typed; an unknown code is said', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  await expect(page.locator('[data-screen-focus]')).toBeFocused();
+
+  // No field focused: the EAN-13's digits must not stay in the amount, and its Enter must not go to the card.
+  await scan(page, '4006381333931');
+  await expect(lines(page)).toHaveCount(1);
+  await expect(lines(page).first()).toContainText('Latte');
+  await expect(page.getByTestId('scan-note')).toHaveText('Scanned: Latte added.');
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await expect(page.getByLabel('Card number')).not.toBeFocused();
+  // The product code: one more latte.
+  await scan(page, 'LAT-12');
+  await expect(page.getByRole('group', { name: 'Quantity of Latte' })).toContainText('2');
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+
+  // The search field focused: the item goes in and the field is left as it was (empty).
+  await page.getByLabel('Find an item').focus();
+  await scan(page, 'SCN-0042');
+  await expect(lines(page)).toHaveCount(2);
+  await expect(lines(page).nth(1)).toContainText('Cheese scone');
+  await expect(page.getByLabel('Find an item')).toHaveValue('');
+  await expect(page.getByTestId('cart-total')).toHaveText('$12.45'); // 2 × 4.20 + 3.10 = 11.50 + 8.25 % tax 0.95
+
+  // A code no item has: said beside the search field, and the cart is unchanged.
+  await page.locator('[data-screen-focus]').focus();
+  await scan(page, 'ZZZ-9999');
+  await expect(page.getByTestId('scan-note')).toHaveText('No item has the code ZZZ-9999. Check the item in the catalogue, or find it by name.');
+  await expect(page.getByTestId('scan-note')).toBeVisible();
+  await expect(lines(page)).toHaveCount(2);
+  await expect(page.getByTestId('sale-amount')).toContainText('$0.00');
+  await page.getByTestId('scan-note').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test/output/screenshots/scanner-01-unknown-code.png' });
+  await expectAccessible(page, 'sale screen after a scan of an unknown code');
+  await page.keyboard.press('F9');
+  await page.screenshot({ path: 'test/output/screenshots/scanner-02-unknown-code-dark.png' });
+  await expectAccessible(page, 'sale screen after a scan of an unknown code, dark');
+  await page.keyboard.press('F9');
+  await page.getByRole('button', { name: 'Clear cart' }).click();
+  await expect(lines(page)).toHaveCount(0);
+});
+
+test('a person typing in the search field searches; a quick amount and Enter goes to the card; a scan into the discount field adds nothing', async ({ page, app }) => {
+  await openApp(page, app);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+
+  // A person: a key every 150 ms, then Enter. The search finds the scone; nothing is added.
+  await page.getByLabel('Find an item').focus();
+  await page.keyboard.type('SCN-0042', { delay: 150 });
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Find an item')).toHaveValue('SCN-0042');
+  await expect(page.getByRole('group', { name: 'Items found' }).getByRole('button')).toHaveText([/Cheese scone/]);
+  await expect(lines(page)).toHaveCount(0);
+  await shot(page, 'scanner-03-person-searches');
+  await page.getByLabel('Find an item').fill('');
+
+  // Digits typed fast on the keypad and Enter: an amount (too short for a barcode), then the card.
+  await page.locator('[data-screen-focus]').focus();
+  await page.keyboard.type('1500');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('sale-amount')).toContainText('$15.00');
+  await expect(page.getByLabel('Card number')).toBeFocused();
+  await page.keyboard.press('Escape');
+  await page.locator('[data-screen-focus]').focus();
+  await page.keyboard.press('Delete');
+
+  // A cart with a line, then a scan while the discount field has the focus: its keys are the field's.
+  await page.getByTestId('quick-key-4006381333931').click();
+  await expect(lines(page)).toHaveCount(1);
+  await page.getByLabel('Discount (10% or 2.50)').focus();
+  await scan(page, 'SCN-0042');
+  await expect(page.getByLabel('Discount (10% or 2.50)')).toHaveValue('SCN-0042');
+  await expect(page.getByLabel('Discount (10% or 2.50)')).toHaveAttribute('aria-invalid', 'true');
+  await expect(lines(page)).toHaveCount(1);
+  await page.getByLabel('Discount (10% or 2.50)').fill('');
+  await page.getByRole('button', { name: 'Clear cart' }).click();
+  await expect(lines(page)).toHaveCount(0);
+});

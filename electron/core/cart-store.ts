@@ -48,6 +48,7 @@ interface TenderRow {
   change_cents: number;
   transaction_id: string | null;
   refunded_cents: number;
+  tip_cents: number;
 }
 
 export const CART_MESSAGES = {
@@ -171,6 +172,7 @@ export class CartStore {
       changeCents: r.change_cents,
       transactionId: r.transaction_id,
       refundedCents: r.refunded_cents,
+      tipCents: r.tip_cents,
     }));
   }
 
@@ -262,9 +264,9 @@ export class CartStore {
   /** Writes a step's result: the tenders (insert or update) and the sale's status, in one transaction. */
   saveTenderState(cartId: string, s: TenderState): void {
     const upsert = this.db.prepare(
-      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, created_ts)
-       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @ts)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents`,
+      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, tip_cents, created_ts)
+       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @tipCents, @ts)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents, tip_cents = excluded.tip_cents`,
     );
     this.db.transaction(() => {
       s.tenders.forEach((t, i) => upsert.run({ ...t, cartId, seq: i + 1, ts: this.now() }));

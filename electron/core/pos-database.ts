@@ -327,6 +327,9 @@ export const POS_MIGRATIONS: readonly string[] = [
    ALTER TABLE offline_queue ADD COLUMN owner TEXT;
    UPDATE offline_queue SET acked = 1;
    CREATE INDEX offline_queue_unacked ON offline_queue (seq) WHERE acked = 0 AND state = 'pending';`,
+  // Issue 21, point 10a: a card tender of a cart may carry a tip on top of its part of the
+  // balance (the tip is the card's, never part of what the cart's lines are paid with).
+  `ALTER TABLE cart_tenders ADD COLUMN tip_cents INTEGER NOT NULL DEFAULT 0 CHECK (tip_cents >= 0);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

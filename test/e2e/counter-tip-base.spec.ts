@@ -10,7 +10,7 @@ import type { Locator, Page } from '@playwright/test';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
-import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 let host: HostInfo;
@@ -120,4 +120,48 @@ test('smart tips: below the threshold the sale screen and the terminal offer fla
   await page.keyboard.press('F2');
   await page.keyboard.type('2000');
   await expect(page.getByRole('radio', { name: /^15%/ })).toContainText('$3.00');
+});
+
+test('a cart sale takes a tip by the same base: $1.50 chosen on the cart for a keyed card, and picked on the terminal', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await openApp(page, host);
+  // The cart comes with a catalogue (one item is enough; the sale is an open amount).
+  await signIn(page, USERS.manager);
+  await saveSettings(page, (p) => p.getByRole('radio', { name: 'The amount before tax' }).check());
+  await openManageTile(page, 'Catalogue');
+  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,unit_code,tax_category,quick_key\nLatte,4.50,LAT,EA,standard,yes\n') });
+  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item');
+  await signIn(page, USERS.cashier);
+  const addTen = async () => {
+    await page.keyboard.press('F2');
+    await page.keyboard.type('1000');
+    await page.getByRole('button', { name: 'Add $10.00 to the cart' }).click();
+    await expect(page.getByTestId('cart-total')).toHaveText('$10.75');
+  };
+
+  // On screen: the cart's 15 % is of the $10.00 before tax, and rides on the keyed card.
+  await addTen();
+  await page.getByRole('radio', { name: /^15%/ }).click();
+  await expect(page.getByRole('radio', { name: /^15%/ })).toContainText('$1.50');
+  await expectAccessible(page, 'cart with a tip');
+  await page.locator('.tip-picker').evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot(page, 'tip-base-cart-tip-1024');
+  await page.getByLabel('Card number').fill(CARDS.visa);
+  await page.getByLabel('Expiry').fill('12/30');
+  await page.getByLabel('Security code').fill('999');
+  await page.getByLabel('Billing ZIP').fill('32606');
+  await page.getByRole('button', { name: 'Charge $12.25 to the card' }).click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
+  await expect(page.getByTestId('receipt-cart-tip').first()).toHaveText('$1.50');
+  await shot(page, 'tip-base-cart-paid-keyed');
+  await page.getByRole('button', { name: /New sale/ }).click();
+
+  // On the terminal: the customer picks 15 % there, of the same $10.00.
+  await addTen();
+  await expect(page.getByRole('radio', { name: 'No tip' })).toHaveAttribute('aria-checked', 'true'); // the last cart's tip is not carried over
+  await expect(page.getByRole('switch', { name: 'Customer picks the tip on the terminal' }).or(page.getByLabel('Customer picks the tip on the terminal'))).toBeChecked();
+  sim.script = { ...sim.script, tip: 1 };
+  await page.getByTestId('cart-pay-terminal').click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('receipt-cart-tip').first()).toHaveText('$1.50');
 });

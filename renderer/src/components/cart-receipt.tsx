@@ -26,6 +26,11 @@ function TenderLines({ tender: x, card }: { tender: Tender; card: TransactionVie
         <dd>{money(x.approvedCents)}</dd>
       </div>
       {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
+      {x.tipCents > 0 && (
+        <Fact label="Tip on this card" testId="receipt-cart-tip">
+          {money(x.tipCents)}
+        </Fact>
+      )}
       {card ? (
         <>
           <CardFacts t={card} />

@@ -24,9 +24,14 @@ export interface SaleTotals {
   totalCents: number;
 }
 
-/** Tax on the subtotal; a percent tip on the store's tip base (before or after tax). */
+/** The chosen tip in cents: a percent on the store's tip base (before or after tax), or the flat or custom amount. */
+export function tipCentsOf(subtotalCents: number, taxCents: number, tip: TipChoice, tipBase: TipBase): number {
+  return tip.kind === 'percent' ? percentTipCents(tipBaseCents(subtotalCents, taxCents, tipBase), tip.percent) : tip.kind === 'none' ? 0 : tip.cents;
+}
+
+/** Tax on the subtotal; the tip on the store's tip base. */
 export function saleTotals(subtotalCents: number, taxOn: boolean, taxRateBp: number, tip: TipChoice, tipBase: TipBase): SaleTotals {
   const taxCents = taxOn ? Math.floor((subtotalCents * taxRateBp + 5000) / 10000) : 0;
-  const tipCents = tip.kind === 'percent' ? percentTipCents(tipBaseCents(subtotalCents, taxCents, tipBase), tip.percent) : tip.kind === 'none' ? 0 : tip.cents;
+  const tipCents = tipCentsOf(subtotalCents, taxCents, tip, tipBase);
   return { subtotalCents, taxCents, tipCents, totalCents: subtotalCents + taxCents + tipCents };
 }

@@ -120,6 +120,14 @@ test('smart tips: below the threshold the sale screen and the terminal offer fla
   await page.keyboard.press('F2');
   await page.keyboard.type('2000');
   await expect(page.getByRole('radio', { name: /^15%/ })).toContainText('$3.00');
+  // No tip picked on the terminal: the receipt suggests the same tips, on the same base ($20.00 before tax).
+  await page.getByLabel(/Customer picks the tip on the terminal/).check();
+  sim.script = { ...sim.script, tip: 0 };
+  await page.getByTestId('pay-terminal').click();
+  await expect(page.getByTestId('result-title')).toHaveText('Approved', { timeout: 20_000 });
+  await expect(page.getByTestId('receipt-suggested-tips').first()).toHaveText('Suggested tips: 15% $3.00 · 18% $3.60 · 20% $4.00');
+  await page.getByTestId('receipt-suggested-tips').first().scrollIntoViewIfNeeded();
+  await shot(page, 'tip-base-receipt-suggested-800');
 });
 
 test('a cart sale takes a tip by the same base: $1.50 chosen on the cart for a keyed card, and picked on the terminal', async ({ page }) => {

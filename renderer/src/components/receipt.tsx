@@ -5,6 +5,7 @@ import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { Fact } from './fact';
+import { ReceiptSuggestedTips } from './receipt-suggested-tips';
 
 const STATE_TEXT: Record<TransactionView['state'], string> = {
   approved: 'APPROVED',
@@ -151,6 +152,7 @@ export function Receipt({ t, header, copy = 'customer' }: { t: TransactionView; 
           {checkAuth}
         </p>
       )}
+      <ReceiptSuggestedTips t={t} />
       {copy === 'merchant' && (t.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
       <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : receiptFoot(copy)}</p>
     </article>

@@ -42,7 +42,8 @@ function tipOfferErrors(body: Body, errs: ErrorCollector): void {
     const amount = parseMoneyInput(body.transaction_amount);
     if (base === null || (amount !== null && base > amount)) errs.add('tip_base_amount', ROUTER_MSG.TIP_BASE_INVALID);
   }
-  if (present(body.tip_amounts)) {
+  // null is "not sent"; anything else must be the three amounts (an empty string is not a list).
+  if (body.tip_amounts !== undefined && body.tip_amounts !== null) {
     const a = body.tip_amounts;
     if (!Array.isArray(a) || a.length !== 3 || !a.every((v) => (parseMoneyInput(v) ?? 0) > 0)) errs.add('tip_amounts', ROUTER_MSG.TIP_AMOUNTS_INVALID);
   }

@@ -111,6 +111,8 @@ test('smart tips: below the threshold the sale screen and the terminal offer fla
   await saleScreenThenTerminal(page, '500', { name: /^\$2\.00/, shows: '$2.00' }, '$1.00');
   await page.getByRole('button', { name: /New sale/ }).click();
   await page.keyboard.type('500');
+  // The switch says what the terminal will offer: the flat amounts, not its percents.
+  await expect(page.getByText('Customer picks the tip on the terminal ($1.00, $2.00, $3.00)')).toBeVisible();
   await page.getByLabel(/Customer picks the tip on the terminal/).uncheck();
   await page.getByRole('radio', { name: /^\$3\.00/ }).click();
   await expect(page.getByTestId('sale-total')).toHaveText('$8.38');

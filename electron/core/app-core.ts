@@ -378,6 +378,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     events,
     locationId,
     guards: settings,
+    tipRules: settings,
     clerks,
     refs,
     lost,

@@ -51,6 +51,7 @@ interface TenderRow {
   transaction_id: string | null;
   refunded_cents: number;
   tax_cents: number;
+  tip_cents: number;
 }
 
 export const CART_MESSAGES = {
@@ -175,6 +176,7 @@ export class CartStore {
       transactionId: r.transaction_id,
       refundedCents: r.refunded_cents,
       taxCents: r.tax_cents,
+      tipCents: r.tip_cents,
     }));
   }
 
@@ -267,9 +269,9 @@ export class CartStore {
   /** Writes a step's result: the tenders (insert or update) and the sale's status, in one transaction. */
   saveTenderState(cartId: string, s: TenderState): void {
     const upsert = this.db.prepare(
-      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, tax_cents, created_ts)
-       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @taxCents, @ts)
-       ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents`,
+      `INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, transaction_id, refunded_cents, tax_cents, tip_cents, created_ts)
+       VALUES (@id, @cartId, @seq, @kind, @status, @requestedCents, @approvedCents, @tenderedCents, @changeCents, @transactionId, @refundedCents, @taxCents, @tipCents, @ts)
+       ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents, tip_cents = excluded.tip_cents`,
     );
     this.db.transaction(() => {
       s.tenders.forEach((t, i) => upsert.run({ ...t, cartId, seq: i + 1, ts: this.now() }));

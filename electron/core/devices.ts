@@ -36,6 +36,7 @@ import { presentedFingerprint, TERMINAL_CERTIFICATE_KEY } from '../devices/termi
 import { DEVICE_MSG, DeviceError } from '../devices/device-messages';
 import { TerminalDriver } from '../devices/terminal-driver';
 import type { GuardSettings } from '../../shared/amount-guards';
+import { terminalTipRequest, type TerminalTipRequest, type TipRules } from '../../shared/payments/tip-suggestions';
 import { serialMismatchOf, termsTextRefusal } from '../../shared/ipc/devices';
 import { refuseAmount } from './amount-refusal';
 import { clerkNumberOf, type ClerkRecords } from './clerk-records';
@@ -74,6 +75,8 @@ export interface DevicesDeps {
   locationId: string | undefined;
   /** The store's amount guards (hard cap, confirmation threshold, tip share), read on every payment. */
   guards: () => GuardSettings;
+  /** The store's tip base and smart tips (issue 21): what a terminal that asks for the tip offers. */
+  tipRules: () => TipRules;
   /** Who took which payment (the app's clerk records, shared with sales.ts). */
   clerks: ClerkRecords;
   statusIntervalMs?: number;
@@ -295,9 +298,9 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
    * refused in words; null when it is the one asked. The requested total is checked, not the
    * approved one: a partial approval is the processor's word, not the terminal's.
    */
-  async function refuseMismatch(outcome: SaleOutcome, args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], tipPercents: readonly number[] | null, session: Session): Promise<Result<never> | null> {
+  async function refuseMismatch(outcome: SaleOutcome, args: Parameters<DeviceHandlers['devices:terminal-sale']>[0], tipPercents: readonly number[] | null, told: Partial<TerminalTipRequest>, session: Session): Promise<Result<never> | null> {
     const v = outcome.transaction;
-    const mismatch = approvalMismatch(askOf(args.subtotalCents + args.taxCents, args.tipCents, tipPercents, deps.guards()), { approvedCents: v.requestedCents, tipCents: v.tipCents });
+    const mismatch = approvalMismatch(askOf(args.subtotalCents + args.taxCents, args.tipCents, tipPercents, deps.guards(), told), { approvedCents: v.requestedCents, tipCents: v.tipCents });
     if (!mismatch) return null;
     let reversed = false;
     try {
@@ -409,6 +412,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         }, deps.statePollMs ?? 200);
         // On disk with its cashier before it leaves: a lost answer is resumed after a restart too (lost-payments.ts).
         deps.lost.sending(ref, { way: 'terminal', session: s.value, amountCents: args.subtotalCents + args.taxCents + (args.tipCents ?? 0) });
+        // A tip the customer picks on the terminal: on the store's tip base, or smart tips' flat amounts (issue 21).
+        const told: Partial<TerminalTipRequest> = args.tipCents === null ? terminalTipRequest(args.subtotalCents, args.taxCents, deps.tipRules()) : {};
         let r: { routertransaction: V2Transaction } | undefined;
         try {
           r = await routerClient.request<{ routertransaction: V2Transaction }>('POST', '/routertransactions', {
@@ -420,6 +425,8 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
               transaction_amount: formatMoney(args.subtotalCents + args.taxCents),
               ...(args.taxCents > 0 ? { tax: formatMoney(args.taxCents) } : {}),
               ...(args.tipCents !== null ? { tip_amount: formatMoney(args.tipCents) } : {}),
+              ...(told.tipBaseCents !== undefined ? { tip_base_amount: formatMoney(told.tipBaseCents) } : {}),
+              ...(told.tipAmountsCents ? { tip_amounts: told.tipAmountsCents.map(formatMoney) } : {}),
               transaction_api_id: ref,
               clerk_number: clerkNumberOf(s.value.user.id),
             },
@@ -461,7 +468,7 @@ export function createDevicesHandlers(deps: DevicesDeps): DeviceHandlers & Devic
         return deps.lost.counted(ref, r.routertransaction, s.value, async (charged) => {
           const outcome = outcomeOf(charged);
           // The register decides the amount (issue 20, point 1): what was charged is checked against what was asked.
-          const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), s.value) : null;
+          const refused = outcome.approved ? await refuseMismatch(outcome, args, tipPercentsOf(parseJson(t.tip_percents)), told, s.value) : null;
           return refused ?? ok(madeBy(outcome, s.value));
         });
       }).finally(() => {

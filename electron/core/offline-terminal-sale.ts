@@ -26,6 +26,7 @@
  */
 import type { HandlerMap, SaleOutcome, Session, StoreSettings } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
+import { terminalTipRequest } from '../../shared/payments/tip-suggestions';
 import { openLink, type DeviceAddress } from '../devices/device-link';
 import { TerminalCertificateError } from '../devices/terminal-tls';
 import { DeviceError } from '../devices/device-messages';
@@ -137,11 +138,13 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
       running = driver;
       const askedCents = args.subtotalCents + args.taxCents;
       const voidRef = `v${args.clientRef}`.slice(0, 32);
+      // The tip picked on the terminal follows the store's tip base and smart tips, as on line (issue 21).
+      const told = args.tipCents === null ? terminalTipRequest(args.subtotalCents, args.taxCents, deps.settings()) : {};
       let read;
       try {
         read = await driver.sale({
           amountCents: args.subtotalCents + args.taxCents,
-          ...(args.tipCents !== null ? { tipCents: args.tipCents } : {}),
+          ...(args.tipCents !== null ? { tipCents: args.tipCents } : told),
           ecrRef: args.clientRef.slice(0, 32),
           storeAndForward: true,
         });
@@ -164,7 +167,7 @@ export function createOfflineTerminal(deps: OfflineTerminalDeps): OfflineTermina
       }
       // The register decides the amount (issue 20, point 1): the amount asked plus a tip within the store's share, within the cap.
       const settings = deps.settings();
-      const mismatch = approvalMismatch(askOf(askedCents, args.tipCents, term.settings.tipPercents, settings), read);
+      const mismatch = approvalMismatch(askOf(askedCents, args.tipCents, term.settings.tipPercents, settings, told), read);
       if (mismatch) {
         const reversed = await voidOnTerminal(driver, voidRef, read.refNum);
         const sentence = faultSentence(mismatch.message, reversed ? FAULT_WORDS.reversed : FAULT_WORDS.notReversed);

@@ -331,6 +331,9 @@ export const POS_MIGRATIONS: readonly string[] = [
   // when the tender is begun: what a card sent as its tax, and what the reports count for cash.
   // Tenders taken before it keep 0; their card's tax is in the gateway's record as before.
   `ALTER TABLE cart_tenders ADD COLUMN tax_cents INTEGER NOT NULL DEFAULT 0 CHECK (tax_cents >= 0);`,
+  // Issue 21, point 10a: a card tender of a cart may carry a tip on top of its part of the
+  // balance (the tip is the card's, never part of what the cart's lines are paid with).
+  `ALTER TABLE cart_tenders ADD COLUMN tip_cents INTEGER NOT NULL DEFAULT 0 CHECK (tip_cents >= 0);`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -271,6 +271,7 @@ export function createSalesHandlers(deps: SalesDeps): SalesHandlers {
       merchantName: st.storeName,
       tipPercents: [...st.tipPercents],
       tipEnabled: st.tipsEnabled,
+      tipRules: { tipBase: st.tipBase, smartTips: st.smartTips },
       taxRateBasisPoints: st.taxRateBasisPoints,
       taxOnByDefault: st.taxOnByDefault,
       confirmAboveCents: st.confirmAboveCents,

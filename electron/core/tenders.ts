@@ -17,7 +17,7 @@
  * networks' Level 3 describes the order, not the tender's share).
  */
 import { randomUUID } from 'node:crypto';
-import type { GuardSettings } from '../../shared/amount-guards';
+import type { GuardConfirmations, GuardSettings } from '../../shared/amount-guards';
 import { allocateLineRefund, type Discount } from '../../shared/cart/cart-math';
 import { DISCOUNT_COPY, discountFit } from '../../shared/cart/discount-guard';
 import { beginCancel, beginTender, finishTender, markReversed, pendingTender, TENDER_MESSAGES, type Tender } from '../../shared/cart/tender-machine';
@@ -134,6 +134,16 @@ export function cartRulesOf(db: PosDatabase): CartRules {
   }
 }
 
+/**
+ * What a card tender's answer pays of the cart (issue 21): the approved amount less its tip (the tip is the card's,
+ * on top of the balance), and the tip. Simplification: a partial approval of a tipped card counts its tip first.
+ */
+function tenderAnswer(outcome: SaleOutcome | null): { approvedCents: number; tipCents: number; transactionId: string | null } {
+  if (!outcome?.approved) return { approvedCents: 0, tipCents: 0, transactionId: outcome?.transaction.id ?? null };
+  const t = outcome.transaction;
+  return { approvedCents: Math.max(0, t.amountCents - t.tipCents), tipCents: t.tipCents, transactionId: t.id };
+}
+
 export function createTenderHandlers(deps: TenderDeps): CartHandlers {
   const { db, users, catalogue, events } = deps;
   const now = deps.now ?? Date.now;
@@ -165,7 +175,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (!r.ok && r.error.code === 'outcome_unknown') return; // still unknown: stays pending, and the screen says so
     // An answer that was not this tender (voided and not counted) took no money for it.
     const outcome = r.ok ? r.value.outcome : null;
-    const step = finishTender(store.tenderState(cartId), p.id, outcome?.approved ? { approvedCents: outcome.transaction.amountCents, transactionId: outcome.transaction.id } : { approvedCents: 0, transactionId: outcome?.transaction.id ?? null });
+    const step = finishTender(store.tenderState(cartId), p.id, tenderAnswer(outcome));
     if (step.ok) store.saveTenderState(cartId, step.value);
   }
 
@@ -303,17 +313,22 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     return fail('above_hard_cap', msg, { amountCents: [msg] });
   }
 
-  /** A card tender (keyed or saved): pending first, then the gateway's answer, then Level 3 for a commercial card. */
+  /**
+   * A card tender (keyed, saved or terminal): pending first, then the gateway's answer, then Level 3 for a commercial card.
+   * `ask.tipCents` is the tip on top of its part of the balance (issue 21): chosen at the counter, or null for one the
+   * customer picks on the terminal; the charge carries it, the tender counts only what it paid of the balance.
+   */
   async function payByCard(
     s: Session,
     cartId: string,
     kind: 'card' | 'saved-card' | 'terminal',
     clientRef: string,
     instrument: string,
-    amountCents: number | undefined,
-    confirmedCents: number | undefined,
-    charge: (subtotalCents: number, taxCents: number, clientRef: string, confirmedCents: number) => Promise<Result<SaleOutcome>>,
+    ask: { amountCents: number | undefined; tipCents: number | null; confirmedCents: number | undefined; confirmedTipCents: number | undefined },
+    charge: (amounts: { subtotalCents: number; taxCents: number; tipCents: number | null }, clientRef: string, confirmed: GuardConfirmations) => Promise<Result<SaleOutcome>>,
   ): Promise<Result<HandlerResults['cart:pay-card']>> {
+    const { amountCents, tipCents, confirmedCents, confirmedTipCents } = ask;
+    const tip = tipCents ?? 0;
     // The same attempt again in this window on this cart (a double click, a retry): answer what that tender became, charge nothing.
     const scope = `cart:${cartId}`;
     const earlier = deps.refs.refOfAttempt(s, scope, clientRef);
@@ -323,12 +338,12 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     if (!allowed.ok) return allowed;
     // The store's guards on what this card is asked for, before a tender is written: a question leaves no trace in the cart.
     const asked = amountCents ?? store.view(cartId).balanceCents;
-    const refused = asked > 0 ? refuseAmount(deps.guards(), { subtotalCents: asked, tipCents: 0, totalCents: asked }, { confirmedCents }) : null;
+    const refused = asked > 0 ? refuseAmount(deps.guards(), { subtotalCents: asked, tipCents: tip, totalCents: asked + tip }, { confirmedCents, confirmedTipCents }) : null;
     if (refused) return refused;
     const capped = cartCapRefusal(cartId, asked);
     if (capped) return capped;
     // The tender's reference is the core's, bound to this cart, amount and card, saved method or terminal, on disk before the request leaves.
-    const made = deps.refs.refFor(s, { scope, attempt: clientRef, amountCents: asked, tipCents: 0, method: 'cc', action: 'sale', instrument });
+    const made = deps.refs.refFor(s, { scope, attempt: clientRef, amountCents: asked, tipCents, method: 'cc', action: 'sale', instrument });
     if (!made.ok) return made;
     const ref = made.value;
     const before = store.tenderState(cartId);
@@ -341,14 +356,14 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
     try {
       // This tender's share of the sale's tax, set when it was begun (tender-tax.ts): the shares add up to the cart's tax.
       const taxCents = tender.taxCents;
-      // Checked above (the cashier confirmed it when it is large): the card path gets it as confirmed.
-      const r = await deps.refs.runWith(tender.id, () => charge(tender.requestedCents - taxCents, taxCents, tender.id, tender.requestedCents));
+      // Checked above (the cashier confirmed it when it is large): the card path gets it, tip included, as confirmed.
+      const confirmed = { confirmedCents: tender.requestedCents + tip, ...(tip > 0 ? { confirmedTipCents: tip } : {}) };
+      const r = await deps.refs.runWith(tender.id, () => charge({ subtotalCents: tender.requestedCents - taxCents, taxCents, tipCents }, tender.id, confirmed));
       if (!r.ok && r.error.code === 'outcome_unknown') {
         // Stays pending: `cart:current` asks the gateway again; nothing else may be tendered meanwhile.
         return r;
       }
-      const answer = r.ok && r.value.approved ? { approvedCents: r.value.transaction.amountCents, transactionId: r.value.transaction.id } : { approvedCents: 0, transactionId: r.ok ? r.value.transaction.id : null };
-      const done = finishTender(store.tenderState(cartId), tender.id, answer);
+      const done = finishTender(store.tenderState(cartId), tender.id, tenderAnswer(r.ok ? r.value : null));
       if (done.ok) store.saveTenderState(cartId, done.value);
       if (!r.ok) return r;
       const finished = store.tenders(cartId).find((t) => t.id === tender.id)!;
@@ -600,29 +615,29 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
       return ok(store.view(cartId));
     },
 
-    'cart:pay-card': async ({ card, amountCents, clientRef, confirmedCents }) => {
+    'cart:pay-card': async ({ card, amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'card', clientRef, cardInstrument(card.number, card.expiry), amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmedCents) =>
-        deps.money['sale:charge']({ subtotalCents, taxCents, tipCents: 0, card, clientRef: ref, confirmedCents }),
+      return payByCard(s.value, mine(s.value), 'card', clientRef, cardInstrument(card.number, card.expiry), { amountCents, tipCents, confirmedCents, confirmedTipCents }, (a, ref, confirmed) =>
+        deps.money['sale:charge']({ ...a, tipCents: a.tipCents ?? 0, card, clientRef: ref, ...confirmed }),
       );
     },
 
-    'cart:pay-saved': async ({ methodId, amountCents, clientRef, confirmedCents }) => {
+    'cart:pay-saved': async ({ methodId, amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, `vault:${methodId}`, amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
-        deps.money['vault:charge']({ id: methodId, subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
+      return payByCard(s.value, mine(s.value), 'saved-card', clientRef, `vault:${methodId}`, { amountCents, tipCents, confirmedCents, confirmedTipCents }, (a, ref, confirmed) =>
+        deps.money['vault:charge']({ id: methodId, ...a, tipCents: a.tipCents ?? 0, clientRef: ref, ...confirmed }),
       );
     },
 
-    'cart:pay-terminal': async ({ amountCents, clientRef, confirmedCents }) => {
+    'cart:pay-terminal': async ({ amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }) => {
       const s = counter();
       if (!s.ok) return s;
-      // Through the core's terminal path (POST /v2/routertransactions, the tender id as its
-      // transaction_api_id); a fixed tip of 0 so the terminal asks for none: the cart's total is set.
-      return payByCard(s.value, mine(s.value), 'terminal', clientRef, 'terminal', amountCents, confirmedCents, (subtotalCents, taxCents, ref, confirmed) =>
-        deps.money['devices:terminal-sale']({ subtotalCents, taxCents, tipCents: 0, clientRef: ref, confirmedCents: confirmed }),
+      // Through the core's terminal path (POST /v2/routertransactions, the tender id as its transaction_api_id): the tip
+      // chosen at the counter, or (null) the terminal asks the customer, on the store's tip base as on the sale screen.
+      return payByCard(s.value, mine(s.value), 'terminal', clientRef, 'terminal', { amountCents, tipCents, confirmedCents, confirmedTipCents }, (a, ref, confirmed) =>
+        deps.money['devices:terminal-sale']({ ...a, clientRef: ref, ...confirmed }),
       );
     },
 
@@ -693,7 +708,7 @@ export function createTenderHandlers(deps: TenderDeps): CartHandlers {
         const state = store.tenderState(cartId);
         store.saveTenderState(cartId, {
           ...state,
-          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0, taxCents: t.taxCents }],
+          tenders: [{ id: randomUUID(), kind: 'card', status: 'approved', requestedCents: t.requestedCents, approvedCents: t.amountCents, tenderedCents: 0, changeCents: 0, transactionId: t.id, refundedCents: 0, taxCents: t.taxCents, tipCents: t.tipCents }],
         });
       })();
       return ok(store.view(cartId));

@@ -9,6 +9,7 @@
  */
 import type { Session } from '../../shared/ipc/contract';
 import type { GuardSettings } from '../../shared/amount-guards';
+import type { TerminalTipRequest, TipRules } from '../../shared/payments/tip-suggestions';
 import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { fail, type Result } from '../../shared/result';
 import { DEVICE_MSG } from '../devices/device-messages';
@@ -22,12 +23,23 @@ export const FAULT_WORDS = {
   notSent: 'It was not sent to the gateway.',
 } as const;
 
-/** What the register asked of the terminal, with the store's limits (tip share, hard cap). */
-export function askOf(amountCents: number, counterTipCents: number | null, terminalTipPercents: readonly number[] | null, guards: GuardSettings): ApprovalAsk {
+/**
+ * What the register asked of the terminal, with the store's limits (tip share, hard cap). A tip the
+ * customer picked on the terminal is at most the store's share of the amount, or, when the terminal
+ * was told smart tips' flat amounts (issue 21), the largest of them (the merchant's own amounts,
+ * whatever their share of a small sale). The share is of the whole amount, not of the tip base the
+ * terminal was told: a gateway that does not know Ringup's tip_base_amount takes the whole amount,
+ * and its terminal's tip is still the one the store allows (the engine checks the base exactly).
+ */
+export function askOf(amountCents: number, counterTipCents: number | null, terminalTipPercents: readonly number[] | null, guards: GuardSettings, told: Pick<TerminalTipRequest, 'tipAmountsCents'>): ApprovalAsk {
+  const terminalMax = (): number => {
+    if (!terminalTipPercents || terminalTipPercents.length === 0) return 0;
+    return told.tipAmountsCents ? Math.max(...told.tipAmountsCents) : storeTipLimitCents(amountCents, terminalTipPercents, guards.tipConfirmPercent);
+  };
   return {
     amountCents,
     tipCents: counterTipCents ?? undefined,
-    maxTipCents: counterTipCents === null ? storeTipLimitCents(amountCents, terminalTipPercents, guards.tipConfirmPercent) : counterTipCents,
+    maxTipCents: counterTipCents === null ? terminalMax() : counterTipCents,
     capCents: guards.hardCapCents,
   };
 }
@@ -61,16 +73,19 @@ export function deviceFault(audit: AuditLog | undefined, r: FaultRecord): Result
 
 /**
  * The forwarder's second look at a queued terminal read (offline-forwarder.ts `refuse`): its
- * total within the hard cap and its tip within the store's share of the amount before it. A keyed
+ * total within the hard cap and its tip within the store's share of the amount before it (or a smart
+ * tip's flat amount, when the store offers them). A keyed
  * sale's tip was confirmed at the counter and is not checked here. A refusal is recorded as a
  * device fault (nobody signed in need be there: forwarding runs by itself).
  */
-export function queuedReadRefusal(audit: AuditLog | undefined, guards: () => GuardSettings): (sale: DueSale, card: QueuedCard) => string | null {
+export function queuedReadRefusal(audit: AuditLog | undefined, guards: () => GuardSettings & Pick<TipRules, 'smartTips'>): (sale: DueSale, card: QueuedCard) => string | null {
   return (sale, card) => {
     if (!isTerminalRead(card)) return null;
     const g = guards();
     const before = sale.amountCents - sale.tipCents;
-    const ask: ApprovalAsk = { amountCents: before, tipCents: undefined, maxTipCents: Math.max(0, Math.ceil((before * g.tipConfirmPercent) / 100)), capCents: g.hardCapCents };
+    // The store's share, or a smart tip's flat amount the terminal may have offered (issue 21).
+    const flatMax = g.smartTips.enabled ? Math.max(...g.smartTips.amountsCents) : 0;
+    const ask: ApprovalAsk = { amountCents: before, tipCents: undefined, maxTipCents: Math.max(0, Math.ceil((before * g.tipConfirmPercent) / 100), flatMax), capCents: g.hardCapCents };
     const mismatch = before < 0 ? { message: 'The queued tip is larger than the sale.' } : approvalMismatch(ask, { approvedCents: sale.amountCents, tipCents: sale.tipCents });
     if (!mismatch) return null;
     const sentence = faultSentence(mismatch.message, FAULT_WORDS.notSent);

@@ -85,10 +85,23 @@ export interface TransactionRequest {
   origRef?: string;
   /** Answer the card encrypted for the gateway, to be forwarded later (store-and-forward). */
   storeAndForward?: boolean;
+  /** What the terminal's tip percents are taken of (cents; `tip_base`), when not the whole amount: the store's tip base (issue 21). */
+  tipBaseCents?: number;
+  /** Smart tips: three flat amounts the terminal offers instead of its percents (`tip_amounts`). */
+  tipAmountsCents?: number[];
+}
+
+/** The per-request keys sent beside the terminal's settings. */
+function requestExtras(r: TransactionRequest): Record<string, string | number> {
+  const extra: Record<string, string | number> = {};
+  if (r.storeAndForward) extra.saf = 1;
+  if (r.tipBaseCents !== undefined) extra.tip_base = r.tipBaseCents;
+  if (r.tipAmountsCents) extra.tip_amounts = r.tipAmountsCents.join('/');
+  return extra;
 }
 
 export function encodeTransaction(r: TransactionRequest, s: OperationSettings): string[] {
-  return [TRANS_TYPE[r.type], joinSub([r.amountCents, r.tipCents ?? '']), r.ecrRef, r.origRef ?? '', encodeSettings(s, r.storeAndForward ? { saf: 1 } : {})];
+  return [TRANS_TYPE[r.type], joinSub([r.amountCents, r.tipCents ?? '']), r.ecrRef, r.origRef ?? '', encodeSettings(s, requestExtras(r))];
 }
 
 export function decodeTransaction(fields: string[]): { req: TransactionRequest; settings: OperationSettings } | undefined {
@@ -100,6 +113,9 @@ export function decodeTransaction(fields: string[]): { req: TransactionRequest; 
   if (fields[3]) req.origRef = fields[3];
   const { settings, extra } = decodeSettings(fields[4]);
   if (extra.saf === '1') req.storeAndForward = true;
+  if (extra.tip_base && /^\d{1,10}$/.test(extra.tip_base)) req.tipBaseCents = Number(extra.tip_base);
+  const amounts = extra.tip_amounts?.split('/');
+  if (amounts?.length === 3 && amounts.every((a) => /^\d{1,10}$/.test(a))) req.tipAmountsCents = amounts.map(Number);
   return { req, settings };
 }
 

@@ -45,6 +45,8 @@ export interface Tender {
    * changed: a card sends it as its transaction's tax; cash carries it in the reports.
    */
   taxCents: number;
+  /** A card's tip on top of what it paid of the balance (issue 21); 0 for cash. Not part of approvedCents. */
+  tipCents: number;
 }
 
 export interface TenderState {
@@ -101,22 +103,22 @@ export function beginTender(s: TenderState, t: { id: string; kind: TenderKind; a
     if (!Number.isInteger(tendered) || tendered <= 0 || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
     const requested = Math.min(amount, tendered);
     // Cash is final the moment it is in the drawer: it is approved at once.
-    tender = { id: t.id, kind: 'cash', status: 'approved', requestedCents: requested, approvedCents: requested, tenderedCents: tendered, changeCents: tendered - requested, transactionId: null, refundedCents: 0, taxCents: nextTenderTax(s, counted, requested, false) };
+    tender = { id: t.id, kind: 'cash', status: 'approved', requestedCents: requested, approvedCents: requested, tenderedCents: tendered, changeCents: tendered - requested, transactionId: null, refundedCents: 0, tipCents: 0, taxCents: nextTenderTax(s, counted, requested, false) };
   } else {
     const amount = t.amountCents ?? balance;
     if (!Number.isInteger(amount) || amount <= 0) return { ok: false, message: TENDER_MESSAGES.zero };
     if (amount > balance) return { ok: false, message: TENDER_MESSAGES.overCard(dollars(balance)) };
-    tender = { id: t.id, kind: t.kind, status: 'pending', requestedCents: amount, approvedCents: 0, tenderedCents: 0, changeCents: 0, transactionId: null, refundedCents: 0, taxCents: nextTenderTax(s, counted, amount, true) };
+    tender = { id: t.id, kind: t.kind, status: 'pending', requestedCents: amount, approvedCents: 0, tenderedCents: 0, changeCents: 0, transactionId: null, refundedCents: 0, tipCents: 0, taxCents: nextTenderTax(s, counted, amount, true) };
   }
   return { ok: true, value: { state: settle({ ...s, tenders: [...s.tenders, tender] }), tender } };
 }
 
-/** The gateway's answer to a pending card tender: approved cents (less than asked = partial approval), or declined. */
-export function finishTender(s: TenderState, id: string, answer: { approvedCents: number; transactionId: string | null }): Step<TenderState> {
+/** The gateway's answer to a pending card tender: approved cents of the balance (less than asked = partial approval) and the tip on top, or declined. */
+export function finishTender(s: TenderState, id: string, answer: { approvedCents: number; tipCents?: number; transactionId: string | null }): Step<TenderState> {
   const t = s.tenders.find((x) => x.id === id);
   if (!t || t.status !== 'pending') return { ok: false, message: TENDER_MESSAGES.unknown };
   const approved = Math.max(0, Math.min(answer.approvedCents, t.requestedCents));
-  const next: Tender = { ...t, status: approved > 0 ? 'approved' : 'declined', approvedCents: approved, transactionId: answer.transactionId };
+  const next: Tender = { ...t, status: approved > 0 ? 'approved' : 'declined', approvedCents: approved, tipCents: approved > 0 ? (answer.tipCents ?? 0) : 0, transactionId: answer.transactionId };
   return { ok: true, value: settle({ ...s, tenders: s.tenders.map((x) => (x.id === id ? next : x)) }) };
 }
 

@@ -17,6 +17,9 @@ import type { TransactionView } from './transactions';
 
 /** A typed or tendered amount above the store's threshold carries the total the cashier confirmed (shared/amount-guards.ts). */
 const confirmedCents = guardConfirmationFields.confirmedCents;
+const confirmedTipCents = guardConfirmationFields.confirmedTipCents;
+/** A card tender's tip on top of its part of the balance (issue 21; chosen on the cart's tip picker, by the store's tip base). */
+const tipCents = centsSchema.default(0);
 
 export const discountSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('amount'), cents: centsSchema.min(1, 'Enter a discount above $0.00.') }),
@@ -136,11 +139,14 @@ export const cartHandlers = {
   /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
   'cart:pay-cash': z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }),
   /** A keyed card for the balance or `amountCents` of it; clientRef is an attempt id (the core makes the tender's transaction_api_id). */
-  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
+  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }),
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
-  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
-  /** The counter's payment terminal for the balance or `amountCents` of it (no tip: the cart's total is fixed); clientRef is an attempt id (the core makes the tender's transaction_api_id). */
-  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, confirmedCents }),
+  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }),
+  /**
+   * The counter's payment terminal for the balance or `amountCents` of it, plus a tip chosen at the counter, or (`tipCents`
+   * null) one the customer picks on the terminal, on the store's tip base; clientRef is an attempt id (the core makes the tender's transaction_api_id).
+   */
+  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents: centsSchema.nullable().default(0), confirmedCents, confirmedTipCents }),
   /**
    * Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the
    * cashier's yes. A card fully approved takes a manager: signed in, or their PIN as `approval` at the cashier's counter.

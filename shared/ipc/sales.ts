@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import type { TransactionView } from './transactions';
+import type { TipRules } from '../payments/tip-suggestions';
 
 /**
  * Card data for one keyed sale. It crosses the boundary exactly once, renderer → core,
@@ -46,6 +47,8 @@ export interface SaleConfig {
   /** The store's three percents offered on screen (plus custom); a terminal asks with its own (TerminalStatus.tipPercents). */
   tipPercents: number[];
   tipEnabled: boolean;
+  /** The tip base and smart tips (the store settings'): what the three percents are taken of, or flat amounts instead. */
+  tipRules: TipRules;
   /** Sales tax rate in basis points (825 = 8.25 %); 0 hides the tax option. */
   taxRateBasisPoints: number;
   /** A new sale starts with tax switched on. */

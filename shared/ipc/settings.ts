@@ -9,6 +9,7 @@
  */
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from './common';
+import { TIP_BASES } from '../payments/tip-suggestions';
 
 /** An amount threshold: more than $0.00, at most the largest sale. */
 const thresholdSchema = z
@@ -32,6 +33,17 @@ export const storeSettingsSchema = z
     tipsEnabled: z.boolean(),
     /** The three percents offered on screen (the terminal's own, when one is set up, win). */
     tipPercents: z.array(percentSchema).length(3, 'Give exactly three tip percents.'),
+    /**
+     * What a tip percent is taken of, everywhere a tip is offered (sale screen, cart, terminal,
+     * offline terminal sales): the amount before tax (the default) or after (shared/payments/tip-suggestions.ts).
+     */
+    tipBase: z.enum(TIP_BASES),
+    /** Square's smart tips: three flat amounts instead of the percents while the tip base is below the threshold. */
+    smartTips: z.strictObject({
+      enabled: z.boolean(),
+      thresholdCents: thresholdSchema,
+      amountsCents: z.array(z.number().int().min(1, 'A flat tip is more than $0.00.').max(100_000, 'A flat tip is at most $1,000.00.')).length(3, 'Give exactly three flat tips.'),
+    }),
     /** Sales above this ask for a second confirmation that shows the amount large. */
     confirmAboveCents: thresholdSchema,
     /** Sales above this are refused. */
@@ -79,6 +91,8 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   taxOnByDefault: false,
   tipsEnabled: true,
   tipPercents: [15, 18, 20],
+  tipBase: 'before-tax',
+  smartTips: { enabled: false, thresholdCents: 1_000, amountsCents: [100, 200, 300] },
   confirmAboveCents: 100_000,
   hardCapCents: 1_000_000,
   tipConfirmPercent: 50,

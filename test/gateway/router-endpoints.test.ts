@@ -191,6 +191,29 @@ describe('POST /v2/routertransactions', () => {
     expect(ok.body.routertransaction).toMatchObject({ transaction_amount: '12.00', tip_amount: '2.00', auth_amount: '12.00', status_id: 101 });
   });
 
+  it('takes the terminal\'s percents of tip_base_amount, offers tip_amounts instead when sent, and bounds the tip by them (Ringup, issue 21)', async () => {
+    // $10.75 with tax, tips before tax: 15 % of 10.00 = 1.50 (not 1.61).
+    sim.script.tip = 1;
+    const a = await sale('10.75', { tax: '0.75', tip_base_amount: '10.00', transaction_api_id: 'tip-base-1' });
+    expect(a.body.routertransaction).toMatchObject({ transaction_amount: '12.25', tip_amount: '1.50' });
+    // Smart tips: the second flat amount, 2.00 on a 4.30 sale (46 %: far above any percent, allowed as offered).
+    sim.script.tip = 2;
+    const b = await sale('4.30', { tip_base_amount: '4.00', tip_amounts: ['1.00', '2.00', '3.00'], transaction_api_id: 'tip-flat-1' });
+    expect(b.body.routertransaction).toMatchObject({ transaction_amount: '6.30', tip_amount: '2.00' });
+    // A terminal reporting more than the base allows is refused: 20 % of 10.00 is at most 2.00.
+    sim.script.tip = 3;
+    sim.faults.overReport = { approvedCents: 15, tipCents: 15 };
+    const c = await sale('10.75', { tip_base_amount: '10.00', transaction_api_id: 'tip-base-over' });
+    expect(errorsOf(c, 'terminal_id')).toEqual([fmt(ROUTER_MSG.AMOUNT_NOT_ASKED, { reported: '12.90', asked: '10.75', tip: '2.00' }) + ' ' + ROUTER_MSG.REVERSED]);
+    // Bad tip fields are refused in the envelope before the terminal is asked.
+    sim.faults = {};
+    const before = sim.received.length;
+    expect(errorsOf(await sale('10.00', { tip_base_amount: '10.01' }), 'tip_base_amount')).toEqual([ROUTER_MSG.TIP_BASE_INVALID]);
+    expect(errorsOf(await sale('10.00', { tip_amounts: ['1.00', '2.00'] }), 'tip_amounts')).toEqual([ROUTER_MSG.TIP_AMOUNTS_INVALID]);
+    expect(errorsOf(await sale('10.00', { tip_amounts: '' }), 'tip_amounts')).toEqual([ROUTER_MSG.TIP_AMOUNTS_INVALID]);
+    expect(sim.received.length).toBe(before);
+  });
+
   it('validates before the terminal is asked', async () => {
     const before = sim.received.length;
     expect(errorsOf(await sale('abc'), 'transaction_amount').length).toBe(1);

@@ -144,8 +144,9 @@ describe('counter', () => {
     off();
     sim.script.stepMs = 30;
     expect(r.approved).toBe(true);
-    // 20 % of the pre-tip amount 21.65 = 4.33
-    expect(r.transaction.amountCents).toBe(2165 + 433);
+    // 20 % of the amount before tax, the store's default tip base (issue 21): 20.00 → 4.00 (not 20 % of 21.65 = 4.33)
+    expect(r.transaction.amountCents).toBe(2165 + 400);
+    expect(r.transaction.tipCents).toBe(400);
     expect(states.map((s) => s.state)).toEqual(expect.arrayContaining(['card', 'tip', 'idle']));
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyKey, saleTotals } from '../../renderer/src/lib/amount-entry';
 import { balancePart } from '../../renderer/src/lib/balance-part';
-import { basisPointsOf, formatPercentBp, money, parseTypedAmount, percentOf } from '../../renderer/src/lib/money-format';
+import { basisPointsOf, formatPercentBp, money, parseTypedAmount } from '../../renderer/src/lib/money-format';
+import { percentTipCents } from '../../shared/payments/tip-suggestions';
 import { MAX_AMOUNT_CENTS } from '../../shared/ipc/contract';
 
 describe('the till keypad', () => {
@@ -36,19 +37,21 @@ describe('money text', () => {
   });
 
   it('rounds tips and tax half up in integer math', () => {
-    expect(percentOf(2450, 18)).toBe(441); // 4.41
-    expect(percentOf(1000, 15)).toBe(150);
-    expect(percentOf(333, 15)).toBe(50); // 49.95 → 50
+    expect(percentTipCents(2450, 18)).toBe(441); // 4.41
+    expect(percentTipCents(1000, 15)).toBe(150);
+    expect(percentTipCents(333, 15)).toBe(50); // 49.95 → 50
     expect(basisPointsOf(1000, 825)).toBe(83); // 82.5 → 83
     expect(formatPercentBp(825)).toBe('8.25%');
     expect(formatPercentBp(800)).toBe('8%');
     expect(formatPercentBp(850)).toBe('8.5%');
   });
 
-  it('totals a sale: tax and tip both on the subtotal', () => {
-    expect(saleTotals(2000, true, 825, { kind: 'percent', percent: 20 })).toEqual({ subtotalCents: 2000, taxCents: 165, tipCents: 400, totalCents: 2565 });
-    expect(saleTotals(2000, false, 825, { kind: 'custom', cents: 123 })).toEqual({ subtotalCents: 2000, taxCents: 0, tipCents: 123, totalCents: 2123 });
-    expect(saleTotals(2000, false, 825, { kind: 'none' }).totalCents).toBe(2000);
+  it('totals a sale: tax on the subtotal, a percent tip on the store\'s tip base', () => {
+    expect(saleTotals(2000, true, 825, { kind: 'percent', percent: 20 }, 'before-tax')).toEqual({ subtotalCents: 2000, taxCents: 165, tipCents: 400, totalCents: 2565 });
+    expect(saleTotals(2000, true, 825, { kind: 'percent', percent: 20 }, 'after-tax')).toEqual({ subtotalCents: 2000, taxCents: 165, tipCents: 433, totalCents: 2598 });
+    expect(saleTotals(2000, false, 825, { kind: 'custom', cents: 123 }, 'before-tax')).toEqual({ subtotalCents: 2000, taxCents: 0, tipCents: 123, totalCents: 2123 });
+    expect(saleTotals(500, true, 825, { kind: 'flat', cents: 200 }, 'after-tax').tipCents).toBe(200);
+    expect(saleTotals(2000, false, 825, { kind: 'none' }, 'before-tax').totalCents).toBe(2000);
   });
 });
 

@@ -15,6 +15,7 @@ import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
 import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
+import { formatMoney } from '../../shared/payments/money';
 import { useGatedEngine } from '../helpers/core-harness';
 import { standaloneHeaders } from '../helpers/standalone-engine';
 
@@ -151,5 +152,34 @@ describe('a terminal sale while the gateway cannot be reached (default settings)
     await g.recovery(c);
     expect(await atEngine(clientRef)).toEqual([]);
     await c.core.close();
+  }, 60_000);
+});
+
+describe('a tip the customer picks on the terminal while the gateway is away (issue 21)', () => {
+  it("is taken of the store's tip base, as on line: 15 % of a $10.00 sale with $0.75 tax is $1.50 before tax, $1.61 after; forwarded as such", async () => {
+    // The terminal asks for tips (15/18/20 %); the counter learns it on line.
+    const list = (await (await fetch(`${g.creds.base_url}/terminals`, { headers: standaloneHeaders(g.creds) })).json()) as { terminals: Array<{ id: string }> };
+    const put = await fetch(`${g.creds.base_url}/terminals/${list.terminals[0]!.id}`, {
+      method: 'PUT',
+      headers: standaloneHeaders(g.creds),
+      body: JSON.stringify({ terminal: { tip_percents: { percent_1: 15, percent_2: 18, percent_3: 20 } } }),
+    });
+    expect(put.status).toBe(200);
+    for (const [tipBase, baseCents, tipCents] of [['before-tax', 1_000, 150], ['after-tax', 1_075, 161]] as const) {
+      const c = await g.openCounter(g.tempDir('ringup-offline-tip-'), { deviceStatusIntervalMs: 0, settings: () => ({ ...DEFAULT_STORE_SETTINGS, tipBase }) });
+      await c.signInAs('Casey', '0000');
+      expect(await c.call('devices:terminal-status')).toMatchObject({ ok: true, value: { tipPercents: [15, 18, 20] } });
+      await g.outage(c);
+      sim.script = { ...sim.script, tip: 1 };
+      const sold = await c.call('devices:terminal-sale', { subtotalCents: 1_000, taxCents: 75, tipCents: null, clientRef: ref() });
+      if (!sold.ok) throw new Error(sold.error.message);
+      expect(sold.value.transaction).toMatchObject({ offline: true, tipCents, amountCents: 1_075 + tipCents });
+      expect(sim.received.at(-1)!.fields[4]).toContain(`tip_base=${baseCents}`);
+      expect(await c.call('queue:acknowledge', { id: sold.value.transaction.id })).toMatchObject({ ok: true });
+      await g.recovery(c);
+      const [row] = await atEngine(sold.value.transaction.apiId!);
+      expect(row).toMatchObject({ status_id: 101, transaction_amount: formatMoney(1_075 + tipCents) });
+      await c.core.close();
+    }
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import { TERMINAL_TIMEOUTS, type TimeoutKey } from '../../../shared/payments/ter
 import { openSerialLink, socketLink, type DeviceLink } from '../device-link';
 import { FramedChannel } from '../framed-channel';
 import { ETX, PROTOCOL_VERSION, joinSub, responseCommand, type Frame } from '../poslink-frame';
+import { percentTipCents } from '../../../shared/payments/tip-suggestions';
 import { CMD, RESULT, decodeSettings, decodeTransaction, encodeResult, type OperationSettings, type TerminalResult, type TerminalState, type TransactionRequest } from '../terminal-commands';
 import { encryptCardRead } from '../reader-encryption';
 import { SIM_CARDS, mockOutcome } from './mock-amounts';
@@ -373,8 +374,10 @@ export class TerminalSimulator {
       if (this.script.tip === 'no-answer') await expire(s, 'tip_cashback_timeout');
       await wait(this.script.stepMs);
       const choice = this.script.tip;
-      const pct = choice === 0 || choice === 'no-answer' ? 0 : (s.tipPercents[choice - 1] ?? 0);
-      tip = Math.floor((req.amountCents * pct + 50) / 100);
+      // Choice n is the n-th suggestion: a smart-tip flat amount when the request sent them, else a percent of the tip base it named.
+      if (choice === 0 || choice === 'no-answer') tip = 0;
+      else if (req.tipAmountsCents) tip = req.tipAmountsCents[choice - 1] ?? 0;
+      else tip = percentTipCents(req.tipBaseCents ?? req.amountCents, s.tipPercents[choice - 1] ?? 0);
     }
     if (read.cvm === 'pin') {
       await state('pin');

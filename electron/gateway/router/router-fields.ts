@@ -21,6 +21,34 @@ function idText(body: Body, field: string, errs: ErrorCollector, required: boole
   } else if (typeof v !== 'string') errs.add(field, MSG.NOT_STRING);
 }
 
+/**
+ * Ringup's tip fields on a sale whose tip the customer picks on the terminal (issue 21): what the
+ * terminal's percents are taken of (`tip_base_amount`, the store's tip base: before or after tax;
+ * the whole amount when not sent), and smart tips (`tip_amounts`: three flat amounts shown
+ * instead of the percents). Null when not sent; checked by routerTransactionErrors.
+ */
+export function routerTipOffer(body: Body): { tipBaseCents?: number; tipAmountsCents?: number[] } {
+  const base = present(body.tip_base_amount) ? parseMoneyInput(body.tip_base_amount) : null;
+  const amounts = Array.isArray(body.tip_amounts) ? body.tip_amounts.map(parseMoneyInput) : null;
+  return {
+    ...(base !== null ? { tipBaseCents: base } : {}),
+    ...(amounts && amounts.every((a) => a !== null) ? { tipAmountsCents: amounts } : {}),
+  };
+}
+
+function tipOfferErrors(body: Body, errs: ErrorCollector): void {
+  if (present(body.tip_base_amount)) {
+    const base = parseMoneyInput(body.tip_base_amount);
+    const amount = parseMoneyInput(body.transaction_amount);
+    if (base === null || (amount !== null && base > amount)) errs.add('tip_base_amount', ROUTER_MSG.TIP_BASE_INVALID);
+  }
+  // null is "not sent"; anything else must be the three amounts (an empty string is not a list).
+  if (body.tip_amounts !== undefined && body.tip_amounts !== null) {
+    const a = body.tip_amounts;
+    if (!Array.isArray(a) || a.length !== 3 || !a.every((v) => (parseMoneyInput(v) ?? 0) > 0)) errs.add('tip_amounts', ROUTER_MSG.TIP_AMOUNTS_INVALID);
+  }
+}
+
 /** Everything wrong with a router transaction's body (the action is one of ROUTER_ACTIONS when no `action` error is reported). */
 export function routerTransactionErrors(body: Body): ErrorCollector {
   const errs = new ErrorCollector();
@@ -32,6 +60,7 @@ export function routerTransactionErrors(body: Body): ErrorCollector {
   if (!errs.has('action')) readTableFields(body, action as PostAction, errs);
   if (!present(body.transaction_amount)) errs.add('transaction_amount', MSG.BLANK);
   else if (!errs.has('transaction_amount') && parseMoneyInput(body.transaction_amount) === 0) errs.add('transaction_amount', PAY_MSG.AMOUNT_ZERO);
+  tipOfferErrors(body, errs);
   return errs;
 }
 

@@ -6,6 +6,9 @@ export const ROUTER_MSG = {
   ACTION_INVALID: 'Action must be one of: sale, authonly, refund.',
   VAULT_ACTION_INVALID: 'Action must be "store".',
   PAYMENT_METHOD_CC: 'Payment Method must be "cc" for a terminal.',
+  /** Ringup's tip_base_amount / tip_amounts (router-fields.ts). */
+  TIP_BASE_INVALID: 'Tip Base Amount must be an amount like 10.00, at most the Transaction Amount.',
+  TIP_AMOUNTS_INVALID: 'Tip Amounts must be three amounts like 1.00, each more than 0.00.',
   /** A terminal's answer that does not add up to what was asked (router/terminal-amounts.ts). */
   AMOUNT_NOT_ASKED: 'The terminal reported {reported} approved for a request of {asked} with a tip of at most {tip}: nothing was charged.',
   REVERSED: 'The terminal reversed its approval.',

@@ -5,7 +5,8 @@
  * - POST /v2/routertransactions: sale, authonly or refund on the terminal named by
  *   terminal_id; bounded by its overall_timeout. transaction_amount is the amount before
  *   the tip: the customer adds the tip on the terminal (its tip_percents) unless tip_amount
- *   is sent; the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
+ *   is sent — Ringup: of `tip_base_amount` when sent (the store's tip base, e.g. before tax),
+ *   or one of three flat `tip_amounts` (smart tips; router-fields.ts routerTipOffer); the stored transaction_amount is the total, tip included, as for every sale; answers 201 `{"routertransaction": {...}}`
  *   with the stored transaction's fields plus entry_mode_id and emv_receipt_data, its
  *   `_links.self` at /v2/transactions/{id}. The card read stands in for account data
  *   and the engine's processor decides, as for keyed sales (amount rules apply). What the
@@ -63,7 +64,7 @@ import type { AccountData } from '../payments/card-source';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { docWithLinks } from '../payments/transaction-doc';
 import { PAY_MSG } from '../payments/payment-messages';
-import { cancelApiId, ROUTER_ACTIONS, routerTransactionErrors, routerVaultErrors } from './router-fields';
+import { cancelApiId, ROUTER_ACTIONS, routerTipOffer, routerTransactionErrors, routerVaultErrors } from './router-fields';
 import { present } from '../payments/input-fields';
 import { ROUTER_TRANSACTION_DIGITS, ROUTER_VAULT_DIGITS, TERMINAL_CANCEL_DIGITS } from './router-card-numbers';
 import { ROUTER_MSG, TERMINAL_ANSWER_KEY } from './router-messages';
@@ -286,11 +287,13 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
         const driver = driverOrFail(terminal);
         const key = present(body.transaction_api_id) ? `${String(terminal.location_id)}\0${String(body.transaction_api_id)}` : null;
         // What the terminal may answer (terminal-amounts.ts): the amount asked plus a tip it was allowed to add.
-        const ask: TerminalAsk = { action: action as TerminalAsk['action'], amountCents, tipCents, tipPercents: terminalSettings(terminal).tipPercents };
+        // The tip the customer picks on the terminal: on the base and with the flat amounts the request named (Ringup, issue 21).
+        const offer = tipCents === undefined && action === 'sale' ? routerTipOffer(body) : {};
+        const ask: TerminalAsk = { action: action as TerminalAsk['action'], amountCents, tipCents, tipPercents: terminalSettings(terminal).tipPercents, ...offer };
         const run = async (): Promise<{ doc: string; id: string; open?: string }> => {
           let read: TerminalResult;
           try {
-            const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32) };
+            const r = { amountCents, tipCents, ecrRef: String(body.transaction_api_id ?? ctx.newId()).slice(0, 32), ...offer };
             read = await track(terminal, driver, async () => {
               let answer: TerminalResult;
               try {
@@ -320,7 +323,10 @@ export function createRouterModule(payments: { runtime(): PaymentsRuntime }): En
             transaction_amount: formatMoney(amountCents + read.tipCents),
             tip_amount: read.tipCents > 0 ? formatMoney(read.tipCents) : present(body.tip_amount) ? body.tip_amount : undefined,
           };
+          // Router-only fields: the terminal, and what its tip screen offered (not transaction fields).
           delete txBody.terminal_id;
+          delete txBody.tip_base_amount;
+          delete txBody.tip_amounts;
           const res = await rt.transactions.createFrom(req.auth, txBody, {
             account: presentedAccount(read),
             doc: {

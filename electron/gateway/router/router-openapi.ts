@@ -21,6 +21,12 @@ const ROUTER_TRANSACTION_BODY: JsonSchema = describeDigitsOf({
     location_id: { type: ['string', 'null'], maxLength: 36 },
     transaction_amount: { type: 'string', pattern: MONEY_INPUT_RE.source, description: 'The amount before the tip; the customer adds the tip on the terminal unless tip_amount is sent.', examples: ['10.00'] },
     tip_amount: wholeFirstAlternative({ type: ['string', 'null'], anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }] }),
+    tip_base_amount: wholeFirstAlternative({
+      type: ['string', 'null'],
+      anyOf: [{ pattern: MONEY_INPUT_RE.source }, { const: '' }],
+      description: "Ringup: what the terminal's tip percents are taken of (the store's tip base, e.g. the amount before tax); at most transaction_amount; the whole amount when not sent (or null, or empty).",
+    }),
+    tip_amounts: { type: ['array', 'null'], minItems: 3, maxItems: 3, items: { type: 'string', pattern: MONEY_INPUT_RE.source }, description: 'Ringup smart tips: three flat tips the terminal offers instead of its percents.', examples: [['1.00', '2.00', '3.00']] },
     transaction_api_id: { type: ['string', 'null'], maxLength: 64, pattern: '^\\S*$' },
   },
   description: 'Any other field of a transaction (description, order_num, customer_id …) is taken as POST /v2/transactions takes it for the action.',

@@ -9,8 +9,10 @@
  * The tip the terminal may add:
  * - the request named the tip (`tip_amount`, chosen at the counter): exactly that;
  * - a sale without one, on a terminal with tip percents (the settings the driver sends with the
- *   request, terminal-link.ts): anything from 0 up to the largest percent of the amount, rounded
- *   up to the cent (terminals round half up; rounding up is never below that);
+ *   request, terminal-link.ts): anything from 0 up to the largest percent of the tip base (the
+ *   request's tip_base_amount, else the amount), rounded up to the cent (terminals round half
+ *   up; rounding up is never below that) — or, when the request sent smart tips' flat amounts
+ *   (tip_amounts), up to the largest of them;
  * - anything else (an auth, a refund, no tip percents): none.
  * The terminal's approved amount must then equal the amount asked plus the tip it reports.
  * Simplification: an answer below that (a terminal reporting less than it ran) is refused the
@@ -26,13 +28,18 @@ export interface TerminalAsk {
   tipCents: number | undefined;
   /** The tip percents the terminal was sent (null: it does not prompt). */
   tipPercents: TipPercents;
+  /** What the percents are taken of (cents), when not the whole amount. */
+  tipBaseCents?: number;
+  /** Flat amounts the terminal offered instead of its percents (smart tips). */
+  tipAmountsCents?: number[];
 }
 
 /** The largest tip the terminal may add to this request (cents). */
 export function allowedTipCents(ask: TerminalAsk): number {
   if (ask.tipCents !== undefined) return ask.tipCents;
   if (ask.action !== 'sale' || !ask.tipPercents) return 0;
-  return Math.ceil((ask.amountCents * Math.max(...ask.tipPercents)) / 100);
+  if (ask.tipAmountsCents) return Math.max(...ask.tipAmountsCents);
+  return Math.ceil(((ask.tipBaseCents ?? ask.amountCents) * Math.max(...ask.tipPercents)) / 100);
 }
 
 /** True when the terminal's report adds up to the request and a tip it was allowed to add. */

@@ -10,6 +10,7 @@ import { CardForm, type CardFormHandle } from './card-form';
 import { CartDiscount } from './cart-discount';
 import { CashTender } from './cash-tender';
 import { CartTerminalTender } from './cart-terminal-tender';
+import { CartTip } from './cart-tip';
 import { ConfirmDialog } from './confirm-dialog';
 import { ManagerApprovalDialog } from './manager-approval-dialog';
 import { OfflineTenderCustomer } from './offline-customer';
@@ -60,6 +61,7 @@ export function CartPanel() {
   const cardPartBad = cardPart.error !== null;
   const cardAmount = cardPart.cents;
   const cardAmountArg = cardPart.blank ? undefined : cardAmount;
+  const tipCents = c.tipCents(); // the cart's tip rides on the card (cart-tip.tsx)
   useEffect(() => setCardPartText(''), [cart.balanceCents]);
   const closeApproval = useCallback(() => useCartStore.setState({ approvalFor: null, error: null }), []);
   const approve = useCallback((a: { managerId: string; pin: string }) => void useCartStore.getState().approve(a), []);
@@ -124,7 +126,10 @@ export function CartPanel() {
             .filter((x) => x.status === 'approved')
             .map((x) => (
               <div key={x.id}>
-                <dt>{x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : tenderLabel(x.kind)}</dt>
+                <dt>
+                  {x.kind === 'cash' ? `Cash (handed ${money(x.tenderedCents)})` : tenderLabel(x.kind)}
+                  {x.tipCents > 0 && ` (+ ${money(x.tipCents)} tip)`}
+                </dt>
                 <dd>−{money(x.approvedCents)}</dd>
               </div>
             ))}
@@ -157,6 +162,7 @@ export function CartPanel() {
       {cart.balanceCents > 0 && (
         <div className="ticket-pay" id="ticket-pay" role="group" aria-label="Take the payment">
           <CashTender balanceCents={cart.balanceCents} disabled={c.busy} onPay={(cents) => void c.payCash(cents)} />
+          <CartTip />
           <CartTerminalTender balanceCents={cart.balanceCents} />
           <div className="cash-tender" role="group" aria-labelledby="cart-card-title">
             <h3 id="cart-card-title" className="subsection-title">
@@ -168,14 +174,14 @@ export function CartPanel() {
               disabled={false}
               blockedReason={cardPart.error}
               charging={c.busy}
-              chargeLabel={`Charge ${money(cardAmount)} to the card`}
+              chargeLabel={`Charge ${money(cardAmount + tipCents)} to the card`}
               serverErrors={c.fieldErrors}
               resetToken={c.cardResetToken}
               onCharge={(card) => void c.payCard(card, cardAmountArg)}
               labelledBy="cart-card-title"
             />
             <button type="button" className="btn btn-secondary btn-lg" disabled={c.busy || cardPartBad} onClick={() => setSavedOpen(true)} data-testid="cart-saved-open">
-              Charge {money(cardAmount)} to a saved card…
+              Charge {money(cardAmount + tipCents)} to a saved card…
             </button>
           </div>
         </div>

@@ -39,6 +39,11 @@ function TenderLines({ tender: x, card, split }: { tender: Tender; card: Transac
         <dd>{money(x.approvedCents)}</dd>
       </div>
       {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
+      {x.tipCents > 0 && (
+        <Fact label="Tip on this card" testId="receipt-cart-tip">
+          {money(x.tipCents)}
+        </Fact>
+      )}
       {split && x.status === 'approved' && <TaxShare tender={x} />}
       {card ? (
         <>

@@ -5,6 +5,7 @@ import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../lib/money-format';
 import { dateAndTime } from '../lib/time-format';
 import { Fact } from './fact';
+import { ReceiptSuggestedTips } from './receipt-suggested-tips';
 
 const STATE_TEXT: Record<TransactionView['state'], string> = {
   approved: 'APPROVED',
@@ -185,6 +186,7 @@ export function Receipt({ t, header, copy = 'customer', first = null }: { t: Tra
           {checkAuth}
         </p>
       )}
+      <ReceiptSuggestedTips t={t} />
       {copy === 'merchant' && (t.signatureLine || first?.signatureLine || checkAuth) && t.state !== 'declined' && <SignatureBlock {...(checkAuth ? { text: checkAuth } : {})} />}
       <p className="receipt-foot">{t.state === 'declined' ? 'No charge was made.' : receiptFoot(copy)}</p>
     </article>

@@ -6,6 +6,8 @@
 import { useState, type ReactNode } from 'react';
 import { TERMINAL_SERIAL_MSG, type SaleOutcome, type TerminalScreenState } from '../../../shared/ipc/contract';
 import { money } from '../lib/money-format';
+import { terminalTipRequest } from '../../../shared/payments/tip-suggestions';
+import { useSaleStore } from '../stores/sale-store';
 import { useTerminalStore, type PayMethod } from '../stores/terminal-store';
 import { CheckKeyedForm } from './check-keyed-form';
 
@@ -49,6 +51,10 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
   const askTip = method === 'terminal' && t.tipOnTerminal && percents !== null;
   const total = subtotalCents + taxCents + (askTip ? 0 : tipCents);
   const current = STEPS.findIndex((s) => s.state === t.screen);
+  // What the terminal will offer (issue 21): its own percents, or the store's smart-tip amounts on a small sale.
+  const tipRules = useSaleStore((s) => s.config?.tipRules);
+  const told = tipRules ? terminalTipRequest(subtotalCents, taxCents, tipRules) : null;
+  const offered = told?.tipAmountsCents ? told.tipAmountsCents.map(money).join(', ') : `${(percents ?? []).join('%, ')}%`;
 
   return (
     <div className="pay-area" data-testid="pay-area">
@@ -78,7 +84,7 @@ export function TerminalPayment({ subtotalCents, taxCents, tipCents, blockedReas
             <label className="switch">
               <input type="checkbox" checked={t.tipOnTerminal} disabled={t.running} onChange={(e) => t.setTipOnTerminal(e.target.checked)} />
               <span className="switch-track" aria-hidden="true" />
-              Customer picks the tip on the terminal ({percents.join('%, ')}%)
+              Customer picks the tip on the terminal ({offered})
             </label>
           )}
           {t.running ? (

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import type { TipOffer } from '../../../shared/payments/tip-suggestions';
 import type { TipChoice } from '../lib/amount-entry';
-import { money, parseTypedAmount, percentOf } from '../lib/money-format';
+import { money, parseTypedAmount } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
 
 interface TipPickerProps {
-  subtotalCents: number;
-  percents: number[];
+  /** The suggested tips on this sale (shared/payments/tip-suggestions.ts): percents of the store's tip base, or smart flat amounts. */
+  offer: TipOffer;
   value: TipChoice;
   disabled: boolean;
   onChange(tip: TipChoice): void;
@@ -15,12 +16,12 @@ interface TipPickerProps {
 const keepFocus = (e: MouseEvent) => e.preventDefault();
 
 /**
- * No tip, the merchant's three percents, or a custom amount. Digits belong to the amount on
+ * No tip, the three suggested tips (the merchant's percents, or flat amounts below the smart-tip threshold), or a custom amount. Digits belong to the amount on
  * the sale screen, so the keys 0–4 pick a tip only while the choices have the keyboard — T
  * takes it there (Esc gives it back) — and the buttons show their key only then: what is
  * printed is always what a key does.
  */
-export function TipPicker({ subtotalCents, percents, value, disabled, onChange }: TipPickerProps) {
+export function TipPicker({ offer, value, disabled, onChange }: TipPickerProps) {
   const [customText, setCustomText] = useState('');
   const [customError, setCustomError] = useState<string | null>(null);
   const isCustom = value.kind === 'custom';
@@ -40,17 +41,16 @@ export function TipPicker({ subtotalCents, percents, value, disabled, onChange }
     }
   };
 
-  // The choices in order; 0 is No tip, 1–3 the percents, 4 Custom (the keys shown on the buttons).
+  // The choices in order; 0 is No tip, 1–3 the suggestions, 4 Custom (the keys shown on the buttons).
+  const suggested = offer.suggestions;
   const choices: Array<{ key: string; tip: TipChoice; main: string; sub?: string; checked: boolean }> = [
     { key: '0', tip: { kind: 'none' }, main: 'No tip', checked: value.kind === 'none' },
-    ...percents.map((p, i) => ({
-      key: String(i + 1),
-      tip: { kind: 'percent', percent: p } as TipChoice,
-      main: `${p}%`,
-      sub: money(percentOf(subtotalCents, p)),
-      checked: value.kind === 'percent' && value.percent === p,
-    })),
-    { key: String(percents.length + 1), tip: { kind: 'custom', cents: parseTypedAmount(customText) ?? 0 }, main: 'Custom', checked: isCustom },
+    ...suggested.map((s, i) =>
+      s.kind === 'percent'
+        ? { key: String(i + 1), tip: { kind: 'percent', percent: s.percent } as TipChoice, main: `${s.percent}%`, sub: money(s.cents), checked: value.kind === 'percent' && value.percent === s.percent }
+        : { key: String(i + 1), tip: { kind: 'flat', cents: s.cents } as TipChoice, main: money(s.cents), checked: value.kind === 'flat' && value.cents === s.cents },
+    ),
+    { key: String(suggested.length + 1), tip: { kind: 'custom', cents: parseTypedAmount(customText) ?? 0 }, main: 'Custom', checked: isCustom },
   ];
   const groupRef = useRef<HTMLDivElement>(null);
   const checkedIndex = Math.max(0, choices.findIndex((c) => c.checked));

@@ -3,6 +3,7 @@
  * → $12.50), so a cashier never types a decimal point.
  */
 import { MAX_AMOUNT_CENTS } from '../../../shared/ipc/contract';
+import { percentTipCents, tipBaseCents, type TipBase } from '../../../shared/payments/tip-suggestions';
 
 export type KeypadKey = '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '00' | 'back' | 'clear';
 
@@ -13,7 +14,8 @@ export function applyKey(cents: number, key: KeypadKey): number {
   return next > MAX_AMOUNT_CENTS ? cents : next;
 }
 
-export type TipChoice = { kind: 'none' } | { kind: 'percent'; percent: number } | { kind: 'custom'; cents: number };
+/** `flat`: one of the store's smart-tip amounts (shared/payments/tip-suggestions.ts). */
+export type TipChoice = { kind: 'none' } | { kind: 'percent'; percent: number } | { kind: 'flat'; cents: number } | { kind: 'custom'; cents: number };
 
 export interface SaleTotals {
   subtotalCents: number;
@@ -22,10 +24,14 @@ export interface SaleTotals {
   totalCents: number;
 }
 
-/** Tax on the subtotal; tip on the subtotal before tax (the usual US practice). */
-export function saleTotals(subtotalCents: number, taxOn: boolean, taxRateBp: number, tip: TipChoice): SaleTotals {
+/** The chosen tip in cents: a percent on the store's tip base (before or after tax), or the flat or custom amount. */
+export function tipCentsOf(subtotalCents: number, taxCents: number, tip: TipChoice, tipBase: TipBase): number {
+  return tip.kind === 'percent' ? percentTipCents(tipBaseCents(subtotalCents, taxCents, tipBase), tip.percent) : tip.kind === 'none' ? 0 : tip.cents;
+}
+
+/** Tax on the subtotal; the tip on the store's tip base. */
+export function saleTotals(subtotalCents: number, taxOn: boolean, taxRateBp: number, tip: TipChoice, tipBase: TipBase): SaleTotals {
   const taxCents = taxOn ? Math.floor((subtotalCents * taxRateBp + 5000) / 10000) : 0;
-  const tipCents =
-    tip.kind === 'percent' ? Math.floor((subtotalCents * Math.round(tip.percent * 100) + 5000) / 10000) : tip.kind === 'custom' ? tip.cents : 0;
+  const tipCents = tipCentsOf(subtotalCents, taxCents, tip, tipBase);
   return { subtotalCents, taxCents, tipCents, totalCents: subtotalCents + taxCents + tipCents };
 }

@@ -15,11 +15,6 @@ export function parseTypedAmount(text: string): number | null {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
-/** Rounds half up: percent of cents, in integer math. */
-export function percentOf(cents: number, percent: number): number {
-  return Math.floor((cents * Math.round(percent * 100) + 5000) / 10000);
-}
-
 /** Basis points of cents (825 bp = 8.25 %), rounded half up. */
 export function basisPointsOf(cents: number, bp: number): number {
   return Math.floor((cents * bp + 5000) / 10000);

@@ -18,6 +18,12 @@ export interface SettingsForm {
   tip1: string;
   tip2: string;
   tip3: string;
+  tipBase: StoreSettings['tipBase'];
+  smartTipsEnabled: boolean;
+  smartTipsThreshold: string;
+  smartTip1: string;
+  smartTip2: string;
+  smartTip3: string;
   confirmAbove: string;
   hardCap: string;
   tipConfirmPercent: string;
@@ -64,6 +70,12 @@ export function toForm(s: StoreSettings): SettingsForm {
     tip1: String(s.tipPercents[0] ?? ''),
     tip2: String(s.tipPercents[1] ?? ''),
     tip3: String(s.tipPercents[2] ?? ''),
+    tipBase: s.tipBase,
+    smartTipsEnabled: s.smartTips.enabled,
+    smartTipsThreshold: formatMoney(s.smartTips.thresholdCents),
+    smartTip1: formatMoney(s.smartTips.amountsCents[0] ?? 0),
+    smartTip2: formatMoney(s.smartTips.amountsCents[1] ?? 0),
+    smartTip3: formatMoney(s.smartTips.amountsCents[2] ?? 0),
     confirmAbove: formatMoney(s.confirmAboveCents),
     hardCap: formatMoney(s.hardCapCents),
     tipConfirmPercent: String(s.tipConfirmPercent),
@@ -87,6 +99,11 @@ const FIELD_OF: Record<string, keyof SettingsForm> = {
   'tipPercents.1': 'tip2',
   'tipPercents.2': 'tip3',
   tipPercents: 'tip1',
+  'smartTips.thresholdCents': 'smartTipsThreshold',
+  'smartTips.amountsCents.0': 'smartTip1',
+  'smartTips.amountsCents.1': 'smartTip2',
+  'smartTips.amountsCents.2': 'smartTip3',
+  'smartTips.amountsCents': 'smartTip1',
   confirmAboveCents: 'confirmAbove',
   hardCapCents: 'hardCap',
   tipConfirmPercent: 'tipConfirmPercent',
@@ -129,6 +146,12 @@ export function fromForm(f: SettingsForm): { settings: StoreSettings | null; err
     taxOnByDefault: f.taxOnByDefault,
     tipsEnabled: f.tipsEnabled,
     tipPercents: [int('tip1', f.tip1), int('tip2', f.tip2), int('tip3', f.tip3)],
+    tipBase: f.tipBase,
+    smartTips: {
+      enabled: f.smartTipsEnabled,
+      thresholdCents: cents('smartTipsThreshold', f.smartTipsThreshold),
+      amountsCents: [cents('smartTip1', f.smartTip1), cents('smartTip2', f.smartTip2), cents('smartTip3', f.smartTip3)],
+    },
     confirmAboveCents: cents('confirmAbove', f.confirmAbove),
     hardCapCents: cents('hardCap', f.hardCap),
     tipConfirmPercent: int('tipConfirmPercent', f.tipConfirmPercent),

@@ -4,6 +4,7 @@ import { CardForm, type CardFormHandle } from '../components/card-form';
 import { TerminalPayment } from '../components/terminal-payment';
 import { SavedMethodCharge } from '../components/saved-method-charge';
 import { TipPicker } from '../components/tip-picker';
+import { tipSuggestions } from '../../../shared/payments/tip-suggestions';
 import type { KeypadKey } from '../lib/amount-entry';
 import { formatPercentBp, money } from '../lib/money-format';
 import { isTypingTarget } from '../lib/shortcuts';
@@ -208,7 +209,12 @@ export function SaleScreen() {
           </p>
         )}
         {config && config.tipEnabled && !tipOnTerminal && !byCheck && (
-          <TipPicker subtotalCents={s.subtotalCents} percents={config.tipPercents} value={s.tip} disabled={charging || fixedRest} onChange={s.setTip} />
+          <TipPicker
+            offer={tipSuggestions(totals.subtotalCents, totals.taxCents, config.tipRules, config.tipPercents)}
+            value={s.tip}
+            disabled={charging || fixedRest}
+            onChange={s.setTip}
+          />
         )}
         <dl className="summary" data-testid="sale-summary">
           <div>

@@ -7,12 +7,17 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { fromForm, toForm, formFieldOf, type SettingsForm, type SettingsFormErrors } from '../lib/settings-form';
 import { useSettingsStore } from '../stores/settings-store';
+import { TIP_BASES, type TipBase } from '../../../shared/payments/tip-suggestions';
+
+/** The words for each tip base (the choices themselves are the settings schema's). */
+const TIP_BASE_LABELS: Record<TipBase, string> = { 'before-tax': 'The amount before tax', 'after-tax': 'The amount with tax' };
 
 export const SETTINGS_MESSAGES = {
   saved: 'Saved. Every counter window uses the new settings now.',
   fix: 'Some settings need a fix before they can be saved; see the messages in red.',
   /** The one rule for tip percents (sales.ts loadConfig; the terminal's are set on Devices). */
   tipsWhere: 'These three are offered on the sale screen. A payment terminal asks with its own three percents (set on Devices), on the terminal only.',
+  smartTipsWhere: 'On the sale screen and on the terminal: the three amounts instead of the percents while the amount tips are taken of is below the threshold.',
 } as const;
 
 type TextKey = { [K in keyof SettingsForm]: SettingsForm[K] extends string ? K : never }[keyof SettingsForm];
@@ -127,7 +132,7 @@ export function SettingsScreen() {
       </div>
     );
   };
-  const toggle = (k: 'taxOnByDefault' | 'tipsEnabled' | 'offlineAllowKeyed', label: string) => (
+  const toggle = (k: 'taxOnByDefault' | 'tipsEnabled' | 'smartTipsEnabled' | 'offlineAllowKeyed', label: string) => (
     <label className="switch">
       <input type="checkbox" role="switch" checked={form[k]} onChange={(e) => change(k, e.target.checked)} />
       <span className="switch-track" aria-hidden="true" />
@@ -160,6 +165,23 @@ export function SettingsScreen() {
           {text('tip2', 'Second tip', { inputMode: 'numeric', suffix: '%' })}
           {text('tip3', 'Third tip', { inputMode: 'numeric', suffix: '%' })}
           <p className="muted settings-hint settings-full">{SETTINGS_MESSAGES.tipsWhere}</p>
+          <fieldset className="field settings-full settings-choice">
+            <legend>Tips are taken of</legend>
+            <div className="segmented">
+              {TIP_BASES.map((b) => (
+                <label key={b} className="segment">
+                  <input type="radio" name="tipBase" value={b} checked={form.tipBase === b} onChange={() => change('tipBase', b)} />
+                  <span className="segment-main">{TIP_BASE_LABELS[b]}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="field settings-switches settings-full">{toggle('smartTipsEnabled', 'Smart tips: flat amounts on small sales')}</div>
+          {text('smartTipsThreshold', 'Flat amounts below ($)', { inputMode: 'decimal' })}
+          {text('smartTip1', 'First flat tip ($)', { inputMode: 'decimal' })}
+          {text('smartTip2', 'Second flat tip ($)', { inputMode: 'decimal' })}
+          {text('smartTip3', 'Third flat tip ($)', { inputMode: 'decimal' })}
+          <p className="muted settings-hint settings-full">{SETTINGS_MESSAGES.smartTipsWhere}</p>
         </div>
       </fieldset>
       <fieldset className="settings-group">

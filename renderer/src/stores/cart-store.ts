@@ -11,6 +11,8 @@ import type { GuardConfirmations } from '../../../shared/amount-guards';
 import { newClientRef } from '../lib/attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from './amount-question-store';
+import { tipCentsOf, type TipChoice } from '../lib/amount-entry';
+import { useSaleStore } from './sale-store';
 import { createUserStore, userEpoch } from './user-store';
 
 /** A manager's PIN typed at the counter. */
@@ -55,6 +57,11 @@ interface CartState {
   approvalFor: ApprovalFor | null;
   /** What the last barcode scan did: the item it added, or why nothing was added. */
   scanNote: { added: boolean; text: string } | null;
+  /** The tip the next card tender carries on top of its part of the balance (issue 21); none again once a tip was taken. */
+  tip: TipChoice;
+  setTip(tip: TipChoice): void;
+  /** The chosen tip in cents, on the store's tip base of the whole sale (cart-tip.tsx shows the same offer). */
+  tipCents(): number;
   load(): Promise<void>;
   setSearch(q: string): void;
   addItem(id: string): Promise<void>;
@@ -71,8 +78,8 @@ interface CartState {
   clear(): Promise<void>;
   payCash(tenderedCents: number, amountCents?: number): Promise<void>;
   payCard(card: KeyedCard, amountCents?: number): Promise<void>;
-  /** The counter's terminal for the balance or `amountCents` of it. */
-  payTerminal(amountCents?: number): Promise<void>;
+  /** The counter's terminal for the balance or `amountCents` of it; `tipOnTerminal`: the customer picks the tip there instead. */
+  payTerminal(amountCents: number | undefined, tipOnTerminal: boolean): Promise<void>;
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
   /** `already`: the large amount the cashier confirmed on the saved card's own question. */
   paySaved(methodId: string, amountCents?: number, already?: GuardConfirmations): Promise<boolean>;
@@ -111,7 +118,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
   }
   const showCart = (cart: CartView) => {
     if (cart.status !== 'paid') return set({ cart });
-    set({ cart: null, receipt: cart, receiptData: null });
+    set({ cart: null, receipt: cart, receiptData: null, tip: { kind: 'none' } });
     // The receipt's cashier and card facts: read once; the receipt shows the cart meanwhile.
     void ringup.cartReceipt({ cartId: cart.id }).then((r) => {
       if (r.ok && get().receipt?.id === cart.id) set({ receiptData: r.value });
@@ -126,9 +133,13 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
   /** After a tender: a new idempotency key, unless the outcome is unknown (a retry must reuse it) or nothing was sent (a manager must approve first). */
   const nextRef = () =>
     set((s) => ({ clientRef: s.error?.includes('did not answer') || s.approvalFor?.kind === 'tender' ? s.clientRef : newClientRef() }));
-  /** A typed open amount or a card tender of `cents`, held to the store's guards like a keyed sale (amount-question-store). */
-  const confirmed = <T>(cents: number, send: (c: { confirmedCents?: number }) => Promise<Result<T>>, purpose: AmountPurpose = 'charge', already?: GuardConfirmations) =>
-    sendConfirmed({ subtotalCents: cents, tipCents: 0, totalCents: cents }, (c) => send(c.confirmedCents !== undefined ? { confirmedCents: c.confirmedCents } : {}), purpose, already);
+  /** A typed open amount or a card tender of `cents` (plus its tip), held to the store's guards like a keyed sale (amount-question-store); `already`: what the cashier confirmed on a question of its own (the saved card's). */
+  const confirmed = <T>(cents: number, send: (c: GuardConfirmations) => Promise<Result<T>>, purpose: AmountPurpose = 'charge', tipCents = 0, already?: GuardConfirmations) =>
+    sendConfirmed({ subtotalCents: cents, tipCents, totalCents: cents + tipCents }, (c) => send(Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined))), purpose, already);
+  /** After a card answer: a tip that went with an approved card is not offered again on the rest. */
+  const tipTaken = (v: CartView) => {
+    if ((v.tenders.at(-1)?.tipCents ?? 0) > 0) set({ tip: { kind: 'none' } });
+  };
   /** What a card tender asks for: the typed part, or the whole balance. */
   const tenderCents = (amountCents: number | undefined) => amountCents ?? get().cart?.balanceCents ?? 0;
 
@@ -147,6 +158,14 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     receiptData: null,
     approvalFor: null,
     scanNote: null,
+    tip: { kind: 'none' },
+    setTip: (tip) => set({ tip }),
+    tipCents() {
+      const { cart, tip } = get();
+      const config = useSaleStore.getState().config;
+      if (!cart || !config?.tipEnabled) return 0;
+      return tipCentsOf(cart.totals.subtotalCents, cart.totals.taxCents, tip, config.tipRules.tipBase);
+    },
     async load() {
       const epoch = userEpoch();
       const [items, cart] = await Promise.all([ringup.catalogueList({ includeArchived: false, search: '' }), ringup.cartCurrent()]);
@@ -211,10 +230,12 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       }, { kind: 'tender' })),
     async payCard(card, amountCents) {
       const clientRef = get().clientRef;
+      const tipCents = get().tipCents();
       await run(
-        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayCard({ card, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayCard({ card, clientRef, tipCents, ...(amountCents !== undefined ? { amountCents } : {}), ...c }), 'charge', tipCents),
         (v) => {
           set({ message: v.message, shownOffline: offlineTenderOf(v) });
+          tipTaken(v);
           showCart(v);
         },
         { kind: 'tender' },
@@ -224,12 +245,15 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       if (get().approvalFor?.kind !== 'tender') set((s) => ({ cardResetToken: s.cardResetToken + 1 }));
       nextRef();
     },
-    async payTerminal(amountCents) {
+    async payTerminal(amountCents, tipOnTerminal) {
       const clientRef = get().clientRef;
+      // A tip the customer picks on the terminal is not known yet: the guards see the amount before it (as the core's do).
+      const tipCents = tipOnTerminal ? null : get().tipCents();
       await run(
-        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayTerminal({ clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c })),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPayTerminal({ clientRef, tipCents, ...(amountCents !== undefined ? { amountCents } : {}), ...c }), 'charge', tipCents ?? 0),
         (v) => {
           set({ message: v.message, shownOffline: offlineTenderOf(v) });
+          tipTaken(v);
           showCart(v);
         },
         { kind: 'tender' },
@@ -238,10 +262,12 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     },
     async paySaved(methodId, amountCents, already) {
       const clientRef = get().clientRef;
+      const tipCents = get().tipCents();
       const done = await run(
-        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, ...(amountCents !== undefined ? { amountCents } : {}), ...c }), 'charge', already),
+        () => confirmed(tenderCents(amountCents), (c) => ringup.cartPaySaved({ methodId, clientRef, tipCents, ...(amountCents !== undefined ? { amountCents } : {}), ...c }), 'charge', tipCents, already),
         (v) => {
           set({ message: v.message, shownOffline: offlineTenderOf(v) });
+          tipTaken(v);
           showCart(v);
         },
         { kind: 'tender' },

@@ -204,7 +204,7 @@ export const useSaleStore = createUserStore<SaleState>((set, get) => {
     },
     totals() {
       const s = get();
-      return saleTotals(s.subtotalCents, s.taxOn, s.config?.taxRateBasisPoints ?? 0, s.tip);
+      return saleTotals(s.subtotalCents, s.taxOn, s.config?.taxRateBasisPoints ?? 0, s.tip, s.config?.tipRules.tipBase ?? 'before-tax');
     },
     async charge(card) {
       const s = get();

@@ -40,9 +40,15 @@ function TenderLines({ tender: x, card, split }: { tender: Tender; card: Transac
       </div>
       {partial && <Fact label="Asked on this card">{money(x.requestedCents)}</Fact>}
       {x.tipCents > 0 && (
-        <Fact label="Tip on this card" testId="receipt-cart-tip">
-          {money(x.tipCents)}
-        </Fact>
+        <>
+          <Fact label="Tip on this card" testId="receipt-cart-tip">
+            {money(x.tipCents)}
+          </Fact>
+          {/* What the customer sees on their statement: the payment and its tip together. */}
+          <Fact label="Charged to this card" testId="receipt-cart-charged">
+            {money(x.approvedCents + x.tipCents)}
+          </Fact>
+        </>
       )}
       {split && x.status === 'approved' && <TaxShare tender={x} />}
       {card ? (

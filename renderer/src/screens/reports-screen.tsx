@@ -40,6 +40,16 @@ export function ReportsScreen() {
   const floatError = floatCents === null ? 'Type the float as an amount, like 100.00.' : floatCents !== undefined && countedCents === undefined ? 'Type the cash counted too, or leave both empty.' : null;
   const [printNote, setPrintNote] = useState<string | null>(null);
   usePageSize(st.paper);
+  // Asked for a report (X, a past Z, or the day just closed): where the side panel stacks above
+  // the report (800×480, portrait), the report would come out below the fold, as if nothing
+  // had happened; it is brought up once it is shown.
+  const [asked, setAsked] = useState(0);
+  const ask = () => setAsked((n) => n + 1);
+  useEffect(() => {
+    if (asked === 0 || !st.report) return;
+    const title = document.getElementById('report-title');
+    if (title && title.getBoundingClientRect().top > window.innerHeight * 0.6) title.scrollIntoView({ block: 'start' });
+  }, [asked, st.report]);
 
   useEffect(() => {
     void runX();
@@ -62,7 +72,15 @@ export function ReportsScreen() {
         <h1 id="reports-title" className="section-title" tabIndex={-1} data-screen-focus>
           End of day
         </h1>
-        <button type="button" className="btn btn-secondary btn-lg" onClick={() => void runX()} disabled={st.loading}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-lg"
+          onClick={() => {
+            ask();
+            void runX();
+          }}
+          disabled={st.loading}
+        >
           {st.loading ? 'Counting…' : 'X report (day so far)'}
         </button>
         <button type="button" className="btn btn-primary btn-lg" onClick={() => setConfirming(true)} disabled={st.closing}>
@@ -73,7 +91,15 @@ export function ReportsScreen() {
         <ul className="batch-history" aria-label="Past Z reports">
           {st.history.map((z) => (
             <li key={z.number}>
-              <button type="button" className="batch-pick" aria-pressed={st.report?.kind === 'z' && st.report.number === z.number} onClick={() => void st.viewZ(z.number)}>
+              <button
+                type="button"
+                className="batch-pick"
+                aria-pressed={st.report?.kind === 'z' && st.report.number === z.number}
+                onClick={() => {
+                  ask();
+                  void st.viewZ(z.number);
+                }}
+              >
                 <strong>Z {z.number}</strong>
                 <span>{money(z.netCents)}</span>
                 <span className="muted">Closed {dateAndTime(z.to)} by {z.closedBy}</span>
@@ -125,6 +151,7 @@ export function ReportsScreen() {
             const err = await st.closeDay(countedCents !== undefined && countedCents !== null ? { countedCashCents: countedCents, ...(floatCents ? { floatCents } : {}) } : {});
             if (err) setCloseError(err);
             else {
+              ask();
               setConfirming(false);
               setCounted('');
               setFloat('');

@@ -7,33 +7,25 @@
  * they do nothing for a cashier, and Help lists every function key with who may use it.
  */
 import type { Page } from '@playwright/test';
-import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
-import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
+import { expectAccessible, openApp, openTransaction, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
 
-let host: HostInfo;
-test.beforeAll(async () => {
-  host = await startHostProcess();
-});
-test.afterAll(async () => {
-  await stopHostProcess(host);
-});
+const own = hostOfThisFile();
 
 /** Rings up a keyed sale as the signed-in cashier and opens it in Transactions. */
 async function saleInTransactions(page: Page, digits: string, shown: string): Promise<void> {
   await ringUpKeyedSale(page, { amountDigits: digits });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
-  await page.keyboard.press('F3');
-  await page.getByTestId('tx-row').filter({ hasText: shown }).first().getByRole('button').click();
-  await expect(page.getByTestId('tx-detail')).toContainText(shown);
+  await openTransaction(page, shown);
 }
 
 for (const theme of ['light', 'dark'] as const) {
   test(`a cashier's refund and void are approved by a manager's PIN at the counter (${theme})`, async ({ page }) => {
     await page.setViewportSize({ width: 1024, height: 768 });
-    await openApp(page, host, { theme });
+    await openApp(page, own.host, { theme });
     await signIn(page, USERS.cashier);
     const cents = theme === 'light' ? ['1840', '1620'] : ['1760', '1530'];
     const shown = cents.map((c) => `$${c.slice(0, -2)}.${c.slice(-2)}`);

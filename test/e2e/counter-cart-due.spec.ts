@@ -8,25 +8,19 @@
  * pays it, and it is paid again. Once in the light theme, once in the dark one.
  */
 import type { Page } from '@playwright/test';
-import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
 
 /** A host of its own: its catalogue and carts must not reach the specs that share a worker's host (they sell without a catalogue). */
-let host: HostInfo;
-test.beforeAll(async () => {
-  host = await startHostProcess();
-});
-test.afterAll(async () => {
-  await stopHostProcess(host);
-});
+const own = hostOfThisFile();
 
 const CSV = 'name,price,sku,unit_code,tax_category,quick_key\nTen thing,10.00,TEN,EA,standard,yes\n';
 
 test('setup: a manager imports an item', async ({ page }) => {
-  await openApp(page, host);
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
@@ -52,7 +46,7 @@ async function paidSplitCart(page: Page): Promise<void> {
 
 for (const theme of ['light', 'dark'] as const) {
   test(`a cashier voids the card part of a paid cart with a manager's PIN; the sale is due and collected in cash (${theme})`, async ({ page }) => {
-    await openApp(page, host, { theme });
+    await openApp(page, own.host, { theme });
     await signIn(page, USERS.cashier);
     await paidSplitCart(page);
 
@@ -108,7 +102,7 @@ for (const theme of ['light', 'dark'] as const) {
 }
 
 test("collecting while one's own cart holds a sale is refused in a sentence", async ({ page }) => {
-  await openApp(page, host);
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await paidSplitCart(page);
   // A manager voids the card part without a PIN (signed in).

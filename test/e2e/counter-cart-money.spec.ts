@@ -6,13 +6,15 @@
  * never more than the sale, with a 100 % comp that is its own action and takes a manager.
  * The tests run in order on one host (the catalogue of the first is used by the others).
  */
-import { expect, shot, test } from './fixtures';
-import { CARDS, countPrints, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
+import { CARDS, countPrints, expectAccessible, keyCardAndCharge, openApp, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { openManageTile } from './helpers/manager';
-import type { Page } from '@playwright/test';
 
 test.describe.configure({ mode: 'serial' });
+
+/** Its catalogue must not reach the specs that share a worker's host. */
+const own = hostOfThisFile();
 
 // Print is the browser's dialog: counted instead of opened.
 test.beforeEach(({ page }) => countPrints(page));
@@ -20,16 +22,8 @@ test.beforeEach(({ page }) => countPrints(page));
 // Lunch: 5.46 + 8.25 % tax (0.45) = 5.91. Cake: 17.25, no tax.
 const CSV = 'name,price,sku,unit_code,tax_category,quick_key\nLunch,5.46,LUN,EA,standard,yes\nCake,17.25,CAK,EA,exempt,yes\n';
 
-async function keyCardAndCharge(page: Page, number: string, label: RegExp): Promise<void> {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry').fill('12/30');
-  await page.getByLabel('Security code').fill('999');
-  await page.getByLabel('Billing ZIP').fill('32606');
-  await page.getByRole('button', { name: label }).click();
-}
-
-test('a $5.91 cart with $0.45 tax on two cards: the gateway, the receipt and the X report all carry $0.45', async ({ page, app, request }) => {
-  await openApp(page, app);
+test('a $5.91 cart with $0.45 tax on two cards: the gateway, the receipt and the X report all carry $0.45', async ({ page, request }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
@@ -57,7 +51,7 @@ test('a $5.91 cart with $0.45 tax on two cards: the gateway, the receipt and the
   await page.setViewportSize({ width: 1280, height: 800 });
 
   // The gateway's records of the two cards.
-  const creds = engineCredentials(app.dataDir);
+  const creds = engineCredentials(own.host.dataDir);
   const list = await request.get(`${creds.base_url}/transactions?sort=created_ts&page_size=10`, { headers: engineHeaders(creds) });
   expect(list.ok()).toBe(true);
   const rows = ((await list.json()) as { transactions: Array<{ transaction_amount: string; tax: string }> }).transactions;
@@ -73,8 +67,8 @@ test('a $5.91 cart with $0.45 tax on two cards: the gateway, the receipt and the
   await shot(page, 'cart-money-02-x-report-tax');
 });
 
-test('"30" on a $17.25 sale: % off shows −$5.18 before it applies, $ off says it is more than the sale and cannot apply', async ({ page, app }) => {
-  await openApp(page, app);
+test('"30" on a $17.25 sale: % off shows −$5.18 before it applies, $ off says it is more than the sale and cannot apply', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-CAK').click();
@@ -114,8 +108,8 @@ test('"30" on a $17.25 sale: % off shows −$5.18 before it applies, $ off says 
   await expect(page.getByTestId('cart-line')).toHaveCount(0);
 });
 
-test("Comp is its own action: a cashier's comp of the whole sale waits for a manager's PIN, then closes the sale at $0.00", async ({ page, app }) => {
-  await openApp(page, app, { theme: 'dark' });
+test("Comp is its own action: a cashier's comp of the whole sale waits for a manager's PIN, then closes the sale at $0.00", async ({ page }) => {
+  await openApp(page, own.host, { theme: 'dark' });
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-CAK').click();

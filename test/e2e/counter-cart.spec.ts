@@ -10,14 +10,16 @@
  * all-cash sale found in Cart sales, reprinted and returned; quick keys past the first page.
  * The tests run in order on one host (the catalogue of the first is used by the others).
  */
-import type { Page } from '@playwright/test';
-import { expect, shot, test } from './fixtures';
-import { CARDS, countPrints, expectAccessible, openApp, printCount, signIn, USERS } from './helpers/counter';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
+import { CARDS, countPrints, expectAccessible, keyCardAndCharge, openApp, printCount, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { importCsv } from './helpers/catalogue';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
+
+/** Its catalogue must not reach the specs that share a worker's host. */
+const own = hostOfThisFile();
 
 test.beforeEach(({ page }) => countPrints(page));
 
@@ -29,16 +31,8 @@ Muffin,2.99,MUF,MUF-1,EA,4410,standard,yes
 Small thing,1.86,SMA,SMA-1,EA,4410,standard,yes
 `;
 
-async function keyCardAndCharge(page: Page, number: string, label: RegExp): Promise<void> {
-  await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry').fill('12/30');
-  await page.getByLabel('Security code').fill('999');
-  await page.getByLabel('Billing ZIP').fill('32606');
-  await page.getByRole('button', { name: label }).click();
-}
-
-test('a manager imports the catalogue: a CSV with two bad rows imports nothing and names both lines', async ({ page, app }) => {
-  await openApp(page, app);
+test('a manager imports the catalogue: a CSV with two bad rows imports nothing and names both lines', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   await expect(page.getByRole('heading', { name: 'Catalogue' })).toBeVisible();
@@ -74,8 +68,8 @@ test('a manager imports the catalogue: a CSV with two bad rows imports nothing a
   await expect(page.getByText('Saved. Every counter window uses the new settings now.')).toBeVisible();
 });
 
-test('a manager adds, edits and archives an item on the Catalogue screen; a SKU another item has is refused', async ({ page, app }) => {
-  await openApp(page, app);
+test('a manager adds, edits and archives an item on the Catalogue screen; a SKU another item has is refused', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   const form = page.getByRole('form', { name: 'Add an item' });
@@ -114,8 +108,8 @@ test('a manager adds, edits and archives an item on the Catalogue screen; a SKU 
   await page.getByLabel('Find an item').fill('');
 });
 
-test('three items with a discount, one found by search and one removed: $10 on a card, the rest in cash with change; the receipt shows it all', async ({ page, app }) => {
-  await openApp(page, app);
+test('three items with a discount, one found by search and one removed: $10 on a card, the rest in cash with change; the receipt shows it all', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-COF').click();
@@ -161,8 +155,8 @@ test('three items with a discount, one found by search and one removed: $10 on a
   await expect(page.getByTestId('cart-receipt').getByTestId('receipt-signature')).toHaveCount(0);
 });
 
-test('a partial approval leaves the rest as the balance; cash collects it with change shown large', async ({ page, app }) => {
-  await openApp(page, app, { theme: 'dark' });
+test('a partial approval leaves the rest as the balance; cash collects it with change shown large', async ({ page }) => {
+  await openApp(page, own.host, { theme: 'dark' });
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-SMA').click(); // 1.86 + 0.15 tax = 2.01: the sandbox approves 1.00
@@ -186,8 +180,8 @@ test('a partial approval leaves the rest as the balance; cash collects it with c
   await expectAccessible(page, 'change due and the receipt, dark theme');
 });
 
-test('a keyed sale partly approved: the result offers the rest in cash, and the cart collects it', async ({ page, app }) => {
-  await openApp(page, app);
+test('a keyed sale partly approved: the result offers the rest in cash, and the cart collects it', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.keyboard.type('201');
@@ -205,8 +199,8 @@ test('a keyed sale partly approved: the result offers the rest in cash, and the 
   await expect(page.getByTestId('change-due')).toContainText('$3.99');
 });
 
-test('a corporate card cart carries its items as Level 3 data, read back from the engine', async ({ page, app, request }) => {
-  await openApp(page, app);
+test('a corporate card cart carries its items as Level 3 data, read back from the engine', async ({ page, request }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-COF').click();
@@ -217,7 +211,7 @@ test('a corporate card cart carries its items as Level 3 data, read back from th
   await expect(page.getByTestId('paid-level3')).toHaveText('Level 3 sent: 2 line items (Visa •••• 2149).');
   await expect(page.getByTestId('cart-receipt-merchant').getByTestId('receipt-level3')).toHaveText('Level 3 sent: 2 line items (Visa •••• 2149).');
   await expect(page.getByTestId('cart-receipt')).not.toContainText('Level 3');
-  const creds = engineCredentials(app.dataDir);
+  const creds = engineCredentials(own.host.dataDir);
   const list = await request.get(`${creds.base_url}/transactions?filter[last_four]=2149&sort=-created_ts&expand=transaction_level3`, { headers: engineHeaders(creds) });
   expect(list.ok()).toBe(true);
   const body = (await list.json()) as { transactions: Array<{ transaction_amount: string; transaction_level3: { level3_data: { line_items: Array<Record<string, unknown>> } } }> };
@@ -230,8 +224,8 @@ test('a corporate card cart carries its items as Level 3 data, read back from th
   await expectAccessible(page, 'Level 3 sent');
 });
 
-test("an edit that makes a discount larger than a cashier may give waits for a manager's PIN", async ({ page, app }) => {
-  await openApp(page, app);
+test("an edit that makes a discount larger than a cashier may give waits for a manager's PIN", async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-BEA').click();
@@ -260,8 +254,8 @@ test("an edit that makes a discount larger than a cashier may give waits for a m
   await expect(page.getByTestId('cart-line')).toHaveCount(0);
 });
 
-test('two keyed cards split a bill: each charges the part typed for it', async ({ page, app }) => {
-  await openApp(page, app);
+test('two keyed cards split a bill: each charges the part typed for it', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-BEA').click(); // 12.99, no tax
@@ -283,8 +277,8 @@ test('two keyed cards split a bill: each charges the part typed for it', async (
   await shot(page, 'cart-13-two-cards');
 });
 
-test("Cancel sale asks first; a card fully approved takes a manager's PIN; the card is voided and the cash given back", async ({ page, app }) => {
-  await openApp(page, app);
+test("Cancel sale asks first; a card fully approved takes a manager's PIN; the card is voided and the cash given back", async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-BEA').click(); // 12.99
@@ -315,8 +309,8 @@ test("Cancel sale asks first; a card fully approved takes a manager's PIN; the c
   await expect(page.getByTestId('tx-row').filter({ hasText: '$7.00' }).first()).toContainText(/Voided/i);
 });
 
-test('a manager returns one line: its share goes back to the card and to the cash', async ({ page, app }) => {
-  await openApp(page, app);
+test('a manager returns one line: its share goes back to the card and to the cash', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await page.keyboard.press('F3');
   // The $10.00 card part of the three-item sale, made by an earlier test: found by its card and
@@ -339,8 +333,8 @@ test('a manager returns one line: its share goes back to the card and to the cas
   await expectAccessible(page, 'line return');
 });
 
-test('an all-cash sale is found in Cart sales: its receipt is printed again and a line returned from the drawer', async ({ page, app }) => {
-  await openApp(page, app);
+test('an all-cash sale is found in Cart sales: its receipt is printed again and a line returned from the drawer', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-COF').click();
@@ -381,8 +375,8 @@ test('an all-cash sale is found in Cart sales: its receipt is printed again and 
   await expectAccessible(page, 'cart sales');
 });
 
-test('the end of day counts the carts: expected cash, items sold and discounts', async ({ page, app }) => {
-  await openApp(page, app);
+test('the end of day counts the carts: expected cash, items sold and discounts', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   // Cash taken: $11.42 + $1.01 + $1.01 + $2.00 (the cancelled sale) + $7.03; given back: $6.23 + $2.00 + $3.24 → $11.00 expected in the drawer
   await openManageTile(page, 'End of day');
@@ -408,8 +402,8 @@ test('the end of day counts the carts: expected cash, items sold and discounts',
   await expectAccessible(page, 'report, 80 mm roll');
 });
 
-test('quick keys past the first 24 are a page away, and search finds them too', async ({ page, app }) => {
-  await openApp(page, app);
+test('quick keys past the first 24 are a page away, and search finds them too', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   const tins = Array.from({ length: 26 }, (_v, i) => `Tin ${String(i + 1).padStart(2, '0')},1.00,TIN${i + 1},yes`).join('\n');

@@ -248,6 +248,10 @@ test('cart: part of the balance on the terminal, a partial approval there, and t
   await expectAccessible(page, 'cart saved card dialog');
   await shot(page, 'cart-saved-card-dialog');
   await page.getByRole('button', { name: /Robin Counter/ }).click();
+  // Picking the card asks first, with the amount, the card and the customer (issue 21).
+  const ask = page.getByRole('alertdialog', { name: 'Charge this saved card?' });
+  await expect(ask.getByTestId('confirm-amount')).toHaveText('$1.01');
+  await ask.getByRole('button', { name: 'Yes, charge $1.01' }).click();
   await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
   const receipt = page.getByTestId('cart-receipt');
   for (const text of ['Sleeve', 'Card (terminal)', 'Saved card', '$2.01']) await expect(receipt).toContainText(text);

@@ -7,19 +7,15 @@
  * PIN pad's 0 and Sign in fit. Axe at each size; a screenshot of each, looked at.
  */
 import type { Locator, Page } from '@playwright/test';
-import { expect, shot, test } from './fixtures';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
 import { importCsv } from './helpers/catalogue';
-import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { COUNTER_SIZES, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
 
-const SIZES = [
-  { width: 1280, height: 800 },
-  { width: 1024, height: 768 },
-  { width: 768, height: 1024 },
-  { width: 800, height: 480 },
-] as const;
+/** Its catalogue must not reach the specs that share a worker's host. */
+const own = hostOfThisFile();
 
 /** 24 quick keys, names as a café writes them (several words, some long), so the grid has to wrap them. */
 const ITEMS = [
@@ -98,17 +94,17 @@ async function expectTheScreenFits(page: Page, total: Locator, charge: Locator):
   await expectWordsWhole(page);
 }
 
-test('a manager loads 24 quick keys', async ({ page, app }) => {
-  await openApp(page, app);
+test('a manager loads 24 quick keys', async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await openManageTile(page, 'Catalogue');
   await importCsv(page, CSV);
   await expect(page.getByTestId('csv-result')).toContainText('Imported 24 items.');
 });
 
-test('at 800×480 the PIN pad, its 0 and Sign in fit the screen', async ({ page, app }) => {
+test('at 800×480 the PIN pad, its 0 and Sign in fit the screen', async ({ page }) => {
   await page.setViewportSize({ width: 800, height: 480 });
-  await openApp(page, app);
+  await openApp(page, own.host);
   await expect(page.getByRole('heading', { name: 'Who is at the counter?' })).toBeVisible();
   await expectHeaderOneRow(page);
   await page.getByRole('button', { name: /Casey/ }).click();
@@ -119,11 +115,11 @@ test('at 800×480 the PIN pad, its 0 and Sign in fit the screen', async ({ page,
   await expectAccessible(page, 'PIN pad at 800×480');
 });
 
-for (const size of SIZES) {
+for (const size of COUNTER_SIZES) {
   const name = `${size.width}x${size.height}`;
-  test(`at ${size.width}×${size.height} the keyed sale and a 20-line ticket keep the total and Charge in view`, async ({ page, app }) => {
+  test(`at ${size.width}×${size.height} the keyed sale and a 20-line ticket keep the total and Charge in view`, async ({ page }) => {
     await page.setViewportSize(size);
-    await openApp(page, app);
+    await openApp(page, own.host);
     await signIn(page, USERS.cashier);
     await page.keyboard.press('F2');
     // The keyed sale (an empty cart): the amount's total and its Charge.
@@ -159,11 +155,11 @@ for (const size of SIZES) {
   });
 }
 
-test("a manager's header, with the most tabs, keeps to one row at every size", async ({ page, app }) => {
-  await openApp(page, app);
+test("a manager's header, with the most tabs, keeps to one row at every size", async ({ page }) => {
+  await openApp(page, own.host);
   await signIn(page, USERS.manager);
   await page.keyboard.press('F2');
-  for (const size of SIZES) {
+  for (const size of COUNTER_SIZES) {
     await page.setViewportSize(size);
     await expect(page.locator('.top-bar')).toBeVisible();
     await test.step(`${size.width}×${size.height}`, () => expectHeaderOneRow(page));

@@ -11,8 +11,8 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { SMTPServer } from 'smtp-server';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
+import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
@@ -20,28 +20,16 @@ import { openManageTile } from './helpers/manager';
 
 let host: HostInfo;
 let sim: TerminalSimulator;
-let smtp: SMTPServer;
-const mails: string[] = [];
+let smtp: MailCatcher;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
+  smtp = await startMailCatcher();
   sim = new TerminalSimulator();
   sim.script.stepMs = 40;
   const simPort = await sim.listenTcp(0);
-  host = await startHostProcess([], { RINGUP_SMTP_URL: `smtp://127.0.0.1:${(smtp.server.address() as { port: number }).port}` });
+  host = await startHostProcess([], { RINGUP_SMTP_URL: smtp.url });
   // The demo terminal at the simulator, as an integrator would set it through the v2 API.
   const c = engineCredentials(host.dataDir);
   const headers = engineHeaders(c);
@@ -52,7 +40,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await stopHostProcess(host);
   await sim.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 /** A date and time as the counter's browser writes it on a receipt (its locale and time zone). */
@@ -156,11 +144,11 @@ test('"Receipt sent" is said once the mail server took the e-mail', async ({ pag
   await page.keyboard.type('1250');
   await keyCard(page, CARDS.visa);
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
-  const before = mails.length;
+  const before = smtp.mails.length;
   await page.getByLabel('E-mail the receipt').fill('pat.customer@example.com');
   await page.getByRole('button', { name: 'Send' }).click();
   await expect(page.getByTestId('email-receipt-status')).toHaveText('Receipt sent to pat.customer@example.com.');
-  expect(mails.length).toBe(before + 1); // it had arrived when the screen said so
-  expect(mails.at(-1)).toContain('pat.customer@example.com');
+  expect(smtp.mails.length).toBe(before + 1); // it had arrived when the screen said so
+  expect(smtp.mails.at(-1)).toContain('pat.customer@example.com');
   await shot(page, 'truth-06-receipt-sent');
 });

@@ -96,4 +96,20 @@ export const test = base.extend<{ app: HostInfo }, { workerHost: HostInfo }>({
   },
 });
 
+/**
+ * A host for one spec file alone, started before its first test and stopped after its last:
+ * for specs whose catalogue, carts or settings must not reach the specs that share a worker's
+ * host (several sell without a catalogue, or count the day from an empty one).
+ */
+export function hostOfThisFile(): { readonly host: HostInfo } {
+  const own = {} as { host: HostInfo };
+  test.beforeAll(async () => {
+    own.host = await startHostProcess();
+  });
+  test.afterAll(async () => {
+    await stopHostProcess(own.host);
+  });
+  return own;
+}
+
 export { expect } from '@playwright/test';

@@ -6,7 +6,7 @@
  * show their real payment-page links (the SMS waits: there is no SMS service). A manager filters, opens a message's text, follows nothing blindly: the
  * link is shown in full. Light and dark, axe clean.
  */
-import { SMTPServer } from 'smtp-server';
+import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
@@ -16,29 +16,16 @@ import { OUTBOX_TEXT } from '../../shared/ipc/outbox';
 test.describe.configure({ mode: 'serial' });
 
 let host: HostInfo;
-let smtp: SMTPServer;
-const mails: string[] = [];
+let smtp: MailCatcher;
 
 test.beforeAll(async () => {
-  smtp = new SMTPServer({
-    disabledCommands: ['STARTTLS', 'AUTH'],
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  const port = (smtp.server.address() as { port: number }).port;
-  host = await startHostProcess([], { RINGUP_SMTP_URL: `smtp://127.0.0.1:${port}` });
+  smtp = await startMailCatcher();
+  host = await startHostProcess([], { RINGUP_SMTP_URL: smtp.url });
 });
 
 test.afterAll(async () => {
   await stopHostProcess(host);
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 
 test('a manager reads every e-mail and SMS with its link and whether it went out', async ({ page }) => {
@@ -51,8 +38,8 @@ test('a manager reads every e-mail and SMS with its link and whether it went out
     body: JSON.stringify({ transaction: { action: 'sale', account_number: '4111111111111111', exp_date: '1230', transaction_amount: '42.50', location_id: c.location_id, notification_email_address: 'pat.customer@example.com' } }),
   });
   expect(sale.status).toBe(201);
-  await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(1);
-  expect(mails[0]).toContain('Sale: $42.50');
+  await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(1);
+  expect(smtp.mails[0]).toContain('Sale: $42.50');
 
   // A pay link by e-mail and SMS, and a quick invoice by e-mail, made through the engine's API as an integrator would.
   const post = async (path: string, body: unknown) => {
@@ -65,7 +52,7 @@ test('a manager reads every e-mail and SMS with its link and whether it went out
   const origin = new URL(c.base_url).origin;
   const linkUrl = `${origin}/paylink?paylink_id=${link.id}`;
   const invoiceUrl = `${origin}/quickinvoice/?id=${invoice.id}`;
-  await expect.poll(() => mails.length, { timeout: 15_000 }).toBe(3);
+  await expect.poll(() => smtp.mails.length, { timeout: 15_000 }).toBe(3);
 
   await openApp(page, host);
   await signIn(page, USERS.manager);

@@ -6,30 +6,22 @@
  * $23.00); lowering it to $1.00 asks for a manager's PIN. The End of day report's tips and the
  * open batch's totals carry the adjusted tip, and the audit log has each adjust.
  */
-import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
-import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
+import { expect, hostOfThisFile, shot, test } from './fixtures';
+import { expectAccessible, openApp, openTransaction, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { openManageTile } from './helpers/manager';
 
 test.describe.configure({ mode: 'serial' });
 
-let host: HostInfo;
-test.beforeAll(async () => {
-  host = await startHostProcess();
-});
-test.afterAll(async () => {
-  await stopHostProcess(host);
-});
+const own = hostOfThisFile();
 
 test('the tip from the signed slip is added within the tolerance, lowered with a manager PIN, and counted in the report and batch', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
-  await openApp(page, host);
+  await openApp(page, own.host);
   await signIn(page, USERS.cashier);
   await ringUpKeyedSale(page, { amountDigits: '2000' });
   await expect(page.getByTestId('result-title')).toHaveText('Approved');
-  await page.keyboard.press('F3');
-  await page.getByTestId('tx-row').filter({ hasText: '$20.00' }).first().getByRole('button').click();
-  const detail = page.getByTestId('tx-detail');
+  const detail = await openTransaction(page, '$20.00');
   const tip = detail.getByLabel('Tip ($)');
   await expect(tip).toHaveValue('0.00');
 
@@ -69,7 +61,7 @@ test('the tip from the signed slip is added within the tolerance, lowered with a
   await expect(page.getByTestId('tip-adjust-done')).toHaveText('Tip $3.00 → $1.00: the sale is now $21.00.');
 
   // The gateway's own record says the same.
-  const creds = engineCredentials(host.dataDir);
+  const creds = engineCredentials(own.host.dataDir);
   const res = await fetch(`${creds.base_url}/transactions?transaction_amount=21.00`, { headers: engineHeaders(creds) });
   const rows = ((await res.json()) as { transactions: Array<{ tip_amount?: string; auth_amount?: string }> }).transactions;
   expect(rows.map((r) => [r.tip_amount, r.auth_amount])).toContainEqual(['1.00', '21.00']);

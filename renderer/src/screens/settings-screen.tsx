@@ -8,6 +8,7 @@ import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'rea
 import { fromForm, toForm, formFieldOf, type SettingsForm, type SettingsFormErrors } from '../lib/settings-form';
 import { useSettingsStore } from '../stores/settings-store';
 import { TIP_BASES, type TipBase } from '../../../shared/payments/tip-suggestions';
+import { useFocusFirstError } from '../lib/focus-first-error';
 
 /** The words for each tip base (the choices themselves are the settings schema's). */
 const TIP_BASE_LABELS: Record<TipBase, string> = { 'before-tax': 'The amount before tax', 'after-tax': 'The amount with tax' };
@@ -32,14 +33,8 @@ export function SettingsScreen() {
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
-  /** Bumped by a Save that found errors: the first field in red gets the focus (and scrolls into view) once drawn. */
-  const [showFirstError, setShowFirstError] = useState(0);
-  useEffect(() => {
-    if (showFirstError === 0) return;
-    const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    first?.scrollIntoView({ block: 'center' });
-    first?.focus({ preventScroll: true });
-  }, [showFirstError]);
+  /** Called by a Save that found errors: the first field in red gets the focus (and scrolls into view) once drawn. */
+  const showFirstError = useFocusFirstError(formRef);
 
   useEffect(() => {
     if (!settings) void load();
@@ -76,7 +71,7 @@ export function SettingsScreen() {
     setSaved(false);
     const { settings: next } = fromForm(form);
     if (!next) {
-      setShowFirstError((n) => n + 1);
+      showFirstError();
       return setMessage(SETTINGS_MESSAGES.fix);
     }
     setBusy(true);
@@ -89,7 +84,7 @@ export function SettingsScreen() {
         if (f && msgs[0]) fieldErrors[f] = msgs[0];
       }
       setServerErrors(fieldErrors);
-      setShowFirstError((n) => n + 1);
+      showFirstError();
       return setMessage(r.message);
     }
     setMessage(null);

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import type { HostInfo } from '../fixtures';
 
 const require = createRequire(import.meta.url);
@@ -73,6 +73,32 @@ export async function ringUpKeyedSale(page: Page, sale: KeyedSale): Promise<void
   await page.getByLabel('Security code').fill(sale.cvv ?? '999');
   await page.getByLabel('Billing ZIP').fill(sale.zip ?? '32606');
   await page.getByLabel('Billing ZIP').press('Enter');
+}
+
+/** The counter screen sizes every layout is held to: landscape desktop and tablet, portrait tablet, and the 7" 800×480 panel. */
+export const COUNTER_SIZES = [
+  { width: 1280, height: 800 },
+  { width: 1024, height: 768 },
+  { width: 768, height: 1024 },
+  { width: 800, height: 480 },
+] as const;
+
+/** Opens Transactions (F3) and the detail of today's newest transaction whose row shows `shown`; answers the detail. */
+export async function openTransaction(page: Page, shown: string): Promise<Locator> {
+  await page.keyboard.press('F3');
+  await page.getByTestId('tx-row').filter({ hasText: shown }).first().getByRole('button').click();
+  const detail = page.getByTestId('tx-detail');
+  await expect(detail).toContainText(shown);
+  return detail;
+}
+
+/** Keys a card (the test expiry, CVV and ZIP) into the card form on screen and presses its Charge button, named `label` (a string: exactly). */
+export async function keyCardAndCharge(page: Page, number: string, label: string | RegExp): Promise<void> {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry').fill('12/30');
+  await page.getByLabel('Security code').fill('999');
+  await page.getByLabel('Billing ZIP').fill('32606');
+  await page.getByRole('button', { name: label, exact: typeof label === 'string' }).click();
 }
 
 /** Runs axe on the page as it is now; fails with a readable list of violations. */

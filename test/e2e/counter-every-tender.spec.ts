@@ -10,7 +10,7 @@ import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
-import { openManageTile } from './helpers/manager';
+import { managerLoadsCatalogue } from './helpers/catalogue';
 
 let host: HostInfo;
 let sim: TerminalSimulator;
@@ -105,10 +105,7 @@ test('a large amount on the terminal and on a saved card asks the same question;
 
 test('an open amount typed on the keypad asks at "Add to the cart"; the cart\'s saved-card tender asks too', async ({ page }) => {
   await openApp(page, host);
-  await signIn(page, USERS.manager);
-  await openManageTile(page, 'Catalogue');
-  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n') });
-  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item');
+  await managerLoadsCatalogue(page, 'name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n');
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.keyboard.type('250000'); // $2,500.00

@@ -16,7 +16,7 @@ import { startMailCatcher, type MailCatcher } from '../helpers/mail-catcher';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { CARDS, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
-import { openManageTile } from './helpers/manager';
+import { managerLoadsCatalogue } from './helpers/catalogue';
 
 let host: HostInfo;
 let sim: TerminalSimulator;
@@ -59,10 +59,7 @@ async function keyCard(page: Page, card: string): Promise<void> {
 
 test("a cart's receipt shows when it was paid, not when the cart was started", async ({ page }) => {
   await openApp(page, host);
-  await signIn(page, USERS.manager);
-  await openManageTile(page, 'Catalogue');
-  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n') });
-  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item');
+  await managerLoadsCatalogue(page, 'name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n');
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.getByTestId('quick-key-MUG').click();

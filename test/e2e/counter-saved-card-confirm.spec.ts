@@ -8,7 +8,7 @@
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { engineCredentials, engineHeaders } from './helpers/engine-api';
 import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
-import { openManageTile } from './helpers/manager';
+import { managerLoadsCatalogue } from './helpers/catalogue';
 
 let host: HostInfo;
 
@@ -68,10 +68,7 @@ test('picking a saved card asks with the amount, the card and the customer; Canc
 test('the cart\'s saved-card tender asks the same; a large amount is confirmed on that one question (dark theme)', async ({ page }) => {
   await openApp(page, host, { theme: 'dark' });
   // The cart shows once the store has a catalogue.
-  await signIn(page, USERS.manager);
-  await openManageTile(page, 'Catalogue');
-  await page.getByTestId('csv-file').setInputFiles({ name: 'items.csv', mimeType: 'text/csv', buffer: Buffer.from('name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n') });
-  await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item');
+  await managerLoadsCatalogue(page, 'name,price,sku,unit_code,tax_category,quick_key\nMug,8.00,MUG,EA,exempt,yes\n');
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await page.keyboard.type('125000'); // $1,250.00: above the $1,000.00 threshold

@@ -11,10 +11,10 @@ import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { channels, EVENT_CHANNEL } from '../shared/ipc/contract';
 import { remoteGatewayFromEnv, startCore, type Core } from './core/app-core';
-import { dataDirFromArgv, DATA_DIR_ENV } from './core/data-dir';
-import type { SpawnEngine } from './core/engine-supervisor';
+import { dataDirFromArgv, DATA_DIR_ENV } from './core/platform/data-dir';
+import type { SpawnEngine } from './core/gateway/engine-supervisor';
 import type { FromEngine } from './gateway/engine-process-protocol';
-import { isFor } from './core/events';
+import { isFor } from './core/platform/events';
 import { createDispatcher, type Dispatch } from './ipc/dispatcher';
 import { SafeStorageSecretStore } from './secrets/safe-storage-store';
 

@@ -13,7 +13,7 @@ export interface GatewayAuth {
   tokens?: TokenSource;
 }
 
-/** Where a Bearer token comes from (core/oauth-session.ts). */
+/** Where a Bearer token comes from (core/gateway/oauth-session.ts). */
 export interface TokenSource {
   /** A token valid for a while yet (refreshed before it expires); '' when signed out. */
   accessToken(): Promise<string>;

@@ -11,8 +11,8 @@
 import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
 import { argFlag, argPort, argValue, closeOnSignals } from '../gateway/framework/cli-args';
-import { resolveDataDir } from '../core/data-dir';
-import { forkEngine } from '../core/engine-supervisor';
+import { resolveDataDir } from '../core/platform/data-dir';
+import { forkEngine } from '../core/gateway/engine-supervisor';
 import { startHost } from './host-server';
 
 async function main(): Promise<void> {

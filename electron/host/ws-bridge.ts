@@ -22,7 +22,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { isFor, type CoreEvents } from '../core/events';
+import { isFor, type CoreEvents } from '../core/platform/events';
 import type { Dispatch } from '../ipc/dispatcher';
 
 export const WS_PATH = '/ipc';

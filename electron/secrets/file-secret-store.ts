@@ -3,7 +3,7 @@
  * file 0600, written atomically (temp file + rename). This protects against other users
  * of the machine, not against the same user; the desktop app uses the OS keychain through
  * safeStorage instead. The node host's folder is outside the data folder
- * (core/node-host-keys.ts); the standalone engine keeps its vault key in `<DIR>/secrets/`.
+ * (core/keys/node-host-keys.ts); the standalone engine keeps its vault key in `<DIR>/secrets/`.
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

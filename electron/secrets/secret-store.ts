@@ -2,7 +2,7 @@
  * Where the core keeps its secrets (the vault encryption key, API keys, OAuth tokens).
  * Two implementations: Electron's safeStorage in the app (safe-storage-store.ts) and
  * 0600 key files outside the data folder in the node host (file-secret-store.ts,
- * core/node-host-keys.ts). Secrets never leave the
+ * core/keys/node-host-keys.ts). Secrets never leave the
  * main process; nothing in the IPC contract returns one.
  */
 import { randomBytes } from 'node:crypto';

@@ -29,7 +29,7 @@ export interface CoreStatus {
     /** A manager signed this run out of the gateway: it refuses until Ringup starts again. */
     signedOut: boolean;
   };
-  /** Set when this data folder is a copy of another register's: the sentence saying so and how to move a register (electron/core/register-binding.ts). */
+  /** Set when this data folder is a copy of another register's: the sentence saying so and how to move a register (electron/core/queue/register-binding.ts). */
   registerCopy?: string;
 }
 

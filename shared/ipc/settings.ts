@@ -52,7 +52,7 @@ export const storeSettingsSchema = z
     tipConfirmPercent: z.number().int().min(1, 'The tip check is at least 1 %.').max(1000, 'The tip check is at most 1000 %.'),
     /** Idle minutes before the counter locks back to the sign-in screen. */
     idleLockMinutes: z.number().int().min(1, 'The idle lock is at least 1 minute.').max(240, 'The idle lock is at most 4 hours.'),
-    /* Offline store-and-forward rules (issue 13; electron/core/offline-queue.ts). */
+    /* Offline store-and-forward rules (issue 13; electron/core/queue/offline-queue.ts). */
     /** One sale taken offline is at most this. */
     offlinePaymentCapCents: thresholdSchema,
     /** All sales waiting in the offline queue together are at most this. */

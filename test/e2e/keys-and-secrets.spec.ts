@@ -16,10 +16,10 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
-import { REGISTER_COPY_MESSAGE } from '../../electron/core/register-binding';
+import { nodeHostKeysFolder } from '../../electron/core/keys/node-host-keys';
+import { REGISTER_COPY_MESSAGE } from '../../electron/core/queue/register-binding';
 import { expect, shot, startHostProcess, stopHostProcess, test } from './fixtures';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import type { Page } from '@playwright/test';
 import { expectAccessible, openApp, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { engineCredentials, engineHeaders, type EngineCreds } from './helpers/engine-api';

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import WebSocketClient from 'ws';
-import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
+import { OFFLINE_ERRORS } from '../../electron/core/queue/offline-queue';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { createWsBridge } from '../../renderer/src/bridge/ws-bridge';
 import type { RingupBridge } from '../../shared/ipc/contract';

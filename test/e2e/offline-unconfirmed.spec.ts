@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocketClient from 'ws';
-import { UNCONFIRMED_COPY } from '../../electron/core/offline-sales';
+import { UNCONFIRMED_COPY } from '../../electron/core/queue/offline-sales';
 import { createWsBridge } from '../../renderer/src/bridge/ws-bridge';
 import type { RingupBridge } from '../../shared/ipc/contract';
 import { expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';

@@ -412,7 +412,7 @@ describe('the seeded demo terminal: the sandbox\'s built-in mock terminal', () =
     try {
       const port = await real.listenTcp(0);
       const demo = await demoOf(e);
-      // What the counter's installer screen sends (electron/core/devices.ts, devices:terminal-save).
+      // What the counter's installer screen sends (electron/core/devices/devices.ts, devices:terminal-save).
       expect((await e.put(`/terminals/${String(demo.id)}`, { terminal: { communication_type: 'tcp', local_ip_address: '127.0.0.1', port } })).status).toBe(200);
       const a = await e.post('/routertransactions', { routertransaction: { action: 'sale', location_id: e.locationId, terminal_id: demo.id, transaction_amount: '1.00', tip_amount: '0.00' } });
       expect(a.status).toBe(201);

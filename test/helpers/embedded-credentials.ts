@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { GatewayClient } from '../../electron/client/gateway-client';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
-import { nodeHostKeysFolder } from '../../electron/core/node-host-keys';
+import { nodeHostKeysFolder } from '../../electron/core/keys/node-host-keys';
 import { DATABASE_FILE, PUBLIC_INFO_FILE } from '../../electron/gateway/engine';
 import { unsealMetaValue } from '../../electron/gateway/framework/engine-meta';
 import { SEED_META_KEY } from '../../electron/gateway/merchant/seed';

@@ -4,7 +4,7 @@
  * runs in seconds. The app always hashes at PIN_COST with the pepper from its secret store.
  */
 import { randomBytes } from 'node:crypto';
-import { PinHasher, type PinCost } from '../../electron/core/pin-hash';
+import { PinHasher, type PinCost } from '../../electron/core/auth/pin-hash';
 
 export const TEST_PIN_COST: PinCost = { N: 256, r: 8, p: 1 };
 

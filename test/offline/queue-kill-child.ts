@@ -15,9 +15,9 @@
  * sign-in would be shown, keeps none, and drains the rest.
  */
 import { GatewayClient } from '../../electron/client/gateway-client';
-import { OfflineForwarder } from '../../electron/core/offline-forwarder';
-import { OfflineQueue, type OfflineRules } from '../../electron/core/offline-queue';
-import { openPosDatabase } from '../../electron/core/pos-database';
+import { OfflineForwarder } from '../../electron/core/queue/offline-forwarder';
+import { OfflineQueue, type OfflineRules } from '../../electron/core/queue/offline-queue';
+import { openPosDatabase } from '../../electron/core/platform/pos-database';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 
 const [dataDir, baseUrl, developerId, userId, userApiKey, locationId, prefix] = process.argv.slice(2) as [string, string, string, string, string, string, string];

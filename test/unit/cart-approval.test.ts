@@ -7,7 +7,7 @@
  * fully approved takes a manager's PIN at that counter (void before settlement, refund after).
  */
 import { describe, expect, it } from 'vitest';
-import { TENDER_COPY } from '../../electron/core/tenders';
+import { TENDER_COPY } from '../../electron/core/cart/tenders';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
 import { embeddedClient } from '../helpers/embedded-credentials';

@@ -7,7 +7,7 @@
  * card payments still holds, and it is paid again. Cart, drawer and gateway agree to the cent.
  */
 import { describe, expect, it } from 'vitest';
-import { TENDER_COPY } from '../../electron/core/tenders';
+import { TENDER_COPY } from '../../electron/core/cart/tenders';
 import type { CartView } from '../../shared/ipc/cart';
 import { TENDER_MESSAGES } from '../../shared/cart/tender-machine';
 import { clearCart, useCoreHarness, value } from '../helpers/core-harness';

@@ -7,7 +7,7 @@
  * the last line item, and the note says so.
  */
 import { describe, expect, it } from 'vitest';
-import { LEVEL3_NOTES } from '../../electron/core/cart-level3';
+import { LEVEL3_NOTES } from '../../electron/core/cart/cart-level3';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
 import { embeddedClient } from '../helpers/embedded-credentials';

@@ -12,7 +12,7 @@
  * each under it; cash in the drawer is not gateway money and may pay the rest.
  */
 import { describe, expect, it } from 'vitest';
-import { TENDER_COPY } from '../../electron/core/tenders';
+import { TENDER_COPY } from '../../electron/core/cart/tenders';
 import { hardCapSentence } from '../../shared/amount-guards';
 import type { CartView } from '../../shared/ipc/cart';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';

@@ -7,7 +7,7 @@
  * cart, the end-of-day report and the engine's transactions agree to the cent.
  */
 import { describe, expect, it } from 'vitest';
-import { SALE_ERRORS } from '../../electron/core/sales';
+import { SALE_ERRORS } from '../../electron/core/sales/sales';
 import type { CartView } from '../../shared/ipc/cart';
 import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
 

@@ -7,7 +7,7 @@
  * limit holds whoever approves.
  */
 import { describe, expect, it } from 'vitest';
-import { SALE_ERRORS } from '../../electron/core/sales';
+import { SALE_ERRORS } from '../../electron/core/sales/sales';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-cashier-asks-');

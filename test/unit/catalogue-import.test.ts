@@ -5,7 +5,7 @@
  * file refuses the whole file; the manager's form refuses a SKU another item has.
  */
 import { describe, expect, it } from 'vitest';
-import { CATALOGUE_MESSAGES } from '../../electron/core/catalogue';
+import { CATALOGUE_MESSAGES } from '../../electron/core/catalogue/catalogue';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-catalogue-import-');

@@ -5,7 +5,7 @@
  * name that clerk from the masked clerk_number the engine answers with.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { clerkNamesOf, clerkNumberOf } from '../../electron/core/clerk-records';
+import { clerkNamesOf, clerkNumberOf } from '../../electron/core/sales/clerk-records';
 import { startHarness, VISA, EXP, type Harness } from '../gateway/payments/engine-harness';
 
 let h: Harness;

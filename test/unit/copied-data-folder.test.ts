@@ -13,12 +13,12 @@
 import { cpSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
-import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from '../../electron/core/offline-queue';
-import { offlineRulesOf } from '../../electron/core/offline-sales';
-import { openPosDatabase } from '../../electron/core/pos-database';
-import { REGISTER_COPY_MESSAGE } from '../../electron/core/register-binding';
-import { REGISTER_COPY_CHANNELS } from '../../electron/core/register-copy-guard';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
+import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from '../../electron/core/queue/offline-queue';
+import { offlineRulesOf } from '../../electron/core/queue/offline-sales';
+import { openPosDatabase } from '../../electron/core/platform/pos-database';
+import { REGISTER_COPY_MESSAGE } from '../../electron/core/queue/register-binding';
+import { REGISTER_COPY_CHANNELS } from '../../electron/core/queue/register-copy-guard';
 import type { Channel } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { openCore, readEngineDatabase, value, type OpenCore } from '../helpers/core-harness';

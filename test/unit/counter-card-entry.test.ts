@@ -11,8 +11,8 @@ import {
   groupCardNumber,
   maskedCardNumber,
   zipError,
-} from '../../renderer/src/lib/card-entry';
-import { NO_SWIPE, swipeKey } from '../../renderer/src/lib/reader-keystrokes';
+} from '../../renderer/src/sales/card-entry';
+import { NO_SWIPE, swipeKey } from '../../renderer/src/sales/reader-keystrokes';
 
 const NOW = new Date(Date.UTC(2026, 10, 21));
 

@@ -13,7 +13,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clerkNumberOf } from '../../electron/core/clerk-records';
+import { clerkNumberOf } from '../../electron/core/sales/clerk-records';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { hardCapSentence, largeAmountSentence, largeTipSentence } from '../../shared/amount-guards';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { applyKey, saleTotals } from '../../renderer/src/lib/amount-entry';
-import { balancePart } from '../../renderer/src/lib/balance-part';
-import { basisPointsOf, formatPercentBp, money, parseTypedAmount } from '../../renderer/src/lib/money-format';
+import { applyKey, saleTotals } from '../../renderer/src/sales/amount-entry';
+import { balancePart } from '../../renderer/src/sales/balance-part';
+import { basisPointsOf, formatPercentBp, money, parseTypedAmount } from '../../renderer/src/ui/money-format';
 import { percentTipCents } from '../../shared/payments/tip-suggestions';
 import { MAX_AMOUNT_CENTS } from '../../shared/ipc/contract';
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
-import { SALE_ERRORS } from '../../electron/core/sales';
-import { clerkNumberOf } from '../../electron/core/clerk-records';
+import { SALE_ERRORS } from '../../electron/core/sales/sales';
+import { clerkNumberOf } from '../../electron/core/sales/clerk-records';
 import { maskCardNumbersInText } from '../../shared/payments/masking';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
 import { hardCapSentence, largeAmountSentence, largeTipSentence } from '../../shared/amount-guards';
@@ -18,11 +18,11 @@ import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/set
 import type { Result } from '../../shared/result';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
 import { GatewayClient } from '../../electron/client/gateway-client';
-import { LostPayments, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../electron/core/lost-payments';
-import { openPosDatabase } from '../../electron/core/pos-database';
-import { TenderRefs } from '../../electron/core/tender-refs';
-import { ClerkRecords } from '../../electron/core/clerk-records';
-import { AuditLog } from '../../electron/core/audit-log';
+import { LostPayments, PROCESSING_BOUND_MS, RESEND_WINDOW_MS } from '../../electron/core/sales/lost-payments';
+import { openPosDatabase } from '../../electron/core/platform/pos-database';
+import { TenderRefs } from '../../electron/core/cart/tender-refs';
+import { ClerkRecords } from '../../electron/core/sales/clerk-records';
+import { AuditLog } from '../../electron/core/audit/audit-log';
 import { embeddedCredentials } from '../helpers/embedded-credentials';
 
 const ORIGIN = 'http://127.0.0.1:5999';

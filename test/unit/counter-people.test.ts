@@ -11,10 +11,10 @@ import type { HandlerResults, PosUser, StoreSettings } from '../../shared/ipc/co
 import { AUDIT_PAGE_SIZE, DEFAULT_STORE_SETTINGS } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
 import { startCore, type Core } from '../../electron/core/app-core';
-import { AuditLog } from '../../electron/core/audit-log';
-import { openPosDatabase, setSetting, type PosDatabase } from '../../electron/core/pos-database';
-import { STORE_SETTINGS_KEY, StoreSettingsStore } from '../../electron/core/store-settings';
-import { AUTH_ERRORS, UserDirectory } from '../../electron/core/users';
+import { AuditLog } from '../../electron/core/audit/audit-log';
+import { openPosDatabase, setSetting, type PosDatabase } from '../../electron/core/platform/pos-database';
+import { STORE_SETTINGS_KEY, StoreSettingsStore } from '../../electron/core/settings/store-settings';
+import { AUTH_ERRORS, UserDirectory } from '../../electron/core/auth/users';
 import { runAsCaller } from '../../electron/ipc/caller-context';
 import { testPins } from '../helpers/test-pins';
 import { createDispatcher, IPC_ERRORS, type Dispatch } from '../../electron/ipc/dispatcher';

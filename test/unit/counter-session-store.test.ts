@@ -28,8 +28,8 @@ vi.mock('../../renderer/src/bridge/bridge', () => ({
   },
 }));
 
-const { useSessionStore } = await import('../../renderer/src/stores/session-store');
-const { userEpoch } = await import('../../renderer/src/stores/user-store');
+const { useSessionStore } = await import('../../renderer/src/auth/session-store');
+const { userEpoch } = await import('../../renderer/src/auth/user-store');
 
 describe('session store', () => {
   beforeEach(async () => {

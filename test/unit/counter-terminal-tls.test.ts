@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GATEWAY_DIR } from '../../electron/core/sealed-gateway';
+import { GATEWAY_DIR } from '../../electron/core/gateway/sealed-gateway';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
 import { selfSignedIdentity, type TlsIdentity } from '../../electron/devices/sim/self-signed-cert';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';

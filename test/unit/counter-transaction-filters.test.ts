@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { syntheticTransactions } from './helpers-synthetic-transactions';
-import { applyFilters, matchesKind, matchesText, totalsOfRows } from '../../renderer/src/lib/transaction-filters';
+import { applyFilters, matchesKind, matchesText, totalsOfRows } from '../../renderer/src/transactions/transaction-filters';
 
 const rows = syntheticTransactions(100_000, 1_700_000_000);
 

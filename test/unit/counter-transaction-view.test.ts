@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../electron/client/gateway-client';
-import { GATEWAY_MESSAGES, gatewayFailure } from '../../electron/core/gateway-messages';
-import { toView, totalsOf } from '../../electron/core/transaction-view';
+import { GATEWAY_MESSAGES, gatewayFailure } from '../../electron/core/gateway/gateway-messages';
+import { toView, totalsOf } from '../../electron/core/transactions/transaction-view';
 
 const sale = {
   id: 't1',

@@ -7,8 +7,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COUNTER_WIDE_STORES, createUserStore, resetUserStores, useResetEpoch, userEpoch } from '../../renderer/src/stores/user-store';
-import { bpToPercentText, fromForm, percentTextToBp, SETTINGS_FORM_MESSAGES, toForm } from '../../renderer/src/lib/settings-form';
+import { COUNTER_WIDE_STORES, createUserStore, resetUserStores, useResetEpoch, userEpoch } from '../../renderer/src/auth/user-store';
+import { bpToPercentText, fromForm, percentTextToBp, SETTINGS_FORM_MESSAGES, toForm } from '../../renderer/src/settings/settings-form';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/contract';
 import { fileURLToPath } from 'node:url';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { USERS_MESSAGES, type CounterUser } from '../../shared/ipc/contract';
-import { AUTH_ERRORS, MAX_FAILED_PINS } from '../../electron/core/users';
+import { AUTH_ERRORS, MAX_FAILED_PINS } from '../../electron/core/auth/users';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-counter-users-');

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataDirFromArgv, defaultUserDataDir, resolveDataDir } from '../../electron/core/data-dir';
-import { DATA_FOLDER_ID_FILE, keysRoot, nodeHostKeysFolder, openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import { dataDirFromArgv, defaultUserDataDir, resolveDataDir } from '../../electron/core/platform/data-dir';
+import { DATA_FOLDER_ID_FILE, keysRoot, nodeHostKeysFolder, openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { getOrCreateKey } from '../../electron/secrets/secret-store';
 

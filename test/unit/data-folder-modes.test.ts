@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startCore } from '../../electron/core/app-core';
-import { resolveDataDir } from '../../electron/core/data-dir';
+import { resolveDataDir } from '../../electron/core/platform/data-dir';
 
 const dirs: string[] = [];
 let umaskBefore: number | undefined;

@@ -306,7 +306,7 @@ describe('desktop report printer', () => {
 
 describe('the engine in a utilityProcess', () => {
   it('forks the built engine entry as a utility process, hands it the vault key over its message port, and restarts it when it dies', async () => {
-    const { EngineSupervisor } = await import('../../electron/core/engine-supervisor');
+    const { EngineSupervisor } = await import('../../electron/core/gateway/engine-supervisor');
     const forked: FakeUtility[] = [];
     h.utilityProcess.fork.mockImplementation(() => {
       const c = new FakeUtility();

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { OFFLINE_APPROVED } from '../../electron/core/queue/offline-sales';
 import type { CoreStatus, QueueStatus, SaleOutcome, StoreSettings } from '../../shared/ipc/contract';
 import { buildNodeBundle, removeBundle, startHostProcess, type HostProcess } from '../helpers/host-process';
 

@@ -6,8 +6,8 @@
  * with a sentence until they are done; the same account (a new key) is not a change.
  */
 import { describe, expect, it } from 'vitest';
-import { ACCOUNT_CHANGE_MESSAGES } from '../../electron/core/account-change-guard';
-import { CONNECTION_MESSAGES } from '../../electron/core/gateway-connection';
+import { ACCOUNT_CHANGE_MESSAGES } from '../../electron/core/gateway/account-change-guard';
+import { CONNECTION_MESSAGES } from '../../electron/core/gateway/gateway-connection';
 import type { QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { useCoreHarness, useGatedEngine, value } from '../helpers/core-harness';

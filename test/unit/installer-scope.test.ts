@@ -6,10 +6,10 @@
  * whose sale the engine itself refuses (403).
  */
 import { describe, expect, it } from 'vitest';
-import { INSTALLER_CHANNELS } from '../../electron/core/installer-scope';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
-import { INSTALLER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { INSTALLER_CHANNELS } from '../../electron/core/auth/installer-scope';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
+import { INSTALLER_CREDENTIALS_SECRET } from '../../electron/core/gateway/role-credentials';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { INSTALLER_USER_TYPE } from '../../electron/gateway/framework/permissions';
 import { LOCAL_CALLER, runAsCaller } from '../../electron/ipc/caller-context';
 import { channels } from '../../shared/ipc/contract';

@@ -8,10 +8,10 @@ import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VAULT_KEY_SECRET } from '../../electron/core/app-core';
-import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/key-backup';
-import { KEYS_MESSAGES } from '../../electron/core/keys-handlers';
-import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/sealed-gateway';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import { exportKeys, KEY_BACKUP_MESSAGES, restoreKeys } from '../../electron/core/keys/key-backup';
+import { KEYS_MESSAGES } from '../../electron/core/keys/keys-handlers';
+import { AWAITING_KEYS_DIR, AWAITING_KEYS_MESSAGE } from '../../electron/core/gateway/sealed-gateway';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import { openCore, value } from '../helpers/core-harness';
 import { tempDirs } from '../helpers/temp-dirs';

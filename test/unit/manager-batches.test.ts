@@ -4,11 +4,11 @@
  * the first settle fail and the retry succeed, cashiers are refused, the CSV matches.
  */
 import { describe, expect, it } from 'vitest';
-import { BATCH_MESSAGES } from '../../electron/core/batch-handlers';
-import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batch-csv';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { BATCH_MESSAGES } from '../../electron/core/batches/batch-handlers';
+import { BATCH_CSV_HEADER, batchCsv } from '../../electron/core/batches/batch-csv';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { TooManyRecordsError } from '../../electron/client/gateway-client';
-import { TOO_MANY_RECORDS, withGatewayFailure } from '../../electron/core/guarded-call';
+import { TOO_MANY_RECORDS, withGatewayFailure } from '../../electron/core/gateway/guarded-call';
 import { ok } from '../../shared/result';
 import { embeddedClient } from '../helpers/embedded-credentials';
 import { useCoreHarness, value } from '../helpers/core-harness';

@@ -4,8 +4,8 @@
  * limits 998 Visa, 98 Mastercard) before it is sent, and saving replaces the default line.
  */
 import { describe, expect, it } from 'vitest';
-import { LEVEL3_MESSAGES } from '../../electron/core/level3-handlers';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { LEVEL3_MESSAGES } from '../../electron/core/level3/level3-handlers';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { useCoreHarness, value } from '../helpers/core-harness';
 import { L3_ERRORS } from '../../shared/payments/level3-schema';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { OUTBOX_PAGE_SIZE } from '../../shared/ipc/contract';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { useCoreHarness, value } from '../helpers/core-harness';
 import { engineCredentials, engineHeaders } from '../e2e/helpers/engine-api';
 

@@ -5,7 +5,7 @@
  * does) and refused actions answered with the gateway's sentence.
  */
 import { describe, expect, it } from 'vitest';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { RECURRING_FIELD_ERRORS } from '../../shared/ipc/contract';
 import { useCoreHarness, value } from '../helpers/core-harness';
 

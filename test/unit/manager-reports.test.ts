@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { REPORT_MESSAGES } from '../../electron/core/reports';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { REPORT_MESSAGES } from '../../electron/core/reports/reports';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { readEngineDatabase, useCoreHarness, value } from '../helpers/core-harness';
 import { embeddedClient } from '../helpers/embedded-credentials';
 import type { DayReport } from '../../shared/ipc/contract';

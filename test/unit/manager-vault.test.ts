@@ -5,8 +5,8 @@
  * gateway's own sentence, and charging a saved card records an approved sale.
  */
 import { describe, expect, it } from 'vitest';
-import { VAULT_MESSAGES } from '../../electron/core/vault-handlers';
-import { AUTH_ERRORS } from '../../electron/core/users';
+import { VAULT_MESSAGES } from '../../electron/core/vault/vault-handlers';
+import { AUTH_ERRORS } from '../../electron/core/auth/users';
 import { useCoreHarness, value } from '../helpers/core-harness';
 import { VAULT_FIELD_ERRORS } from '../../shared/ipc/contract';
 

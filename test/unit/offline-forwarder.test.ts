@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GatewayClient } from '../../electron/client/gateway-client';
-import { OfflineForwarder, type ForwarderOptions } from '../../electron/core/offline-forwarder';
-import { OfflineQueue, type OfflineRules, type OfflineSaleInput } from '../../electron/core/offline-queue';
-import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
-import { cardInstrument, REF_COPY, TenderRefs } from '../../electron/core/tender-refs';
+import { OfflineForwarder, type ForwarderOptions } from '../../electron/core/queue/offline-forwarder';
+import { OfflineQueue, type OfflineRules, type OfflineSaleInput } from '../../electron/core/queue/offline-queue';
+import { openPosDatabase, type PosDatabase } from '../../electron/core/platform/pos-database';
+import { cardInstrument, REF_COPY, TenderRefs } from '../../electron/core/cart/tender-refs';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { startStubGateway, type StubGateway } from '../helpers/stub-v2-gateway';
 

@@ -12,7 +12,7 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPosDatabase } from '../../electron/core/pos-database';
+import { openPosDatabase } from '../../electron/core/platform/pos-database';
 import { startQueueKillRig, type QueueKillRig } from '../helpers/queue-kill-rig';
 
 const ITERATIONS = 20;

@@ -6,8 +6,8 @@
  * are forwarded by themselves, exactly once, when the gateway answers again.
  */
 import { describe, expect, it } from 'vitest';
-import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
-import { OFFLINE_APPROVED, OFFLINE_CUSTOMER_NOT_QUEUED } from '../../electron/core/offline-sales';
+import { OFFLINE_ERRORS } from '../../electron/core/queue/offline-queue';
+import { OFFLINE_APPROVED, OFFLINE_CUSTOMER_NOT_QUEUED } from '../../electron/core/queue/offline-sales';
 import { CUSTOMER_CONTACT_ERROR, type QueueStatus, type SaleOutcome } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';
 import { DEFAULT_STORE_SETTINGS, type StoreSettings } from '../../shared/ipc/settings';

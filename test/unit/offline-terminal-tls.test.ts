@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { OFFLINE_APPROVED } from '../../electron/core/queue/offline-sales';
 import { DEVICE_MSG } from '../../electron/devices/device-messages';
 import { selfSignedIdentity, type TlsIdentity } from '../../electron/devices/sim/self-signed-cert';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';

@@ -11,8 +11,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OFFLINE_ERRORS } from '../../electron/core/offline-queue';
-import { OFFLINE_APPROVED } from '../../electron/core/offline-sales';
+import { OFFLINE_ERRORS } from '../../electron/core/queue/offline-queue';
+import { OFFLINE_APPROVED } from '../../electron/core/queue/offline-sales';
 import { TerminalSimulator } from '../../electron/devices/sim/terminal-simulator';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { formatMoney } from '../../shared/payments/money';

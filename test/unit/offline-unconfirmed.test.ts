@@ -10,8 +10,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
-import { UNCONFIRMED_CANCELLED } from '../../electron/core/offline-queue';
-import { UNCONFIRMED_COPY } from '../../electron/core/offline-sales';
+import { UNCONFIRMED_CANCELLED } from '../../electron/core/queue/offline-queue';
+import { UNCONFIRMED_COPY } from '../../electron/core/queue/offline-sales';
 import type { HandlerResults, QueueItem, QueueStatus } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import type { Result } from '../../shared/result';

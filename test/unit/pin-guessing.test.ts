@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PIN_COST } from '../../electron/core/pin-hash';
-import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
-import { lockedFor, MAX_FAILED_PINS, MAX_WINDOW_FAILED_PINS, USER_BACKOFF_MAX_MS, UserDirectory, WINDOW_LOCKOUT_MS } from '../../electron/core/users';
+import { PIN_COST } from '../../electron/core/auth/pin-hash';
+import { openPosDatabase, type PosDatabase } from '../../electron/core/platform/pos-database';
+import { lockedFor, MAX_FAILED_PINS, MAX_WINDOW_FAILED_PINS, USER_BACKOFF_MAX_MS, UserDirectory, WINDOW_LOCKOUT_MS } from '../../electron/core/auth/users';
 import { runAsCaller } from '../../electron/ipc/caller-context';
 import { testPins } from '../helpers/test-pins';
 

@@ -15,10 +15,10 @@ import { createHmac, randomBytes, scryptSync, timingSafeEqual } from 'node:crypt
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openPosDatabase } from '../../electron/core/pos-database';
-import { UserDirectory } from '../../electron/core/users';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
-import { PIN_PEPPER_SECRET } from '../../electron/core/pin-hash';
+import { openPosDatabase } from '../../electron/core/platform/pos-database';
+import { UserDirectory } from '../../electron/core/auth/users';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
+import { PIN_PEPPER_SECRET } from '../../electron/core/auth/pin-hash';
 import { runAsCaller } from '../../electron/ipc/caller-context';
 import { openCore, value } from '../helpers/core-harness';
 import { tempDirs } from '../helpers/temp-dirs';

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { OfflineQueue } from '../../electron/core/offline-queue';
-import { openPosDatabase, POS_MIGRATIONS, type PosDatabase } from '../../electron/core/pos-database';
+import { OfflineQueue } from '../../electron/core/queue/offline-queue';
+import { openPosDatabase, POS_MIGRATIONS, type PosDatabase } from '../../electron/core/platform/pos-database';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 
 const dirs: string[] = [];

@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openPosDatabase, type PosDatabase } from '../../electron/core/pos-database';
-import { AUTH_ERRORS, DEFAULT_USERS, lockedFor, MAX_FAILED_PINS, UserDirectory, WINDOW_LOCKOUT_MS } from '../../electron/core/users';
+import { openPosDatabase, type PosDatabase } from '../../electron/core/platform/pos-database';
+import { AUTH_ERRORS, DEFAULT_USERS, lockedFor, MAX_FAILED_PINS, UserDirectory, WINDOW_LOCKOUT_MS } from '../../electron/core/auth/users';
 import { testPins } from '../helpers/test-pins';
 
 /** One PIN pepper for the file: a directory opened again on the same database checks the same PINs. */

@@ -5,7 +5,7 @@
  * matches what it then does.)
  */
 import { describe, expect, it } from 'vitest';
-import { datesUntil, previewAction, type RecurringRecord } from '../../electron/core/recurring-preview';
+import { datesUntil, previewAction, type RecurringRecord } from '../../electron/core/recurring/recurring-preview';
 
 const base: RecurringRecord = {
   id: 'r1', status: 'active', recurring_type_id: 'i', interval: 1, interval_type: 'm',

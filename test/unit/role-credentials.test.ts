@@ -5,8 +5,8 @@
  * kept only in the SecretStore, and a restart reuses the same engine user.
  */
 import { describe, expect, it } from 'vitest';
-import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/gateway/role-credentials';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-roles-');

@@ -2,7 +2,7 @@
  * Issue 11, point 6: a copy of the data folder without the key reveals no secret.
  *
  * The node host's own SecretStore, as `npm start` runs it: key files in its keys folder
- * outside the data folder (electron/core/node-host-keys.ts; under this file's temporary
+ * outside the data folder (electron/core/keys/node-host-keys.ts; under this file's temporary
  * RINGUP_KEYS_DIR), as the OS keychain holds safeStorage's key in the desktop app. After a
  * day's work — sign-in, a sale, a refund, a saved card, the cashier's and installer's engine
  * users — every file under the data folder (databases, their WAL, JSON, the engine's
@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCore, type Core } from '../../electron/core/app-core';
-import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/role-credentials';
+import { CASHIER_CREDENTIALS_SECRET } from '../../electron/core/gateway/role-credentials';
 import { CREDENTIALS_FILE, startEngine } from '../../electron/gateway/engine';
 import { createDispatcher, type Dispatch } from '../../electron/ipc/dispatcher';
-import { openNodeHostSecretStore } from '../../electron/core/node-host-keys';
+import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import { FileSecretStore } from '../../electron/secrets/file-secret-store';
 import type { HandlerResults } from '../../shared/ipc/contract';
 import type { Result } from '../../shared/result';

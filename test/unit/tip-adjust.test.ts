@@ -8,7 +8,7 @@
  * batch totals; once the batch settles, the tip can no longer be adjusted.
  */
 import { describe, expect, it } from 'vitest';
-import { TIP_ADJUST_ERRORS } from '../../electron/core/tip-adjust';
+import { TIP_ADJUST_ERRORS } from '../../electron/core/transactions/tip-adjust';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-tip-adjust-');

@@ -6,7 +6,7 @@
  * is not.
  */
 import { describe, expect, it } from 'vitest';
-import { WEDGE_IDLE, WEDGE_RULES, wedgeStep, type WedgeStep } from '../../renderer/src/lib/wedge-scan';
+import { WEDGE_IDLE, WEDGE_RULES, wedgeStep, type WedgeStep } from '../../renderer/src/cart/wedge-scan';
 
 /** Feeds keys at the given times; answers each key's step. */
 function feed(keys: Array<[string, number]>): WedgeStep[] {

@@ -10,7 +10,7 @@
  * (permission-openapi.ts), and test/gateway/permission-matrix.test.ts walks it.
  *
  * The user types (the seed names only 250; the others are Ringup's reading, as the
- * counter uses them: electron/core/role-credentials.ts):
+ * counter uses them: electron/core/gateway/role-credentials.ts):
  *
  * | user_type_id | role | in short |
  * | 250 | Client Admin | everything, and alone: OAuth clients, the sandbox routes |

@@ -4,7 +4,7 @@
  * (build/electron-native); plain Node (tests, node host, standalone engine) uses the
  * copy in node_modules. Every SQLite file of the app goes through here. It lives with
  * the engine because the engine imports nothing from the app's core; the core re-exports
- * it (`electron/core/sqlite.ts`).
+ * it (`electron/core/platform/sqlite.ts`).
  */
 import Database from 'better-sqlite3';
 

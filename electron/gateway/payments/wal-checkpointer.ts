@@ -116,7 +116,7 @@ export class WalCheckpointer {
     let worker: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      // Under Electron the driver must load the Electron-ABI build the core uses (see core/sqlite.ts).
+      // Under Electron the driver must load the Electron-ABI build the core uses (see core/platform/sqlite.ts).
       const binding = process.env[SQLITE_BINDING_ENV];
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs, busyIntervalMs, binding } });
     } catch {

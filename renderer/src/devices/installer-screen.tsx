@@ -1,0 +1,69 @@
+/**
+ * Devices (installer and manager roles): the location's EMV terminals and check scanners,
+ * each opened in its editor; register new ones, test them, send device terms.
+ */
+import { useEffect } from 'react';
+import { ScannerEditor } from './scanner-editor';
+import { TerminalEditor } from './terminal-editor';
+import { useInstallerStore } from './installer-store';
+import { useTerminalStore } from './terminal-store';
+
+export function InstallerScreen() {
+  const { data, error, selection, load, select } = useInstallerStore();
+  useEffect(() => {
+    void load();
+  }, [load]);
+  const saved = (kind: 'terminal' | 'scanner') => (id: string) => {
+    select({ kind, id });
+    void load();
+    void useTerminalStore.getState().load();
+  };
+
+  return (
+    <div className="installer-layout">
+      <nav className="panel device-list" aria-labelledby="devices-title">
+        <h1 id="devices-title" className="section-title" tabIndex={-1} data-screen-focus>
+          Devices
+        </h1>
+        {error && <p className="notice notice-error" role="alert">{error}</p>}
+        <h2 className="device-group">Terminals</h2>
+        <ul className="device-items">
+          {data?.terminals.map((t) => (
+            <li key={t.id}>
+              <button type="button" className="device-item" aria-current={selection.kind === 'terminal' && selection.id === t.id ? 'true' : undefined} onClick={() => select({ kind: 'terminal', id: t.id })}>
+                <strong>{t.title || t.serialNumber}</strong>
+                <span className="muted mono">{t.address.kind === 'serial' ? t.address.path : t.address.host ? `${t.address.host}:${t.address.port}${t.address.tls ? ' · TLS' : ''}` : 'no address yet'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'terminal', id: null })} data-testid="add-terminal">
+          + Register a terminal
+        </button>
+        <h2 className="device-group">Check scanners</h2>
+        <ul className="device-items">
+          {data?.scanners.map((s) => (
+            <li key={s.id}>
+              <button type="button" className="device-item" aria-current={selection.kind === 'scanner' && selection.id === s.id ? 'true' : undefined} onClick={() => select({ kind: 'scanner', id: s.id })}>
+                <strong>{s.title}</strong>
+                <span className="muted mono">{s.path || 'no serial path'}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'scanner', id: null })} data-testid="add-scanner">
+          + Add a check scanner
+        </button>
+      </nav>
+      <section className="panel device-editor" aria-label="Device settings">
+        {!data ? (
+          <p className="muted">Loading the devices…</p>
+        ) : selection.kind === 'terminal' ? (
+          <TerminalEditor terminal={data.terminals.find((t) => t.id === selection.id)} data={data} onSaved={saved('terminal')} />
+        ) : (
+          <ScannerEditor scanner={data.scanners.find((s) => s.id === selection.id)} data={data} onSaved={saved('scanner')} />
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+/** The installer's view of the devices: terminals, scanners and the choices the forms offer. */
+import { createUserStore } from '../auth/user-store';
+import type { InstallerData } from '../../../shared/ipc/contract';
+import { ringup } from '../bridge/bridge';
+
+export type Selection = { kind: 'terminal'; id: string | null } | { kind: 'scanner'; id: string | null };
+
+interface InstallerState {
+  data: InstallerData | null;
+  error: string | null;
+  selection: Selection;
+  load(): Promise<void>;
+  select(s: Selection): void;
+}
+
+export const useInstallerStore = createUserStore<InstallerState>((set, get) => ({
+  data: null,
+  error: null,
+  selection: { kind: 'terminal', id: null },
+  async load() {
+    const r = await ringup.devicesInstallerData();
+    if (!r.ok) return set({ error: r.error.message });
+    const first = r.value.terminals[0]?.id ?? null;
+    const sel = get().selection;
+    set({ data: r.value, error: null, selection: sel.id === null && sel.kind === 'terminal' && first ? { kind: 'terminal', id: first } : sel });
+  },
+  select: (selection) => set({ selection }),
+}));

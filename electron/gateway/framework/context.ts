@@ -136,6 +136,12 @@ export interface EngineContext {
   locationNow(locationId: string): number;
   /** Queues an e-mail or SMS in the persisted outbox (inside the caller's write); returns its id. */
   notify(n: NotificationInput): string;
+  /**
+   * Set by the notifications module when no mail server is set up: an e-mail is queued with
+   * this as its send_error, so the outbox (and the counter reading it) says why it waits the
+   * moment it is written — no timer has to come round and mark it.
+   */
+  emailWaitReason?: string;
   /** Runs every module's due work (for one location, or all): the scheduler's run. */
   runDueWork(locationId?: string): Promise<void>;
   /**

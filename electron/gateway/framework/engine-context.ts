@@ -43,8 +43,9 @@ export function createContext(db: Db, clock: Clock, options: EngineOptions, reso
     // (payments) queues the message on that connection, inside its own write.
     notify(this: EngineContext, n) {
       const id = newId();
-      this.stmt('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts, channel, kind, link, resource_type, resource_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
+      this.stmt('INSERT INTO notification_outbox (id, location_id, transaction_id, to_address, subject, body, created_ts, channel, kind, link, resource_type, resource_id, send_error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
         id, n.locationId, n.transactionId ?? null, n.to, n.subject, n.body, n.createdTs ?? this.clock.now(), n.channel, n.kind, n.link ?? null, n.resourceType ?? null, n.resourceId ?? null,
+        n.channel === 'email' ? (this.emailWaitReason ?? null) : null,
       );
       return id;
     },

@@ -57,9 +57,12 @@ export function createNotificationsModule(): EngineModule & { mailer(): SmtpMail
     init(ctx) {
       const settings = ctx.options.smtp ?? (process.env.RINGUP_SMTP_URL ? smtpFromUrl(process.env.RINGUP_SMTP_URL) : undefined);
       if (!settings) {
+        // New e-mail is written with the reason (engine-context.ts notify); rows from before
+        // this start, when a mail server may have been set, are marked once here. No timer:
+        // a 1 Hz UPDATE would write to the outbox while nothing happens.
+        ctx.emailWaitReason = NO_MAIL_SERVER;
         waiting = () => markWaiting(ctx);
-        timer = setInterval(waiting, MAIL_POLL_MS);
-        timer.unref();
+        waiting();
         return;
       }
       const m = new SmtpMailer(ctx, settings);

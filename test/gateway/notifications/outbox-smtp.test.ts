@@ -100,6 +100,15 @@ describe('notification outbox and SMTP transport', () => {
     expect((await te.get('/notifications?channel=sms')).body.notifications[0]).toMatchObject({ sent_ts: null, send_error: null });
   });
 
+  it('without a mail server, an e-mail says why it waits the moment it is queued: no timer polls the outbox (a refused request writes nothing meanwhile)', async () => {
+    const te = await TestEngine.start({ schedulerIntervalMs: 0 });
+    engines.push(te);
+    expect((await sale(te, 'sam@example.com')).status).toBe(201);
+    // No due work run, no wait: the row was written with its reason.
+    const row = te.engine.db.prepare("SELECT send_error, send_attempts FROM notification_outbox WHERE channel = 'email'").get();
+    expect(row).toEqual({ send_error: NO_MAIL_SERVER, send_attempts: 0 });
+  });
+
   it("e-mails a quick invoice with its stored file attached when attach_files_to_email is 1 (the engine's own wiring)", async () => {
     const { mails, port } = await smtp();
     const te = await TestEngine.start({ schedulerIntervalMs: 0, smtp: { host: '127.0.0.1', port, secure: false, user: 'shop', pass: 'mail-pw', from: 'Demo Store <store@example.com>' } });

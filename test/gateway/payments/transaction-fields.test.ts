@@ -157,7 +157,7 @@ describe("the docs' optional and conditional fields per action (Transactions REA
     expect(again.body.transaction.account_holder_name).toBe('Pat Again');
   });
 
-  it("the docs' own edit example: contact_id with move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
+  it("the docs' edit with contact_id and move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
     const loc = h.engine.credentials.location_id;
     const first = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'First' } })).body.contact;
     const second = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'Second' } })).body.contact;
@@ -165,9 +165,9 @@ describe("the docs' optional and conditional fields per action (Transactions REA
     const vaultId = saved.account_vault_id as string;
     const again = (await post({ account_number: undefined, exp_date: undefined, account_vault_id: vaultId })).body.transaction;
     expect(again.contact_id).toBe(first.id);
-    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'this is a description' });
+    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'Moved to the second contact' });
     expect(edit.status, edit.text).toBe(200);
-    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'this is a description' });
+    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'Moved to the second contact' });
     expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
     expect((await h.call('GET', `/transactions/${again.id}`)).body.transaction.contact_id).toBe(second.id);
     // Without move_account_vault only this transaction moves; "" disassociates it.

@@ -74,7 +74,7 @@ export function itemsTotal(items: Record<string, number>): number {
 
 const int01 = (dflt: 0 | 1) => ({ type: 'boolean' as const, default: dflt, outputAsInt: true });
 // The family's field table bounds these by length (1 to 2 digits): 0 to 99, where 0 sends no
-// reminder before (or after) the due date, as the family's own C# sample uses it.
+// reminder of that kind (before or after the due date): an integrator who wants none says 0.
 const days = (dflt: number) => ({ type: 'integer' as const, minValue: 0, maxValue: 99, default: dflt });
 
 export const quickInvoiceResource: ResourceDef = {

@@ -4,8 +4,8 @@
  * writeSchema), a body-dispatched action's field table and a body read by mode
  * (body-openapi.ts). It says exactly what validate.ts readValue takes: strings as JSON strings
  * with their bounds, format and pattern (INPUT_PATTERNS, the reader's own rules), integers and
- * numbers as JSON numbers or as text (digit strings, as XML bodies and the family's samples
- * send them), booleans as true/false/1/0 and their text, amounts, expiries and encoded text
+ * numbers as JSON numbers or as text (digit strings, as XML bodies and clients that quote
+ * every value send them), booleans as true/false/1/0 and their text, amounts, expiries and encoded text
  * by their rules, objects, tags and amount lists by their shapes.
  *
  * Where null or "" is accepted (they mean "not sent", clear the field or restore its

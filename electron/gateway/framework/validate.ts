@@ -59,7 +59,7 @@ export const INPUT_PATTERNS = {
   digits: /^\d+$/,
   'no-spaces': /^\S*$/,
   money: MONEY_INPUT_RE,
-  /** An integer sent as text (XML bodies, and clients such as the family's C# samples). */
+  /** An integer sent as text (XML bodies, and clients that quote every value they send). */
   integer: INT_RE,
   number: NUM_RE,
   mmyy: /^(0[1-9]|1[0-2])[0-9]{2}$/,

@@ -122,13 +122,13 @@ export const ADDITIONAL_AMOUNT_TYPES = ['4S', '4U', '4V', '4W', '4X'] as const;
 
 /**
  * "Alpha-Numeric Only, No Special Characters" in the field table (order_num, po_number):
- * read as letters, digits and spaces, because the family's own Postman collection and
- * sample clients send "SDKTest 1617640175" and "Invoice 1617640175".
+ * read as letters, digits and spaces, because integrators commonly build them from a word
+ * and the Unix time ("Order 1893456000").
  */
 const ALNUM_SPACE = /^[A-Za-z0-9 ]*$/;
 /**
- * order_num also takes periods: the family's C# samples send "Invoice " + the seconds since
- * 1970 as .NET prints a double ("Invoice 1617640175.12345"), whatever the field table says.
+ * order_num also takes periods: a client that takes the seconds since 1970 as a double (as
+ * .NET gives them) prints a fraction ("Order 1893456000.25"), whatever the field table says.
  */
 const ORDER_NUM = /^[A-Za-z0-9 .]*$/;
 /** Card types the field table lists for a card's account_type (read only: the engine sets it). */

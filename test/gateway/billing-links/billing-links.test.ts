@@ -233,11 +233,11 @@ describe('quick invoices', () => {
     fd.set('quickinvoice[due_date]', '2030-06-10');
     fd.set('quickinvoice[location_id]', e.locationId);
     fd.set('quickinvoice[attach_files_to_email]', '1');
-    fd.set('quickinvoice[item_list][item1]', '1');
-    fd.set('quickinvoice[item_list][item2]', '1.25');
+    fd.set('quickinvoice[item_list][Ladder hire]', '1');
+    fd.set('quickinvoice[item_list][Delivery]', '1.25');
     fd.set('quickinvoice[send_email]', '1');
-    fd.set('quickinvoice[email]', 'test@example.com');
-    fd.set('quickinvoice[tags][0]', 'Test tag1');
+    fd.set('quickinvoice[email]', 'office@harbor-books.example');
+    fd.set('quickinvoice[tags][0]', 'Rentals');
     fd.set('quickinvoice[files][0]', new Blob([Buffer.from('%PDF-1.4 hello')], { type: 'application/pdf' }), 'quote.pdf');
     const c = e.creds;
     const headers = { 'developer-id': c.developerId, 'user-id': c.userId, 'user-api-key': c.apiKey };
@@ -245,7 +245,7 @@ describe('quick invoices', () => {
     const body = await res.json();
     conform('POST', '/v2/quickinvoices', { status: res.status, body, text: '', headers: res.headers });
     expect(res.status).toBe(201);
-    expect(body.quickinvoice).toMatchObject({ amount_due: '2.25', attach_files_to_email: 1, email: 'test@example.com' });
+    expect(body.quickinvoice).toMatchObject({ amount_due: '2.25', attach_files_to_email: 1, email: 'office@harbor-books.example' });
     expect(body.quickinvoice.files).toHaveLength(1);
     expect(body.quickinvoice.files[0]).toMatchObject({ file_name: 'quote.pdf', size: 14 });
     const mail = outbox(body.quickinvoice.id);

@@ -66,15 +66,17 @@ describe('over HTTP', () => {
     // key = the first 24 bytes of SHA-256("ringup sandbox reader bdk:" + KSN), the track text NUL-padded.
     const ksn = 'FFFF9876543210E00001';
     const key = createHash('sha256').update(`ringup sandbox reader bdk:${ksn}`).digest().subarray(0, 24);
-    const enc = (track: string) => {
+    const encUnder = (k: Buffer, track: string) => {
       const plain = Buffer.alloc(Math.ceil(track.length / 8) * 8);
       plain.write(track, 'latin1');
-      const c = createCipheriv('des-ede3-cbc', key, Buffer.alloc(8));
+      const c = createCipheriv('des-ede3-cbc', k, Buffer.alloc(8));
       c.setAutoPadding(false);
       return Buffer.concat([c.update(plain), c.final()]).toString('hex').toUpperCase();
     };
+    const enc = (track: string) => encUnder(key, track);
     const masked = `%*4111********1111^DOE/PAT^*******************************?*;4111********1111=********************?*`;
-    const magnesafe = `${masked}|1|${enc(TRACK1)}|${enc(TRACK2)}|1|1|1|1|1|${ksn}`;
+    const magnesafeUnder = (k: Buffer) => `${masked}|1|${encUnder(k, TRACK1)}|${encUnder(k, TRACK2)}|1|1|1|1|1|${ksn}`;
+    const magnesafe = magnesafeUnder(key);
     const m = await post({ e_track_data: magnesafe, e_format: 'magnesafe' });
     expect(m.status, m.text).toBe(201);
     expect(m.body.transaction).toMatchObject({ status_id: 101, entry_mode_id: 'S', last_four: '1111', exp_date: '1230', e_format: 'magnesafe' });
@@ -84,30 +86,31 @@ describe('over HTTP', () => {
     // ksn and ksnpin carry no KSN of their own: it comes in e_serial_number.
     const noKsn = await post({ e_track_data: `${masked}|${enc(TRACK1)}|${enc(TRACK2)}`, e_format: 'ksnpin' });
     expect(noKsn.body.errors.e_serial_number).toEqual([PAY_MSG.E_SERIAL_NUMBER_BLANK]);
-    // A masked PAN that is not the encrypted one, and the docs' own example (a real reader's key), cannot be read.
-    const other = await post({ e_track_data: magnesafe.replace(/4111\*{8}1111/g, '5428********0254'), e_format: 'magnesafe' });
+    // A masked PAN that is not the encrypted one, and a read made under a real reader's key, cannot be read.
+    const other = await post({ e_track_data: magnesafe.replace(/4111\*{8}1111/g, '5454********5454'), e_format: 'magnesafe' });
     expect(other.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
-    const docs = '%*5428********0254^YOU/A GIFT FOR^*******************************?*;5428********0254=********************?*|1|41110C1670EC146DC3970151CE0BC0385CD59CA04D798B9D325A3638237240B35DA7309EEBF35CC9CAC92AB6B3CC5BBCB542CE2075094542393CA4A7EF1320E094EA5A1A1829D619|208540237170186B1A2E0DC26CFA29B42CEE62DA313C6EFCD11227456599FBBAFAA8C64311B296D8|1|1|1|1|1|62994900730004200002';
-    const literal = await post({ e_track_data: docs, e_format: 'magnesafe' });
-    expect(literal.status).toBe(422);
-    expect(literal.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
+    const foreign = magnesafeUnder(createHash('sha256').update('a real reader key the sandbox does not hold').digest().subarray(0, 24));
+    const realReader = await post({ e_track_data: foreign, e_format: 'magnesafe' });
+    expect(realReader.status).toBe(422);
+    expect(realReader.body.errors.e_track_data).toEqual([PAY_MSG.E_TRACK_DATA_INVALID]);
   });
 
-  it("the docs' Payroll example: a check's MICR line in track_data on an ACH debit is read like micr_data", async () => {
+  it("a payroll check (C21, with its images): the MICR line in track_data on an ACH debit is read like micr_data", async () => {
+    const image = (side: string) => Buffer.from(`check 100245, ${side}`).toString('base64');
     const payroll = {
-      action: 'debit', payment_method: 'ach', ach_identifier: 'P', transaction_amount: '777777.07', ach_sec_code: 'C21',
-      account_holder_name: 'trx+C21@1612 (1616/)-trx', check_number: '8520748520963', account_type: 'checking', routing: '051904524',
-      image_front: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=', image_back: 'U29tZVN0cmluZ09idmlvdXNseU5vdEJhc2U2NEVuY29kZWQ=',
-      billing_zip: '58469', billing_street: '1612-1616*street', billing_city: '1612-34645656city', billing_state: 'VI', billing_phone: '7894561230',
-      track_data: 'T051904524T 741025349520O 8520748520963', dob_year: '2000', ssn4: '8527',
+      action: 'debit', payment_method: 'ach', ach_identifier: 'P', transaction_amount: '1250.40', ach_sec_code: 'C21',
+      account_holder_name: 'Harbor Books Payroll', check_number: '100245', account_type: 'checking', routing: '263084708',
+      image_front: image('front'), image_back: image('back'),
+      billing_zip: '33602', billing_street: '401 Water St', billing_city: 'Tampa', billing_state: 'FL', billing_phone: '8135550177',
+      track_data: 'T263084708T 60033219870O 100245', dob_year: '1986', ssn4: '4417',
     };
-    const r = await post({ ...payroll, account_number: '741025349520' });
+    const r = await post({ ...payroll, account_number: '60033219870' });
     expect(r.status, r.text).toBe(201);
-    expect(r.body.transaction).toMatchObject({ status_id: 131, type_id: 50, routing: '051904524', last_four: '9520', check_number: '8520748520963', ach_sec_code: 'C21', ach_identifier: 'P' });
+    expect(r.body.transaction).toMatchObject({ status_id: 131, type_id: 50, routing: '263084708', last_four: '9870', check_number: '100245', ach_sec_code: 'C21', ach_identifier: 'P' });
     const lineOnly = await post({ ...payroll, routing: undefined });
-    expect(lineOnly.body.transaction).toMatchObject({ status_id: 131, routing: '051904524', last_four: '9520' });
-    // The docs' literal account_number (24345) is not the account on the check's line: which one to debit? 422.
-    const literal = await post({ ...payroll, account_number: '24345' });
+    expect(lineOnly.body.transaction).toMatchObject({ status_id: 131, routing: '263084708', last_four: '9870' });
+    // A typed account_number that is not the account on the check's line: which one to debit? 422.
+    const literal = await post({ ...payroll, account_number: '55501' });
     expect(literal.status).toBe(422);
     expect(literal.body.errors.account_number).toEqual([PAY_MSG.MICR_ACCOUNT_MISMATCH]);
     const otherBank = await post({ ...payroll, routing: '072000326' });

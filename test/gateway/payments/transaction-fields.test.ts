@@ -68,15 +68,15 @@ describe('bounds and actions', () => {
     });
   });
 
-  it("takes what the family's own samples send: spaces in order_num and po_number, periods in order_num, a card type in account_type", async () => {
-    // The Postman collection and the sample clients send "SDKTest 1700000000" and account_type "mc";
-    // the C# samples "Invoice 1700000000.12345" (.NET's seconds since 1970).
-    const r = await post({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'mc' });
+  it("takes what integrators send: spaces in order_num and po_number, periods in order_num, a card type in account_type", async () => {
+    // Order numbers built from a word and the Unix time ("Order 1893456000"), with a fraction when a
+    // client takes the seconds as a double ("Order 1893456000.25"); a card type the engine reads itself.
+    const r = await post({ order_num: 'Order 1893456000', po_number: 'PO 77', account_type: 'mc' });
     expect(r.status).toBe(201);
-    expect(r.body.transaction).toMatchObject({ order_num: 'SDK Invoice 123', po_number: 'PO 77', account_type: 'visa' });
-    const dotted = await post({ order_num: 'Invoice 1617640175.12345' });
+    expect(r.body.transaction).toMatchObject({ order_num: 'Order 1893456000', po_number: 'PO 77', account_type: 'visa' });
+    const dotted = await post({ order_num: 'Order 1893456000.25' });
     expect(dotted.status).toBe(201);
-    expect(dotted.body.transaction.order_num).toBe('Invoice 1617640175.12345');
+    expect(dotted.body.transaction.order_num).toBe('Order 1893456000.25');
     expect((await post({ po_number: 'PO.77' })).body.errors).toHaveProperty('po_number');
     const bad = await post({ order_num: 'A#1', account_type: 'gold' });
     expect(Object.keys(bad.body.errors).sort()).toEqual(['account_type', 'order_num']);
@@ -146,18 +146,18 @@ describe("the docs' optional and conditional fields per action (Transactions REA
     expect(named.body.transaction.transaction_api_id).toBe('named-by-void');
   });
 
-  it('account_holder_name sent with a vault (the family\'s cc_vault_sale.php) or a previous transaction is kept on the record', async () => {
+  it('account_holder_name sent with a vault or a previous transaction is kept on the record', async () => {
     const loc = h.engine.credentials.location_id;
     const v = (await h.call('POST', '/accountvaults', { accountvault: { location_id: loc, payment_method: 'cc', account_number: VISA, exp_date: EXP, account_holder_name: 'Vault Name' } })).body.accountvault;
-    const sale = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id, account_holder_name: 'SDK Test' });
-    expect(sale.body.transaction).toMatchObject({ status_id: 101, account_holder_name: 'SDK Test' });
+    const sale = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id, account_holder_name: 'Pat Holder' });
+    expect(sale.body.transaction).toMatchObject({ status_id: 101, account_holder_name: 'Pat Holder' });
     const plain = await post({ account_number: undefined, exp_date: undefined, account_vault_id: v.id });
     expect(plain.body.transaction.account_holder_name).toBe('Vault Name');
     const again = await post({ account_number: undefined, exp_date: undefined, previous_transaction_id: plain.body.transaction.id, account_holder_name: 'Pat Again' });
     expect(again.body.transaction.account_holder_name).toBe('Pat Again');
   });
 
-  it("the docs' own edit example: contact_id with move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
+  it("the docs' edit with contact_id and move_account_vault(_transactions) moves the vault and its transactions to the contact", async () => {
     const loc = h.engine.credentials.location_id;
     const first = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'First' } })).body.contact;
     const second = (await h.call('POST', '/contacts', { contact: { location_id: loc, last_name: 'Second' } })).body.contact;
@@ -165,9 +165,9 @@ describe("the docs' optional and conditional fields per action (Transactions REA
     const vaultId = saved.account_vault_id as string;
     const again = (await post({ account_number: undefined, exp_date: undefined, account_vault_id: vaultId })).body.transaction;
     expect(again.contact_id).toBe(first.id);
-    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'this is a description' });
+    const edit = await put(saved.id, { action: 'edit', contact_id: second.id, move_account_vault: 1, move_account_vault_transactions: 1, description: 'Moved to the second contact' });
     expect(edit.status, edit.text).toBe(200);
-    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'this is a description' });
+    expect(edit.body.transaction).toMatchObject({ contact_id: second.id, description: 'Moved to the second contact' });
     expect((await h.call('GET', `/accountvaults/${vaultId}`)).body.accountvault.contact_id).toBe(second.id);
     expect((await h.call('GET', `/transactions/${again.id}`)).body.transaction.contact_id).toBe(second.id);
     // Without move_account_vault only this transaction moves; "" disassociates it.

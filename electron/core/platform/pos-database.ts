@@ -9,8 +9,8 @@ import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ownerOnlyFile, ownerOnlyFolder } from './data-dir';
-import { openDatabase } from './sqlite';
-import { WalCheckpointer } from '../../gateway/payments/wal-checkpointer';
+import { openDatabase } from '../../common/sqlite';
+import { WalCheckpointer } from '../../common/wal-checkpointer';
 
 export type PosDatabase = Database.Database;
 
@@ -368,7 +368,7 @@ export function openPosDatabase(dataDir: string): PosDatabase {
 }
 
 /**
- * Moves the database's WAL checkpoints to a worker thread (the engine's WalCheckpointer):
+ * Moves the database's WAL checkpoints to a worker thread (the WalCheckpointer the engine uses too):
  * an automatic checkpoint inside a COMMIT would add the copy and an fsync of the database
  * file to that commit — the offline queue's "approved offline" waits for its commit
  * (issue 13). Falls back to SQLite's automatic checkpoints when no worker can start.

@@ -25,8 +25,11 @@ import { withPermissions } from './framework/permission-openapi';
 import { migrate } from './framework/migrations';
 import { defaultModules } from './engine-modules';
 import { loadSeedInfo, newSeedInfo, seedMerchant } from './merchant/seed';
+import { CREDENTIALS_FILE, DATABASE_FILE, PUBLIC_INFO_FILE } from './engine-files';
 
 export type { EngineOptions, EngineModule, EngineContext } from './framework/context';
+// Asked by the app before the engine starts (is a copied folder sealed under another key?).
+export { engineFolderSeal, type EngineFolderSeal } from './engine-folder-seal';
 
 export interface EngineCredentials {
   base_url: string;
@@ -68,10 +71,7 @@ export interface EngineRoute {
 /** `info.version` of the OpenAPI document: the interface version, then the engine's. */
 export const OPENAPI_VERSION = '2.0.0+ringup.1';
 
-export const DATABASE_FILE = 'gateway.sqlite';
-export const CREDENTIALS_FILE = 'credentials.json';
-/** The embedded engine's credentials without their secrets (see withoutSecrets). */
-export const PUBLIC_INFO_FILE = 'engine.json';
+export { CREDENTIALS_FILE, DATABASE_FILE, PUBLIC_INFO_FILE };
 
 /** Fields named like a secret (…_key, …secret, …password) at any depth. */
 const SECRET_FIELD = /(_key|secret|password)$/;

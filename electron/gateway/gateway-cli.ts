@@ -7,7 +7,7 @@
  * an OAuth client application instead (see oauth/register-client-command.ts).
  */
 import { resolve } from 'node:path';
-import { argPort, argValue, closeOnSignals } from './framework/cli-args';
+import { argPort, argValue, closeOnSignals } from '../common/cli-args';
 import { startEngine } from './engine';
 import { registerClientCommand } from './oauth/register-client-command';
 import { smtpFromCli } from './notifications/smtp-settings';

@@ -10,7 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { remoteGatewayFromEnv, startCore } from '../core/app-core';
-import { argFlag, argPort, argValue, closeOnSignals } from '../gateway/framework/cli-args';
+import { argFlag, argPort, argValue, closeOnSignals } from '../common/cli-args';
 import { resolveDataDir } from '../core/platform/data-dir';
 import { forkEngine } from '../core/gateway/engine-supervisor';
 import { startHost } from './host-server';

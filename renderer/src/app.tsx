@@ -5,10 +5,12 @@ import { UnconfirmedOfflineDialog } from './queue/unconfirmed-offline-dialog';
 import { HelpOverlay } from './shell/help-overlay';
 import { AmountQuestionDialog } from './sales/large-amount-dialog';
 import { StatusBar } from './shell/status-bar';
-import { focusScreen, TopBar } from './shell/top-bar';
+import { TopBar } from './shell/top-bar';
+import { focusScreen } from './shell/focus-screen';
 import { startActivityReporter } from './shell/activity-reporter';
 import { isTypingTarget } from './shell/shortcuts';
 import { keyRefusal, mayOpen, SCREENS, screenDef } from './shell/screen-registry';
+import { renderScreen } from './shell/screen-views';
 import { SignInScreen } from './auth/sign-in-screen';
 import { useNavStore } from './shell/nav-store';
 import { useSessionStore } from './auth/session-store';
@@ -104,11 +106,11 @@ export function App() {
   const asked = screenDef(screen);
   const role = session?.user.role ?? null;
   let main;
-  if (asked && !asked.needsSession) main = asked.render();
+  if (asked && !asked.needsSession) main = renderScreen(asked.id);
   else if (!loaded) main = <p className="muted content-center">Connecting to Ringup…</p>;
   else if (!session) main = <SignInScreen />;
   // Otherwise the first tab this role may open (installers: Devices).
-  else main = (asked && mayOpen(asked, role) ? asked : (SCREENS.find((d) => d.group === 'tab' && d.needsSession && mayOpen(d, role)) ?? screenDef('sale')!)).render();
+  else main = renderScreen((asked && mayOpen(asked, role) ? asked : (SCREENS.find((d) => d.group === 'tab' && d.needsSession && mayOpen(d, role)) ?? screenDef('sale')!)).id);
 
   return (
     <div className="app">

@@ -1,7 +1,8 @@
 /**
  * The `audit:*` channels: the append-only audit log managers read (who did what, when,
- * for how much). Kinds are declared once here; the core records them, the audit
- * screen filters and labels them.
+ * for how much), and the check of its hash chain (was a record changed or removed in the
+ * file?). Kinds are declared once here; the core records them, the audit screen filters and
+ * labels them.
  */
 import { z } from 'zod';
 import { idSchema } from './common';
@@ -83,10 +84,22 @@ export interface AuditPage {
   pageCount: number;
 }
 
+/** What checking the audit log's hash chain found (the System screen shows the sentence). */
+export interface AuditVerification {
+  ok: boolean;
+  rowsChecked: number;
+  /** The first record changed or removed after it was written; absent when all check out. */
+  firstBadSeq?: number;
+  /** Plain words: "All 1,204 audit records check out." / "Audit record 57 was changed or removed after it was written." */
+  sentence: string;
+}
+
 export const auditHandlers = {
   'audit:list': auditListArgsSchema,
+  'audit:verify': z.void(),
 } as const;
 
 export interface AuditResults {
   'audit:list': AuditPage;
+  'audit:verify': AuditVerification;
 }

@@ -2,11 +2,13 @@
  * The audit log: who did what at the counter, and when — sign-ins, wrong PINs,
  * lockouts, sign-outs, idle locks, sales, refunds, voids, settings and PIN changes.
  * Append-only: this class only inserts and reads, and the table's triggers
- * (pos-database.ts) refuse UPDATE and DELETE.
+ * (pos-database.ts) refuse UPDATE and DELETE. Each row is chained to the one before it
+ * (audit-chain.ts), so an edit of the file itself is detected by `verify`.
  */
-import type { AuditEntry, AuditKind, AuditListArgs, AuditPage, PosUser } from '../../../shared/ipc/contract';
+import type { AuditEntry, AuditKind, AuditListArgs, AuditPage, AuditVerification, PosUser } from '../../../shared/ipc/contract';
 import { AUDIT_PAGE_SIZE } from '../../../shared/ipc/contract';
 import type { PosDatabase } from '../platform/pos-database';
+import { AUDIT_GENESIS_HASH, auditRowHash, verifyAuditChain, type AuditHashedRow } from './audit-chain';
 
 export interface AuditRecord {
   kind: AuditKind;
@@ -29,19 +31,43 @@ interface AuditRow {
 }
 
 export class AuditLog {
-  private readonly insert;
+  private readonly append: (r: AuditRecord) => void;
 
   constructor(
     private readonly db: PosDatabase,
     private readonly now: () => number = Date.now,
   ) {
-    this.insert = db.prepare(
-      'INSERT INTO audit_log (ts, kind, user_id, user_name, amount_cents, transaction_id, detail) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    const insert = db.prepare(
+      `INSERT INTO audit_log (seq, ts, kind, user_id, user_name, amount_cents, transaction_id, detail, prev_hash, hash)
+       VALUES (@seq, @ts, @kind, @user_id, @user_name, @amount_cents, @transaction_id, @detail, @prev_hash, @hash)`,
     );
+    // The next number AUTOINCREMENT would give (it never reuses one, even a removed row's) and
+    // the newest row's hash, read in the insert's transaction: the row's hash covers its seq.
+    const nextSeq = db.prepare("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'audit_log'), 0) + 1 AS seq");
+    const lastHash = db.prepare('SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1');
+    this.append = db.transaction((r: AuditRecord) => {
+      const row: AuditHashedRow = {
+        seq: (nextSeq.get() as { seq: number }).seq,
+        ts: this.now(),
+        kind: r.kind,
+        user_id: r.user?.id ?? null,
+        user_name: r.user?.name ?? null,
+        amount_cents: r.amountCents ?? null,
+        transaction_id: r.transactionId ?? null,
+        detail: r.detail ?? '',
+      };
+      const prev = (lastHash.get() as { hash: string } | undefined)?.hash ?? AUDIT_GENESIS_HASH;
+      insert.run({ ...row, prev_hash: prev, hash: auditRowHash(prev, row) });
+    });
   }
 
   record(r: AuditRecord): void {
-    this.insert.run(this.now(), r.kind, r.user?.id ?? null, r.user?.name ?? null, r.amountCents ?? null, r.transactionId ?? null, r.detail ?? '');
+    this.append(r);
+  }
+
+  /** Walks the hash chain: whether every record is as it was written (audit-chain.ts). */
+  verify(): Promise<AuditVerification> {
+    return verifyAuditChain(this.db);
   }
 
   /** Newest first, AUDIT_PAGE_SIZE to a page, filtered by user, kind and time range. */

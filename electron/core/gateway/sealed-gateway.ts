@@ -1,7 +1,8 @@
 /**
  * A replacement register: the old register's engine folder (`gateway/`) is copied into the
  * new data folder, but its secrets are sealed under the old register's vault key
- * (electron/gateway/framework/engine-meta.ts), which only the key backup brings over.
+ * (the engine's engine_meta), which only the key backup brings over; the engine answers
+ * whether a key opens a folder (engineFolderSeal, through its public entry engine.ts).
  *
  * So that the new register still starts — and a manager can restore that backup on the
  * System screen — a folder sealed under another key is set aside as
@@ -11,38 +12,10 @@
  */
 import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-import { DATABASE_FILE } from '../../gateway/engine';
-import { unsealMetaValue } from '../../gateway/framework/engine-meta';
-import { SEED_META_KEY } from '../../gateway/merchant/seed';
+import { engineFolderSeal } from '../../gateway/engine';
 
 export const GATEWAY_DIR = 'gateway';
 export const AWAITING_KEYS_DIR = 'gateway-awaiting-keys';
-
-type Seal = 'none' | 'opens' | 'other-key';
-
-/** Whether `vaultKey` opens the engine folder's sealed seed (plaintext and empty folders open). */
-export function sealOf(engineDir: string, vaultKey: Buffer): Seal {
-  const file = join(engineDir, DATABASE_FILE);
-  if (!existsSync(file)) return 'none';
-  // Any other trouble with the file (damage, a lock) is left for the engine's start to report.
-  const db = new Database(file, { readonly: true, fileMustExist: true });
-  let stored: string | undefined;
-  try {
-    const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'engine_meta'").get();
-    stored = hasMeta ? (db.prepare('SELECT value FROM engine_meta WHERE key = ?').get(SEED_META_KEY) as { value: string } | undefined)?.value : undefined;
-  } finally {
-    db.close();
-  }
-  if (stored === undefined) return 'none';
-  try {
-    unsealMetaValue(vaultKey, stored);
-    return 'opens';
-  } catch {
-    // AES-GCM refuses a key that did not seal it.
-    return 'other-key';
-  }
-}
 
 /**
  * Puts the engine folder this start can open in place. Answers whether a copied folder
@@ -51,12 +24,12 @@ export function sealOf(engineDir: string, vaultKey: Buffer): Seal {
 export function prepareGatewayFolder(dataDir: string, vaultKey: Buffer, now = Date.now()): { awaitingKeys: boolean } {
   const current = join(dataDir, GATEWAY_DIR);
   const awaiting = join(dataDir, AWAITING_KEYS_DIR);
-  if (existsSync(awaiting) && sealOf(awaiting, vaultKey) === 'opens') {
+  if (existsSync(awaiting) && engineFolderSeal(awaiting, vaultKey) === 'opens') {
     if (existsSync(current)) renameSync(current, join(dataDir, `${GATEWAY_DIR}-replaced-${now}`));
     renameSync(awaiting, current);
     return { awaitingKeys: false };
   }
-  if (sealOf(current, vaultKey) === 'other-key') {
+  if (engineFolderSeal(current, vaultKey) === 'other-key') {
     renameSync(current, existsSync(awaiting) ? join(dataDir, `${AWAITING_KEYS_DIR}-${now}`) : awaiting);
   }
   return { awaitingKeys: existsSync(awaiting) };

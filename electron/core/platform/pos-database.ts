@@ -9,8 +9,9 @@ import { chmodSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ownerOnlyFile, ownerOnlyFolder } from './data-dir';
-import { openDatabase } from './sqlite';
-import { WalCheckpointer } from '../../gateway/payments/wal-checkpointer';
+import { openDatabase } from '../../common/sqlite';
+import { WalCheckpointer } from '../../common/wal-checkpointer';
+import { AUDIT_GENESIS_HASH, AUDIT_HASH_SQL_FUNCTION, installAuditHashFunction } from '../audit/audit-chain';
 
 export type PosDatabase = Database.Database;
 
@@ -67,7 +68,7 @@ export const POS_MIGRATIONS: readonly string[] = [
   // The audit log (audit-log.ts): append-only. The app has no UPDATE or DELETE path,
   // and these triggers refuse both, so not even a bug elsewhere in the core can
   // rewrite history. (Someone with the file and the sqlite3 tool can still drop the
-  // triggers: this guards the app, not the disk.)
+  // triggers: this guards the app, not the disk; the hash chain added later, audit-chain.ts, detects that.)
   `CREATE TABLE audit_log (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
      ts INTEGER NOT NULL,
@@ -334,6 +335,27 @@ export const POS_MIGRATIONS: readonly string[] = [
   // Issue 21, point 10a: a card tender of a cart may carry a tip on top of its part of the
   // balance (the tip is the card's, never part of what the cart's lines are paid with).
   `ALTER TABLE cart_tenders ADD COLUMN tip_cents INTEGER NOT NULL DEFAULT 0 CHECK (tip_cents >= 0);`,
+  // The audit log's hash chain (issue 22, point 2; audit-chain.ts): each row carries the hash of
+  // the row before it and its own. The rows already there are chained here in seq order (a
+  // recursive walk calling audit_row_hash, which openPosDatabase registers), with the UPDATE
+  // trigger lifted for this one step only. From now on an insert must carry its hash and name the
+  // newest row's as its prev_hash, so no path of the app can write an unchained row.
+  `ALTER TABLE audit_log ADD COLUMN prev_hash TEXT;
+   ALTER TABLE audit_log ADD COLUMN hash TEXT;
+   DROP TRIGGER audit_log_no_update;
+   WITH RECURSIVE chain (seq, prev_hash, hash) AS MATERIALIZED (
+     SELECT seq, '${AUDIT_GENESIS_HASH}', ${AUDIT_HASH_SQL_FUNCTION}('${AUDIT_GENESIS_HASH}', seq, ts, kind, user_id, user_name, amount_cents, transaction_id, detail)
+       FROM audit_log WHERE seq = (SELECT MIN(seq) FROM audit_log)
+     UNION ALL
+     SELECT a.seq, c.hash, ${AUDIT_HASH_SQL_FUNCTION}(c.hash, a.seq, a.ts, a.kind, a.user_id, a.user_name, a.amount_cents, a.transaction_id, a.detail)
+       FROM chain c JOIN audit_log a ON a.seq = (SELECT MIN(seq) FROM audit_log WHERE seq > c.seq)
+   )
+   UPDATE audit_log SET prev_hash = chain.prev_hash, hash = chain.hash FROM chain WHERE chain.seq = audit_log.seq;
+   CREATE TRIGGER audit_log_no_update BEFORE UPDATE ON audit_log
+     BEGIN SELECT RAISE(ABORT, 'audit_log is append-only'); END;
+   CREATE TRIGGER audit_log_chained BEFORE INSERT ON audit_log
+     WHEN NEW.hash IS NULL OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), '${AUDIT_GENESIS_HASH}')
+     BEGIN SELECT RAISE(ABORT, 'audit_log rows are chained: write them through AuditLog'); END;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {
@@ -349,6 +371,8 @@ export function openPosDatabase(dataDir: string): PosDatabase {
   // Every commit reaches the disk before it returns (the WAL is fsynced): an offline sale is
   // on disk before the cashier sees "approved offline" (issue 13), and so is every other write here.
   db.pragma('synchronous = FULL');
+  // The audit chain's migration step calls it (SQLite has no SHA-256 of its own).
+  installAuditHashFunction(db);
   const version = db.pragma('user_version', { simple: true }) as number;
   // Foreign keys are switched on after the migrations: a table rebuilt with children (carts) is
   // dropped and renamed as SQLite's ALTER TABLE procedure says, with them off (the pragma is a
@@ -368,7 +392,7 @@ export function openPosDatabase(dataDir: string): PosDatabase {
 }
 
 /**
- * Moves the database's WAL checkpoints to a worker thread (the engine's WalCheckpointer):
+ * Moves the database's WAL checkpoints to a worker thread (the WalCheckpointer the engine uses too):
  * an automatic checkpoint inside a COMMIT would add the copy and an fsync of the database
  * file to that commit — the offline queue's "approved offline" waits for its commit
  * (issue 13). Falls back to SQLite's automatic checkpoints when no worker can start.

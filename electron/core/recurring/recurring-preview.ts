@@ -7,7 +7,7 @@
  * from its next run date.
  */
 import type { RecurringAction, RecurringPreview, RecurringView } from '../../../shared/ipc/contract';
-import { runDate, type IntervalType } from '../../gateway/recurring/run-dates';
+import { runDate, type IntervalType } from '../../common/run-dates';
 
 export interface RecurringRecord {
   id: string;

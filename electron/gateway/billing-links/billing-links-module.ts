@@ -15,7 +15,7 @@ import type { PaymentsRuntime } from '../payments/payments-module';
 import { BILLING_MSG } from './billing-messages';
 import { BILLING_LINKS_MIGRATIONS } from './billing-links-migrations';
 import { billingLinksOpenApi } from './billing-links-openapi';
-import { locationToday } from '../recurring/run-dates';
+import { locationToday } from '../recurring/location-today';
 import { COUNTED_STATUSES, followTransactionEvent, PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
 import { reminderWork, sendInvoice, sendThankYou } from './invoice-notices';
 import { followPaylinkEvent } from './paylink-balance';

@@ -12,7 +12,7 @@ import type { EngineContext } from '../framework/context';
 import type { DueWork } from '../framework/due-work';
 import type { Row } from '../framework/resource';
 import { addDays, invoiceUrl, locationName } from './billing-shared';
-import { locationToday } from '../recurring/run-dates';
+import { locationToday } from '../recurring/location-today';
 
 const money = (v: unknown) => formatMoneyDisplay(parseMoney(v) ?? 0);
 

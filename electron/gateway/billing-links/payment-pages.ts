@@ -27,7 +27,7 @@ import { errorSentences } from '../oauth/internal-api';
 import type { TransactionService } from '../payments/transaction-service';
 import { BILLING_MSG } from './billing-messages';
 import { locationName } from './billing-shared';
-import { locationToday } from '../recurring/run-dates';
+import { locationToday } from '../recurring/location-today';
 import { PAYMENT_STATUS, recalcInvoice } from './invoice-balance';
 import { paylinkCollectedCents, recordPaylinkPayment } from './paylink-balance';
 import { sendThankYou } from './invoice-notices';

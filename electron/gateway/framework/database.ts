@@ -4,7 +4,7 @@
  * declarations; the same shapes recur, so preparing once keeps the hot path cheap).
  */
 import type Database from 'better-sqlite3';
-import { openDatabase as openSqlite } from './sqlite';
+import { openDatabase as openSqlite } from '../../common/sqlite';
 
 export type Db = Database.Database;
 export type Statement = Database.Statement;

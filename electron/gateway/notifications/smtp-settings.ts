@@ -8,7 +8,7 @@
  * sent_ts null) — the sandbox default, so no real customer is mailed by accident.
  */
 import type { SmtpOptions } from '../framework/context';
-import { argFlag, argValue } from '../framework/cli-args';
+import { argFlag, argValue } from '../../common/cli-args';
 
 export const DEFAULT_FROM = 'Ringup <no-reply@ringup.localhost>';
 

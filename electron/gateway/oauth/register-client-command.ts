@@ -12,7 +12,7 @@ import { openDatabase } from '../framework/database';
 import { ApiError } from '../framework/errors';
 import { migrate } from '../framework/migrations';
 import { defaultModules } from '../engine-modules';
-import { DATABASE_FILE } from '../engine';
+import { DATABASE_FILE } from '../engine-files';
 import { OAuthClients, readClientInput } from './oauth-clients';
 
 export const NOT_STARTED = 'This data folder has no engine yet: start the engine once with --data first.';

@@ -37,7 +37,7 @@ import { TransactionService, type TransactionRow } from './transaction-service';
 import { RequestFingerprints } from './request-fingerprint';
 import { VaultCrypto, VAULT_KEY_NAME } from './vault-crypto';
 import { VaultService } from './vault-service';
-import { WalCheckpointer } from './wal-checkpointer';
+import { WalCheckpointer } from '../../common/wal-checkpointer';
 import { keepWalBounded } from './wal-restart';
 import { RecordStorage, recordKeyPositions } from './record-storage';
 

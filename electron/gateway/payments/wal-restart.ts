@@ -1,6 +1,6 @@
 /**
  * Keeps the engine's WAL from growing without end under steady load (see
- * wal-checkpointer.ts for why it did): once the WAL holds `restartFrames` frames and the
+ * electron/common/wal-checkpointer.ts for why it did): once the WAL holds `restartFrames` frames and the
  * worker's checkpoints are close behind the writer, the group-commit writer holds its
  * commits while the worker copies the last frames; the next write then starts the WAL over
  * and overwrites blocks the file already has. Should the checkpoints fall far behind
@@ -12,7 +12,7 @@
  * requests that arrive meanwhile wait in the writer's queue, as they would for an fsync.
  */
 import type { GroupCommitWriter } from './group-commit-writer';
-import type { CheckpointProgress, WalCheckpointer } from './wal-checkpointer';
+import type { CheckpointProgress, WalCheckpointer } from '../../common/wal-checkpointer';
 
 export interface WalRestartOptions {
   /** WAL size, in frames, from which the writer helps it start over (default 4096: about 16 MiB of 4 KiB pages). */

@@ -16,7 +16,7 @@ import { ApiError, fmt } from '../framework/errors';
 import type { Row } from '../framework/resource';
 import { REC_MSG } from './recurring-messages';
 import { derivedFields, recurringResource, scheduleOf } from './recurring-resource';
-import { locationToday } from './run-dates';
+import { locationToday } from './location-today';
 import { dateAt, isPastEnd } from './recurring-schedule';
 
 function countParam(req: FastifyRequest, name: string): number {

@@ -22,7 +22,7 @@ import type { StoredFieldDef, ResourceDef, Row } from '../framework/resource';
 import { createdUserExpand, refExpand } from '../merchant/field-kit';
 import { REC_MSG } from './recurring-messages';
 import { dateAt, installmentEndDate, isPastEnd, NO_DATE, type ScheduleState } from './recurring-schedule';
-import { locationToday } from './run-dates';
+import { locationToday } from './location-today';
 import { MANAGERS, SELLERS } from '../framework/permissions';
 
 const str = (min: number, max: number, extra: Partial<StoredFieldDef> = {}): StoredFieldDef => ({ type: 'string', min, max, ...extra });

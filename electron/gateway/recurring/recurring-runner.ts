@@ -27,7 +27,7 @@ import type { DueMoment, DueWork } from '../framework/due-work';
 import type { Row } from '../framework/resource';
 import type { PaymentsRuntime } from '../payments/payments-module';
 import { derivedFields, scheduleOf } from './recurring-resource';
-import { locationToday } from './run-dates';
+import { locationToday } from './location-today';
 import { NO_DATE } from './recurring-schedule';
 
 /** How many recurrings are charged at once (their writes share group commits). */

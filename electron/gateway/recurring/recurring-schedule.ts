@@ -14,7 +14,7 @@
  * Re-anchoring (PUT of interval, interval_type, next_run_date) sets anchor_date to the new
  * next run date and anchor_index to next_index, so the count of remaining positions holds.
  */
-import { runDate, type IntervalType } from './run-dates';
+import { runDate, type IntervalType } from '../../common/run-dates';
 
 export const NO_DATE = '0000-00-00';
 

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import type { Approval } from '../cart/cart-store';
+import type { Approval } from '../../../shared/ipc/contract';
 import { useSessionStore } from './session-store';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 

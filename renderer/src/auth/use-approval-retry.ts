@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { Result } from '../../../shared/result';
-import type { Approval } from '../cart/cart-store';
+import type { Approval } from '../../../shared/ipc/contract';
 
 /**
  * A step the core may refuse for want of a manager (`approval_needed`: voiding a card payment

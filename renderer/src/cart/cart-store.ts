@@ -4,7 +4,7 @@
  * answers). Card data never enters this store: the card form hands it straight to `payCard`.
  * A user's work, so it registers with the per-user reset.
  */
-import type { CartReceiptData, CartView, CatalogueItem, DiscountChoice, KeyedCard } from '../../../shared/ipc/contract';
+import type { Approval, CartReceiptData, CartView, CatalogueItem, DiscountChoice, KeyedCard } from '../../../shared/ipc/contract';
 import { isOfflinePlaceholder } from '../../../shared/offline-ref';
 import type { Result } from '../../../shared/result';
 import type { GuardConfirmations } from '../../../shared/amount-guards';
@@ -14,12 +14,6 @@ import { DECLINED_BY_CASHIER, sendConfirmed, type AmountPurpose } from '../sales
 import { tipCentsOf, type TipChoice } from '../sales/amount-entry';
 import { useSaleStore } from '../sales/sale-store';
 import { createUserStore, userEpoch } from '../auth/user-store';
-
-/** A manager's PIN typed at the counter. */
-export interface Approval {
-  managerId: string;
-  pin: string;
-}
 
 /** What waits for a manager's PIN: the step is sent again with it. */
 export type ApprovalFor =

@@ -1,6 +1,6 @@
 import { useCartStore } from '../cart/cart-store';
 import { useEffect, useRef, useState } from 'react';
-import type { SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
+import type { Approval, SaleConfig, SaleOutcome } from '../../../shared/ipc/contract';
 import { EmailReceipt } from '../receipts/email-receipt';
 import { OfflineCustomer } from '../queue/offline-customer';
 import { receiptHeaderOf, ReceiptSet } from '../receipts/receipt';
@@ -9,7 +9,6 @@ import { printReceipt } from '../receipts/print-receipt';
 import { isTypingTarget } from '../shell/shortcuts';
 import { useAcknowledgeShown } from '../queue/acknowledge-shown';
 import type { FirstCard } from './sale-store';
-import type { Approval } from '../cart/cart-store';
 import type { Result } from '../../../shared/result';
 import { VoidReturnApproval } from '../auth/manager-approval-dialog';
 import { useApprovalRetry } from '../auth/use-approval-retry';

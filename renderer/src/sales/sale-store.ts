@@ -13,14 +13,13 @@
  * void it or keep it and collect the rest (`leaving`, answered by PartialLeaveDialog).
  */
 import { createUserStore, userEpoch } from '../auth/user-store';
-import type { KeyedCard, SaleChargeArgs, SaleConfig, SaleOutcome, TransactionView } from '../../../shared/ipc/contract';
+import type { Approval, KeyedCard, SaleChargeArgs, SaleConfig, SaleOutcome, TransactionView } from '../../../shared/ipc/contract';
 import { aboveHardCap, hardCapSentence, needsLargeConfirm, needsTipConfirm } from '../../../shared/amount-guards';
 import { newClientRef } from './attempt-ref';
 import { ringup } from '../bridge/bridge';
 import { applyKey, saleTotals, type KeypadKey, type SaleTotals, type TipChoice } from './amount-entry';
 import { money } from '../ui/money-format';
 import { ok, type Result } from '../../../shared/result';
-import type { Approval } from '../cart/cart-store';
 
 /** `checking`: the gateway's answer was lost; asking it (by clientRef) what happened before anything else. */
 export type SalePhase = 'entry' | 'charging' | 'checking' | 'result';

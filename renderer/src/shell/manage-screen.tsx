@@ -1,5 +1,5 @@
 /** The Manage hub: one large tile per back-office screen the signed-in role may open. */
-import { focusScreen } from './top-bar';
+import { focusScreen } from './focus-screen';
 import { useNavStore } from './nav-store';
 import { useSessionStore } from '../auth/session-store';
 import { mayOpen, SCREENS } from './screen-registry';

@@ -1,7 +1,7 @@
 /** Which screen is showing, and the overlays on top of it. */
 import { createUserStore } from '../auth/user-store';
 
-/** Every screen's name; its entry (label, key, roles) lives in shell/screen-registry.tsx. */
+/** Every screen's name; its entry (label, key, roles) lives in shell/screen-registry.ts, its view in shell/screen-views.tsx. */
 export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit' | 'users' | 'gateway' | 'recurring' | 'outbox' | 'paylinks' | 'queue' | 'catalogue' | 'cartsales';
 
 interface NavState {

@@ -1,6 +1,6 @@
 /**
  * Every keyboard shortcut that is not a screen's function key, once: the help overlay lists
- * these after the screens' keys (screen-registry.tsx declares those, with who may use them).
+ * these after the screens' keys (screen-registry.ts declares those, with who may use them).
  */
 export interface Shortcut {
   keys: string[];

@@ -1,5 +1,6 @@
 import { ChangePinForm } from '../auth/change-pin-form';
 import { KeyBackupPanel } from '../keys/key-backup-panel';
+import { AuditCheckPanel } from '../audit/audit-check-panel';
 import { useSessionStore } from '../auth/session-store';
 import { useStatusStore } from './status-store';
 import { Fact } from '../ui/fact';
@@ -39,6 +40,7 @@ export function SystemScreen() {
       </section>
       {session && <ChangePinForm name={session.user.name} />}
       {session?.user.role === 'manager' && <KeyBackupPanel />}
+      {session?.user.role === 'manager' && <AuditCheckPanel />}
     </div>
   );
 }

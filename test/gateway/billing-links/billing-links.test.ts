@@ -9,7 +9,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BILLING_MSG } from '../../../electron/gateway/billing-links/billing-messages';
-import { locationToday } from '../../../electron/gateway/recurring/run-dates';
+import { locationToday } from '../../../electron/gateway/recurring/location-today';
 import { errorsOf, TestEngine, type ApiAnswer } from '../helpers/engine-fixture';
 import { submitPaymentPage } from '../../helpers/payment-page';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { WalCheckpointer } from '../../../electron/gateway/payments/wal-checkpointer';
+import { WalCheckpointer } from '../../../electron/common/wal-checkpointer';
 
 describe('WAL checkpointer worker', () => {
   const dirs: string[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDue, localDate, runDate } from '../../../electron/gateway/recurring/run-dates';
+import { isDue, localDate, runDate } from '../../../electron/common/run-dates';
 
 describe('recurring run dates', () => {
   it('keeps the anchor day across month ends: Jan 31 → Feb 28/29 → Mar 31', () => {

@@ -1,4 +1,4 @@
-/** Tiny argv reader shared by the command-line entry points (host, gateway); kept with the engine, which imports nothing from the core. */
+/** Tiny argv reader shared by the command-line entry points (node host, standalone engine): in electron/common/, which both may import. */
 export function argValue(argv: readonly string[], name: string): string | undefined {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;

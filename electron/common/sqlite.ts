@@ -2,9 +2,9 @@
  * Opens a better-sqlite3 database. Under Electron, `npm start` points
  * RINGUP_SQLITE_BINDING at a copy of better-sqlite3 rebuilt for Electron's ABI
  * (build/electron-native); plain Node (tests, node host, standalone engine) uses the
- * copy in node_modules. Every SQLite file of the app goes through here. It lives with
- * the engine because the engine imports nothing from the app's core; the core re-exports
- * it (`electron/core/platform/sqlite.ts`).
+ * copy in node_modules. Every SQLite file of the app goes through here: the core's and
+ * the engine's, which is why it lives in electron/common/ (both import it; it imports
+ * neither).
  */
 import Database from 'better-sqlite3';
 

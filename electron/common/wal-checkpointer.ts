@@ -19,7 +19,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { SQLITE_BINDING_ENV } from '../framework/sqlite';
+import { SQLITE_BINDING_ENV } from './sqlite';
 
 /** What one PASSIVE checkpoint saw: frames in the WAL, and how many of them are in the database file. */
 export interface CheckpointProgress {
@@ -116,7 +116,7 @@ export class WalCheckpointer {
     let worker: Worker;
     try {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
-      // Under Electron the driver must load the Electron-ABI build the core uses (see core/platform/sqlite.ts).
+      // Under Electron the driver must load the Electron-ABI build the core uses (see sqlite.ts).
       const binding = process.env[SQLITE_BINDING_ENV];
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, intervalMs, busyIntervalMs, binding } });
     } catch {

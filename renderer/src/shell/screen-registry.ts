@@ -1,34 +1,17 @@
 /**
  * Every screen of the app, declared once: the top bar's tabs, the Manage hub's tiles,
  * the function keys and the screen switch in app.tsx all read this list. A new screen
- * is one entry here (plus its name in nav-store's ScreenName).
+ * is one entry here, its name in nav-store's ScreenName and its view in screen-views.tsx
+ * (the type checker asks for each). The views live apart so that a screen which lists
+ * screens (the Manage hub, the top bar) does not import itself through this file.
  *
  * - `tab` screens sit in the top bar (Sale, Transactions, System, Manage).
  * - `manage` screens are tiles on the Manage hub (F5): the back-office screens
  *   managers and installers use (settings, audit log, saved cards, batches …).
  */
-import type { ReactElement } from 'react';
 import type { Role } from '../../../shared/ipc/contract';
 import type { Shortcut } from './shortcuts';
 import type { ScreenName } from './nav-store';
-import { InstallerScreen } from '../devices/installer-screen';
-import { BatchesScreen } from '../batches/batches-screen';
-import { CounterUsersScreen } from '../users/counter-users-screen';
-import { GatewayScreen } from '../gateway/gateway-screen';
-import { AuditScreen } from '../audit/audit-screen';
-import { CartSalesScreen } from '../cart/cart-sales-screen';
-import { CatalogueScreen } from '../catalogue/catalogue-screen';
-import { ManageScreen } from './manage-screen';
-import { OutboxScreen } from '../outbox/outbox-screen';
-import { QueueScreen } from '../queue/queue-screen';
-import { ReportsScreen } from '../reports/reports-screen';
-import { VaultScreen } from '../vault/vault-screen';
-import { RecurringScreen } from '../recurring/recurring-screen';
-import { BillingLinksScreen } from '../billing-links/billing-links-screen';
-import { SaleScreen } from '../sales/sale-screen';
-import { SettingsScreen } from '../settings/settings-screen';
-import { SystemScreen } from './system-screen';
-import { TransactionsScreen } from '../transactions/transactions-screen';
 
 export interface ScreenDef {
   id: ScreenName;
@@ -44,16 +27,15 @@ export interface ScreenDef {
   needsSession: boolean;
   /** Roles that may open it; absent means every signed-in user. */
   roles?: readonly Role[];
-  render(): ReactElement;
 }
 
 export const SCREENS: readonly ScreenDef[] = [
-  { id: 'sale', label: 'Sale', key: 'F2', keyHelp: 'New sale', group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <SaleScreen /> },
-  { id: 'transactions', label: 'Transactions', key: 'F3', keyHelp: "Today's transactions, refunds and voids", group: 'tab', needsSession: true, roles: ['cashier', 'manager'], render: () => <TransactionsScreen /> },
-  { id: 'system', label: 'System', key: 'F4', keyHelp: 'System status', group: 'tab', needsSession: false, render: () => <SystemScreen /> },
-  { id: 'manage', label: 'Manage', key: 'F5', keyHelp: 'Manage: settings and back-office screens', group: 'tab', needsSession: true, roles: ['manager'], render: () => <ManageScreen /> },
+  { id: 'sale', label: 'Sale', key: 'F2', keyHelp: 'New sale', group: 'tab', needsSession: true, roles: ['cashier', 'manager'] },
+  { id: 'transactions', label: 'Transactions', key: 'F3', keyHelp: "Today's transactions, refunds and voids", group: 'tab', needsSession: true, roles: ['cashier', 'manager'] },
+  { id: 'system', label: 'System', key: 'F4', keyHelp: 'System status', group: 'tab', needsSession: false },
+  { id: 'manage', label: 'Manage', key: 'F5', keyHelp: 'Manage: settings and back-office screens', group: 'tab', needsSession: true, roles: ['manager'] },
   // Installers see only this one (issue 12); managers too.
-  { id: 'devices', label: 'Devices', key: 'F6', keyHelp: 'Devices: payment terminals and check scanners', group: 'tab', needsSession: true, roles: ['installer', 'manager'], render: () => <InstallerScreen /> },
+  { id: 'devices', label: 'Devices', key: 'F6', keyHelp: 'Devices: payment terminals and check scanners', group: 'tab', needsSession: true, roles: ['installer', 'manager'] },
   {
     id: 'batches',
     label: 'Batches',
@@ -61,7 +43,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <BatchesScreen />,
   },
   {
     id: 'reports',
@@ -70,7 +51,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <ReportsScreen />,
   },
   {
     id: 'vault',
@@ -79,7 +59,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <VaultScreen />,
   },
   {
     id: 'recurring',
@@ -88,7 +67,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <RecurringScreen />,
   },
   {
     id: 'paylinks',
@@ -99,7 +77,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['cashier', 'manager'],
-    render: () => <BillingLinksScreen />,
   },
   {
     id: 'gateway',
@@ -108,7 +85,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <GatewayScreen />,
   },
   {
     id: 'users',
@@ -117,7 +93,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <CounterUsersScreen />,
   },
   {
     id: 'queue',
@@ -126,7 +101,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <QueueScreen />,
   },
   {
     id: 'settings',
@@ -135,7 +109,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <SettingsScreen />,
   },
   {
     id: 'audit',
@@ -144,7 +117,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <AuditScreen />,
   },
   {
     id: 'outbox',
@@ -153,7 +125,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <OutboxScreen />,
   },
   {
     id: 'catalogue',
@@ -162,7 +133,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['manager'],
-    render: () => <CatalogueScreen />,
   },
   {
     // Cashiers open it from the Transactions screen (reprint a cart's receipt); managers also return items here.
@@ -172,7 +142,6 @@ export const SCREENS: readonly ScreenDef[] = [
     group: 'manage',
     needsSession: true,
     roles: ['cashier', 'manager'],
-    render: () => <CartSalesScreen />,
   },
 ];
 

@@ -3,8 +3,12 @@
  * location's time zone. Month steps keep the anchor day (the start date's day): from an
  * anchor of the 31st, Jan 31 → Feb 28 (29 in a leap year) → Mar 31, never drifting to
  * the 28th. The n-th run is computed from the anchor, not from the previous run.
+ *
+ * Plain date arithmetic in electron/common/: the engine's recurring schedule and the core's
+ * preview of the next runs step the same way (a preview that differed from the schedule would
+ * promise the wrong dates). The engine's own "today at a location" is in
+ * gateway/recurring/location-today.ts.
  */
-import type { EngineContext } from '../framework/context';
 
 export type IntervalType = 'd' | 'w' | 'm';
 
@@ -32,12 +36,6 @@ export function runDate(anchor: string, interval: number, type: IntervalType, n:
   const days = interval * n * (type === 'w' ? 7 : 1);
   const t = new Date(Date.UTC(y, m - 1, d + days));
   return format(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
-}
-
-/** The calendar date now (or at `now`, Unix seconds of the location's clock) at a location: its tz, its sandbox clock. */
-export function locationToday(ctx: EngineContext, locationId: string, now = ctx.locationNow(locationId)): string {
-  const row = ctx.stmt('SELECT tz FROM locations WHERE id = ?').get(locationId) as { tz: string | null } | undefined;
-  return localDate(now, row?.tz);
 }
 
 /** The calendar date at `unixSeconds` in the IANA time zone `tz` (UTC when unset or unknown). */

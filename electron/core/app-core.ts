@@ -32,7 +32,8 @@ import { createTenderHandlers } from './cart/tenders';
 import { CartStore } from './cart/cart-store';
 import { UserDirectory } from './auth/users';
 import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, PinHasher } from './auth/pin-hash';
-import { GatewayClient, type GatewayAuth } from '../client/gateway-client';
+import type { GatewayAuth, GatewayClient } from '../client/gateway-client';
+import { gatewayClient } from './gateway/gateway-clients';
 import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
 import { EngineSupervisor, type EngineState, type SpawnEngine } from './gateway/engine-supervisor';
 import { APP_NAME, APP_VERSION } from './platform/app-info';
@@ -182,10 +183,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   if (copy) {
     // No engine (its scheduler would run the original's recurring billing), no sign-in: every channel that would use this client is refused.
     gatewayAuth = { developerId: '', userId: '', userApiKey: '' };
-    client = new GatewayClient({ baseUrl: NO_GATEWAY_URL, auth: gatewayAuth, ...timeout });
+    client = gatewayClient('counter', { baseUrl: NO_GATEWAY_URL, auth: gatewayAuth, ...timeout });
   } else if (remote) {
     gatewayAuth = remote.auth;
-    client = new GatewayClient({ baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
+    client = gatewayClient('counter', { baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
   } else {
     const vaultKey = await getOrCreateKey(secretStore, VAULT_KEY_SECRET);
     // A replacement register's copied engine folder, sealed under the old register's key, waits aside for the key backup.
@@ -214,7 +215,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         if (oauth) gatewayAuth = { developerId: c.developer_id, userId: oauth.userId, userApiKey: '', tokens: oauth };
       }
     }
-    client = new GatewayClient({ baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
+    client = gatewayClient('counter', { baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
     locationId = c.location_id;
     productTransactionId = c.cc_product_transaction_id;
     for (const role of ['cashier', 'installer'] as const) {
@@ -228,7 +229,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // authFor). What the register does on its own behalf goes through it: voiding a charge it did
   // not agree to, voiding a partial approval, sending a cart's Level 3 (a cashier's engine user
   // may only sell).
-  const coreClient = new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout });
+  // The gateway the run's other clients talk to; each one's credentials, timeout and transport are chosen by its use (gateway-clients.ts).
+  const gatewayHere = { baseUrl: client.baseUrl, auth: gatewayAuth, authFor, ...timeout };
+  const coreClient = gatewayClient('core', gatewayHere);
   // Every transaction_api_id for new money is made and bound here (issue 20, point 2); a charge
   // whose answer does not match its tender is voided by the core.
   const refs = new TenderRefs({ db, audit, voidCharge: (id) => coreClient.voidTransaction(id) });
@@ -272,7 +275,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const forwarder = new OfflineForwarder({
     queue: offlineQueue,
     // node:http: a drain of thousands of sales is paced by the client's cost per request (bench:queue).
-    client: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, ...timeout, transport: 'node-http' }),
+    client: gatewayClient('forwarder', gatewayHere),
     settings,
     onStatus: (q) => {
       events.emit('queue:status', q);
@@ -373,7 +376,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
   const devices = createDevicesHandlers({
     client,
-    routerClient: new GatewayClient({ baseUrl: client.baseUrl, auth: gatewayAuth, authFor, timeoutMs: 320_000 }),
+    routerClient: gatewayClient('router', gatewayHere),
     users,
     events,
     locationId,

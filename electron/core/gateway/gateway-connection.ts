@@ -7,7 +7,8 @@
  * A gateway signed in with OAuth 2.0 (gateway-oauth.ts) is saved the same way, with
  * `auth: 'oauth'`; its tokens and client secret live in the SecretStore (oauth-session.ts).
  */
-import { GatewayClient, GatewayError, type GatewayAuth } from '../../client/gateway-client';
+import { GatewayError, type GatewayAuth } from '../../client/gateway-client';
+import { gatewayClient } from './gateway-clients';
 import type { SecretStore } from '../../secrets/secret-store';
 import { OAuthSession } from './oauth-session';
 import { getSetting, setSetting, type PosDatabase } from '../platform/pos-database';
@@ -83,7 +84,7 @@ export async function testConnection(baseUrl: string, auth: GatewayAuth): Promis
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   try {
-    const user = await new GatewayClient({ baseUrl, auth, timeoutMs: 5_000 }).me();
+    const user = await gatewayClient('connection-test', { baseUrl, auth }).me();
     const latencyMs = elapsed();
     return { ok: true, latencyMs, message: CONNECTION_MESSAGES.ok(latencyMs, user.username ?? auth.userId) };
   } catch (err) {

@@ -13,7 +13,8 @@
  * installer there.
  */
 import { randomBytes } from 'node:crypto';
-import { GatewayClient, type GatewayAuth } from '../../client/gateway-client';
+import type { GatewayAuth } from '../../client/gateway-client';
+import { gatewayClient } from './gateway-clients';
 import type { SecretStore } from '../../secrets/secret-store';
 
 export const CASHIER_CREDENTIALS_SECRET = 'engine-cashier-user';
@@ -50,7 +51,7 @@ export async function roleCredentials(role: EngineRole, opts: RoleOptions): Prom
     const s = JSON.parse(stored.toString('utf8')) as StoredRoleUser;
     const auth = { developerId: opts.admin.developerId, userId: s.userId, userApiKey: s.userApiKey };
     try {
-      await new GatewayClient({ baseUrl: opts.baseUrl, auth }).me();
+      await gatewayClient('probe', { baseUrl: opts.baseUrl, auth }).me();
       return auth;
     } catch {
       // The engine no longer knows this user (its data folder was replaced): make a new one.
@@ -58,7 +59,7 @@ export async function roleCredentials(role: EngineRole, opts: RoleOptions): Prom
   }
   const suffix = randomBytes(4).toString('hex');
   const userApiKey = randomBytes(24).toString('hex');
-  const user = await new GatewayClient({ baseUrl: opts.baseUrl, auth: opts.admin }).createUser({
+  const user = await gatewayClient('probe', { baseUrl: opts.baseUrl, auth: opts.admin }).createUser({
     username: `${r.username}-${suffix}`,
     email: `${role}-${suffix}@ringup.localhost`,
     last_name: r.lastName,

@@ -99,7 +99,7 @@ export const batchesHandlers = {
   'batches:list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
   'batches:summary': { args: batchIdArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
   'batches:rows': { args: batchRowsArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
-  'batches:settle': { args: batchIdArgsSchema, access: MANAGER, effect: 'close', audit: audits(['settle'], ['amount', 'detail']) },
+  'batches:settle': { args: batchIdArgsSchema, access: MANAGER, effect: 'close', audit: audits(['settle'], ['detail']) },
   'batches:csv': { args: batchIdArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
 } as const satisfies ChannelDeclarations;
 

@@ -15,7 +15,8 @@
  */
 import type { z } from 'zod';
 import type { Result } from '../result';
-import type { ChannelDeclarations } from './channel-declaration';
+import type { ChannelAccess, ChannelDeclarations } from './channel-declaration';
+import type { AuditKind } from './audit';
 import { batchesHandlers, type BatchesResults } from './batches';
 import { reportsHandlers, type ReportsResults } from './reports';
 import { vaultHandlers, type VaultResults } from './vault';
@@ -147,14 +148,14 @@ export const handlerArgs = Object.fromEntries(Object.entries(channelDeclarations
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
 
 /** Who may call each channel. */
-export const channelAccess = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.access])) as { [C in Channel]: Declared[C]['access'] };
+export const channelAccess = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.access])) as Record<Channel, ChannelAccess>;
 
 /** What each channel writes to the audit log after it succeeded (`none`, or its kinds and fields). */
 export const channelAudit = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.audit])) as { [C in Channel]: Declared[C]['audit'] };
 
 /** The channels that write to the audit log, and the kinds each may write (the core's recorders are typed by them). */
 export type AuditedChannel = { [C in Channel]: Declared[C]['audit'] extends { kinds: readonly unknown[] } ? C : never }[Channel];
-export type AuditKindOf<C extends AuditedChannel> = Declared[C]['audit'] extends { kinds: readonly (infer K)[] } ? K : never;
+export type AuditKindOf<C extends AuditedChannel> = Declared[C]['audit'] extends { kinds: readonly (infer K extends AuditKind)[] } ? K : never;
 
 /** What main implements: unknown-free, already validated arguments. */
 export type HandlerMap = {

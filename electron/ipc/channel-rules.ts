@@ -31,6 +31,9 @@ import type { AuditRecord } from '../core/audit/audit-log';
 import type { AuditRecorders, MoneyMove, MoneyService } from '../core/audit/recorders';
 import { AUTH_ERRORS } from '../core/auth/users';
 import { REGISTER_COPY_MESSAGE } from '../core/queue/register-binding';
+import { attachAdmission, type Admission } from './channel-admission';
+
+export { admissionOf } from './channel-admission';
 
 export interface ChannelRulesDeps {
   /** The calling window's session: `require` checks it (idle lock, activity), `peek` only reads it. */
@@ -43,16 +46,6 @@ export interface ChannelRulesDeps {
   logError?: (channel: string, err: unknown) => void;
 }
 
-/** Whether the calling window may call `channel` at all: its declared access (and a copied folder's refusal). */
-export type Admission = (channel: Channel) => Result<Session | null>;
-
-/** Where a ruled handler map keeps its admission: a symbol, so it is no channel (Object.keys, a spread and the bridges never see it). */
-const ADMISSION = Symbol('ringup.channel-admission');
-
-/** The admission check of a handler map made by `enforceChannelRules`, or undefined for any other map (a test's stubs). */
-export function admissionOf(handlers: HandlerMap): Admission | undefined {
-  return (handlers as HandlerMap & { [ADMISSION]?: Admission })[ADMISSION];
-}
 
 /** What a channel's call carries for the code it runs: the session as admitted, and the money its services moved. */
 interface CallContext {
@@ -160,6 +153,6 @@ export function enforceChannelRules(inner: HandlerMap, deps: ChannelRulesDeps): 
       return r;
     };
   }
-  Object.defineProperty(handlers, ADMISSION, { value: admit satisfies Admission, enumerable: false });
+  attachAdmission(handlers, admit satisfies Admission);
   return handlers as HandlerMap;
 }

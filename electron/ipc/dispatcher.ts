@@ -16,7 +16,7 @@
  */
 import { channels, handlerArgs, methodName, type Channel, type HandlerMap } from '../../shared/ipc/contract';
 import { fail, type Result } from '../../shared/result';
-import { admissionOf } from './channel-rules';
+import { admissionOf } from './channel-admission';
 import { LOCAL_CALLER, runAsCaller } from './caller-context';
 
 export interface IpcSender {

@@ -28,7 +28,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { channelAccess, channelAudit, channelDeclarations, roleMayCall, type AuditedChannel, type Channel, type ChannelAccess, type HandlerMap, type Role, type Session } from '../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../shared/result';
 import type { AuditRecord } from '../core/audit/audit-log';
-import type { AuditRecorders, MoneyMove, MoneyService } from '../core/audit/recorders';
+import type { AuditLine, AuditRecorders, MoneyMove, MoneyService } from '../core/audit/recorders';
 import { AUTH_ERRORS } from '../core/auth/users';
 import { REGISTER_COPY_MESSAGE } from '../core/queue/register-binding';
 import { attachAdmission, type Admission } from './channel-admission';
@@ -45,7 +45,6 @@ export interface ChannelRulesDeps {
   /** Where a recorder's own failure goes: the money moved, so the call's answer stands (never includes the argument). */
   logError?: (channel: string, err: unknown) => void;
 }
-
 
 /** What a channel's call carries for the code it runs: the session as admitted, and the money its services moved. */
 interface CallContext {
@@ -93,6 +92,7 @@ export async function noteMoney<S extends MoneyService>(service: S, arg: Paramet
 
 export function enforceChannelRules(inner: HandlerMap, deps: ChannelRulesDeps): HandlerMap {
   const refusedCopy = fail('register_copy', REGISTER_COPY_MESSAGE);
+  const logError = deps.logError ?? ((channel: string, err: unknown) => console.error(`[audit] ${channel}: ${err instanceof Error ? err.message : String(err)}`));
 
   function admit(channel: Channel): Result<Session | null> {
     if (deps.copiedFolder && !REGISTER_COPY_CHANNELS.has(channel)) return refusedCopy;
@@ -104,14 +104,14 @@ export function enforceChannelRules(inner: HandlerMap, deps: ChannelRulesDeps): 
     return s;
   }
 
-  function write(channel: Channel, lines: ReturnType<AuditRecorders['moves']>, caller: Session | null): void {
+  function write(channel: Channel, lines: readonly AuditLine[], caller: Session | null): void {
     try {
       for (const line of lines) {
         const user = line.user === undefined ? (caller ? { id: caller.user.id, name: caller.user.name } : null) : line.user;
         deps.audit.record({ kind: line.kind, user, amountCents: line.amountCents ?? null, transactionId: line.transactionId ?? null, detail: line.detail ?? '' });
       }
     } catch (err) {
-      (deps.logError ?? ((c, e) => console.error(`[audit] ${c}: ${e instanceof Error ? e.message : String(e)}`)))(channel, err);
+      logError(channel, err);
     }
   }
 
@@ -137,12 +137,13 @@ export function enforceChannelRules(inner: HandlerMap, deps: ChannelRulesDeps): 
         throw err;
       }
       if (r.ok && recorder) {
-        let lines: ReturnType<AuditRecorders['moves']>;
+        let lines: AuditLine[];
         try {
-          const out = (recorder.record as (c: unknown, b: unknown) => ReturnType<AuditRecorders['moves']> | ReturnType<AuditRecorders['moves']>[number])({ arg, value: r.value, caller, moves: call.moves }, before);
+          const out = (recorder.record as (c: unknown, b: unknown) => AuditLine | AuditLine[])({ arg, value: r.value, caller, moves: call.moves }, before);
           lines = Array.isArray(out) ? out : [out];
         } catch (err) {
-          (deps.logError ?? ((c, e) => console.error(`[audit] ${c}: ${e instanceof Error ? e.message : String(e)}`)))(channel, err);
+          // A recorder's bug must not turn money that moved into a failure: the moves are still written.
+          logError(channel, err);
           lines = deps.recorders.moves(call.moves, caller);
         }
         write(channel, lines, caller);

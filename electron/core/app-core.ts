@@ -11,7 +11,8 @@ import { createOutboxHandlers } from './outbox/outbox-handlers';
 import { createPayPagesHandlers, syncStoreName } from './pay-pages/pay-pages';
 import { createCounterUsersHandlers } from './users/counter-users';
 import { AuditLog } from './audit/audit-log';
-import { withMoneyAudit } from './audit/audit-money';
+import { createRecorders } from './audit/recorders';
+import { enforceChannelRules, noteMoney } from '../ipc/channel-rules';
 import { createAuthHandlers } from './auth/auth-handlers';
 import { createBatchHandlers } from './batches/batch-handlers';
 import { createReportsHandlers } from './reports/reports';
@@ -28,7 +29,7 @@ import type { DevicePlaces } from '../devices/device-places';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
-import { createTenderHandlers } from './cart/tenders';
+import { cartRulesOf, createTenderHandlers } from './cart/tenders';
 import { CartStore } from './cart/cart-store';
 import { UserDirectory } from './auth/users';
 import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, PinHasher } from './auth/pin-hash';
@@ -40,7 +41,6 @@ import { APP_NAME, APP_VERSION } from './platform/app-info';
 import { CoreEvents } from './platform/events';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
 import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './gateway/role-credentials';
-import { withInstallerScope } from './auth/installer-scope';
 import { openNodeHostSecretStore } from './keys/node-host-keys';
 import { accountChangeRefusal, type AccountTarget } from './gateway/account-change-guard';
 import { createKeysHandlers } from './keys/keys-handlers';
@@ -58,7 +58,6 @@ import { createOfflineSales, offlineForwardedRecorder } from './queue/offline-sa
 import { TenderRefs } from './cart/tender-refs';
 import { createOfflineTerminal } from './queue/offline-terminal-sale';
 import { REGISTER_COPY_MESSAGE, registerStanding } from './queue/register-binding';
-import { withRegisterCopyRefusal } from './queue/register-copy-guard';
 import { LOST_SWEEP_MS, LostPayments } from './sales/lost-payments';
 
 /** Where a copied data folder's core points its (unused) gateway client: `.invalid` never resolves (RFC 2606). */
@@ -123,6 +122,7 @@ export interface CoreOptions {
 
 export interface Core {
   readonly dataDir: string;
+  /** Every channel behind its declared access and audit (electron/ipc/channel-rules.ts), for every transport. */
   readonly handlers: HandlerMap;
   readonly events: CoreEvents;
   status(): CoreStatus;
@@ -293,11 +293,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const offline = createOfflineSales({
     queue: offlineQueue,
     forwarder,
-    users,
     settings,
     locationId,
     productTransactionId,
-    audit,
     // A cart tender whose offline sale is cancelled at sign-in (its screen never said approved): the cart follows.
     onUnconfirmedCancelled: (ref) => carts.offlineTenderCancelled(ref),
     ...(opts.offlineAckGraceSeconds !== undefined ? { ackGraceSeconds: opts.offlineAckGraceSeconds } : {}),
@@ -418,8 +416,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const { close: closeOAuth, revokeAll, ...oauthHandlers } = createGatewayOAuthHandlers({
     db,
     secrets: secretStore,
-    users,
-    audit,
     view: () => connectionView(db, running()),
     embedded: () => embeddedOAuth,
     runningSession: () => oauth,
@@ -431,36 +427,36 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
 
   const catalogue = new Catalogue(db);
   const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
-  // An installer reaches only the installer's channels (installer-scope.ts), whatever a handler checks itself.
-  // A copied data folder answers only sign-in, status, settings and the key backup (register-copy-guard.ts).
-  const handlers: HandlerMap = withRegisterCopyRefusal(withInstallerScope(withMoneyAudit({
+  const sales = createSalesHandlers({
+    client,
+    partialVoidClient: coreClient,
+    outboxClient: coreClient,
+    users,
+    db,
+    locationId,
+    productTransactionId,
+    shell: opts.shell,
+    settings,
+    offline,
+    carts: cartLinks,
+    refs,
+    lost,
+    ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
+  });
+  const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
+  const inner: HandlerMap = {
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await checkGateway()),
     ...createAuthHandlers(users),
-    ...createSalesHandlers({
-      client,
-      partialVoidClient: coreClient,
-      outboxClient: coreClient,
-      users,
-      db,
-      locationId,
-      productTransactionId,
-      shell: opts.shell,
-      settings,
-      offline,
-      carts: cartLinks,
-      refs,
-      lost,
-      ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
-    }),
+    ...sales,
     ...offline.handlers,
     ...deviceHandlers,
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
-    ...createLevel3Handlers({ client, users }),
-    ...createLinksHandlers({ client, users }),
-    ...createVaultHandlers({ client, users, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal }),
-    ...createRecurringHandlers({ client, users, locationId }),
-    ...createBillingLinksHandlers({ client, users, locationId }),
+    ...createLevel3Handlers({ client }),
+    ...createLinksHandlers({ client }),
+    ...vault,
+    ...createRecurringHandlers({ client, locationId }),
+    ...createBillingLinksHandlers({ client, locationId }),
     ...createReportsHandlers({
       client,
       users,
@@ -472,15 +468,13 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       },
       ...(opts.printReport ? { printReport: opts.printReport } : {}),
     }),
-    ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
-    ...createAuditHandlers(users, audit),
-    ...createOutboxHandlers({ client, users, locationId }),
-    ...createPayPagesHandlers({ client, users, audit, locationId }),
+    ...createSettingsHandlers({ users, settings: storeSettings, events }),
+    ...createAuditHandlers(audit),
+    ...createOutboxHandlers({ client, locationId }),
+    ...createPayPagesHandlers({ client, locationId }),
     ...createGatewayConnectionHandlers({
       db,
       secrets: secretStore,
-      users,
-      audit,
       running,
       leaveOAuth: async () => void (await revokeAll()),
       refuseAccountChange,
@@ -492,12 +486,11 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       names: [VAULT_KEY_SECRET, CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, REMOTE_KEY_SECRET, OAUTH_SESSION_SECRET, OFFLINE_QUEUE_KEY_SECRET, PIN_PEPPER_SECRET],
       // A restored PIN pepper joins this register's instead of replacing it: both registers' PINs check.
       merge: { [PIN_PEPPER_SECRET]: mergePepperRings },
-      users,
       audit,
       awaitingKeys,
     }),
-    ...createCounterUsersHandlers({ db, users, audit, onChanged: () => events.emit('auth:users-changed', users.list()) }),
-    ...createCatalogueHandlers({ db, users, catalogue }),
+    ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
+    ...createCatalogueHandlers({ db, catalogue }),
     ...createTenderHandlers({
       db,
       users,
@@ -509,19 +502,28 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       taxRateBasisPoints: () => settings().taxRateBasisPoints,
       guards: settings,
       refs,
-      // The cart's money steps go through the audited handlers below, resolved when called.
+      // The cart's money steps call the sales, vault and devices services themselves, not the channel map: the
+      // cart's own channels are what the cashier asked for, and their recorders write each money move noted here.
       money: {
-        'sale:charge': (a) => handlers['sale:charge'](a),
-        'sale:outcome': (a) => handlers['sale:outcome'](a),
-        'sale:void-partial': (a) => handlers['sale:void-partial'](a),
-        'transactions:refund': (a) => handlers['transactions:refund'](a),
-        'transactions:void': (a) => handlers['transactions:void'](a),
-        'transactions:view': (a) => handlers['transactions:view'](a),
-        'vault:charge': (a) => handlers['vault:charge'](a),
-        'devices:terminal-sale': (a) => handlers['devices:terminal-sale'](a),
+        'sale:charge': (a) => noteMoney('sale:charge', a, () => sales['sale:charge'](a)),
+        'sale:outcome': (a) => sales['sale:outcome'](a),
+        'sale:void-partial': (a) => noteMoney('sale:void-partial', a, () => sales['sale:void-partial'](a)),
+        'transactions:refund': (a) => noteMoney('transactions:refund', a, () => sales['transactions:refund'](a)),
+        'transactions:void': (a) => noteMoney('transactions:void', a, () => sales['transactions:void'](a)),
+        'transactions:view': (a) => sales['transactions:view'](a),
+        'vault:charge': (a) => noteMoney('vault:charge', a, () => vault['vault:charge'](a)),
+        'devices:terminal-sale': (a) => noteMoney('devices:terminal-sale', a, () => deviceHandlers['devices:terminal-sale'](a)),
       },
     }),
-  }, audit, () => users.peek()), () => users.peek()), copy);
+  };
+  // Who may call each channel and what it audits, as declared in shared/ipc (channel-rules.ts): one wrapper for
+  // every transport. A copied data folder answers only the channels declared to (register-binding.ts).
+  const handlers = enforceChannelRules(inner, {
+    users,
+    audit,
+    recorders: createRecorders({ users, settings: () => storeSettings.get(), cartRules: () => cartRulesOf(db), queueItem: (ref) => offline.item(ref) }),
+    copiedFolder: copy,
+  });
 
   return {
     dataDir: opts.dataDir,

@@ -4,6 +4,9 @@
  *   - the channel is part of the contract,
  *   - the sender is a top-level frame (no sub-frames, no webviews),
  *   - the sender's URL parses and its origin is on the allowlist,
+ *   - the calling window may call the channel (its declared access: the admission the core's
+ *     ruled handler map carries, channel-rules.ts), asked before the argument is parsed, so a
+ *     refused caller learns nothing of its shape,
  *   - the argument passes the channel's schema (`unknown` in, typed out),
  * it runs the handler as the sending window or connection (see caller-context.ts),
  * and it turns every outcome — including a handler that throws — into a Result.
@@ -13,6 +16,7 @@
  */
 import { channels, handlerArgs, methodName, type Channel, type HandlerMap } from '../../shared/ipc/contract';
 import { fail, type Result } from '../../shared/result';
+import { admissionOf } from './channel-admission';
 import { LOCAL_CALLER, runAsCaller } from './caller-context';
 
 export interface IpcSender {
@@ -70,6 +74,7 @@ export function originOf(url: string | undefined | null): string | null {
 export function createDispatcher(handlers: HandlerMap, opts: DispatcherOptions): Dispatch {
   assertUniqueMethods();
   const allowed = new Set(opts.allowedOrigins);
+  const admit = admissionOf(handlers);
   return async (channel, sender, arg) => {
     if (!Object.hasOwn(handlerArgs, channel)) return fail('unknown_channel', IPC_ERRORS.unknownChannel);
     if (!sender.isMainFrame) return fail('forbidden', IPC_ERRORS.subFrame);
@@ -77,6 +82,9 @@ export function createDispatcher(handlers: HandlerMap, opts: DispatcherOptions):
     if (!origin || !allowed.has(origin)) return fail('forbidden', IPC_ERRORS.badSender);
 
     const ch = channel as Channel;
+    const callerId = sender.callerId ?? LOCAL_CALLER;
+    const admitted = admit ? runAsCaller(callerId, () => admit(ch)) : null;
+    if (admitted && !admitted.ok) return admitted;
     const parsed = handlerArgs[ch].safeParse(arg);
     if (!parsed.success) {
       const fields: Record<string, string[]> = {};
@@ -88,7 +96,7 @@ export function createDispatcher(handlers: HandlerMap, opts: DispatcherOptions):
     }
     try {
       const handler = handlers[ch] as (a: unknown) => Promise<Result<unknown>>;
-      return await runAsCaller(sender.callerId ?? LOCAL_CALLER, () => handler(parsed.data));
+      return await runAsCaller(callerId, () => handler(parsed.data));
     } catch (err) {
       opts.logError?.(ch, err);
       return fail('internal', IPC_ERRORS.internal);

@@ -1,11 +1,13 @@
 /**
  * The `audit:*` channels: the append-only audit log managers read (who did what, when,
  * for how much), and the check of its hash chain (was a record changed or removed in the
- * file?). Kinds are declared once here; the core records them, the audit screen filters and
- * labels them.
+ * file?). Kinds are declared once here; each channel's declaration names the kinds
+ * it writes (channel-declaration.ts), the core records them (electron/core/audit/recorders.ts),
+ * the audit screen filters and labels them.
  */
 import { z } from 'zod';
 import { idSchema } from './common';
+import { MANAGER, type ChannelDeclarations } from './channel-declaration';
 
 export const AUDIT_KINDS = [
   'sign-in',
@@ -23,6 +25,21 @@ export const AUDIT_KINDS = [
   'keys-backup',
   'device-fault',
   'offline-unconfirmed',
+  'cash-sale',
+  'cash-refund',
+  'discount',
+  'settle',
+  'x-report',
+  'z-report',
+  'report-print',
+  'device-change',
+  'catalogue-change',
+  'catalogue-import',
+  'saved-card',
+  'recurring',
+  'pay-link',
+  'level3',
+  'offline-forward',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -44,6 +61,21 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'keys-backup': 'Key backup',
   'device-fault': 'Device fault',
   'offline-unconfirmed': 'Unconfirmed offline sale',
+  'cash-sale': 'Cash sale',
+  'cash-refund': 'Cash given back',
+  discount: 'Discount or comp',
+  settle: 'Batch settled',
+  'x-report': 'X report',
+  'z-report': 'Z report (day closed)',
+  'report-print': 'Report printed',
+  'device-change': 'Device changed',
+  'catalogue-change': 'Catalogue item changed',
+  'catalogue-import': 'Catalogue imported',
+  'saved-card': 'Saved card or customer',
+  recurring: 'Recurring billing changed',
+  'pay-link': 'Pay link or invoice',
+  level3: 'Level 3 data saved',
+  'offline-forward': 'Offline sales sent now',
 };
 
 export interface AuditEntry {
@@ -95,9 +127,9 @@ export interface AuditVerification {
 }
 
 export const auditHandlers = {
-  'audit:list': auditListArgsSchema,
-  'audit:verify': z.void(),
-} as const;
+  'audit:list': { args: auditListArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'audit:verify': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface AuditResults {
   'audit:list': AuditPage;

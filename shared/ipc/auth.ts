@@ -1,6 +1,7 @@
 /** The `auth:*` channels: counter users, PIN sign-in and the session. */
 import { z } from 'zod';
 import { idSchema, pinSchema } from './common';
+import { audits, type ChannelDeclarations } from './channel-declaration';
 
 export const roleSchema = z.enum(['cashier', 'manager', 'installer']);
 export type Role = z.infer<typeof roleSchema>;
@@ -34,14 +35,14 @@ export const changePinArgsSchema = z
   .refine((a) => a.currentPin !== a.newPin, { message: 'The new PIN must differ from the current one.', path: ['newPin'] });
 
 export const authHandlers = {
-  'auth:users': z.void(),
-  'auth:session': z.void(),
-  'auth:sign-in': signInArgsSchema,
-  'auth:sign-out': z.void(),
-  'auth:change-pin': changePinArgsSchema,
+  'auth:users': { args: z.void(), access: 'before-sign-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
+  'auth:session': { args: z.void(), access: 'before-sign-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
+  'auth:sign-in': { args: signInArgsSchema, access: 'before-sign-in', effect: 'session', audit: audits(['sign-in'], []), copiedFolder: 'answers' },
+  'auth:sign-out': { args: z.void(), access: 'before-sign-in', effect: 'session', audit: audits(['sign-out'], []), copiedFolder: 'answers' },
+  'auth:change-pin': { args: changePinArgsSchema, access: 'signed-in', effect: 'session', audit: audits(['pin-change'], []), copiedFolder: 'answers' },
   /** The person at this window touched a key or the screen: the idle lock starts over. */
-  'auth:activity': z.void(),
-} as const;
+  'auth:activity': { args: z.void(), access: 'before-sign-in', effect: 'transient', audit: 'none', copiedFolder: 'answers' },
+} as const satisfies ChannelDeclarations;
 
 export interface AuthResults {
   'auth:users': SignInInfo;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { idSchema } from './common';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /** A count and the approved cents it carries. */
 export interface MoneyLine {
@@ -95,12 +96,12 @@ export const batchIdArgsSchema = z.strictObject({ batchId: idSchema });
 export const batchRowsArgsSchema = z.strictObject({ batchId: idSchema, page: z.number().int().min(1).max(1000), pageSize: z.number().int().min(1).max(BATCH_PAGE_SIZE).optional() });
 
 export const batchesHandlers = {
-  'batches:list': z.void(),
-  'batches:summary': batchIdArgsSchema,
-  'batches:rows': batchRowsArgsSchema,
-  'batches:settle': batchIdArgsSchema,
-  'batches:csv': batchIdArgsSchema,
-} as const;
+  'batches:list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'batches:summary': { args: batchIdArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'batches:rows': { args: batchRowsArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'batches:settle': { args: batchIdArgsSchema, access: MANAGER, effect: 'close', audit: audits(['settle'], ['detail']) },
+  'batches:csv': { args: batchIdArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface BatchesResults {
   'batches:list': BatchList;

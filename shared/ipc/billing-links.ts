@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { centsSchema, idSchema } from './common';
+import { COUNTER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const BILLING_LINK_ERRORS = {
   amount: 'Type the amount to ask for, or leave it empty to let the customer type it.',
@@ -82,11 +83,11 @@ export interface BillingLinksView {
 }
 
 export const billingLinksHandlers = {
-  'paylinks:list': z.void(),
-  'paylinks:create-link': createPaylinkArgsSchema,
-  'paylinks:create-invoice': createInvoiceArgsSchema,
-  'paylinks:resend': resendArgsSchema,
-} as const;
+  'paylinks:list': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
+  'paylinks:create-link': { args: createPaylinkArgsSchema, access: COUNTER, effect: 'records', audit: audits(['pay-link'], ['amount', 'detail']) },
+  'paylinks:create-invoice': { args: createInvoiceArgsSchema, access: COUNTER, effect: 'records', audit: audits(['pay-link'], ['amount', 'detail']) },
+  'paylinks:resend': { args: resendArgsSchema, access: COUNTER, effect: 'records', audit: audits(['pay-link'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface BillingLinksResults {
   'paylinks:list': BillingLinksView;

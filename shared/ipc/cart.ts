@@ -14,6 +14,7 @@ import { codeSchema, TAX_CATEGORIES } from './catalogue';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
+import { COUNTER, MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /** A typed or tendered amount above the store's threshold carries the total the cashier confirmed (shared/amount-guards.ts). */
 const confirmedCents = guardConfirmationFields.confirmedCents;
@@ -108,70 +109,75 @@ export interface CashDrawerEvent {
 
 export const cartHandlers = {
   /** The signed-in user's open cart (a new, empty one when none). */
-  'cart:current': z.void(),
-  'cart:add-item': z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }),
+  'cart:current': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
+  'cart:add-item': { args: z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }), access: COUNTER, effect: 'cart', audit: 'none' },
   /**
    * One of the active item whose SKU or product code is `code` (a barcode scanner's read, issue 21):
    * matched whole, any case. The codes' own alphabet: a card swipe's track (; = ^ ?) is refused unread.
    */
-  'cart:add-code': z.strictObject({ code: codeSchema('The code', 32).min(1, 'The code is empty.') }),
+  'cart:add-code': { args: z.strictObject({ code: codeSchema('The code', 32).min(1, 'The code is empty.') }), access: COUNTER, effect: 'cart', audit: 'none' },
   /** An open amount from the keypad (no catalogue item). */
-  'cart:add-open': z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard'), confirmedCents }),
+  'cart:add-open': { args: z.strictObject({ name: z.string().trim().min(1).max(26).default('Open amount'), amountCents: centsSchema.min(1), taxCategory: z.enum(TAX_CATEGORIES).default('standard'), confirmedCents }), access: COUNTER, effect: 'cart', audit: 'none' },
   /** Fewer of an item raises the share an amount discount takes: past the limit, a cashier needs a manager's `approval`. */
-  'cart:set-quantity': z.strictObject({
-    lineId: idSchema,
-    quantity: z.number().int('A quantity is a whole number.').min(1, 'A quantity is at least 1.').max(9_999, 'A quantity is at most 9,999.'),
-    approval: approvalSchema.optional(),
-  }),
+  'cart:set-quantity': {
+    args: z.strictObject({
+      lineId: idSchema,
+      quantity: z.number().int('A quantity is a whole number.').min(1, 'A quantity is at least 1.').max(9_999, 'A quantity is at most 9,999.'),
+      approval: approvalSchema.optional(),
+    }),
+    access: COUNTER,
+    effect: 'cart',
+    audit: audits(['discount'], ['amount', 'detail', 'approver']),
+  },
   /** Removing a line raises the share a whole-sale amount discount takes: as for set-quantity. */
-  'cart:remove-line': z.strictObject({ lineId: idSchema, approval: approvalSchema.optional() }),
-  'cart:set-line-discount': z.strictObject({ lineId: idSchema, discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
-  'cart:set-cart-discount': z.strictObject({ discount: discountSchema.nullable(), approval: approvalSchema.optional() }),
+  'cart:remove-line': { args: z.strictObject({ lineId: idSchema, approval: approvalSchema.optional() }), access: COUNTER, effect: 'cart', audit: audits(['discount'], ['amount', 'detail', 'approver']) },
+  'cart:set-line-discount': { args: z.strictObject({ lineId: idSchema, discount: discountSchema.nullable(), approval: approvalSchema.optional() }), access: COUNTER, effect: 'discount', audit: audits(['discount'], ['amount', 'detail', 'approver']) },
+  'cart:set-cart-discount': { args: z.strictObject({ discount: discountSchema.nullable(), approval: approvalSchema.optional() }), access: COUNTER, effect: 'discount', audit: audits(['discount'], ['amount', 'detail', 'approver']) },
   /**
    * A comp (issue 21, point 2): the line, or the whole sale when no `lineId`, given away free. Always a
    * manager's: signed in, or their PIN as `approval`. A comp that leaves nothing to pay closes the sale at $0.00.
    */
-  'cart:comp': z.strictObject({ lineId: idSchema.optional(), approval: approvalSchema.optional() }),
+  'cart:comp': { args: z.strictObject({ lineId: idSchema.optional(), approval: approvalSchema.optional() }), access: COUNTER, effect: 'discount', audit: audits(['discount'], ['amount', 'detail', 'approver']) },
   /** A manager's PIN approving the cart's discounts as they stand (a tender was refused for want of it). */
-  'cart:approve': z.strictObject({ approval: approvalSchema }),
+  'cart:approve': { args: z.strictObject({ approval: approvalSchema }), access: COUNTER, effect: 'discount', audit: audits(['discount'], ['amount', 'detail', 'approver']) },
   /** Empties the cart; refused once a tender was taken (cancel the sale instead). */
-  'cart:clear': z.void(),
+  'cart:clear': { args: z.void(), access: COUNTER, effect: 'cart', audit: 'none' },
   /** Cash handed over; it pays up to the balance (or `amountCents` of it in a split) and the rest is change. */
-  'cart:pay-cash': z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }),
+  'cart:pay-cash': { args: z.strictObject({ tenderedCents: centsSchema.min(1, 'Enter the cash handed over.'), amountCents: centsSchema.min(1).optional() }), access: COUNTER, effect: 'money', audit: audits(['cash-sale'], ['amount', 'detail']) },
   /** A keyed card for the balance or `amountCents` of it; clientRef is an attempt id (the core makes the tender's transaction_api_id). */
-  'cart:pay-card': z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }),
+  'cart:pay-card': { args: z.strictObject({ card: keyedCardSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }), access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
   /** A customer's saved card (vault id) for the balance or `amountCents` of it. */
-  'cart:pay-saved': z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }),
+  'cart:pay-saved': { args: z.strictObject({ methodId: idSchema, amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents, confirmedCents, confirmedTipCents }), access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
   /**
    * The counter's payment terminal for the balance or `amountCents` of it, plus a tip chosen at the counter, or (`tipCents`
    * null) one the customer picks on the terminal, on the store's tip base; clientRef is an attempt id (the core makes the tender's transaction_api_id).
    */
-  'cart:pay-terminal': z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents: centsSchema.nullable().default(0), confirmedCents, confirmedTipCents }),
+  'cart:pay-terminal': { args: z.strictObject({ amountCents: centsSchema.min(1).optional(), clientRef: idSchema, tipCents: centsSchema.nullable().default(0), confirmedCents, confirmedTipCents }), access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
   /**
    * Cancels the sale: voids (or refunds) the card tenders already taken and gives the cash back; `confirmed` is the
    * cashier's yes. A card fully approved takes a manager: signed in, or their PIN as `approval` at the cashier's counter.
    */
-  'cart:cancel': z.strictObject({ confirmed: z.literal(true), approval: approvalSchema.optional() }),
+  'cart:cancel': { args: z.strictObject({ confirmed: z.literal(true), approval: approvalSchema.optional() }), access: COUNTER, effect: 'money', audit: audits(['void', 'refund', 'cash-refund'], ['amount', 'transaction', 'detail', 'approver']) },
   /** A keyed sale's partial approval becomes a cart: its amount as a line, the approved card as a tender, the rest as the balance (cash or another card). */
-  'cart:adopt-partial': z.strictObject({ transactionId: idSchema }),
+  'cart:adopt-partial': { args: z.strictObject({ transactionId: idSchema }), access: COUNTER, effect: 'cart', audit: 'none' },
   /** A paid cart (receipt, refunds). */
-  'cart:view': z.strictObject({ cartId: idSchema }),
+  'cart:view': { args: z.strictObject({ cartId: idSchema }), access: COUNTER, effect: 'read', audit: 'none' },
   /** A paid cart with its receipt's card details and cashier (reprint, the Paid screen). */
-  'cart:receipt': z.strictObject({ cartId: idSchema }),
+  'cart:receipt': { args: z.strictObject({ cartId: idSchema }), access: COUNTER, effect: 'read', audit: 'none' },
   /** Paid carts, newest first, in pages (cash-only sales are found here). */
-  'cart:sales': z.strictObject({ page: z.number().int().min(1).max(10_000).default(1) }),
+  'cart:sales': { args: z.strictObject({ page: z.number().int().min(1).max(10_000).default(1) }), access: COUNTER, effect: 'read', audit: 'none' },
   /**
    * A due cart (a card payment of it voided after it was paid) becomes the signed-in counter
    * user's cart to tender, while their own cart is empty: the normal tenders take what is due.
    */
-  'cart:collect': z.strictObject({ cartId: idSchema }),
+  'cart:collect': { args: z.strictObject({ cartId: idSchema }), access: COUNTER, effect: 'cart', audit: 'none' },
   /** The due cart being collected goes back to Cart sales, still due (nothing pending on it). */
-  'cart:put-back': z.void(),
+  'cart:put-back': { args: z.void(), access: COUNTER, effect: 'cart', audit: 'none' },
   /** The paid cart a card transaction belongs to, or null. */
-  'cart:of-transaction': z.strictObject({ transactionId: idSchema }),
+  'cart:of-transaction': { args: z.strictObject({ transactionId: idSchema }), access: COUNTER, effect: 'read', audit: 'none' },
   /** Managers: returns the chosen lines, refunding each line's share of each tender. */
-  'cart:refund-lines': z.strictObject({ cartId: idSchema, lineIds: z.array(idSchema).min(1, 'Choose at least one line.').max(500) }),
-} as const;
+  'cart:refund-lines': { args: z.strictObject({ cartId: idSchema, lineIds: z.array(idSchema).min(1, 'Choose at least one line.').max(500) }), access: MANAGER, effect: 'money', audit: audits(['refund', 'cash-refund'], ['amount', 'transaction', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface CartResults {
   'cart:current': CartView;

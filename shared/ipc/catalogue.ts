@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { isUnitCode } from '../payments/level3-schema';
 import { centsSchema, idSchema } from './common';
+import { COUNTER, MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /** Tax categories: the store's sales tax rate, or none (groceries, services, resale). */
 export const TAX_CATEGORIES = ['standard', 'exempt'] as const;
@@ -66,16 +67,16 @@ export const DEFAULT_CART_RULES: CartRules = { discountApprovalPercent: 20, defa
 
 export const catalogueHandlers = {
   /** Any signed-in user: active items (managers may ask for archived ones too). */
-  'catalogue:list': z.strictObject({ includeArchived: z.boolean().default(false), search: z.string().max(60).default('') }),
-  'catalogue:add': itemFieldsSchema,
-  'catalogue:update': z.strictObject({ id: idSchema, fields: itemFieldsSchema }),
-  'catalogue:archive': z.strictObject({ id: idSchema, archived: z.boolean() }),
+  'catalogue:list': { args: z.strictObject({ includeArchived: z.boolean().default(false), search: z.string().max(60).default('') }), access: COUNTER, effect: 'read', audit: 'none' },
+  'catalogue:add': { args: itemFieldsSchema, access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  'catalogue:update': { args: z.strictObject({ id: idSchema, fields: itemFieldsSchema }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  'catalogue:archive': { args: z.strictObject({ id: idSchema, archived: z.boolean() }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
   /** The CSV text (UTF-8); at most 2 MB. */
-  'catalogue:import-csv': z.strictObject({ csv: z.string().max(2_000_000, 'The file is larger than 2 MB.') }),
-  'catalogue:rules': z.void(),
+  'catalogue:import-csv': { args: z.strictObject({ csv: z.string().max(2_000_000, 'The file is larger than 2 MB.') }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-import'], ['detail']) },
+  'catalogue:rules': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
   /** The rules given change; the others stay. */
-  'catalogue:set-rules': cartRulesSchema.partial(),
-} as const;
+  'catalogue:set-rules': { args: cartRulesSchema.partial(), access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface CatalogueResults {
   'catalogue:list': CatalogueItem[];

@@ -3,9 +3,10 @@
  * of the core (handlers) and what the core pushes to the renderer (events).
  *
  * It grows by domain: each file beside this one (core, auth, sales, transactions,
- * receipts …) declares its channels once, a zod schema for each argument and a
- * result type, and this file merges them into the one handler map (as Actual
- * Budget merges its handler types). A channel declared by two domains is an error
+ * receipts …) declares its channels once — for each, a zod schema of its argument, who may
+ * call it, what it does and what it audits (channel-declaration.ts) — and a result type,
+ * and this file merges them into the one handler map (as Actual Budget merges its handler
+ * types) and derives the argument schemas, the access map and the audit map from them. A channel declared by two domains is an error
  * when this module loads. Main (Electron), the preload bridge, the node host's
  * WebSocket bridge and the renderer's client all consume the merged map.
  *
@@ -14,6 +15,8 @@
  */
 import type { z } from 'zod';
 import type { Result } from '../result';
+import type { ChannelAccess, ChannelDeclarations } from './channel-declaration';
+import type { AuditKind } from './audit';
 import { batchesHandlers, type BatchesResults } from './batches';
 import { reportsHandlers, type ReportsResults } from './reports';
 import { vaultHandlers, type VaultResults } from './vault';
@@ -39,6 +42,7 @@ import { catalogueHandlers, type CatalogueResults } from './catalogue';
 import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 
 export * from './common';
+export * from './channel-declaration';
 export * from './core';
 export * from './auth';
 export * from './sales';
@@ -80,10 +84,10 @@ export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown
 assertDisjointDomains(domains);
 
 /**
- * `args` is the zod schema of the single argument (z.void() for none).
- * The response type lives in the `HandlerResults` interface below, keyed the same.
+ * Every channel's declaration (channel-declaration.ts): its argument schema, who may call it,
+ * what it does and what it audits, merged from the domains. The rest below is derived from it.
  */
-export const handlerArgs = {
+export const channelDeclarations = {
   ...coreHandlers,
   ...authHandlers,
   ...salesHandlers,
@@ -107,7 +111,9 @@ export const handlerArgs = {
   ...queueHandlers,
   ...catalogueHandlers,
   ...cartHandlers,
-} as const;
+} as const satisfies ChannelDeclarations;
+
+type Declared = typeof channelDeclarations;
 
 export interface HandlerResults
   extends CoreResults,
@@ -134,8 +140,22 @@ export interface HandlerResults
     CatalogueResults,
     CartResults {}
 
-export type Channel = keyof typeof handlerArgs;
+export type Channel = keyof Declared;
+
+/** `handlerArgs[channel]` is the zod schema of the single argument (z.void() for none); the response type lives in `HandlerResults`, keyed the same. */
+export const handlerArgs = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.args])) as { [C in Channel]: Declared[C]['args'] };
+
 export type HandlerArg<C extends Channel> = z.infer<(typeof handlerArgs)[C]>;
+
+/** Who may call each channel. */
+export const channelAccess = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.access])) as Record<Channel, ChannelAccess>;
+
+/** What each channel writes to the audit log after it succeeded (`none`, or its kinds and fields). */
+export const channelAudit = Object.fromEntries(Object.entries(channelDeclarations).map(([c, d]) => [c, d.audit])) as { [C in Channel]: Declared[C]['audit'] };
+
+/** The channels that write to the audit log, and the kinds each may write (the core's recorders are typed by them). */
+export type AuditedChannel = { [C in Channel]: Declared[C]['audit'] extends { kinds: readonly unknown[] } ? C : never }[Channel];
+export type AuditKindOf<C extends AuditedChannel> = Declared[C]['audit'] extends { kinds: readonly (infer K extends AuditKind)[] } ? K : never;
 
 /** What main implements: unknown-free, already validated arguments. */
 export type HandlerMap = {

@@ -1,6 +1,7 @@
 /** The `core:*` and `gateway:*` channels: what this instance is and whether its gateway answers. */
 import { z } from 'zod';
 import type { GatewayAuthMethod } from './gateway';
+import type { ChannelDeclarations } from './channel-declaration';
 
 /**
  * `refused`: the gateway answers but does not accept this app's credentials (401/403) — not the same as down.
@@ -34,9 +35,9 @@ export interface CoreStatus {
 }
 
 export const coreHandlers = {
-  'core:status': z.void(),
-  'gateway:check': z.void(),
-} as const;
+  'core:status': { args: z.void(), access: 'before-sign-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
+  'gateway:check': { args: z.void(), access: 'before-sign-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
+} as const satisfies ChannelDeclarations;
 
 export interface CoreResults {
   'core:status': CoreStatus;

@@ -11,6 +11,7 @@ import { abaRoutingValid } from '../payments/aba-routing';
 import { KEYED_CHECK_MSG } from '../payments/check-entry';
 import { centsSchema, idSchema } from './common';
 import { guardConfirmationFields, type SaleOutcome } from './sales';
+import { COUNTER, SETUP, audits, type ChannelDeclarations } from './channel-declaration';
 
 export type TerminalConnection = 'none' | 'connected' | 'busy' | 'offline';
 export type TerminalScreenState = 'idle' | 'card' | 'tip' | 'pin' | 'signature' | 'processing' | 'terms' | 'done';
@@ -241,22 +242,22 @@ export const checkPaySchema = z.strictObject({
 });
 
 export const devicesHandlers = {
-  'devices:terminal-status': z.void(),
-  'devices:terminal-sale': terminalSaleSchema,
-  'devices:terminal-cancel': z.void(),
-  'devices:installer-data': z.void(),
-  'devices:terminal-save': terminalSaveSchema,
+  'devices:terminal-status': { args: z.void(), access: 'signed-in', effect: 'read', audit: 'none' },
+  'devices:terminal-sale': { args: terminalSaleSchema, access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
+  'devices:terminal-cancel': { args: z.void(), access: COUNTER, effect: 'transient', audit: 'none' },
+  'devices:installer-data': { args: z.void(), access: SETUP, effect: 'read', audit: 'none' },
+  'devices:terminal-save': { args: terminalSaveSchema, access: SETUP, effect: 'devices', audit: audits(['device-change'], ['detail']) },
   /** terminalId: the saved terminal being tested; at its saved address the engine records the contact. */
-  'devices:terminal-test': z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }),
-  'devices:terminal-terms': termsArgsSchema,
+  'devices:terminal-test': { args: z.strictObject({ address: terminalAddressSchema, terminalId: idSchema.optional() }), access: SETUP, effect: 'transient', audit: 'none' },
+  'devices:terminal-terms': { args: termsArgsSchema, access: SETUP, effect: 'devices', audit: audits(['device-change'], ['detail']) },
   /** Reads the certificate a TLS terminal presents (the handshake only; nothing is sent to it). */
-  'devices:terminal-certificate': z.strictObject({ host: ipv4, port: terminalPortSchema }),
-  'devices:scanner-save': scannerSaveSchema,
-  'devices:scanner-test': z.strictObject({ path: devicePathSchema }),
-  'devices:serial-ports': z.void(),
-  'devices:check-scan': z.void(),
-  'devices:check-pay': checkPaySchema,
-} as const;
+  'devices:terminal-certificate': { args: z.strictObject({ host: ipv4, port: terminalPortSchema }), access: SETUP, effect: 'read', audit: 'none' },
+  'devices:scanner-save': { args: scannerSaveSchema, access: SETUP, effect: 'devices', audit: audits(['device-change'], ['detail']) },
+  'devices:scanner-test': { args: z.strictObject({ path: devicePathSchema }), access: SETUP, effect: 'transient', audit: 'none' },
+  'devices:serial-ports': { args: z.void(), access: SETUP, effect: 'read', audit: 'none' },
+  'devices:check-scan': { args: z.void(), access: COUNTER, effect: 'transient', audit: 'none' },
+  'devices:check-pay': { args: checkPaySchema, access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface DevicesResults {
   'devices:terminal-status': TerminalStatus;

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { idSchema } from './common';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 const urlSchema = z
   .string()
@@ -47,24 +48,29 @@ export interface GatewayConnectionView {
 }
 
 export const gatewayHandlers = {
-  'gateway:connection': z.void(),
-  'gateway:test': remoteConnectionSchema,
-  'gateway:save': z.union([z.strictObject({ kind: z.literal('embedded') }), remoteConnectionSchema.extend({ kind: z.literal('remote') })]),
+  'gateway:connection': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'gateway:test': { args: remoteConnectionSchema, access: MANAGER, effect: 'transient', audit: 'none' },
+  'gateway:save': { args: z.union([z.strictObject({ kind: z.literal('embedded') }), remoteConnectionSchema.extend({ kind: z.literal('remote') })]), access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
   /** Opens the gateway's login page (the system browser, or `authorizeUrl` for the renderer to open) and a loopback listener for its answer. */
-  'gateway:oauth-start': z.union([z.strictObject({ kind: z.literal('embedded') }), oauthRemoteSchema]),
+  'gateway:oauth-start': { args: z.union([z.strictObject({ kind: z.literal('embedded') }), oauthRemoteSchema]), access: MANAGER, effect: 'transient', audit: 'none' },
   /** Waits for that answer (up to the listener's timeout), exchanges the code, tests the token and saves the sign-in. */
-  'gateway:oauth-finish': z.strictObject({ attemptId: z.string().min(1).max(64) }),
-  'gateway:oauth-cancel': z.strictObject({ attemptId: z.string().min(1).max(64) }),
+  'gateway:oauth-finish': { args: z.strictObject({ attemptId: z.string().min(1).max(64) }), access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
+  'gateway:oauth-cancel': { args: z.strictObject({ attemptId: z.string().min(1).max(64) }), access: MANAGER, effect: 'transient', audit: 'none' },
   /** Revokes the OAuth sign-in, forgets its tokens and the previous account's records; back to the embedded engine. */
-  'gateway:sign-out': z.void(),
+  'gateway:sign-out': { args: z.void(), access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
   /** Whether this data folder still needs the first-run choice (no session needed). */
-  'gateway:first-run': z.void(),
+  'gateway:first-run': { args: z.void(), access: 'before-sign-in', effect: 'read', audit: 'none' },
   /** The first-run choice, accepted once: the embedded engine, or a remote gateway to finish on the Gateway screen. */
-  'gateway:first-run-choose': z.union([
-    z.strictObject({ kind: z.literal('embedded') }),
-    z.strictObject({ kind: z.literal('remote'), environment: z.enum(['sandbox', 'production']), baseUrl: urlSchema, developerId: givenId('developer id') }),
-  ]),
-} as const;
+  'gateway:first-run-choose': {
+    args: z.union([
+      z.strictObject({ kind: z.literal('embedded') }),
+      z.strictObject({ kind: z.literal('remote'), environment: z.enum(['sandbox', 'production']), baseUrl: urlSchema, developerId: givenId('developer id') }),
+    ]),
+    access: 'before-sign-in',
+    effect: 'settings',
+    audit: audits(['settings-change'], ['detail']),
+  },
+} as const satisfies ChannelDeclarations;
 
 export interface FirstRunState {
   needed: boolean;

@@ -3,6 +3,7 @@
  * (managers). Only file names and dates cross to the renderer, never a key or the file.
  */
 import { z } from 'zod';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const MIN_BACKUP_PASSPHRASE = 12;
 export const KEY_BACKUP_PASSPHRASE_SHORT = `Use a passphrase of at least ${MIN_BACKUP_PASSPHRASE} characters.`;
@@ -24,10 +25,10 @@ export interface KeyBackupState {
 }
 
 export const keysHandlers = {
-  'keys:backups': z.void(),
-  'keys:export': z.strictObject({ passphrase: passphraseSchema }),
-  'keys:restore': z.strictObject({ fileName: backupFileSchema, passphrase: z.string().min(1, 'Enter the passphrase of this backup.').max(256) }),
-} as const;
+  'keys:backups': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none', copiedFolder: 'answers' },
+  'keys:export': { args: z.strictObject({ passphrase: passphraseSchema }), access: MANAGER, effect: 'keys', audit: audits(['keys-backup'], ['detail']), copiedFolder: 'answers' },
+  'keys:restore': { args: z.strictObject({ fileName: backupFileSchema, passphrase: z.string().min(1, 'Enter the passphrase of this backup.').max(256) }), access: MANAGER, effect: 'keys', audit: audits(['keys-backup'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface KeysResults {
   'keys:backups': KeyBackupState;

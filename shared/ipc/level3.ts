@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Level3Data, Level3Network } from '../payments/level3-schema';
 import { idSchema } from './common';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export interface Level3View {
   transactionId: string;
@@ -25,9 +26,9 @@ export const level3ViewArgsSchema = z.strictObject({ transactionId: idSchema });
 export const level3SaveArgsSchema = z.strictObject({ transactionId: idSchema, data: z.record(z.string(), z.unknown()) });
 
 export const level3Handlers = {
-  'level3:view': level3ViewArgsSchema,
-  'level3:save': level3SaveArgsSchema,
-} as const;
+  'level3:view': { args: level3ViewArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'level3:save': { args: level3SaveArgsSchema, access: MANAGER, effect: 'records', audit: audits(['level3'], ['transaction', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface Level3Results {
   'level3:view': Level3View;

@@ -8,6 +8,7 @@ import type { BatchInfo } from './batches';
 import { idSchema } from './common';
 import type { Level3View } from './level3';
 import type { TransactionView } from './transactions';
+import { COUNTER, type ChannelDeclarations } from './channel-declaration';
 
 export interface TransactionLinks {
   original: TransactionView | null;
@@ -18,8 +19,8 @@ export interface TransactionLinks {
 }
 
 export const linksHandlers = {
-  'links:transaction': z.strictObject({ id: idSchema }),
-} as const;
+  'links:transaction': { args: z.strictObject({ id: idSchema }), access: COUNTER, effect: 'read', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface LinksResults {
   'links:transaction': TransactionLinks;

@@ -6,6 +6,7 @@
  * shown as a plain sentence).
  */
 import { z } from 'zod';
+import { MANAGER, type ChannelDeclarations } from './channel-declaration';
 
 export const OUTBOX_CHANNELS = ['email', 'sms'] as const;
 export type OutboxChannel = (typeof OUTBOX_CHANNELS)[number];
@@ -61,8 +62,8 @@ export interface OutboxPage {
 }
 
 export const outboxHandlers = {
-  'outbox:list': outboxListArgsSchema,
-} as const;
+  'outbox:list': { args: outboxListArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface OutboxResults {
   'outbox:list': OutboxPage;

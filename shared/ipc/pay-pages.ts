@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { isPayAddress, PAY_ADDRESS_MAX, PAY_ADDRESS_TEXT } from '../pay-page-address';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const payPagesSetArgsSchema = z.strictObject({
   /** '' clears it: the links go back to the gateway's own address. */
@@ -25,9 +26,9 @@ export interface PayPagesView {
 }
 
 export const payPagesHandlers = {
-  'paypages:get': z.void(),
-  'paypages:set': payPagesSetArgsSchema,
-} as const;
+  'paypages:get': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'paypages:set': { args: payPagesSetArgsSchema, access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface PayPagesResults {
   'paypages:get': PayPagesView;

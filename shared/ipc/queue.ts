@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { idSchema } from './common';
+import { COUNTER, MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /**
  * - `pending`: waiting to be forwarded (card data encrypted on disk).
@@ -94,27 +95,27 @@ export const queueCustomerSchema = z.strictObject({
 
 export const queueHandlers = {
   /** Any signed-in user (the status bar). */
-  'queue:status': z.void(),
+  'queue:status': { args: z.void(), access: 'signed-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
   /** Managers: every queued and forwarded sale with its state. */
-  'queue:list': z.void(),
+  'queue:list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
   /** Managers: try forwarding now instead of waiting for the backoff. */
-  'queue:forward-now': z.void(),
+  'queue:forward-now': { args: z.void(), access: MANAGER, effect: 'money', audit: audits(['offline-forward'], ['amount', 'detail']) },
   /** Any counter user: the customer's name and phone or e-mail on a sale just approved offline. */
-  'queue:set-customer': queueCustomerSchema,
+  'queue:set-customer': { args: queueCustomerSchema, access: COUNTER, effect: 'records', audit: 'none' },
   /**
    * The window and user that took a sale offline (or a manager), once its screen has shown
    * "Approved offline": `id` is the sale's id as that screen has it (offline-…, shared/offline-ref.ts).
    * Until then the queue never sends it (issue 20, point 3).
    */
-  'queue:acknowledge': z.strictObject({ id: idSchema }),
+  'queue:acknowledge': { args: z.strictObject({ id: idSchema }), access: COUNTER, effect: 'records', audit: 'none' },
   /** Any counter user: waiting sales whose screen never said "Approved offline" (a power cut, a window gone), oldest first. */
-  'queue:unconfirmed': z.void(),
+  'queue:unconfirmed': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
   /**
    * Any counter user, for a sale `queue:unconfirmed` lists: `keep` (the customer was told: it is
    * acknowledged and sent) or `cancel` (never charged: withdrawn, card data erased). Audited with who chose.
    */
-  'queue:resolve-unconfirmed': z.strictObject({ clientRef: idSchema, choice: z.enum(['keep', 'cancel']) }),
-} as const;
+  'queue:resolve-unconfirmed': { args: z.strictObject({ clientRef: idSchema, choice: z.enum(['keep', 'cancel']) }), access: COUNTER, effect: 'money', audit: audits(['offline-unconfirmed'], ['amount', 'transaction', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface QueueResults {
   'queue:status': QueueStatus;

@@ -2,13 +2,14 @@
 import { z } from 'zod';
 import { idSchema } from './common';
 import { transactionIdArgsSchema } from './transactions';
+import { COUNTER, type ChannelDeclarations } from './channel-declaration';
 
 export const receiptEmailArgsSchema = z.strictObject({ id: idSchema, email: z.email('Enter an e-mail address like name@example.com.').max(128) });
 
 export const receiptsHandlers = {
-  'receipt:print': transactionIdArgsSchema,
-  'receipt:email': receiptEmailArgsSchema,
-} as const;
+  'receipt:print': { args: transactionIdArgsSchema, access: COUNTER, effect: 'transient', audit: 'none' },
+  'receipt:email': { args: receiptEmailArgsSchema, access: COUNTER, effect: 'records', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface ReceiptsResults {
   /** In the node host this always fails with code `use_browser_print`: the renderer then calls window.print(). */

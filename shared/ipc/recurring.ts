@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { centsSchema, idSchema } from './common';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const RECURRING_FIELD_ERRORS = {
   method: 'Pick the saved card or bank account to charge.',
@@ -84,11 +85,11 @@ export interface RecurringPreview {
 }
 
 export const recurringHandlers = {
-  'recurring:list': z.void(),
-  'recurring:create': recurringCreateArgsSchema,
-  'recurring:preview': recurringActArgsSchema,
-  'recurring:act': recurringActArgsSchema,
-} as const;
+  'recurring:list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'recurring:create': { args: recurringCreateArgsSchema, access: MANAGER, effect: 'recurring', audit: audits(['recurring'], ['amount', 'detail']) },
+  'recurring:preview': { args: recurringActArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'recurring:act': { args: recurringActArgsSchema, access: MANAGER, effect: 'recurring', audit: audits(['recurring'], ['amount', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface RecurringResults {
   'recurring:list': RecurringList;

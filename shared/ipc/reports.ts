@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { BreakdownRow, MoneyLine, MoneyTotals } from './batches';
 import { centsSchema } from './common';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export interface HourBucket {
   /** 0–23, local time of the till. */
@@ -152,12 +153,12 @@ export const closeDayArgsSchema = z
   .optional();
 
 export const reportsHandlers = {
-  'reports:x': z.void(),
-  'reports:z': closeDayArgsSchema,
-  'reports:z-list': z.void(),
-  'reports:z-view': zReportArgsSchema,
-  'reports:print': reportPrintArgsSchema,
-} as const;
+  'reports:x': { args: z.void(), access: MANAGER, effect: 'read', audit: audits(['x-report'], ['amount', 'detail']) },
+  'reports:z': { args: closeDayArgsSchema, access: MANAGER, effect: 'close', audit: audits(['z-report'], ['amount', 'detail']) },
+  'reports:z-list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'reports:z-view': { args: zReportArgsSchema, access: MANAGER, effect: 'read', audit: 'none' },
+  'reports:print': { args: reportPrintArgsSchema, access: MANAGER, effect: 'transient', audit: audits(['report-print'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface ReportsResults {
   'reports:x': DayReport;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import type { TransactionView } from './transactions';
 import type { TipRules } from '../payments/tip-suggestions';
+import { COUNTER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /**
  * Card data for one keyed sale. It crosses the boundary exactly once, renderer → core,
@@ -104,19 +105,19 @@ export interface LostPaymentView {
 }
 
 export const salesHandlers = {
-  'sale:config': z.void(),
-  'sale:charge': saleChargeArgsSchema,
-  'sale:outcome': saleOutcomeArgsSchema,
+  'sale:config': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
+  'sale:charge': { args: saleChargeArgsSchema, access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
+  'sale:outcome': { args: saleOutcomeArgsSchema, access: COUNTER, effect: 'read', audit: 'none' },
   /**
    * Any signed-in user may void a partial approval (to start over); other voids need a manager. A
    * card payment of a paid cart is a cart return (issue 20): a manager signed in, or their PIN as `approval`.
    */
-  'sale:void-partial': z.strictObject({ id: idSchema, approval: approvalSchema.optional() }),
+  'sale:void-partial': { args: z.strictObject({ id: idSchema, approval: approvalSchema.optional() }), access: COUNTER, effect: 'money', audit: audits(['void'], ['amount', 'transaction', 'detail', 'approver']) },
   /** Payments whose answer was lost, unknown or concluded and not yet seen at this counter (any counter user). */
-  'sale:lost-list': z.void(),
+  'sale:lost-list': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
   /** Someone at the counter saw what a lost payment became: it leaves the banner (audited). */
-  'sale:lost-seen': z.strictObject({ id: z.string().regex(/^rr-[A-Za-z0-9_-]{16,64}$/, 'Not a payment of this register.') }),
-} as const;
+  'sale:lost-seen': { args: z.strictObject({ id: z.string().regex(/^rr-[A-Za-z0-9_-]{16,64}$/, 'Not a payment of this register.') }), access: COUNTER, effect: 'records', audit: 'none' },
+} as const satisfies ChannelDeclarations;
 
 export interface SalesResults {
   'sale:config': SaleConfig;

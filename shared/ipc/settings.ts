@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { MAX_AMOUNT_CENTS } from './common';
 import { TIP_BASES } from '../payments/tip-suggestions';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 /** An amount threshold: more than $0.00, at most the largest sale. */
 const thresholdSchema = z
@@ -109,10 +110,10 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
 
 export const settingsHandlers = {
   /** Any signed-in user (the sale screen reads tax and tips from it). */
-  'settings:get': z.void(),
+  'settings:get': { args: z.void(), access: 'signed-in', effect: 'read', audit: 'none', copiedFolder: 'answers' },
   /** Managers only; the whole settings object, checked with storeSettingsSchema. */
-  'settings:update': storeSettingsSchema,
-} as const;
+  'settings:update': { args: storeSettingsSchema, access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface SettingsResults {
   'settings:get': StoreSettings;

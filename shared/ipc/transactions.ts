@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type { CardVerification } from '../payments/receipt-wording';
 import { approvalSchema, centsSchema, idSchema } from './common';
+import { COUNTER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export type TransactionKind = 'sale' | 'refund' | 'other';
 export type TransactionState = 'approved' | 'declined' | 'voided' | 'refunded' | 'partially_refunded' | 'pending' | 'other';
@@ -147,13 +148,13 @@ export interface TipAdjustOutcome {
 }
 
 export const transactionsHandlers = {
-  'transactions:today': todayArgsSchema,
-  'transactions:search': transactionSearchArgsSchema,
-  'transactions:view': transactionIdArgsSchema,
-  'transactions:refund': refundArgsSchema,
-  'transactions:void': voidArgsSchema,
-  'transactions:adjust-tip': adjustTipArgsSchema,
-} as const;
+  'transactions:today': { args: todayArgsSchema, access: COUNTER, effect: 'read', audit: 'none' },
+  'transactions:search': { args: transactionSearchArgsSchema, access: COUNTER, effect: 'read', audit: 'none' },
+  'transactions:view': { args: transactionIdArgsSchema, access: COUNTER, effect: 'read', audit: 'none' },
+  'transactions:refund': { args: refundArgsSchema, access: COUNTER, effect: 'money', audit: audits(['refund'], ['amount', 'transaction', 'detail', 'approver']) },
+  'transactions:void': { args: voidArgsSchema, access: COUNTER, effect: 'money', audit: audits(['void'], ['amount', 'transaction', 'detail', 'approver']) },
+  'transactions:adjust-tip': { args: adjustTipArgsSchema, access: COUNTER, effect: 'money', audit: audits(['tip-adjust'], ['amount', 'transaction', 'detail', 'approver']) },
+} as const satisfies ChannelDeclarations;
 
 export interface TransactionsResults {
   'transactions:today': TodayTransactions;

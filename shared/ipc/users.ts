@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { idSchema, pinSchema } from './common';
 import { roleSchema, type Role } from './auth';
+import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const USERS_MESSAGES = {
   nameBlank: 'Enter a name.',
@@ -25,12 +26,12 @@ export interface CounterUser {
 }
 
 export const usersHandlers = {
-  'users:list': z.void(),
-  'users:add': z.strictObject({ name: counterUserNameSchema, role: roleSchema, pin: pinSchema }),
-  'users:set-role': z.strictObject({ id: idSchema, role: roleSchema }),
-  'users:reset-pin': z.strictObject({ id: idSchema, pin: pinSchema }),
-  'users:remove': z.strictObject({ id: idSchema }),
-} as const;
+  'users:list': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  'users:add': { args: z.strictObject({ name: counterUserNameSchema, role: roleSchema, pin: pinSchema }), access: MANAGER, effect: 'users', audit: audits(['user-change'], ['detail']) },
+  'users:set-role': { args: z.strictObject({ id: idSchema, role: roleSchema }), access: MANAGER, effect: 'users', audit: audits(['user-change'], ['detail']) },
+  'users:reset-pin': { args: z.strictObject({ id: idSchema, pin: pinSchema }), access: MANAGER, effect: 'users', audit: audits(['user-change'], ['detail']) },
+  'users:remove': { args: z.strictObject({ id: idSchema }), access: MANAGER, effect: 'users', audit: audits(['user-change'], ['detail']) },
+} as const satisfies ChannelDeclarations;
 
 /** Every change answers the list as it now stands. */
 export interface UsersResults {

@@ -12,6 +12,7 @@ import { luhnValid } from '../payments/luhn';
 import { centsSchema, idSchema } from './common';
 import { guardConfirmationFields } from './sales';
 import type { SaleOutcome } from './sales';
+import { COUNTER, MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
 
 export const VAULT_FIELD_ERRORS = {
   cardNumber: 'A card number is 13 to 19 digits.',
@@ -92,15 +93,15 @@ export interface ContactView {
 }
 
 export const vaultHandlers = {
-  'vault:contacts': contactSearchArgsSchema,
-  'vault:add-contact': addContactArgsSchema,
-  'vault:add-card': addCardArgsSchema,
-  'vault:add-on-terminal': addOnTerminalArgsSchema,
-  'vault:add-bank': addBankArgsSchema,
-  'vault:update-expiry': updateExpiryArgsSchema,
-  'vault:delete': vaultIdArgsSchema,
-  'vault:charge': vaultChargeArgsSchema,
-} as const;
+  'vault:contacts': { args: contactSearchArgsSchema, access: COUNTER, effect: 'read', audit: 'none' },
+  'vault:add-contact': { args: addContactArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:add-card': { args: addCardArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:add-on-terminal': { args: addOnTerminalArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:add-bank': { args: addBankArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:update-expiry': { args: updateExpiryArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:delete': { args: vaultIdArgsSchema, access: MANAGER, effect: 'vault', audit: audits(['saved-card'], ['detail']) },
+  'vault:charge': { args: vaultChargeArgsSchema, access: COUNTER, effect: 'money', audit: audits(['sale'], ['amount', 'transaction', 'detail']) },
+} as const satisfies ChannelDeclarations;
 
 export interface VaultResults {
   'vault:contacts': ContactView[];

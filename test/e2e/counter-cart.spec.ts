@@ -7,7 +7,8 @@
  * with change; a corporate card whose Level 3 line items the engine returns; a manager's PIN
  * approving an edit that makes a discount larger; two keyed cards splitting a bill; Cancel sale
  * with its confirmation and a manager's PIN; a line refund split across the sale's tenders; an
- * all-cash sale found in Cart sales, reprinted and returned; quick keys past the first page.
+ * all-cash sale found in Cart sales, reprinted and returned, and in the manager's audit log by its
+ * kind (Cash sale, Cash given back); quick keys past the first page.
  * The tests run in order on one host (the catalogue of the first is used by the others).
  */
 import { expect, hostOfThisFile, shot, test } from './fixtures';
@@ -373,6 +374,27 @@ test('an all-cash sale is found in Cart sales: its receipt is printed again and 
   await page.getByRole('heading', { name: 'Cart sales' }).scrollIntoViewIfNeeded();
   await shot(page, 'cart-15-cart-sales');
   await expectAccessible(page, 'cart sales');
+});
+
+test("the manager's audit log has that cash sale and the cash given back, each found by its kind", async ({ page }) => {
+  await openApp(page, own.host);
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Audit log');
+  await expect(page.getByRole('heading', { name: 'Audit log' })).toBeVisible();
+  const rows = page.getByTestId('audit-row');
+  await page.getByLabel('What happened').selectOption({ label: 'Cash sale' });
+  const sale = rows.filter({ hasText: '$7.03' });
+  await expect(sale).toHaveCount(1);
+  await expect(sale).toContainText('Casey');
+  await expect(sale).toContainText('$10.00 handed over, $2.97 change; the sale is paid');
+  for (const text of await rows.allInnerTexts()) expect(text).toContain('Cash sale');
+  await shot(page, 'cart-16-audit-cash-sale');
+  await expectAccessible(page, 'audit log filtered by cash sale');
+  await page.getByLabel('What happened').selectOption({ label: 'Cash given back' });
+  const back = rows.filter({ hasText: '$3.24' });
+  await expect(back).toHaveCount(1);
+  await expect(back).toContainText('Morgan');
+  await expect(back).toContainText('Cash given back');
 });
 
 test('the end of day counts the carts: expected cash, items sold and discounts', async ({ page }) => {

@@ -18,7 +18,7 @@ import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from '../../electron/core/queu
 import { offlineRulesOf } from '../../electron/core/queue/offline-sales';
 import { openPosDatabase } from '../../electron/core/platform/pos-database';
 import { REGISTER_COPY_MESSAGE } from '../../electron/core/queue/register-binding';
-import { REGISTER_COPY_CHANNELS } from '../../electron/core/queue/register-copy-guard';
+import { REGISTER_COPY_CHANNELS } from '../../electron/ipc/channel-rules';
 import type { Channel } from '../../shared/ipc/contract';
 import { DEFAULT_STORE_SETTINGS } from '../../shared/ipc/settings';
 import { openCore, readEngineDatabase, value, type OpenCore } from '../helpers/core-harness';

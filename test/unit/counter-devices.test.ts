@@ -95,7 +95,7 @@ describe('installer', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'forbidden', message: DEVICE_ERRORS.installerOnly } });
     await signInAs('Jordan', '2468');
     const pay = await call('devices:terminal-sale', { subtotalCents: 100, taxCents: 0, tipCents: 0, clientRef: 'installer-pays' });
-    // Refused before the handler runs: money channels are outside the installer's scope (installer-scope.ts).
+    // Refused before the handler runs: money channels are outside the installer's scope (declared in shared/ipc, enforced by electron/ipc/channel-rules.ts).
     expect(pay).toMatchObject({ ok: false, error: { code: 'forbidden', message: AUTH_ERRORS.installerScope } });
     // The keyed sale path refuses an installer too (the core, not only the hidden Sale tab).
     const keyed = await call('sale:charge', { subtotalCents: 100, taxCents: 0, tipCents: 0, card: { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' }, clientRef: 'installer-keys' });

@@ -1,12 +1,12 @@
 /**
  * The installer sets devices up and moves no money (issue 11, point 3): the core refuses
- * every channel outside the installer's (installer-scope.ts) — the day's transactions and
+ * every channel outside the installer's (declared in shared/ipc, enforced by electron/ipc/channel-rules.ts) — the day's transactions and
  * the void of a cashier's partial approval among them — and the installer's requests go to
  * the engine as its device-installer user (user_type_id 50), which sets up terminals but
  * whose sale the engine itself refuses (403).
  */
 import { describe, expect, it } from 'vitest';
-import { INSTALLER_CHANNELS } from '../../electron/core/auth/installer-scope';
+import { INSTALLER_CHANNELS } from '../../electron/ipc/channel-rules';
 import { openNodeHostSecretStore } from '../../electron/core/keys/node-host-keys';
 import { INSTALLER_CREDENTIALS_SECRET } from '../../electron/core/gateway/role-credentials';
 import { AUTH_ERRORS } from '../../electron/core/auth/users';

@@ -16,6 +16,10 @@
  * Counter users screen (counter-users.ts). Simplification: a session lives in memory:
  * restarting the core signs everyone out.
  *
+ * Sign-ins, sign-outs (by the user, a switch, the idle lock, a closed window, a removed user)
+ * and PIN changes are audited here, where they happen, whichever way they came: the auth:*
+ * channels declare those kinds and leave the writing to this class (recorders.ts).
+ *
  * Every PIN typed — at sign-in, as the current PIN when changing it, as a manager's
  * approval at someone else's counter — goes through one check (`checkPin`): counted toward
  * the lockout per user and per window before it is checked (pin-throttle.ts), hashed off the
@@ -48,6 +52,7 @@ export const AUTH_ERRORS = {
   managerOnly: 'Only a manager can do this. Switch to a manager to continue.',
   counterOnly: 'Only a cashier or a manager can take payments.',
   installerScope: 'An installer sets up devices only. Switch to a cashier or a manager for this.',
+  setupOnly: 'Only an installer or a manager can set up devices.',
 } as const;
 
 export const DEFAULT_IDLE_LOCK_MS = 5 * 60_000;
@@ -316,9 +321,11 @@ export class UserDirectory {
   }
 
   /**
-   * The authorization check every protected handler starts with; enforced here, not
-   * only by disabled buttons. It answers for the calling window, locks it if it sat
-   * idle too long, and counts as activity.
+   * Whether the calling window is signed in: the check the channel rules run before every
+   * channel that needs a signed-in caller (electron/ipc/channel-rules.ts), enforced here, not
+   * only by disabled buttons. It answers for the calling window, locks it if it sat idle too
+   * long, and counts as activity. (`role` and `requireCounter` serve the handlers that still
+   * check their role themselves, redundantly, until they are restructured.)
    */
   require(role?: Role): Result<Session> {
     const callerId = currentCallerId();

@@ -10,9 +10,8 @@ import type { BillingLinksView, BillingPayment, HandlerMap, InvoiceView, Paylink
 import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { GatewayClient } from '../../client/gateway-client';
-import { guardedCall } from '../gateway/guarded-call';
+import { withGatewayFailure } from '../gateway/guarded-call';
 import { payPagesOrigin } from '../pay-pages/pay-pages';
-import type { UserDirectory } from '../auth/users';
 
 export const BILLING_LINK_MESSAGES = {
   noLocation: 'Pay links need the gateway location; ask a manager to set RINGUP_LOCATION_ID.',
@@ -88,13 +87,11 @@ export function invoiceViewOf(origin: string, q: V2QuickInvoice): InvoiceView {
   };
 }
 
-export function createBillingLinksHandlers(deps: { client: GatewayClient; users: UserDirectory; locationId: string | undefined }): Handlers {
-  const { client, users } = deps;
+/** For cashiers and managers (billing-links.ts declares it, and what is audited; the channel rules enforce it). */
+export function createBillingLinksHandlers(deps: { client: GatewayClient; locationId: string | undefined }): Handlers {
+  const { client } = deps;
   const guarded = <T>(fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> =>
-    guardedCall(users, undefined, async (s) => {
-      if (s.user.role !== 'cashier' && s.user.role !== 'manager') return fail('forbidden', 'Pay links are for cashiers and managers.');
-      return deps.locationId ? fn(deps.locationId) : fail('not_configured', BILLING_LINK_MESSAGES.noLocation);
-    });
+    withGatewayFailure(async () => (deps.locationId ? fn(deps.locationId) : fail('not_configured', BILLING_LINK_MESSAGES.noLocation)));
 
   return {
     'paylinks:list': async () =>

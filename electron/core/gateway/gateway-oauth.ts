@@ -12,7 +12,8 @@
  * the next start. Against the embedded engine the engine's own sandbox client is used,
  * so its own login page signs the counter in. `gateway:sign-out` revokes (POST
  * /o/revoke), forgets the tokens and the previous account's records, and goes back to
- * the embedded engine's keys.
+ * the embedded engine's keys. Who may do each, and what is audited, gateway.ts declares (the
+ * channel rules enforce it): managers, except the first-run choice made before anyone signs in.
  */
 import { randomUUID } from 'node:crypto';
 import type { FirstRunState, GatewayConnectionView, HandlerMap } from '../../../shared/ipc/contract';
@@ -20,12 +21,10 @@ import { fail, ok } from '../../../shared/result';
 import type { SecretStore } from '../../secrets/secret-store';
 import type { AccountTarget } from './account-change-guard';
 import { leaveAccount } from './account-records';
-import type { AuditLog } from '../audit/audit-log';
 import { authUrlOf, readSavedConnection, REMOTE_KEY_SECRET, testConnection, writeSavedConnection } from './gateway-connection';
 import { LoopbackError, startLoopbackListener, type LoopbackListener } from './oauth-loopback';
 import { authorizeUrl, exchangeCode, newState, OAuthError, OAuthSession, revokeToken, type OAuthClientConfig, type TokenSet } from './oauth-session';
 import { getSetting, setSetting, type PosDatabase } from '../platform/pos-database';
-import type { UserDirectory } from '../auth/users';
 
 type Handlers = Pick<
   HandlerMap,
@@ -46,8 +45,6 @@ export interface EmbeddedOAuth {
 export interface GatewayOAuthDeps {
   db: PosDatabase;
   secrets: SecretStore;
-  users: UserDirectory;
-  audit: AuditLog;
   view: () => GatewayConnectionView;
   embedded: () => EmbeddedOAuth | undefined;
   /** The OAuth sign-in this run uses, if any (sign-out drops its tokens at once). */
@@ -114,13 +111,10 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
       if (!readFirstRun(deps.db).needed) return fail('invalid', 'The first-run choice is already made; a manager changes the gateway on the Gateway screen.');
       const pendingRemote = c.kind === 'remote' ? { environment: c.environment, baseUrl: c.baseUrl.replace(/\/+$/, ''), developerId: c.developerId } : null;
       setSetting(deps.db, FIRST_RUN_SETTING, JSON.stringify({ choice: c.kind, pendingRemote }));
-      deps.audit.record({ kind: 'settings-change', user: null, detail: c.kind === 'embedded' ? 'first run: the embedded engine' : `first run: a remote gateway (${c.environment}) to sign in to` });
       return ok(readFirstRun(deps.db));
     },
 
     'gateway:oauth-start': async (c) => {
-      const s = deps.users.require('manager');
-      if (!s.ok) return s;
       // Refused before the browser: which user signs in is known only at the end (checked again there).
       const refusal = deps.refuseAccountChange?.(c.kind === 'embedded' ? { kind: 'embedded' } : { kind: 'remote', baseUrl: c.baseUrl });
       if (refusal) return fail('invalid', refusal);
@@ -156,16 +150,12 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
     },
 
     'gateway:oauth-cancel': async (c) => {
-      const s = deps.users.require('manager');
-      if (!s.ok) return s;
       attempts.get(c.attemptId)?.listener.close();
       attempts.delete(c.attemptId);
       return ok(null);
     },
 
     'gateway:oauth-finish': async (c) => {
-      const s = deps.users.require('manager');
-      if (!s.ok) return s;
       const a = attempts.get(c.attemptId);
       if (!a) return fail('not_found', OAUTH_UI.over);
       // One exchange per code: a second one would make the gateway revoke the pair the first got.
@@ -213,26 +203,18 @@ export function createGatewayOAuthHandlers(deps: GatewayOAuthDeps): Handlers & {
         authUrl: a.config.authUrl,
       });
       if (before && (before.kind !== a.kind || before.baseUrl !== (a.kind === 'remote' ? a.baseUrl : undefined) || before.userId !== session.userId)) leaveAccount(deps.db);
-      deps.audit.record({
-        kind: 'settings-change',
-        user: s.value.user,
-        detail: `gateway: signed in with OAuth to ${a.kind === 'embedded' ? 'the embedded engine' : a.baseUrl} as user ${session.userId} (from the next start)`,
-      });
       return ok(deps.view());
     },
 
     'gateway:sign-out': async () => {
-      const s = deps.users.require('manager');
-      if (!s.ok) return s;
       // Signing out leaves for the embedded engine's own keys at the next start.
       const refusal = deps.refuseAccountChange?.({ kind: 'embedded' });
       if (refusal) return fail('invalid', refusal);
-      const revoked = await revokeAll();
+      await revokeAll();
       await deps.secrets.delete(REMOTE_KEY_SECRET);
       writeSavedConnection(deps.db, { kind: 'embedded' });
       leaveAccount(deps.db);
       deps.onSignedOut?.();
-      deps.audit.record({ kind: 'settings-change', user: s.value.user, detail: `gateway: signed out${revoked ? ' (tokens revoked)' : ''}; the embedded engine from the next start` });
       return ok(deps.view());
     },
 

@@ -1,15 +1,13 @@
 /**
- * The one wrapper of a handler that calls the gateway: the signed-in window's role is
- * checked first (a refusal is the handler's answer), then a GatewayError from the call
- * becomes its plain-word failure (gateway-messages.ts), and a list too long to total
+ * The one wrapper of a handler that calls the gateway: a GatewayError from the call becomes
+ * its plain-word failure (gateway-messages.ts), and a list too long to total
  * (TooManyRecordsError) says so. Anything else is a bug and throws, so the dispatcher
- * reports it instead of a misleading sentence.
+ * reports it instead of a misleading sentence. (Who may call is checked before, by the
+ * channel rules: electron/ipc/channel-rules.ts.)
  */
-import type { Role, Session } from '../../../shared/ipc/contract';
 import { fail, type Result } from '../../../shared/result';
 import { GatewayError, TooManyRecordsError } from '../../client/gateway-client';
 import { gatewayFailure } from './gateway-messages';
-import type { UserDirectory } from '../auth/users';
 
 export const TOO_MANY_RECORDS = (max: number) =>
   `These totals would take more than ${max.toLocaleString('en-US')} transactions, more than Ringup adds up at once, so none are shown rather than wrong ones. Read them from the gateway's own reports.`;
@@ -24,11 +22,4 @@ export async function withGatewayFailure<T>(fn: () => Promise<Result<T>>): Promi
     if (err instanceof TooManyRecordsError) return fail('too_many_records', TOO_MANY_RECORDS(err.max));
     throw err;
   }
-}
-
-/** Checks the role (any signed-in user when undefined), then runs `fn` as a gateway call. */
-export async function guardedCall<T>(users: UserDirectory, role: Role | undefined, fn: (session: Session) => Promise<Result<T>>): Promise<Result<T>> {
-  const s = users.require(role);
-  if (!s.ok) return s;
-  return withGatewayFailure(() => fn(s.value));
 }

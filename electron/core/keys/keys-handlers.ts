@@ -1,14 +1,16 @@
 /**
  * `keys:*`: the Key backup section of the System screen (managers). Writes and restores
- * backups in `<data>/backups/` (key-backup.ts); audits both. A restore takes effect at the
- * next start: the engine received its vault key when it started.
+ * backups in `<data>/backups/` (key-backup.ts). Both are audited by the channel rules (keys.ts
+ * declares it); a restore refused for a wrong passphrase or file is audited here, as a wrong
+ * PIN is where it is tried. A restore takes effect at the next start: the engine received its
+ * vault key when it started.
  */
 import type { HandlerMap } from '../../../shared/ipc/contract';
 import { fail, ok } from '../../../shared/result';
 import type { SecretStore } from '../../secrets/secret-store';
 import type { AuditLog } from '../audit/audit-log';
 import { backupsDir, exportKeys, KeyBackupError, listBackups, restoreKeys, type RestoreMerge } from './key-backup';
-import type { UserDirectory } from '../auth/users';
+import { callerSession } from '../../ipc/channel-rules';
 import { AWAITING_KEYS_MESSAGE } from '../gateway/sealed-gateway';
 
 export const KEYS_MESSAGES = {
@@ -23,12 +25,11 @@ export function createKeysHandlers(deps: {
   names: readonly string[];
   /** Secrets a restore joins with this register's own rather than overwrites (key-backup.ts). */
   merge?: RestoreMerge;
-  users: UserDirectory;
   audit: AuditLog;
   /** A copied engine folder waits for its keys (electron/core/gateway/sealed-gateway.ts). */
   awaitingKeys?: boolean;
 }): KeysHandlers {
-  const { dataDir, users, audit } = deps;
+  const { dataDir, audit } = deps;
   const noStore = fail('not_configured', 'This counter keeps no keys of its own (it uses a remote gateway).');
   const asFailure = (err: unknown) => {
     if (err instanceof KeyBackupError) return fail('invalid', err.message);
@@ -36,32 +37,25 @@ export function createKeysHandlers(deps: {
   };
   return {
     'keys:backups': async () => {
-      const s = users.require('manager');
-      if (!s.ok) return s;
       return ok({ folder: backupsDir(dataDir), backups: listBackups(dataDir), awaitingKeys: deps.awaitingKeys ? AWAITING_KEYS_MESSAGE : null });
     },
     'keys:export': async ({ passphrase }) => {
-      const s = users.require('manager');
-      if (!s.ok) return s;
       if (!deps.secrets) return noStore;
       try {
         const fileName = await exportKeys({ dataDir, secrets: deps.secrets, names: deps.names, passphrase });
-        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `backed up to ${fileName}` });
         return ok({ fileName, folder: backupsDir(dataDir) });
       } catch (err) {
         return asFailure(err);
       }
     },
     'keys:restore': async ({ fileName, passphrase }) => {
-      const s = users.require('manager');
-      if (!s.ok) return s;
       if (!deps.secrets) return noStore;
       try {
         const names = await restoreKeys({ dataDir, secrets: deps.secrets, fileName, passphrase, ...(deps.merge ? { merge: deps.merge } : {}) });
-        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `restored ${names.length} keys from ${fileName}` });
         return ok({ restored: names.length, message: KEYS_MESSAGES.restored });
       } catch (err) {
-        audit.record({ kind: 'keys-backup', user: s.value.user, detail: `restore from ${fileName} refused` });
+        const { id, name } = callerSession().user;
+        audit.record({ kind: 'keys-backup', user: { id, name }, detail: `restore from ${fileName} refused` });
         return asFailure(err);
       }
     },

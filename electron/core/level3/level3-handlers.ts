@@ -14,9 +14,8 @@ import { fail, ok, type Result } from '../../../shared/result';
 import type { GatewayClient } from '../../client/gateway-client';
 import type { V2Transaction } from '../../client/v2-types';
 import { brandLabel } from '../sales/card-brand';
-import { guardedCall } from '../gateway/guarded-call';
+import { withGatewayFailure } from '../gateway/guarded-call';
 import { STATUS } from '../transactions/transaction-view';
-import type { UserDirectory } from '../auth/users';
 
 export const LEVEL3_MESSAGES = {
   personal: (card: string) => `Level 3 is for business (commercial) cards. ${card} is a personal card, so its card network takes no Level 3 data.`,
@@ -51,11 +50,12 @@ export function level3ViewOf(t: V2Transaction): Level3View {
   return { ...base, applies: reason === null, reason };
 }
 
-export function createLevel3Handlers(deps: { client: GatewayClient; users: UserDirectory }): Level3Handlers {
-  const { client, users } = deps;
+/** Managers only (level3.ts declares it; the channel rules enforce it). */
+export function createLevel3Handlers(deps: { client: GatewayClient }): Level3Handlers {
+  const { client } = deps;
   const load = async (id: string) => level3ViewOf(await client.getTransactionExpanded(id, ['transaction_level3']));
 
-  const guarded = <T>(fn: () => Promise<Result<T>>): Promise<Result<T>> => guardedCall(users, 'manager', fn);
+  const guarded = <T>(fn: () => Promise<Result<T>>): Promise<Result<T>> => withGatewayFailure(fn);
 
   return {
     'level3:view': async ({ transactionId }) => guarded(async () => ok(await load(transactionId))),

@@ -13,16 +13,14 @@ import { batchInfo } from '../batches/batch-handlers';
 import { gatewayFailure } from '../gateway/gateway-messages';
 import { level3ViewOf } from '../level3/level3-handlers';
 import { toView, TYPE } from '../transactions/transaction-view';
-import type { UserDirectory } from '../auth/users';
+import { callerSession } from '../../ipc/channel-rules';
 
-export function createLinksHandlers(deps: { client: GatewayClient; users: UserDirectory }): Pick<HandlerMap, 'links:transaction'> {
-  const { client, users } = deps;
+export function createLinksHandlers(deps: { client: GatewayClient }): Pick<HandlerMap, 'links:transaction'> {
+  const { client } = deps;
   return {
     'links:transaction': async ({ id }) => {
-      const s = users.require();
-      if (!s.ok) return s;
       try {
-        const manager = s.value.user.role === 'manager';
+        const manager = callerSession().user.role === 'manager';
         const t = await client.getTransactionExpanded(id, ['transaction_batch', 'previous_transaction', ...(manager ? ['transaction_level3'] : [])]);
         const prev = (t.previous_transaction ?? null) as V2Transaction | null;
         const batch = (t.transaction_batch ?? null) as V2Batch | null;

@@ -9,7 +9,6 @@ import { fail, ok } from '../../../shared/result';
 import { GatewayError, type GatewayClient } from '../../client/gateway-client';
 import type { V2ListMeta } from '../../client/v2-types';
 import { gatewayFailure } from '../gateway/gateway-messages';
-import type { UserDirectory } from '../auth/users';
 
 export const OUTBOX_MESSAGES = {
   notServed: 'This gateway does not share its outbox: the messages it sends cannot be listed here.',
@@ -42,12 +41,10 @@ const toMessage = (n: V2Notification): OutboxMessage => ({
   error: n.send_error ?? null,
 });
 
-export function createOutboxHandlers(deps: { client: GatewayClient; users: UserDirectory; locationId: string | undefined }): Pick<HandlerMap, 'outbox:list'> {
-  const { client, users, locationId } = deps;
+export function createOutboxHandlers(deps: { client: GatewayClient; locationId: string | undefined }): Pick<HandlerMap, 'outbox:list'> {
+  const { client, locationId } = deps;
   return {
     'outbox:list': async ({ channel, page }) => {
-      const s = users.require('manager');
-      if (!s.ok) return s;
       try {
         const r = await client.request<{ notifications?: V2Notification[]; meta?: V2ListMeta }>('GET', '/notifications', undefined, {
           page,

@@ -11,9 +11,7 @@ import type { HandlerMap, PayPagesView } from '../../../shared/ipc/contract';
 import { unreachableReason } from '../../../shared/pay-page-address';
 import { fail, ok } from '../../../shared/result';
 import type { GatewayClient } from '../../client/gateway-client';
-import type { AuditLog } from '../audit/audit-log';
-import { guardedCall } from '../gateway/guarded-call';
-import type { UserDirectory } from '../auth/users';
+import { withGatewayFailure } from '../gateway/guarded-call';
 
 export const PAY_PAGES_MESSAGES = {
   noLocation: 'The pay page address needs the gateway location; ask a manager to set RINGUP_LOCATION_ID.',
@@ -43,22 +41,21 @@ export async function syncStoreName(client: GatewayClient, locationId: string, n
   if (location.name !== name) await client.request('PUT', locationPath(locationId), { location: { name } });
 }
 
-export function createPayPagesHandlers(deps: { client: GatewayClient; users: UserDirectory; audit: AuditLog; locationId: string | undefined }): Pick<HandlerMap, 'paypages:get' | 'paypages:set'> {
-  const { client, users, audit, locationId } = deps;
+/** Managers read and set the address (pay-pages.ts in shared/ipc declares it, and that a change is audited). */
+export function createPayPagesHandlers(deps: { client: GatewayClient; locationId: string | undefined }): Pick<HandlerMap, 'paypages:get' | 'paypages:set'> {
+  const { client, locationId } = deps;
   return {
     'paypages:get': async () =>
-      guardedCall(users, 'manager', async () => {
+      withGatewayFailure(async () => {
         if (!locationId) return fail('not_configured', PAY_PAGES_MESSAGES.noLocation);
         const { location } = await client.request<{ location: V2Location }>('GET', locationPath(locationId));
         return ok(viewOf(client, location.pay_page_url ?? ''));
       }),
     'paypages:set': async ({ address }) =>
-      guardedCall(users, 'manager', async (s) => {
+      withGatewayFailure(async () => {
         if (!locationId) return fail('not_configured', PAY_PAGES_MESSAGES.noLocation);
         const { location } = await client.request<{ location: V2Location }>('PUT', locationPath(locationId), { location: { pay_page_url: address } });
-        const saved = location.pay_page_url ?? '';
-        audit.record({ kind: 'settings-change', user: s.user, detail: `pay page address: ${saved || '(the gateway\'s own)'}` });
-        return ok(viewOf(client, saved));
+        return ok(viewOf(client, location.pay_page_url ?? ''));
       }),
   };
 }

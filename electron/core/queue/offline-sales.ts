@@ -11,13 +11,12 @@ import type { HandlerMap, QueueItem, SaleChargeArgs, SaleOutcome, Session, Store
 import { isOfflinePlaceholder, offlinePlaceholderId } from '../../../shared/offline-ref';
 import { formatMoney } from '../../../shared/payments/money';
 import { fail, ok, type Result } from '../../../shared/result';
-import type { AuditLog } from '../audit/audit-log';
 import { type ClerkRecords, clerkNumberOf, shortRefOf } from '../sales/clerk-records';
 import type { OfflineForwarder } from './offline-forwarder';
 import { ACK_GRACE_SECONDS, type DueSale, type OfflineQueue, type OfflineRules, type WithdrawOutcome } from './offline-queue';
 import type { PosDatabase } from '../platform/pos-database';
 import { ownerKeyOf } from '../cart/tender-refs';
-import type { UserDirectory } from '../auth/users';
+import { callerSession } from '../../ipc/channel-rules';
 
 export const OFFLINE_APPROVED = 'Approved offline. The sale is stored on this computer and goes to the gateway by itself when it answers again.';
 
@@ -56,9 +55,6 @@ export function offlineForwardedRecorder(db: PosDatabase, clerks: ClerkRecords):
 export interface OfflineSalesDeps {
   queue: OfflineQueue;
   forwarder: OfflineForwarder;
-  users: UserDirectory;
-  /** Where a choice on an unconfirmed sale is recorded, with who chose (issue 20, point 3). */
-  audit?: Pick<AuditLog, 'record'>;
   /** A cart tender paid by a sale cancelled at sign-in: the cart follows (its reference: the tender's id). */
   onUnconfirmedCancelled?: (clientRef: string) => void;
   /** How long a sale may wait for its screen's acknowledgement in this run (seconds; default ACK_GRACE_SECONDS). */
@@ -138,7 +134,7 @@ export function offlineViewOf(it: QueueItem, opts: { collectsRestOf: string | nu
 }
 
 export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
-  const { queue, forwarder, users } = deps;
+  const { queue, forwarder } = deps;
   const grace = deps.ackGraceSeconds ?? ACK_GRACE_SECONDS;
   return {
     take(args, session) {
@@ -171,49 +167,36 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
     item: (clientRef) => queue.item(clientRef),
     handlers: {
       'queue:status': async () => {
-        const s = users.require();
-        if (!s.ok) return s;
         return ok(forwarder.status());
       },
       'queue:list': async () => {
-        const s = users.require('manager');
-        if (!s.ok) return s;
         return ok({ status: forwarder.status(), items: queue.list(500) });
       },
       'queue:forward-now': async () => {
-        const s = users.require('manager');
-        if (!s.ok) return s;
         queue.makeAllDue();
         void forwarder.kick();
         return ok(forwarder.status());
       },
       'queue:set-customer': async ({ clientRef, name, contact }) => {
-        const s = users.requireCounter();
-        if (!s.ok) return s;
         if (!queue.setCustomer(clientRef, { name, contact })) return fail('not_found', OFFLINE_CUSTOMER_NOT_QUEUED);
         return ok(queue.item(clientRef)!);
       },
       'queue:acknowledge': async ({ id }) => {
-        const s = users.requireCounter();
-        if (!s.ok) return s;
         // The screen has the sale's stand-in id (offline-<reference>); nothing else names a queued sale to it.
         const clientRef = isOfflinePlaceholder(id) ? id.slice(offlinePlaceholderId('').length) : null;
         const item = clientRef ? queue.item(clientRef) : null;
         if (!clientRef || !item) return fail('not_found', OFFLINE_CUSTOMER_NOT_QUEUED);
-        if (queue.ownerOf(clientRef) !== ownerKeyOf(s.value) && s.value.user.role !== 'manager') return fail('forbidden', UNCONFIRMED_COPY.notYours);
+        const s = callerSession();
+        if (queue.ownerOf(clientRef) !== ownerKeyOf(s) && s.user.role !== 'manager') return fail('forbidden', UNCONFIRMED_COPY.notYours);
         const after = queue.acknowledge(clientRef)!;
         // Acknowledged: it may go now, should the gateway already be back.
         if (!item.acknowledged && after.acknowledged) void forwarder.kick();
         return ok(after);
       },
       'queue:unconfirmed': async () => {
-        const s = users.requireCounter();
-        if (!s.ok) return s;
         return ok(queue.unconfirmed(grace));
       },
       'queue:resolve-unconfirmed': async ({ clientRef, choice }) => {
-        const s = users.requireCounter();
-        if (!s.ok) return s;
         const listed = queue.unconfirmed(grace).find((it) => it.clientRef === clientRef);
         if (!listed) {
           const it = queue.item(clientRef);
@@ -227,13 +210,7 @@ export function createOfflineSales(deps: OfflineSalesDeps): OfflineSales {
         const after = choice === 'keep' ? queue.acknowledge(clientRef)! : queue.cancelUnconfirmed(clientRef)!;
         // Another counter's choice or the screen's own acknowledgement got there first: say what it became.
         if (choice === 'cancel' && after.state !== 'withdrawn') return fail('conflict', UNCONFIRMED_COPY.confirmedMeanwhile);
-        deps.audit?.record({
-          kind: 'offline-unconfirmed',
-          user: { id: s.value.user.id, name: s.value.user.name },
-          amountCents: listed.amountCents,
-          transactionId: offlinePlaceholderId(clientRef),
-          detail: `${choice === 'keep' ? 'kept: the customer was told; sent when the gateway answers' : 'cancelled: never charged'} — queued offline by ${listed.clerkName}, the screen never said it was approved (reference ${shortRefOf(clientRef)})`,
-        });
+        // Audited with who chose by the channel rules (queue.ts declares it; recorders.ts words it).
         if (choice === 'keep') void forwarder.kick();
         else {
           deps.onUnconfirmedCancelled?.(clientRef);

@@ -14,8 +14,18 @@
  * renamed in place (same inode and device) it stays the register, and the binding follows
  * the new path. Anything else — a copy made with `cp`, a sync tool or a file backup — has
  * another inode and is a copy; the core then reaches no gateway and answers every channel
- * but sign-in, status, settings and the key backup with REGISTER_COPY_MESSAGE
- * (register-copy-guard.ts). The copy never writes the binding, so the original keeps it.
+ * but sign-in, status, settings and the key backup with REGISTER_COPY_MESSAGE (the channels
+ * declared `copiedFolder: 'answers'` in shared/ipc; electron/ipc/channel-rules.ts refuses the
+ * rest before their handlers run). The copy never writes the binding, so the original keeps it.
+ *
+ * Why reading is refused as well: a copy has no gateway to read from. Its core starts no
+ * engine and signs in to no remote gateway (app-core.ts), because each of those is the
+ * original's: the copy's engine would run the original's recurring billing by itself, an
+ * OAuth sign-in would refresh — and so end — the original's tokens, and a read with the
+ * original's keys shows the merchant's live records, more than the copied files hold. What
+ * the copy holds on disk its owner can read without Ringup. Saving a gateway or restoring
+ * keys is refused too: in the node host the copy shares the original's keys folder, and a
+ * write there would change the original register's keys.
  * The key backup does not carry the binding: a fresh folder that restores a backup keeps
  * its own, which is how a register moves properly.
  *

@@ -9,9 +9,8 @@ import { formatMoney, parseMoney } from '../../../shared/payments/money';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { GatewayClient } from '../../client/gateway-client';
 import type { V2AccountVault, V2Contact } from '../../client/v2-types';
-import { guardedCall } from '../gateway/guarded-call';
+import { withGatewayFailure } from '../gateway/guarded-call';
 import { datesUntil, previewAction, type RecurringRecord } from './recurring-preview';
-import type { UserDirectory } from '../auth/users';
 import { savedMethodOf } from '../vault/vault-handlers';
 
 export const RECURRING_MESSAGES = {
@@ -30,7 +29,6 @@ interface V2Recurring extends RecurringRecord {
 
 export interface RecurringDeps {
   client: GatewayClient;
-  users: UserDirectory;
   locationId: string | undefined;
   /** The store's date (yyyy-mm-dd); tests pin it. */
   today?: () => string;
@@ -75,10 +73,10 @@ const PATH: Record<RecurringAction, string> = { hold: 'placeOnHold', activate: '
 const EXPAND = { expand: 'account_vault,contact' };
 
 export function createRecurringHandlers(deps: RecurringDeps): RecurringHandlers {
-  const { client, users } = deps;
+  const { client } = deps;
   const today = deps.today ?? localToday;
   const guarded = <T>(fn: (locationId: string) => Promise<Result<T>>): Promise<Result<T>> =>
-    guardedCall(users, 'manager', async () => (deps.locationId ? fn(deps.locationId) : fail('not_configured', RECURRING_MESSAGES.noLocation)));
+    withGatewayFailure(async () => (deps.locationId ? fn(deps.locationId) : fail('not_configured', RECURRING_MESSAGES.noLocation)));
   const get = async (id: string) => (await client.request<{ recurring: V2Recurring }>('GET', `/recurrings/${encodeURIComponent(id)}`, undefined, EXPAND)).recurring;
 
   return {

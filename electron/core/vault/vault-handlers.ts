@@ -17,10 +17,10 @@ import type { DevicesExtras } from '../devices/devices';
 import { refuseAmount } from '../sales/amount-refusal';
 import { brandLabel } from '../sales/card-brand';
 import { clerkNumberOf, type ClerkRecords } from '../sales/clerk-records';
-import { guardedCall } from '../gateway/guarded-call';
+import { withGatewayFailure } from '../gateway/guarded-call';
+import { callerSession } from '../../ipc/channel-rules';
 import { toView } from '../transactions/transaction-view';
 import type { TenderRefs } from '../cart/tender-refs';
-import type { UserDirectory } from '../auth/users';
 
 export const VAULT_MESSAGES = {
   noLocation: 'Saved cards need the gateway location; ask a manager to set RINGUP_LOCATION_ID.',
@@ -32,7 +32,6 @@ export const VAULT_MESSAGES = {
 
 export interface VaultDeps {
   client: GatewayClient;
-  users: UserDirectory;
   locationId: string | undefined;
   productTransactionId: string | undefined;
   /** The store's amount guards (hard cap, confirmation threshold, tip share), read on every charge. */
@@ -74,14 +73,15 @@ function contactName(c: V2Contact): string {
 }
 
 export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
-  const { client, users } = deps;
+  const { client } = deps;
 
-  const guarded = <T>(role: 'manager' | undefined, fn: (locationId: string, session: Session) => Promise<Result<T>>): Promise<Result<T>> =>
-    guardedCall(users, role, async (session) => (deps.locationId ? fn(deps.locationId, session) : fail('not_configured', VAULT_MESSAGES.noLocation)));
+  // Who may call each channel (managers keep the saved cards; the counter charges them) is declared in vault.ts and enforced by the channel rules.
+  const guarded = <T>(fn: (locationId: string, session: Session) => Promise<Result<T>>): Promise<Result<T>> =>
+    withGatewayFailure(async () => (deps.locationId ? fn(deps.locationId, callerSession()) : fail('not_configured', VAULT_MESSAGES.noLocation)));
 
   return {
     'vault:contacts': async ({ text }) =>
-      guarded(undefined, async (location_id) => {
+      guarded(async (location_id) => {
         const [contacts, vaults] = await Promise.all([client.listContacts({ location_id }), client.listVaults({ location_id })]);
         const byContact = new Map<string, SavedMethod[]>();
         const loose: SavedMethod[] = [];
@@ -100,13 +100,13 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
       }),
 
     'vault:add-contact': async ({ firstName, lastName, email }) =>
-      guarded('manager', async (location_id) => {
+      guarded(async (location_id) => {
         const c = await client.createContact({ location_id, last_name: lastName, ...(firstName ? { first_name: firstName } : {}), ...(email ? { email } : {}) });
         return ok({ id: c.id, name: contactName(c), email: c.email ?? null, methods: [] });
       }),
 
     'vault:add-card': async ({ contactId, holderName, number, expiry }) =>
-      guarded('manager', async (location_id) => {
+      guarded(async (location_id) => {
         const v = await client.createVault({
           location_id,
           payment_method: 'cc',
@@ -119,14 +119,14 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
       }),
 
     'vault:add-on-terminal': async ({ contactId }) =>
-      guarded('manager', async () => {
+      guarded(async () => {
         if (!deps.storeCardOnTerminal) return fail('no_terminal', VAULT_MESSAGES.noTerminal);
         const r = await deps.storeCardOnTerminal(contactId);
         return r.ok ? ok(savedMethodOf(r.value)) : r;
       }),
 
     'vault:add-bank': async ({ contactId, holderName, routing, account, accountType, isCompany }) =>
-      guarded('manager', async (location_id) => {
+      guarded(async (location_id) => {
         const v = await client.createVault({
           location_id,
           payment_method: 'ach',
@@ -140,16 +140,16 @@ export function createVaultHandlers(deps: VaultDeps): VaultHandlers {
         return ok(savedMethodOf(v));
       }),
 
-    'vault:update-expiry': async ({ id, expiry }) => guarded('manager', async () => ok(savedMethodOf(await client.updateVault(id, { exp_date: expiry })))),
+    'vault:update-expiry': async ({ id, expiry }) => guarded(async () => ok(savedMethodOf(await client.updateVault(id, { exp_date: expiry })))),
 
     'vault:delete': async ({ id }) =>
-      guarded('manager', async () => {
+      guarded(async () => {
         await client.deleteVault(id);
         return ok(null);
       }),
 
     'vault:charge': async ({ id, subtotalCents, taxCents, tipCents, clientRef, confirmedCents, confirmedTipCents }) =>
-      guarded(undefined, async (location_id, session) => {
+      guarded(async (location_id, session) => {
         const total = subtotalCents + taxCents + tipCents;
         // The store's guards, as on the keyed sale: before the saved method is even read.
         const refused = refuseAmount(deps.guards(), { subtotalCents, tipCents, totalCents: total }, { confirmedCents, confirmedTipCents });

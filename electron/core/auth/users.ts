@@ -324,8 +324,8 @@ export class UserDirectory {
    * Whether the calling window is signed in: the check the channel rules run before every
    * channel that needs a signed-in caller (electron/ipc/channel-rules.ts), enforced here, not
    * only by disabled buttons. It answers for the calling window, locks it if it sat idle too
-   * long, and counts as activity. (`role` and `requireCounter` serve the handlers that still
-   * check their role themselves, redundantly, until they are restructured.)
+   * long, and counts as activity. `role` asks for a manager in particular (the directory's own
+   * tests); the channels' roles come from their declarations, checked by the rules alone.
    */
   require(role?: Role): Result<Session> {
     const callerId = currentCallerId();
@@ -336,13 +336,6 @@ export class UserDirectory {
     live.lastActivity = this.now();
     this.arm(callerId, live);
     return ok(live.session);
-  }
-
-  /** Taking money is for the counter roles (cashier, manager); an installer only sets devices up. */
-  requireCounter(): Result<Session> {
-    const s = this.require();
-    if (s.ok && s.value.user.role === 'installer') return fail('forbidden', AUTH_ERRORS.counterOnly);
-    return s;
   }
 
   /** Locks every session that has been idle for the idle-lock time (the timers call this; tests call it directly). */

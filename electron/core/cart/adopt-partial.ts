@@ -21,7 +21,7 @@ export interface AdoptPartialDeps {
 
 export async function adoptPartial(deps: AdoptPartialDeps, { transactionId }: HandlerArg<'cart:adopt-partial'>): Promise<Result<CartView>> {
   const { store } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   if (store.cartOfTransaction(transactionId)) return fail('conflict', TENDER_COPY.alreadyInCart);
   const r = await deps.money['transactions:view']({ id: transactionId });

@@ -34,7 +34,7 @@ export interface CancelCartDeps {
 }
 
 export async function cancelCartHandler(deps: CancelCartDeps, { approval }: HandlerArg<'cart:cancel'>): Promise<Result<CartView>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const cartId = deps.store.openCartOf(s.value.user.id);
   if (deps.store.view(cartId).status === 'due') return fail('conflict', TENDER_COPY.dueNoCancel);

@@ -31,7 +31,7 @@ export async function managerPin(users: UserDirectory, approval: Approval, refus
  * a wrong one counted — whenever one is sent, used only when the change needs it.
  */
 export const approverOf = async (users: UserDirectory, approval: Approval | undefined): Promise<Approver> =>
-  approval && users.requireCounter().ok ? managerPin(users, approval, TENDER_COPY.approvalRefused) : undefined;
+  approval && users.require().ok ? managerPin(users, approval, TENDER_COPY.approvalRefused) : undefined;
 
 export interface ApprovalCheckDeps {
   db: PosDatabase;

@@ -14,7 +14,7 @@ import { CART_MESSAGES } from './cart-store';
 import { TENDER_COPY } from './tender-copy';
 
 export async function approveDiscount(deps: CartEditDeps, { approval }: HandlerArg<'cart:approve'>): Promise<Result<CartView>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const cartId = deps.store.openCartOf(s.value.user.id);
   const r = approvalCheck(deps, s.value, cartId, await approverOf(deps.users, approval), TENDER_COPY.tenderNeedsApproval);
@@ -44,7 +44,7 @@ export async function setCartDiscount(deps: CartEditDeps, { discount, approval }
 export async function compCart(deps: CartEditDeps, { lineId, approval }: HandlerArg<'cart:comp'>): Promise<Result<CartView>> {
   const { store } = deps;
   // The PIN is checked before the cart's transaction (as approverOf does), in a comp's own words.
-  const manager = approval && deps.users.requireCounter().ok ? await managerPin(deps.users, approval, DISCOUNT_COPY.compRefused) : undefined;
+  const manager = approval && deps.users.require().ok ? await managerPin(deps.users, approval, DISCOUNT_COPY.compRefused) : undefined;
   return edit(deps, (cartId, s) => {
     const what = lineId === undefined ? DISCOUNT_COPY.wholeSale : store.view(cartId).lines.find((l) => l.id === lineId)?.name;
     if (what === undefined) return fail('not_found', CART_MESSAGES.noLine);

@@ -22,7 +22,7 @@ class Rollback extends Error {}
 /** Runs a line/discount change on the signed-in user's open, still editable cart. */
 export function edit(deps: CartEditDeps, fn: (cartId: string, s: Session) => Result<null>): Promise<Result<CartView>> {
   const { store } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return Promise.resolve(s);
   const cartId = store.openCartOf(s.value.user.id);
   if (!store.editable(cartId)) return Promise.resolve(fail('conflict', store.view(cartId).status === 'due' ? CART_MESSAGES.dueLocked : CART_MESSAGES.locked));

@@ -22,7 +22,7 @@ export interface CollectDueDeps {
 
 export async function collectDue(deps: CollectDueDeps, { cartId }: HandlerArg<'cart:collect'>): Promise<Result<CartView>> {
   const { store } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   if (!store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
   const me = s.value.user.id;
@@ -42,7 +42,7 @@ export async function collectDue(deps: CollectDueDeps, { cartId }: HandlerArg<'c
 
 export async function putBack(deps: Omit<CollectDueDeps, 'oneAtATime'>): Promise<Result<CartView>> {
   const { store } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const cartId = store.openCartOf(s.value.user.id);
   if (store.view(cartId).status !== 'due') return fail('conflict', TENDER_COPY.notCollecting);

@@ -21,7 +21,7 @@ export interface CurrentCartDeps {
 }
 
 export async function currentCart(deps: CurrentCartDeps): Promise<Result<CartView>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const cartId = deps.store.openCartOf(s.value.user.id);
   await resolvePending(deps, cartId);

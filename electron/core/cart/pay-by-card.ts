@@ -34,7 +34,7 @@ export interface PayByCardDeps extends SendLevel3Deps {
 }
 
 export async function payCard(deps: PayByCardDeps & { money: Pick<HandlerMap, 'sale:charge'> }, { card, amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }: HandlerArg<'cart:pay-card'>): Promise<Result<HandlerResults['cart:pay-card']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   return payByCard(deps, s.value, deps.store.openCartOf(s.value.user.id), 'card', clientRef, cardInstrument(card.number, card.expiry), { amountCents, tipCents, confirmedCents, confirmedTipCents }, (a, ref, confirmed) =>
     deps.money['sale:charge']({ ...a, tipCents: a.tipCents ?? 0, card, clientRef: ref, ...confirmed }),
@@ -42,7 +42,7 @@ export async function payCard(deps: PayByCardDeps & { money: Pick<HandlerMap, 's
 }
 
 export async function paySaved(deps: PayByCardDeps & { money: Pick<HandlerMap, 'vault:charge'> }, { methodId, amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }: HandlerArg<'cart:pay-saved'>): Promise<Result<HandlerResults['cart:pay-saved']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   return payByCard(deps, s.value, deps.store.openCartOf(s.value.user.id), 'saved-card', clientRef, `vault:${methodId}`, { amountCents, tipCents, confirmedCents, confirmedTipCents }, (a, ref, confirmed) =>
     deps.money['vault:charge']({ id: methodId, ...a, tipCents: a.tipCents ?? 0, clientRef: ref, ...confirmed }),
@@ -50,7 +50,7 @@ export async function paySaved(deps: PayByCardDeps & { money: Pick<HandlerMap, '
 }
 
 export async function payTerminal(deps: PayByCardDeps & { money: Pick<HandlerMap, 'devices:terminal-sale'> }, { amountCents, clientRef, tipCents, confirmedCents, confirmedTipCents }: HandlerArg<'cart:pay-terminal'>): Promise<Result<HandlerResults['cart:pay-terminal']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   // Through the core's terminal path (POST /v2/routertransactions, the tender id as its transaction_api_id): the tip
   // chosen at the counter, or (null) the terminal asks the customer, on the store's tip base as on the sale screen.

@@ -25,7 +25,7 @@ export interface PayCashDeps {
 
 export async function payCash(deps: PayCashDeps, { tenderedCents, amountCents }: HandlerArg<'cart:pay-cash'>): Promise<Result<CartView>> {
   const { db, store } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const cartId = store.openCartOf(s.value.user.id);
   const allowed = approvalCheck(deps, s.value, cartId, undefined, TENDER_COPY.tenderNeedsApproval);

@@ -32,7 +32,7 @@ export interface RefundLinesDeps {
 }
 
 export async function refundLinesHandler(deps: RefundLinesDeps, { cartId, lineIds }: HandlerArg<'cart:refund-lines'>): Promise<Result<HandlerResults['cart:refund-lines']>> {
-  const s = deps.users.require('manager');
+  const s = deps.users.require();
   if (!s.ok) return s;
   if (!deps.store.exists(cartId)) return fail('not_found', CART_MESSAGES.noCart);
   return deps.oneAtATime.run(cartId, () => refundLines(deps, cartId, lineIds));

@@ -33,7 +33,7 @@ export interface CheckPayDeps {
 }
 
 export async function payByCheck(deps: CheckPayDeps, a: HandlerArg<'devices:check-pay'>): Promise<Result<SaleOutcome>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const total = a.subtotalCents + a.taxCents;
   const refused = refuseAmount(deps.guards(), { subtotalCents: a.subtotalCents, tipCents: 0, totalCents: total }, a);

@@ -16,7 +16,7 @@ import type { UserDirectory } from '../auth/users';
 import { deviceCall } from './device-call';
 import { DEVICE_ERRORS } from './device-errors';
 import { locQuery, scannerRecord, type Row } from './device-rows';
-import { refuseAddress, requireInstaller } from './installer-access';
+import { refuseAddress } from './address-refusal';
 import type { ScannerLock } from './scanner-lock';
 
 export interface CheckScanDeps {
@@ -43,8 +43,6 @@ async function scanAt(path: string, waitMs: number): Promise<ScannedCheck> {
 
 export async function saveScanner(deps: Pick<CheckScanDeps, 'client' | 'users' | 'locationId' | 'places'>, a: HandlerArg<'devices:scanner-save'>): Promise<Result<HandlerResults['devices:scanner-save']>> {
   const { client } = deps;
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const refused = await refuseAddress(deps.places, { kind: 'serial', path: a.path });
   if (refused) return refused;
   return deviceCall(async () => {
@@ -57,14 +55,10 @@ export async function saveScanner(deps: Pick<CheckScanDeps, 'client' | 'users' |
 }
 
 export async function serialPorts(deps: Pick<CheckScanDeps, 'users' | 'places'>): Promise<Result<HandlerResults['devices:serial-ports']>> {
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   return ok(await deps.places.listSerialPorts());
 }
 
 export async function testScanner(deps: Pick<CheckScanDeps, 'users' | 'places' | 'scanner'>, { path }: HandlerArg<'devices:scanner-test'>): Promise<Result<ScannedCheck>> {
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const refused = await refuseAddress(deps.places, { kind: 'serial', path });
   if (refused) return refused;
   if (deps.scanner.busy) return fail('busy', DEVICE_ERRORS.scannerBusy);
@@ -72,7 +66,7 @@ export async function testScanner(deps: Pick<CheckScanDeps, 'users' | 'places' |
 }
 
 export async function scanCheck(deps: CheckScanDeps): Promise<Result<ScannedCheck>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   if (deps.scanner.busy) return fail('busy', DEVICE_ERRORS.scannerBusy);
   return deps.scanner.during(() =>

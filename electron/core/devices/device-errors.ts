@@ -5,7 +5,7 @@
 import { AUTH_ERRORS } from '../auth/users';
 
 export const DEVICE_ERRORS = {
-  installerOnly: 'Only an installer or a manager can set up devices.',
+  installerOnly: AUTH_ERRORS.setupOnly,
   counterOnly: AUTH_ERRORS.counterOnly,
   noTerminal: 'No payment terminal is set up. Key the card, or ask an installer to add a terminal.',
   noScanner: 'No check scanner is set up. Ask an installer to add one.',

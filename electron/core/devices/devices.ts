@@ -4,7 +4,7 @@
  * - A card-present sale goes to the gateway's POST /v2/routertransactions, which drives the
  *   terminal through the same driver (electron/devices) and stores the sale (terminal-sale.ts).
  * - The installer's screens set up terminals (terminal-setup.ts) and check scanners
- *   (check-scan.ts); they need the installer or manager role (installer-access.ts).
+ *   (check-scan.ts); they need the installer or manager role (address-refusal.ts).
  * - The core talks to devices directly where no transaction is stored: the connection test
  *   of an address not saved yet (A00 initialize) and the check scanner (serial MICR reader).
  * - A scanned check pays by ACH through the normal transaction path (check-pay.ts).

@@ -63,7 +63,7 @@ export interface TerminalSaleDeps {
 
 export async function terminalSale(deps: TerminalSaleDeps, args: TerminalSaleArgs): Promise<Result<SaleOutcome>> {
   const { terminal } = deps;
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   // The store's guards before the terminal is woken. A tip the customer picks on the terminal
   // (tipCents null) is not known yet: the guards see the amount before it.

@@ -22,7 +22,7 @@ import type { UserDirectory } from '../auth/users';
 import type { CounterTerminal } from './counter-terminal';
 import { deviceCall } from './device-call';
 import { addressOf, locQuery, scannerRecord, toRecord, type Row } from './device-rows';
-import { refuseAddress, requireInstaller } from './installer-access';
+import { refuseAddress } from './address-refusal';
 
 export interface TerminalSetupDeps {
   client: GatewayClient;
@@ -36,8 +36,6 @@ export interface TerminalSetupDeps {
 
 export async function installerData(deps: Pick<TerminalSetupDeps, 'client' | 'users' | 'locationId' | 'terminal'>): Promise<Result<HandlerResults['devices:installer-data']>> {
   const { client } = deps;
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   return deviceCall(async () => {
     const rows = await deps.terminal.rows();
     const apps = new Map<string, DeviceChoice>();
@@ -63,8 +61,6 @@ export async function installerData(deps: Pick<TerminalSetupDeps, 'client' | 'us
 
 export async function saveTerminal(deps: Pick<TerminalSetupDeps, 'client' | 'users' | 'locationId' | 'places' | 'terminal'>, a: HandlerArg<'devices:terminal-save'>): Promise<Result<HandlerResults['devices:terminal-save']>> {
   const { client } = deps;
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const refused = await refuseAddress(deps.places, a.address);
   if (refused) return refused;
   return deviceCall(async () => {
@@ -95,8 +91,6 @@ export async function saveTerminal(deps: Pick<TerminalSetupDeps, 'client' | 'use
 }
 
 export async function testTerminal(deps: Pick<TerminalSetupDeps, 'routerClient' | 'users' | 'places' | 'terminal'>, { address, terminalId }: HandlerArg<'devices:terminal-test'>): Promise<Result<TerminalTestResult>> {
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const refused = await refuseAddress(deps.places, address);
   if (refused) return refused;
   return deviceCall<TerminalTestResult>(async () => {
@@ -117,8 +111,6 @@ export async function testTerminal(deps: Pick<TerminalSetupDeps, 'routerClient' 
 }
 
 export async function terminalCertificate(deps: Pick<TerminalSetupDeps, 'users' | 'places'>, { host, port }: HandlerArg<'devices:terminal-certificate'>): Promise<Result<HandlerResults['devices:terminal-certificate']>> {
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const refused = await refuseAddress(deps.places, { kind: 'tcp', host, port });
   if (refused) return refused;
   // The handshake only: the installer compares this with the terminal's own screen before pinning it.
@@ -126,8 +118,6 @@ export async function terminalCertificate(deps: Pick<TerminalSetupDeps, 'users' 
 }
 
 export async function terminalTerms(deps: Pick<TerminalSetupDeps, 'users' | 'routerClient' | 'locationId'>, a: HandlerArg<'devices:terminal-terms'>): Promise<Result<HandlerResults['devices:terminal-terms']>> {
-  const g = requireInstaller(deps.users);
-  if (!g.ok) return g;
   const badText = termsTextRefusal(a.text);
   if (badText) return fail('bad_terms', badText, { text: [badText] });
   return deviceCall(async () => {

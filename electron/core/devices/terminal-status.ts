@@ -29,7 +29,7 @@ export interface TerminalCancelDeps extends TerminalStatusDeps {
 }
 
 export async function terminalCancel(deps: TerminalCancelDeps): Promise<Result<null>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   if (deps.offline?.cancel()) return ok(null); // a store-and-forward read the core drives itself
   return deviceCall(async () => {

@@ -48,7 +48,7 @@ export interface ChargeSaleDeps {
 }
 
 export async function chargeSale(deps: ChargeSaleDeps, args: HandlerArg<'sale:charge'>): Promise<Result<SaleOutcome>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   const session = s.value;
   const total = args.subtotalCents + args.taxCents + args.tipCents;

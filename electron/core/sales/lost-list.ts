@@ -13,13 +13,13 @@ export interface LostListDeps {
 }
 
 export async function lostList(deps: LostListDeps): Promise<Result<HandlerResults['sale:lost-list']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   return ok(deps.lost.list());
 }
 
 export async function lostSeen(deps: LostListDeps, { id }: HandlerArg<'sale:lost-seen'>): Promise<Result<HandlerResults['sale:lost-seen']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   deps.lost.seen(id, s.value);
   return ok(deps.lost.list());

@@ -27,7 +27,7 @@ export interface AdjustTipDeps {
 }
 
 export async function adjustTip(deps: AdjustTipDeps, { id, tipCents, approval }: HandlerArg<'transactions:adjust-tip'>): Promise<Result<HandlerResults['transactions:adjust-tip']>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   // One money change of a sale at a time: a tip adjust and a void or refund never cross.
   return deps.oneAtATime.run(id, () =>

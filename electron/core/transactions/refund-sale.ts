@@ -35,7 +35,7 @@ export interface RefundSaleDeps {
 }
 
 export async function refundSale(deps: RefundSaleDeps, { id, amountCents, approval }: HandlerArg<'transactions:refund'>): Promise<Result<RefundOutcome>> {
-  const s = deps.users.requireCounter();
+  const s = deps.users.require();
   if (!s.ok) return s;
   return s.value.user.role === 'manager' ? refund(deps, s.value, id, amountCents) : byManager(deps, approval, REFUND_WORDS, (manager) => refund(deps, manager, id, amountCents));
 }

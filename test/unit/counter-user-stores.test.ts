@@ -5,7 +5,7 @@
  * StoreSettings with the shared schema's messages.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COUNTER_WIDE_STORES, createUserStore, resetUserStores, useResetEpoch, userEpoch } from '../../renderer/src/auth/user-store';
 import { bpToPercentText, fromForm, percentTextToBp, SETTINGS_FORM_MESSAGES, toForm } from '../../renderer/src/settings/settings-form';
@@ -14,15 +14,18 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const STORES = join(ROOT, 'renderer', 'src', 'stores');
+/** The renderer's stores live in their domain folders (renderer/src/<domain>/<name>-store.ts). */
+const RENDERER = join(ROOT, 'renderer', 'src');
+const storeFiles = () => (readdirSync(RENDERER, { recursive: true }) as string[]).filter((f) => f.endsWith('-store.ts'));
 
 describe('user stores', () => {
   it('every store file registers with the reset or is declared counter-wide', () => {
-    const files = readdirSync(STORES).filter((f) => f.endsWith('.ts'));
+    const paths = storeFiles();
+    const files = paths.map((f) => basename(f));
     expect(files.length).toBeGreaterThan(4);
-    const offenders = files.filter((f) => {
-      if ((COUNTER_WIDE_STORES as readonly string[]).includes(f)) return false;
-      const src = readFileSync(join(STORES, f), 'utf8');
+    const offenders = paths.filter((p) => {
+      if ((COUNTER_WIDE_STORES as readonly string[]).includes(basename(p))) return false;
+      const src = readFileSync(join(RENDERER, p), 'utf8');
       return !/createUserStore</.test(src) || /from 'zustand'/.test(src);
     });
     expect(offenders).toEqual([]);

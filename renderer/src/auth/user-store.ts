@@ -12,8 +12,8 @@
  * is thrown away too.
  *
  * A store that is NOT a user's work (the theme, the core's status, the session itself,
- * the store settings) is listed in COUNTER_WIDE_STORES; a unit test fails when a file
- * in this folder does neither, so a later store cannot forget.
+ * the store settings) is listed in COUNTER_WIDE_STORES; a unit test fails when a
+ * `*-store.ts` file in any renderer folder does neither, so a later store cannot forget.
  */
 import { create, type StateCreator, type StoreApi, type UseBoundStore } from 'zustand';
 

@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { idSchema, pinSchema } from './common';
 import { audits, type ChannelDeclarations } from './channel-declaration';
 
-export const roleSchema = z.enum(['cashier', 'manager', 'installer']);
-export type Role = z.infer<typeof roleSchema>;
+export { roleSchema, type Role } from './roles';
+import type { Role } from './roles';
 
 export interface PosUser {
   id: string;

@@ -13,8 +13,8 @@
  * channel cannot forget one.
  */
 import type { z } from 'zod';
-import type { AuditKind } from './audit';
-import type { Role } from './auth';
+import type { AuditKind } from './audit-kinds';
+import type { Role } from './roles';
 
 /**
  * Who may call a channel:

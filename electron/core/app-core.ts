@@ -15,6 +15,7 @@ import { withMoneyAudit } from './audit/audit-money';
 import { createAuthHandlers } from './auth/auth-handlers';
 import { createBatchHandlers } from './batches/batch-handlers';
 import { createReportsHandlers } from './reports/reports';
+import { inThreadFigures, workerFigures } from './reports/report-reader';
 import { createVaultHandlers } from './vault/vault-handlers';
 import { createRecurringHandlers } from './recurring/recurring-handlers';
 import { createBillingLinksHandlers } from './billing-links/billing-links-handlers';
@@ -118,6 +119,11 @@ export interface CoreOptions {
   devicePlaces?: DevicePlaces;
   /** How long a sale queued offline waits for its screen's acknowledgement before it is shown at sign-in, seconds (default 30; tests). */
   offlineAckGraceSeconds?: number;
+  /**
+   * The built report reader (build/core/report-reader.mjs): reports read their ringup.db figures on
+   * a worker thread with it (reports/report-reader.ts). Absent (unit tests, tools): on this thread.
+   */
+  reportReaderEntry?: string;
 }
 
 export interface Core {
@@ -157,6 +163,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
+  const reportFigures = opts.reportReaderEntry ? workerFigures(opts.reportReaderEntry, join(opts.dataDir, 'ringup.db')) : inThreadFigures(db);
   const secretStore = opts.secrets ?? openNodeHostSecretStore(opts.dataDir);
   // A copy of another register's data folder opens its keys but is not it: it reaches no gateway at all (register-binding.ts).
   const copy = (await registerStanding(opts.dataDir, secretStore)).copy;
@@ -468,6 +475,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
       },
       ...(opts.printReport ? { printReport: opts.printReport } : {}),
+      figures: reportFigures,
     }),
     ...createSettingsHandlers({ users, settings: storeSettings, audit, events }),
     ...createAuditHandlers(users, audit),
@@ -539,6 +547,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       users.close();
       await engine?.close();
       await supervisor?.stop();
+      await reportFigures.close();
       await stopPosCheckpointer();
       db.close();
     },

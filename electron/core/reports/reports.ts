@@ -35,11 +35,8 @@ import { guardedCall } from '../gateway/guarded-call';
 import type { PosDatabase } from '../platform/pos-database';
 import { clerkNamesOf } from '../sales/clerk-records';
 import type { UserDirectory } from '../auth/users';
-import { offlineCountsBetween } from '../queue/offline-queue';
 import { ZReportStore } from './z-report-store';
-import { cashSummary } from '../cart/cash-drawer';
-import { cartSalesSummary } from './cart-report';
-import { cashPeriod } from './cash-tenders-report';
+import { inThreadFigures, type PeriodFiguresSource } from './report-reader';
 import { STATUS, TYPE } from '../transactions/transaction-view';
 
 export const REPORT_MESSAGES = {
@@ -62,6 +59,8 @@ export interface ReportsDeps {
   store?: () => ReportStoreHeader;
   /** Prints the report on screen or saves it as PDF (desktop shell); absent in the node host. */
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
+  /** Where the ringup.db figures are read (report-reader.ts): a worker thread in the app; default, this thread. */
+  figures?: PeriodFiguresSource;
   now?: () => number;
 }
 
@@ -121,6 +120,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
   const { client, users } = deps;
   const now = deps.now ?? Date.now;
   const store = new ZReportStore(deps.db);
+  const figures = deps.figures ?? inThreadFigures(deps.db);
   let zChain: Promise<unknown> = Promise.resolve();
 
   const scoped = (filters: V2TransactionFilters): V2TransactionFilters => (deps.locationId ? { ...filters, location_id: deps.locationId } : filters);
@@ -149,6 +149,10 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     const from = last !== null ? last + 1 : startOfLocalDay(now());
     // A Z ends the second before now (a sale in this very second goes to the next day); an X shows everything so far.
     const to = Math.max(from, kind === 'z' ? nowSec - 1 : nowSec);
+    // The ringup.db part (cash, drawer, offline counts, items sold) is read off this thread while the card part is asked of the gateway.
+    const own = figures.figures(from, to);
+    // Should a gateway call fail first, the figures' own failure is not left unhandled.
+    own.catch(() => undefined);
     const raw = await client.listAllTransactions(scoped({ created_ts: `${from}|${to}` }));
     const list = raw.map(counted);
     const byId = new Map(raw.map((t) => [t.id, t]));
@@ -171,13 +175,12 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       }
     }
 
-    const cash = cashPeriod(deps.db, from, to);
     const voids = await earlierVoids(from, to);
+    const { cash, drawer, offline, cartSales } = await own;
     const earlier: EarlierPeriodLines = { ...voids, refunds: add(earlierRefunds, cash.refundsOfEarlierSales) };
     const allTenders = allTenderTotals(totals, cash.totals, earlier);
     const hours = byHour(list).map((h) => ({ hour: h.hour, count: h.count + cash.byHour[h.hour]!.count, cents: h.cents + cash.byHour[h.hour]!.cents }));
 
-    const drawer = cashSummary(deps.db, from, to);
     let cashCount: CashCount | undefined;
     if (count?.countedCashCents !== undefined) {
       const floatCents = count.floatCents ?? 0;
@@ -186,7 +189,6 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     }
 
     // The gateway carries each user's clerk_number (clerkNumberOf their id; masked when it looks like a card); show their name.
-    const offline = offlineCountsBetween(deps.db, from, to);
     const names = clerkNamesOf(users.list());
     return {
       kind,
@@ -207,7 +209,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       offlineCount: offline.offline,
       declinedAfterForwardCount: offline.declinedAfterForward,
       cash: drawer,
-      cartSales: cartSalesSummary(deps.db, from, to),
+      cartSales,
     };
   }
 

@@ -17,11 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { argFlag, argPort, argValue } from '../gateway/framework/cli-args';
 import { resolveDataDir } from '../core/platform/data-dir';
 import { forkCore, startCoreProcess, type CoreProcess } from '../core-process/core-process';
-import { startHost, type RunningHost } from './host-server';
-
-export const HOST_MESSAGES = {
-  coreExited: "Ringup's core stopped unexpectedly ({how}); the host stops too. Start it again; nothing it had saved is lost.",
-} as const;
+import { HOST_MESSAGES, startHost, type RunningHost } from './host-server';
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);

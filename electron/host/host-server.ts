@@ -14,6 +14,11 @@ import type { Core } from '../core/app-core';
 import { inProcessLink, type CoreLink } from '../core-process/core-link';
 import { createWsBridge } from './ws-bridge';
 
+export const HOST_MESSAGES = {
+  /** host-cli, when the core process ends without being asked (core-process.ts says why it is not restarted). */
+  coreExited: "Ringup's core stopped unexpectedly ({how}); the host stops too. Start it again; nothing it had saved is lost.",
+} as const;
+
 export interface HostOptions {
   /** A core in this process (unit tests), or what starts the core process once the host's origins are known (host-cli). */
   core: Core | ((allowedOrigins: readonly string[]) => Promise<CoreLink>);

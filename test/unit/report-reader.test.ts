@@ -3,9 +3,10 @@
  * with a read-only connection of its own, built the way build.mjs builds it. The figures are the
  * ones the core's own thread reads; the core's event loop keeps turning while the worker reads
  * (on its own thread it does not turn once); the worker sees what the writer committed after
- * it started (WAL), and never writes.
+ * it started (WAL), and never writes; on Linux its thread, and only it, runs in SCHED_IDLE.
  */
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -36,6 +37,29 @@ afterAll(() => {
   rmSync(out, { recursive: true, force: true });
   rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Each thread of this process and its scheduling policy (/proc/self/task/<tid>/stat, field 41: 0 normal, 5 SCHED_IDLE). */
+function policies(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[38]));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return out;
+}
+
+const hasChrt = (() => {
+  try {
+    execFileSync('chrt', ['--version'], { stdio: 'ignore' });
+    return process.platform === 'linux';
+  } catch {
+    return false;
+  }
+})();
 
 /** The figures, and how many times the event loop turned while they were read. */
 async function readCountingTurns(source: PeriodFiguresSource, fromSec: number, toSec: number) {
@@ -100,6 +124,20 @@ describe('report reader', () => {
       expect((await again.figures(0, now())).cartSales.carts).toBe(CARTS);
     } finally {
       await again.close();
+    }
+  });
+
+  it.skipIf(!hasChrt)('gives way to the counter: its thread alone runs in SCHED_IDLE, the core thread stays normal', { timeout: 120_000 }, async () => {
+    const SCHED_IDLE = 5;
+    expect([...policies().values()].filter((p) => p === SCHED_IDLE)).toEqual([]);
+    const reader = workerFigures(entry, join(dataDir, 'ringup.db'));
+    try {
+      await reader.figures(0, now());
+      const threads = policies();
+      expect([...threads.values()].filter((p) => p === SCHED_IDLE)).toHaveLength(1);
+      expect(threads.get(process.pid)).toBe(0);
+    } finally {
+      await reader.close();
     }
   });
 });

@@ -1,6 +1,7 @@
 /**
- * The core: everything the app does that is not a window. It runs in plain Node
- * (Electron main and the node host both start it), owns the gateway engine, the
+ * The core: everything the app does that is not a window. It runs in plain Node, in a
+ * process of its own (core-process/core-child.ts: Electron's utilityProcess, the node
+ * host's child; unit tests start it in theirs), owns the gateway engine, the
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
@@ -102,9 +103,9 @@ export interface CoreOptions {
   /** Where keys live: safeStorage in the desktop app; when absent (node host), 0600 key files outside the data folder (node-host-keys.ts). */
   secrets?: SecretStore;
   /**
-   * How the embedded engine runs: in its own supervised process made by `spawn` (the app:
-   * utilityProcess; the node host: child_process.fork), or — when absent — inside this
-   * process (unit tests and tools, where there is no built engine entry to fork).
+   * How the embedded engine runs: in its own supervised process made by `spawn` (the core
+   * process forks it with child_process: engine-supervisor.ts forkEngine), or — when absent —
+   * inside this process (unit tests and tools, where there is no built engine entry to fork).
    */
   engineProcess?: SpawnEngine;
   /** Idle lock in ms, overriding the store setting (host `--idle-lock-seconds`, for kiosks and tests). */

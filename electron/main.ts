@@ -1,8 +1,11 @@
 /**
- * Electron main: the window, its security settings, and the IPC wiring. Everything
- * else is the core (electron/core), which runs in plain Node and is shared with the
- * node host. The security-relevant pieces are exported so unit tests can check them
- * against a mocked 'electron' module.
+ * Electron main: the window, its security settings, printing, dialogs and safeStorage — and
+ * nothing else. The core (electron/core: SQLite, the offline queue, devices, reports, the
+ * engine's supervisor) runs in its own utilityProcess (core-process/core-child.ts), so no query
+ * or driver of it can freeze a window. ipcMain hands each call to it; its events come back to
+ * the window they are for; and main offers it printing, the system browser and the secret
+ * store through one narrow port (core-process/shell-port.ts). The security-relevant pieces are
+ * exported so unit tests can check them against a mocked 'electron' module.
  */
 import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, utilityProcess, type WebContents } from 'electron';
 import { writeFile } from 'node:fs/promises';
@@ -10,12 +13,11 @@ import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { channels, EVENT_CHANNEL } from '../shared/ipc/contract';
-import { remoteGatewayFromEnv, startCore, type Core } from './core/app-core';
 import { dataDirFromArgv, DATA_DIR_ENV } from './core/platform/data-dir';
-import type { SpawnEngine } from './core/gateway/engine-supervisor';
-import type { FromEngine } from './gateway/engine-process-protocol';
 import { isFor } from './core/platform/events';
-import { createDispatcher, type Dispatch } from './ipc/dispatcher';
+import type { FromCore } from './core-process/core-protocol';
+import { startCoreProcess, type CoreProcess, type SpawnCore } from './core-process/core-process';
+import type { Dispatch } from './ipc/dispatcher';
 import { SafeStorageSecretStore } from './secrets/safe-storage-store';
 
 /** The renderer is served from this privileged standard scheme, never from file:// or http://. */
@@ -26,27 +28,30 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 const buildDir = fileURLToPath(new URL('..', import.meta.url)); // build/
 const rendererDir = join(buildDir, 'renderer');
 const preloadPath = join(buildDir, 'preload', 'preload.cjs');
+export const CORE_ENTRY = join(buildDir, 'core', 'core-child.mjs');
+/** The engine, forked by the core process (core-process/core-child.ts says why not by main). */
 export const ENGINE_ENTRY = join(buildDir, 'engine', 'engine-child.mjs');
 
-/**
- * The engine in Electron's utilityProcess (a Node child of the app, not of the window's
- * main process), so a long list query or a settle never blocks main. The core
- * supervises it (restarts with backoff) and talks to it over HTTP.
- */
-export function utilityProcessEngine(entry: string = ENGINE_ENTRY): SpawnEngine {
+/** The core in Electron's utilityProcess: a Node child of the app with a message port to main. */
+export function utilityProcessCore(entry: string = CORE_ENTRY): SpawnCore {
   return () => {
-    const child = utilityProcess.fork(entry, [], { serviceName: 'Ringup gateway engine', stdio: 'inherit' });
+    const child = utilityProcess.fork(entry, [], { serviceName: 'Ringup core', stdio: 'inherit' });
     return {
       get pid() {
         return child.pid;
       },
       send: (msg) => child.postMessage(msg),
-      onMessage: (fn) => child.on('message', (m: unknown) => fn(m as FromEngine)),
-      onExit: (fn) => child.once('exit', (code: number) => fn(code)),
+      onMessage: (fn) => child.on('message', (m: unknown) => fn(m as FromCore)),
+      onExit: (fn) => child.once('exit', (code: number) => fn(`exit code ${code}`)),
       kill: () => void child.kill(),
     };
   };
 }
+
+export const MAIN_MESSAGES = {
+  coreExitedTitle: 'Ringup stopped',
+  coreExited: "Ringup's core stopped unexpectedly ({how}). Start Ringup again; nothing it had saved is lost.",
+} as const;
 
 export const RENDERER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'; frame-ancestors 'none'";
@@ -122,7 +127,7 @@ export function callerIdOf(contents: Pick<WebContents, 'id'>): string {
   return `wc-${contents.id}`;
 }
 
-/** Registers every contract channel on ipcMain through the one validating dispatcher. */
+/** Registers every contract channel on ipcMain, each call going to the one validating dispatcher (in the core process). */
 export function registerIpc(dispatch: Dispatch): void {
   for (const channel of channels) {
     ipcMain.handle(channel, (event, arg: unknown) =>
@@ -228,31 +233,31 @@ export async function startApp(): Promise<void> {
     return;
   }
   let win: BrowserWindow | null = null;
-  let core: Core;
+  let core: CoreProcess;
   try {
-    core = await startCore({
-      dataDir,
-      shell: 'electron',
-      remote: remoteGatewayFromEnv(),
-      secrets,
-      engineProcess: utilityProcessEngine(),
-      // OAuth sign-in: the gateway's login page opens in the system browser.
-      openExternal: (url) => shell.openExternal(url),
-      skipFirstRun: process.argv.includes('--skip-first-run'),
-      printReceipt: createReceiptPrinter(() => win),
-      printReport: createReportPrinter(() => win),
-    });
+    core = await startCoreProcess(
+      utilityProcessCore(),
+      { dataDir, shell: 'electron', allowedOrigins: [APP_ORIGIN], engineEntry: ENGINE_ENTRY, skipFirstRun: process.argv.includes('--skip-first-run') },
+      // The shell port: what only main can do. The keys stay behind safeStorage here; the core asks for them.
+      {
+        secrets,
+        // OAuth sign-in: the gateway's login page opens in the system browser.
+        openExternal: (url) => shell.openExternal(url),
+        printReceipt: createReceiptPrinter(() => win),
+        printReport: createReportPrinter(() => win),
+      },
+    );
   } catch (err) {
     console.error('Ringup could not start its core:', err instanceof Error ? err.message : err);
     app.exit(1);
     return;
   }
-  registerIpc(
-    createDispatcher(core.handlers, {
-      allowedOrigins: [APP_ORIGIN],
-      logError: (channel, err) => console.error(`[ipc] ${channel} failed:`, err instanceof Error ? err.message : err),
-    }),
-  );
+  // The core gone means no sale can be taken: say so and stop, rather than leave windows that answer nothing.
+  core.onUnexpectedExit((how) => {
+    dialog.showErrorBox(MAIN_MESSAGES.coreExitedTitle, MAIN_MESSAGES.coreExited.replace('{how}', how));
+    app.exit(1);
+  });
+  registerIpc(core.dispatch);
 
   const mainWindow = new BrowserWindow(windowOptions(preloadPath));
   win = mainWindow;
@@ -267,6 +272,15 @@ export async function startApp(): Promise<void> {
     mainWindow.focus();
   });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void core.close());
+  // The core closes cleanly (engine stopped, SQLite checkpointed) before the app exits.
+  let coreClosed = false;
+  app.on('will-quit', (event) => {
+    if (coreClosed) return;
+    event.preventDefault();
+    void core.close().finally(() => {
+      coreClosed = true;
+      app.quit();
+    });
+  });
   await mainWindow.loadURL(`${APP_ORIGIN}/index.html`);
 }

@@ -1,6 +1,7 @@
 /**
- * The core: everything the app does that is not a window. It runs in plain Node
- * (Electron main and the node host both start it), owns the gateway engine, the
+ * The core: everything the app does that is not a window. It runs in plain Node, in a
+ * process of its own (core-process/core-child.ts: Electron's utilityProcess, the node
+ * host's child; unit tests start it in theirs), owns the gateway engine, the
  * gateway client and, in later work, auth, the offline queue and the devices.
  */
 import { join } from 'node:path';
@@ -16,6 +17,7 @@ import { enforceChannelRules, noteMoney } from '../ipc/channel-rules';
 import { createAuthHandlers } from './auth/auth-handlers';
 import { createBatchHandlers } from './batches/batch-handlers';
 import { createReportsHandlers } from './reports/reports';
+import { inThreadFigures, workerFigures } from './reports/report-reader';
 import { createVaultHandlers } from './vault/vault-handlers';
 import { createRecurringHandlers } from './recurring/recurring-handlers';
 import { createBillingLinksHandlers } from './billing-links/billing-links-handlers';
@@ -101,9 +103,9 @@ export interface CoreOptions {
   /** Where keys live: safeStorage in the desktop app; when absent (node host), 0600 key files outside the data folder (node-host-keys.ts). */
   secrets?: SecretStore;
   /**
-   * How the embedded engine runs: in its own supervised process made by `spawn` (the app:
-   * utilityProcess; the node host: child_process.fork), or — when absent — inside this
-   * process (unit tests and tools, where there is no built engine entry to fork).
+   * How the embedded engine runs: in its own supervised process made by `spawn` (the core
+   * process forks it with child_process: engine-supervisor.ts forkEngine), or — when absent —
+   * inside this process (unit tests and tools, where there is no built engine entry to fork).
    */
   engineProcess?: SpawnEngine;
   /** Idle lock in ms, overriding the store setting (host `--idle-lock-seconds`, for kiosks and tests). */
@@ -118,6 +120,11 @@ export interface CoreOptions {
   devicePlaces?: DevicePlaces;
   /** How long a sale queued offline waits for its screen's acknowledgement before it is shown at sign-in, seconds (default 30; tests). */
   offlineAckGraceSeconds?: number;
+  /**
+   * The built report reader (build/core/report-reader.mjs): reports read their ringup.db figures on
+   * a worker thread with it (reports/report-reader.ts). Absent (unit tests, tools): on this thread.
+   */
+  reportReaderEntry?: string;
 }
 
 export interface Core {
@@ -158,6 +165,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
+  const reportFigures = opts.reportReaderEntry ? workerFigures(opts.reportReaderEntry, join(opts.dataDir, 'ringup.db')) : inThreadFigures(db);
   const secretStore = opts.secrets ?? openNodeHostSecretStore(opts.dataDir);
   // A copy of another register's data folder opens its keys but is not it: it reaches no gateway at all (register-binding.ts).
   const copy = (await registerStanding(opts.dataDir, secretStore)).copy;
@@ -467,6 +475,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
         return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
       },
       ...(opts.printReport ? { printReport: opts.printReport } : {}),
+      figures: reportFigures,
     }),
     ...createSettingsHandlers({ users, settings: storeSettings, events }),
     ...createAuditHandlers(audit),
@@ -544,6 +553,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       users.close();
       await engine?.close();
       await supervisor?.stop();
+      await reportFigures.close();
       await stopPosCheckpointer();
       db.close();
     },

@@ -1,7 +1,7 @@
 /**
  * The engine's own process entry (built to build/engine/engine-child.mjs). The core
- * forks it — Electron's utilityProcess in the app, child_process.fork in the node host —
- * sends one `start` message (data folder, port, vault key), and gets `ready` with the
+ * forks it — child_process.fork from the core's own process; a utilityProcess's parentPort is
+ * still understood, for a shell that forks it that way — sends one `start` message (data folder, port, vault key), and gets `ready` with the
  * credentials back; from then on the core talks to it over HTTP like any client.
  * It stops on `stop`, and also when its parent goes away (no orphan engines).
  */

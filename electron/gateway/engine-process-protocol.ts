@@ -1,6 +1,6 @@
 /**
  * Messages between the core and the engine when the engine runs in its own process
- * (Electron's utilityProcess in the app, child_process.fork in the node host). The
+ * (child_process.fork from the core's own process, in the app and the node host alike). The
  * vault key travels in the `start` message over the child's IPC channel — never in a
  * file or on the command line.
  */

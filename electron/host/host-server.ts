@@ -1,18 +1,27 @@
 /**
  * The node host: serves the built renderer and the IPC contract (over a WebSocket)
- * on 127.0.0.1, for browsers, kiosks and the end-to-end tests. It runs the same core
- * as Electron main; only the transport differs.
+ * on 127.0.0.1, for browsers, kiosks and the end-to-end tests. It reaches the same core
+ * as Electron main; only the transport differs. host-cli runs that core in a child process
+ * (core-process/core-process.ts) — the origins it must accept are known once the server
+ * listens, so it is given a function that starts it with them; unit tests give a core
+ * running in their own process.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import Fastify from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Core } from '../core/app-core';
-import { createDispatcher } from '../ipc/dispatcher';
+import { inProcessLink, type CoreLink } from '../core-process/core-link';
 import { createWsBridge } from './ws-bridge';
 
+export const HOST_MESSAGES = {
+  /** host-cli, when the core process ends without being asked (core-process.ts says why it is not restarted). */
+  coreExited: "Ringup's core stopped unexpectedly ({how}); the host stops too. Start it again; nothing it had saved is lost.",
+} as const;
+
 export interface HostOptions {
-  core: Core;
+  /** A core in this process (unit tests), or what starts the core process once the host's origins are known (host-cli). */
+  core: Core | ((allowedOrigins: readonly string[]) => Promise<CoreLink>);
   /** Folder with the built renderer (index.html + assets). */
   rendererDir: string;
   port?: number;
@@ -64,16 +73,19 @@ export async function startHost(opts: HostOptions): Promise<RunningHost> {
   allowedHosts = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
   const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`];
 
-  const dispatch = createDispatcher(opts.core.handlers, {
-    allowedOrigins: origins,
-    ...(opts.logError ? { logError: opts.logError } : {}),
-  });
+  let link: CoreLink;
+  try {
+    link = typeof opts.core === 'function' ? await opts.core(origins) : inProcessLink(opts.core, origins, opts.logError);
+  } catch (err) {
+    await app.close();
+    throw err;
+  }
   const bridge = createWsBridge({
     token,
     allowedOrigins: origins,
-    dispatch,
-    events: opts.core.events,
-    onDisconnect: (callerId) => opts.core.disconnect(callerId),
+    dispatch: link.dispatch,
+    events: link.events,
+    onDisconnect: (callerId) => link.disconnect(callerId),
     ...(opts.maxPendingConnections !== undefined ? { maxPending: opts.maxPendingConnections } : {}),
     ...(opts.helloTimeoutMs !== undefined ? { helloTimeoutMs: opts.helloTimeoutMs } : {}),
   });

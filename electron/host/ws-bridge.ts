@@ -22,7 +22,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { isFor, type CoreEvents } from '../core/platform/events';
+import { isFor } from '../core/platform/events';
+import type { CoreEventSource } from '../core-process/core-link';
 import type { Dispatch } from '../ipc/dispatcher';
 
 export const WS_PATH = '/ipc';
@@ -39,7 +40,7 @@ export interface WsBridgeOptions {
   /** Origins the page may have, e.g. http://127.0.0.1:5123 and http://localhost:5123. */
   allowedOrigins: readonly string[];
   dispatch: Dispatch;
-  events: CoreEvents;
+  events: CoreEventSource;
   helloTimeoutMs?: number;
   /** Default PENDING_LIMIT. */
   maxPending?: number;

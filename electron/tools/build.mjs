@@ -5,7 +5,9 @@
 //   build/node/host.mjs        node host          (esbuild, ESM)
 //   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
 //   build/node/sim-cli.mjs     device simulators  (esbuild, ESM)
-//   build/engine/engine-child.mjs the engine's own process, forked by main and the node host
+//   build/core/core-child.mjs  the core's own process: Electron's utilityProcess, the node host's child
+//   build/core/report-reader.mjs the core's worker thread that reads a report's ringup.db figures
+//   build/engine/engine-child.mjs the engine's own process, forked by the core process
 //   build/renderer/            React renderer     (vite)
 //   build/vendor/scalar-standalone.js  the engine's API reference renderer (copied from the dev
 //                              dependency @scalar/api-reference, so the packaged app ships 3.5 MB, not its 84 MB tree)
@@ -42,11 +44,13 @@ async function buildNode() {
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/devices/sim/sim-cli.ts'], outfile: 'build/node/sim-cli.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/core-process/core-child.ts'], outfile: 'build/core/core-child.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/core/reports/report-reader-worker.ts'], outfile: 'build/core/report-reader.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/engine-child.ts'], outfile: 'build/engine/engine-child.mjs', format: 'esm' }),
   ]);
   mkdirSync(`${root}build/vendor`, { recursive: true });
   copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), `${root}build/vendor/scalar-standalone.js`);
-  log(`built main, preload, host, gateway and simulators in ${Date.now() - started} ms`);
+  log(`built main, preload, host, core, gateway and simulators in ${Date.now() - started} ms`);
 }
 
 async function buildRenderer() {

@@ -1,6 +1,6 @@
 /**
- * The node host as a real process, bundled the way the build bundles it (host.mjs plus
- * the engine child it forks), with a stub renderer. For tests that must see the
+ * The node host as a real process, bundled the way the build bundles it (host.mjs, the
+ * core child it forks with its report reader, and the engine child the core forks), with a stub renderer. For tests that must see the
  * process survive (or a child die) rather than an in-process server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,6 +14,8 @@ const root = new URL('../..', import.meta.url).pathname;
 /** Entry points the node host needs at run time, as build.mjs names them under build/node/. */
 export const NODE_ENTRIES: Record<string, string> = {
   'node/host': 'electron/host/host-cli.ts',
+  'core/core-child': 'electron/core-process/core-child.ts',
+  'core/report-reader': 'electron/core/reports/report-reader-worker.ts',
   'engine/engine-child': 'electron/gateway/engine-child.ts',
 };
 

@@ -1,8 +1,10 @@
 /**
  * Electron main and preload against a mocked 'electron' module: the window's security
  * settings, the handlers that deny popups/navigation/webviews/permissions, the IPC
- * wiring through the validating dispatcher, the single-instance lock, and what the
- * preload exposes.
+ * wiring through the validating dispatcher, the single-instance lock, what the
+ * preload exposes, and (issue 22, point 4) the core in its utilityProcess: forked with the
+ * right entry, a window's call reaching it and its answer coming back, its events going to
+ * the right window, and printing and safeStorage reached only through the shell port.
  */
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 
@@ -27,17 +29,26 @@ const h = vi.hoisted(() => {
     contextBridge: { exposeInMainWorld: vi.fn((key: string, api: unknown) => (exposed[key] = api)) },
     ipcRenderer: { invoke: vi.fn(async () => ({ ok: true, value: 1 })), on: vi.fn(), removeListener: vi.fn() },
     dialog: { showMessageBox: vi.fn(), showSaveDialog: vi.fn(), showErrorBox: vi.fn() },
-    utilityChildren: [] as FakeUtility[],
     utilityProcess: { fork: vi.fn() },
+    // A keychain that marks its ciphertext, so a test can tell it from the plaintext.
+    safeStorage: {
+      isEncryptionAvailable: vi.fn(() => true),
+      getSelectedStorageBackend: vi.fn(() => 'gnome_libsecret'),
+      encryptString: vi.fn((text: string) => Buffer.from(`sealed:${Buffer.from(text).toString('hex')}`)),
+      decryptString: vi.fn((b: Buffer) => Buffer.from(b.toString().replace(/^sealed:/, ''), 'hex').toString()),
+    },
+    BrowserWindow: vi.fn(),
+    defaultSession: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+    fork: vi.fn(),
   };
 });
 
-/** A stand-in for Electron's UtilityProcess: answers `start` with `ready` like the engine child. */
-class FakeUtility {
+/** A stand-in for Electron's UtilityProcess running the core: answers `start` with `ready`; the test plays the rest. */
+class FakeCore {
   readonly listeners = new Map<string, ((...a: unknown[]) => void)[]>();
-  readonly posted: unknown[] = [];
+  readonly posted: Array<{ type: string; [k: string]: unknown }> = [];
   static nextPid = 4000;
-  readonly pid = FakeUtility.nextPid++;
+  readonly pid = FakeCore.nextPid++;
   on(name: string, fn: (...a: unknown[]) => void) {
     this.listeners.set(name, [...(this.listeners.get(name) ?? []), fn]);
     return this;
@@ -48,12 +59,39 @@ class FakeUtility {
   emit(name: string, ...args: unknown[]) {
     for (const fn of this.listeners.get(name) ?? []) fn(...args);
   }
-  postMessage(msg: { type: string; port?: number }) {
+  /** What the core sends main. */
+  say(msg: unknown) {
+    this.emit('message', msg);
+  }
+  postMessage(msg: { type: string }) {
     this.posted.push(msg);
-    if (msg.type === 'start') queueMicrotask(() => this.emit('message', { type: 'ready', credentials: { base_url: `http://127.0.0.1:${msg.port || 41234}/v2` } }));
-    if (msg.type === 'stop') queueMicrotask(() => this.emit('exit', 0));
+    if (msg.type === 'start') queueMicrotask(() => this.say({ type: 'ready', status: { appName: 'Ringup', gateway: { health: 'ok' } } }));
   }
   kill = vi.fn(() => this.emit('exit', null));
+  /** The first message of this type main has posted (waits a little for it), taken off the list. */
+  async next(type: string): Promise<{ type: string; [k: string]: unknown }> {
+    for (let i = 0; i < 100; i++) {
+      const m = this.posted.find((p) => p.type === type);
+      if (m) {
+        this.posted.splice(this.posted.indexOf(m), 1);
+        return m;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    throw new Error(`main posted no ${type}`);
+  }
+}
+
+/** The window main opens, as far as main uses it. */
+function fakeMainWindow() {
+  return {
+    webContents: { id: 7, send: vi.fn(), once: vi.fn(), print: vi.fn(), printToPDF: vi.fn() },
+    once: vi.fn(),
+    isDestroyed: () => false,
+    isMinimized: () => false,
+    show: vi.fn(),
+    loadURL: vi.fn(async () => undefined),
+  };
 }
 
 vi.mock('electron', () => ({
@@ -65,26 +103,33 @@ vi.mock('electron', () => ({
   ipcRenderer: h.ipcRenderer,
   dialog: h.dialog,
   utilityProcess: h.utilityProcess,
-  BrowserWindow: vi.fn(),
+  safeStorage: h.safeStorage,
+  BrowserWindow: h.BrowserWindow,
   net: { fetch: vi.fn() },
-  session: { defaultSession: {} },
+  session: { defaultSession: h.defaultSession },
 }));
 
-import { channels, methodToChannel } from '../../shared/ipc/contract';
+// Only forkEngine's own fork is watched; everything else keeps the real module.
+vi.mock('node:child_process', async (importOriginal) => ({ ...(await importOriginal<Record<string, unknown>>()), fork: h.fork }));
+
+import { channels, EVENT_CHANNEL, methodToChannel } from '../../shared/ipc/contract';
 import { ok } from '../../shared/result';
 import { createDispatcher } from '../../electron/ipc/dispatcher';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   APP_ORIGIN,
+  CORE_ENTRY,
+  ENGINE_ENTRY,
+  MAIN_MESSAGES,
   createReceiptPrinter,
   createReportPrinter,
   denyAllPermissions,
   hardenWebContents,
   registerIpc,
   startApp,
-  utilityProcessEngine,
+  utilityProcessCore,
   WEB_PREFERENCES,
   windowOptions,
 } from '../../electron/main';
@@ -304,36 +349,192 @@ describe('desktop report printer', () => {
   });
 });
 
-describe('the engine in a utilityProcess', () => {
-  it('forks the built engine entry as a utility process, hands it the vault key over its message port, and restarts it when it dies', async () => {
-    const { EngineSupervisor } = await import('../../electron/core/gateway/engine-supervisor');
-    const forked: FakeUtility[] = [];
+describe('the core in a utilityProcess', () => {
+  /** Starts the app against the mocks: its data folder, the fake core process, the window and what main registered on `app`. */
+  async function startWithFakeCore() {
+    const dir = mkdtempSync(join(tmpdir(), 'ringup-main-'));
+    const forked: FakeCore[] = [];
     h.utilityProcess.fork.mockImplementation(() => {
-      const c = new FakeUtility();
+      const c = new FakeCore();
       forked.push(c);
       return c;
     });
-    const states: string[] = [];
-    const key = Buffer.alloc(32, 7);
-    const sup = new EngineSupervisor({ spawn: utilityProcessEngine('/app/build/engine/engine-child.mjs'), dataDir: '/data/gateway', port: 0, vaultKey: key, onState: (s) => states.push(s) });
-    const creds = await sup.start();
-    expect(creds.base_url).toBe('http://127.0.0.1:41234/v2');
-    expect(h.utilityProcess.fork).toHaveBeenCalledWith('/app/build/engine/engine-child.mjs', [], expect.objectContaining({ serviceName: expect.any(String) }));
-    expect(forked[0]!.posted[0]).toEqual({ type: 'start', dataDir: '/data/gateway', port: 0, vaultKey: key.toString('base64') });
-    expect(sup.pid).toBe(forked[0]!.pid);
+    const win = fakeMainWindow();
+    h.BrowserWindow.mockImplementation(function () {
+      return win;
+    });
+    h.app.requestSingleInstanceLock.mockReturnValueOnce(true);
+    h.app.getPath.mockReturnValue(dir);
+    h.ipcHandlers.clear();
+    await startApp();
+    const appOn = new Map(h.app.on.mock.calls.map(([name, fn]) => [name as string, fn as (...a: unknown[]) => void]));
+    expect(forked).toHaveLength(1);
+    return { dir, core: forked[0]!, win, appOn, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  }
 
-    // It dies: restarting, then a new utility process on the same port.
-    forked[0]!.emit('exit', 9);
-    expect(sup.state).toBe('restarting');
-    for (let i = 0; i < 50 && forked.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(forked).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 0));
-    expect(forked[1]!.posted[0]).toMatchObject({ type: 'start', port: 41234 });
-    expect(sup.state).toBe('ok');
-    expect(sup.restarts).toBe(1);
+  it('forks the built core entry as a utility process and starts it with the data folder, the app origin, the engine entry and what main offers', async () => {
+    const { dir, core, cleanup } = await startWithFakeCore();
+    try {
+      expect(CORE_ENTRY).toMatch(/[/\\]core[/\\]core-child\.mjs$/);
+      expect(h.utilityProcess.fork).toHaveBeenCalledWith(CORE_ENTRY, [], expect.objectContaining({ serviceName: expect.any(String) }));
+      expect(core.posted[0]).toEqual({
+        type: 'start',
+        options: {
+          dataDir: dir,
+          shell: 'electron',
+          allowedOrigins: [APP_ORIGIN],
+          engineEntry: ENGINE_ENTRY,
+          skipFirstRun: false,
+          offer: { printReceipt: true, printReport: true, openExternal: true, secretsBackend: 'safeStorage:gnome_libsecret' },
+        },
+      });
+      // Main runs no core of its own: no app database, and nothing asked of the keychain yet.
+      expect(existsSync(join(dir, 'ringup.db'))).toBe(false);
+      expect(h.safeStorage.encryptString).not.toHaveBeenCalled();
+      expect(h.safeStorage.decryptString).not.toHaveBeenCalled();
+    } finally {
+      cleanup();
+    }
+  });
 
-    await sup.stop();
-    expect(forked[1]!.posted.at(-1)).toEqual({ type: 'stop' });
-    expect(states).toEqual(['ok', 'restarting', 'ok', 'stopped']);
+  it("a window's call goes to the core process with its sender, and the core's answer comes back to it by id", async () => {
+    const { core, cleanup } = await startWithFakeCore();
+    try {
+      expect([...h.ipcHandlers.keys()].sort()).toEqual([...channels].sort());
+      const top = { url: `${APP_ORIGIN}/index.html`, parent: null };
+      const answer = h.ipcHandlers.get('cart:add-item')!({ senderFrame: top, sender: { id: 7 } }, { itemId: 'coffee' });
+      const call = await core.next('call');
+      // The dispatcher (origin, frame, schema, roles) runs beside the handlers in the core process: main hands it the sender as seen.
+      expect(call).toEqual({ type: 'call', id: expect.any(Number), channel: 'cart:add-item', sender: { url: `${APP_ORIGIN}/index.html`, isMainFrame: true, callerId: 'wc-7' }, arg: { itemId: 'coffee' } });
+      const second = h.ipcHandlers.get('core:status')!({ senderFrame: { url: 'https://evil.example/', parent: top }, sender: { id: 8 } }, undefined);
+      const call2 = await core.next('call');
+      expect(call2).toMatchObject({ channel: 'core:status', sender: { url: 'https://evil.example/', isMainFrame: false, callerId: 'wc-8' } });
+      // Answers by id, in whatever order the core finishes them.
+      core.say({ type: 'result', id: call2.id, result: { ok: false, error: { code: 'forbidden', message: 'no' } } });
+      core.say({ type: 'result', id: call.id, result: { ok: true, value: { lines: 1 } } });
+      expect(await answer).toEqual({ ok: true, value: { lines: 1 } });
+      expect(await second).toEqual({ ok: false, error: { code: 'forbidden', message: 'no' } });
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("the core's events reach the window they are for, and a closed window's session ends in the core", async () => {
+    const { core, win, cleanup } = await startWithFakeCore();
+    try {
+      core.say({ type: 'event', event: 'auth:session', payload: { user: 'casey' }, to: 'wc-7' });
+      core.say({ type: 'event', event: 'auth:session', payload: { user: 'other' }, to: 'wc-99' });
+      core.say({ type: 'event', event: 'queue:status', payload: { pendingCount: 0 } });
+      expect(win.webContents.send.mock.calls).toEqual([
+        [EVENT_CHANNEL, 'auth:session', { user: 'casey' }],
+        [EVENT_CHANNEL, 'queue:status', { pendingCount: 0 }],
+      ]);
+      const destroyed = win.webContents.once.mock.calls.find(([name]) => name === 'destroyed')![1] as () => void;
+      destroyed();
+      expect(await core.next('disconnect')).toEqual({ type: 'disconnect', callerId: 'wc-7' });
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('safeStorage is reached only through the shell port: the core sets and gets a key, main keeps it sealed on disk', async () => {
+    const { dir, core, cleanup } = await startWithFakeCore();
+    try {
+      const key = new Uint8Array(32).fill(9);
+      core.say({ type: 'shell', id: 1, op: 'secretSet', args: ['vault-key', key] });
+      expect(await core.next('shell-answer')).toEqual({ type: 'shell-answer', id: 1, ok: true, value: undefined });
+      expect(h.safeStorage.encryptString).toHaveBeenCalledTimes(1);
+      const onDisk = readFileSync(join(dir, 'secrets', 'vault-key.enc'));
+      expect(onDisk.toString()).toMatch(/^sealed:/);
+      expect(onDisk.includes(Buffer.from(key))).toBe(false);
+
+      core.say({ type: 'shell', id: 2, op: 'secretGet', args: ['vault-key'] });
+      const got = await core.next('shell-answer');
+      expect(got).toMatchObject({ id: 2, ok: true });
+      expect(Buffer.from(got.value as Uint8Array)).toEqual(Buffer.from(key));
+      // Nothing outside the port's calls: a name that is not a secret's, or an operation main does not have.
+      core.say({ type: 'shell', id: 3, op: 'secretGet', args: ['../../etc/passwd'] });
+      expect(await core.next('shell-answer')).toMatchObject({ id: 3, ok: false });
+      core.say({ type: 'shell', id: 4, op: 'runProgram', args: ['/bin/sh'] });
+      expect(await core.next('shell-answer')).toMatchObject({ id: 4, ok: false });
+      expect(readdirSync(join(dir, 'secrets'))).toEqual(['vault-key.enc']);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('printing and the system browser go through the port too, with the window main holds', async () => {
+    const { core, win, cleanup } = await startWithFakeCore();
+    try {
+      h.dialog.showMessageBox.mockResolvedValueOnce({ response: 2 });
+      core.say({ type: 'shell', id: 5, op: 'printReceipt', args: ['abcdef12-x'] });
+      expect(await core.next('shell-answer')).toEqual({ type: 'shell-answer', id: 5, ok: true, value: null });
+      expect(h.dialog.showMessageBox).toHaveBeenCalledWith(win, expect.objectContaining({ message: 'Print the receipt, or save it as a PDF?' }));
+
+      core.say({ type: 'shell', id: 6, op: 'openExternal', args: ['https://gateway.example/oauth/authorize?x=1'] });
+      expect(await core.next('shell-answer')).toMatchObject({ id: 6, ok: true });
+      expect(h.shell.openExternal).toHaveBeenCalledWith('https://gateway.example/oauth/authorize?x=1');
+      core.say({ type: 'shell', id: 7, op: 'openExternal', args: ['file:///etc/passwd'] });
+      expect(await core.next('shell-answer')).toMatchObject({ id: 7, ok: false });
+      expect(h.shell.openExternal).toHaveBeenCalledTimes(1);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("quitting closes the core first; the core ending on its own is said, and the app exits 1", async () => {
+    const { core, appOn, cleanup } = await startWithFakeCore();
+    try {
+      const event = { preventDefault: vi.fn() };
+      appOn.get('will-quit')!(event);
+      expect(event.preventDefault).toHaveBeenCalled();
+      expect(await core.next('stop')).toEqual({ type: 'stop' });
+      expect(h.app.quit).not.toHaveBeenCalled();
+      core.emit('exit', 0);
+      await vi.waitFor(() => expect(h.app.quit).toHaveBeenCalled());
+      expect(h.dialog.showErrorBox).not.toHaveBeenCalled();
+    } finally {
+      cleanup();
+    }
+    const second = await startWithFakeCore();
+    try {
+      second.core.emit('exit', 3);
+      await vi.waitFor(() => expect(h.app.exit).toHaveBeenCalled());
+      expect(h.dialog.showErrorBox).toHaveBeenCalledWith(MAIN_MESSAGES.coreExitedTitle, expect.stringContaining('exit code 3'));
+      expect(h.app.exit).toHaveBeenCalledWith(1);
+    } finally {
+      second.cleanup();
+    }
+  });
+
+  it('utilityProcessCore forks the given entry and relays its messages and exit', () => {
+    const c = new FakeCore();
+    h.utilityProcess.fork.mockReturnValueOnce(c);
+    const channel = utilityProcessCore('/app/build/core/core-child.mjs')();
+    expect(h.utilityProcess.fork).toHaveBeenCalledWith('/app/build/core/core-child.mjs', [], expect.objectContaining({ serviceName: 'Ringup core' }));
+    expect(channel.pid).toBe(c.pid);
+    const seen: unknown[] = [];
+    channel.onMessage((m) => seen.push(m));
+    channel.onExit((how) => seen.push(how));
+    c.say({ type: 'result', id: 1, result: { ok: true, value: 1 } });
+    c.emit('exit', 0);
+    expect(seen).toEqual([{ type: 'result', id: 1, result: { ok: true, value: 1 } }, 'exit code 0']);
+  });
+
+  it('the core process forks the engine with child_process, as plain Node under Electron (ELECTRON_RUN_AS_NODE)', async () => {
+    const { forkEngine } = await import('../../electron/core/gateway/engine-supervisor');
+    h.fork.mockReturnValue({ pid: 1, connected: true, send: vi.fn(), on: vi.fn(), once: vi.fn(), kill: vi.fn() });
+    Object.defineProperty(process.versions, 'electron', { value: '40.10.2', configurable: true });
+    try {
+      forkEngine(ENGINE_ENTRY)();
+    } finally {
+      delete (process.versions as Record<string, string | undefined>).electron;
+    }
+    forkEngine(ENGINE_ENTRY)();
+    expect(h.fork).toHaveBeenCalledTimes(2);
+    expect(h.fork.mock.calls[0]![0]).toBe(ENGINE_ENTRY);
+    expect(h.fork.mock.calls[0]![2]).toMatchObject({ env: expect.objectContaining({ ELECTRON_RUN_AS_NODE: '1' }) });
+    // In the node host's core process (plain Node) the environment is passed as it is.
+    expect((h.fork.mock.calls[1]![2] as { env: NodeJS.ProcessEnv }).env.ELECTRON_RUN_AS_NODE).toBeUndefined();
   });
 });

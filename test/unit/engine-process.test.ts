@@ -38,6 +38,14 @@ function childrenOf(pid: number): number[] {
   return text ? text.split(/\s+/).map(Number) : [];
 }
 
+/** The host's one child is the core process (issue 22, point 4); the engine is the core's child. */
+function coreOf(hostPid: number): number {
+  const [core, ...more] = childrenOf(hostPid);
+  expect(more).toEqual([]);
+  return core!;
+}
+const enginesOf = (hostPid: number): number[] => childrenOf(coreOf(hostPid));
+
 beforeAll(async () => {
   bundle = await buildNodeBundle();
   host = await startHostProcess(bundle);
@@ -87,7 +95,7 @@ describe('engine process supervision (node host)', () => {
     expect(status).toMatchObject({ ok: true, value: { gateway: { mode: 'embedded', health: 'ok' } } });
     const baseUrl = (status as { value: CoreStatus }).value.gateway.baseUrl;
 
-    const engines = childrenOf(host.child.pid!);
+    const engines = enginesOf(host.child.pid!);
     expect(engines).toHaveLength(1);
     const enginePid = engines[0]!;
     // The engine answers on its own (it is a separate process serving HTTP).
@@ -106,7 +114,7 @@ describe('engine process supervision (node host)', () => {
     const okAgain = await back;
     expect(okAgain.gateway.baseUrl).toBe(baseUrl);
 
-    const now = childrenOf(host.child.pid!);
+    const now = enginesOf(host.child.pid!);
     expect(now).toHaveLength(1);
     expect(now[0]).not.toBe(enginePid);
     expect(host.exited()).toBe(false);
@@ -119,7 +127,7 @@ describe('engine process supervision (node host)', () => {
   });
 
   it('a stalled engine never blocks the core: status and sign-in answer while the engine is stopped', { timeout: 60_000 }, async () => {
-    const [enginePid] = childrenOf(host.child.pid!);
+    const [enginePid] = enginesOf(host.child.pid!);
     process.kill(enginePid!, 'SIGSTOP');
     try {
       // The engine cannot answer anything now (as during a long settle); the core still does.
@@ -143,12 +151,12 @@ describe('engine process supervision (node host)', () => {
     // times, the engine stays down long enough for a sale to meet a closed port.
     for (let i = 0; i < 3; i++) {
       const back = statusBecomes('ok');
-      process.kill(childrenOf(host.child.pid!)[0]!, 'SIGKILL');
+      process.kill(enginesOf(host.child.pid!)[0]!, 'SIGKILL');
       await back;
     }
     const down = statusBecomes('restarting');
     const back = statusBecomes('ok');
-    process.kill(childrenOf(host.child.pid!)[0]!, 'SIGKILL');
+    process.kill(enginesOf(host.child.pid!)[0]!, 'SIGKILL');
     await down;
     const ref = `proc-${Date.now().toString(36)}-offline`;
     const offline = await sell(1_111, ref);
@@ -172,7 +180,8 @@ describe('engine process supervision (node host)', () => {
   });
 
   it('stops the engine child with the host (no orphan)', { timeout: 60_000 }, async () => {
-    const engines = childrenOf(host.child.pid!);
+    const core = coreOf(host.child.pid!);
+    const engines = enginesOf(host.child.pid!);
     expect(engines).toHaveLength(1);
     await host.stop();
     const alive = (pid: number) => {
@@ -185,5 +194,7 @@ describe('engine process supervision (node host)', () => {
     };
     for (let i = 0; i < 100 && alive(engines[0]!); i++) await new Promise((r) => setTimeout(r, 100));
     expect(alive(engines[0]!)).toBe(false);
+    // Nor the core process (issue 22, point 4): the host waited for it before it exited.
+    expect(alive(core)).toBe(false);
   });
 });

@@ -5,8 +5,8 @@
  * gateway client — which reaches the engine only over HTTP — needs no change. The
  * state (starting / ok / restarting / stopped) feeds the status bar.
  *
- * How the process is made is the shell's business (`SpawnEngine`): Electron main
- * passes utilityProcess.fork, the node host child_process.fork (`forkEngine`).
+ * How the process is made is the caller's business (`SpawnEngine`): the core process forks it
+ * with child_process (`forkEngine`), in the app as in the node host.
  * Simplification: if the port is taken by someone else while the engine is down, the
  * restart keeps retrying that port (the base URL never changes under the client).
  */
@@ -32,10 +32,16 @@ export const ENGINE_MESSAGES = {
   readyTimeout: 'The gateway engine did not start in time.',
 } as const;
 
-/** child_process.fork of the built engine entry (node host). The child inherits stdout/stderr for its log lines. */
+/**
+ * child_process.fork of the built engine entry, from the core process. The child inherits
+ * stdout/stderr for its log lines. In the app the core runs in Electron's utilityProcess, whose
+ * process.execPath is Electron's binary: ELECTRON_RUN_AS_NODE makes it plain Node for the engine
+ * (a utilityProcess cannot fork another; core-process/core-child.ts says why this way).
+ */
 export function forkEngine(entry: string): SpawnEngine {
+  const env = process.versions.electron ? { ...process.env, ELECTRON_RUN_AS_NODE: '1' } : process.env;
   return () => {
-    const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], serialization: 'json' });
+    const child = fork(entry, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [], serialization: 'json', env });
     return {
       get pid() {
         return child.pid;

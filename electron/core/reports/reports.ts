@@ -36,11 +36,8 @@ import { callerSession } from '../../ipc/channel-rules';
 import type { PosDatabase } from '../platform/pos-database';
 import { clerkNamesOf } from '../sales/clerk-records';
 import type { UserDirectory } from '../auth/users';
-import { offlineCountsBetween } from '../queue/offline-queue';
 import { ZReportStore } from './z-report-store';
-import { cashSummary } from '../cart/cash-drawer';
-import { cartSalesSummary } from './cart-report';
-import { cashPeriod } from './cash-tenders-report';
+import { inThreadFigures, type PeriodFiguresSource } from './report-reader';
 import { STATUS, TYPE } from '../transactions/transaction-view';
 
 export const REPORT_MESSAGES = {
@@ -63,6 +60,8 @@ export interface ReportsDeps {
   store?: () => ReportStoreHeader;
   /** Prints the report on screen or saves it as PDF (desktop shell); absent in the node host. */
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
+  /** Where the ringup.db figures are read (report-reader.ts): a worker thread in the app; default, this thread. */
+  figures?: PeriodFiguresSource;
   now?: () => number;
 }
 
@@ -122,6 +121,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
   const { client, users } = deps;
   const now = deps.now ?? Date.now;
   const store = new ZReportStore(deps.db);
+  const figures = deps.figures ?? inThreadFigures(deps.db);
   let zChain: Promise<unknown> = Promise.resolve();
 
   const scoped = (filters: V2TransactionFilters): V2TransactionFilters => (deps.locationId ? { ...filters, location_id: deps.locationId } : filters);
@@ -150,6 +150,10 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     const from = last !== null ? last + 1 : startOfLocalDay(now());
     // A Z ends the second before now (a sale in this very second goes to the next day); an X shows everything so far.
     const to = Math.max(from, kind === 'z' ? nowSec - 1 : nowSec);
+    // The ringup.db part (cash, drawer, offline counts, items sold) is read off this thread while the card part is asked of the gateway.
+    const own = figures.figures(from, to);
+    // Should a gateway call fail first, the figures' own failure is not left unhandled.
+    own.catch(() => undefined);
     const raw = await client.listAllTransactions(scoped({ created_ts: `${from}|${to}` }));
     const list = raw.map(counted);
     const byId = new Map(raw.map((t) => [t.id, t]));
@@ -172,13 +176,12 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       }
     }
 
-    const cash = cashPeriod(deps.db, from, to);
     const voids = await earlierVoids(from, to);
+    const { cash, drawer, offline, cartSales } = await own;
     const earlier: EarlierPeriodLines = { ...voids, refunds: add(earlierRefunds, cash.refundsOfEarlierSales) };
     const allTenders = allTenderTotals(totals, cash.totals, earlier);
     const hours = byHour(list).map((h) => ({ hour: h.hour, count: h.count + cash.byHour[h.hour]!.count, cents: h.cents + cash.byHour[h.hour]!.cents }));
 
-    const drawer = cashSummary(deps.db, from, to);
     let cashCount: CashCount | undefined;
     if (count?.countedCashCents !== undefined) {
       const floatCents = count.floatCents ?? 0;
@@ -187,7 +190,6 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
     }
 
     // The gateway carries each user's clerk_number (clerkNumberOf their id; masked when it looks like a card); show their name.
-    const offline = offlineCountsBetween(deps.db, from, to);
     const names = clerkNamesOf(users.list());
     return {
       kind,
@@ -208,7 +210,7 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
       offlineCount: offline.offline,
       declinedAfterForwardCount: offline.declinedAfterForward,
       cash: drawer,
-      cartSales: cartSalesSummary(deps.db, from, to),
+      cartSales,
     };
   }
 

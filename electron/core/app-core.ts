@@ -35,22 +35,20 @@ import { cartRulesOf, createTenderHandlers } from './cart/tenders';
 import { CartStore } from './cart/cart-store';
 import { UserDirectory } from './auth/users';
 import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, PinHasher } from './auth/pin-hash';
-import type { GatewayAuth, GatewayClient } from '../client/gateway-client';
+import type { GatewayAuth } from '../client/gateway-client';
 import { gatewayClient } from './gateway/gateway-clients';
-import { startEngine, type EngineCredentials, type RunningEngine } from '../gateway/engine';
-import { EngineSupervisor, type EngineState, type SpawnEngine } from './gateway/engine-supervisor';
+import type { SpawnEngine } from './gateway/engine-supervisor';
 import { APP_NAME, APP_VERSION } from './platform/app-info';
 import { CoreEvents } from './platform/events';
 import { getOrCreateKey, type SecretStore } from '../secrets/secret-store';
-import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET, roleCredentials, type EngineRole } from './gateway/role-credentials';
+import { CASHIER_CREDENTIALS_SECRET, INSTALLER_CREDENTIALS_SECRET } from './gateway/role-credentials';
 import { openNodeHostSecretStore } from './keys/node-host-keys';
 import { accountChangeRefusal, type AccountTarget } from './gateway/account-change-guard';
 import { createKeysHandlers } from './keys/keys-handlers';
-import { GATEWAY_DIR, prepareGatewayFolder } from './gateway/sealed-gateway';
 import { authMethodOf, connectionView, createGatewayConnectionHandlers } from './gateway/gateway-connection-handlers';
-import { readSavedConnection, REMOTE_KEY_SECRET, savedRemote } from './gateway/gateway-connection';
-import { createGatewayOAuthHandlers, skipFirstRun, type EmbeddedOAuth } from './gateway/gateway-oauth';
-import { OAUTH_SESSION_SECRET, OAuthSession } from './gateway/oauth-session';
+import { REMOTE_KEY_SECRET, savedRemote } from './gateway/gateway-connection';
+import { createGatewayOAuthHandlers, skipFirstRun } from './gateway/gateway-oauth';
+import { OAUTH_SESSION_SECRET } from './gateway/oauth-session';
 import { accountKey, enterAccount } from './gateway/account-records';
 import { OfflineQueue, OFFLINE_QUEUE_KEY_SECRET } from './queue/offline-queue';
 import { queuedReadRefusal } from './devices/terminal-faults';
@@ -62,22 +60,13 @@ import { createOfflineTerminal } from './queue/offline-terminal-sale';
 import { REGISTER_COPY_MESSAGE, registerStanding } from './queue/register-binding';
 import { LOST_SWEEP_MS, LostPayments } from './sales/lost-payments';
 
-/** Where a copied data folder's core points its (unused) gateway client: `.invalid` never resolves (RFC 2606). */
-const NO_GATEWAY_URL = 'http://register-copy.invalid/v2';
-
-/** Name of the embedded engine's account-vault key in the secret store. */
-export const VAULT_KEY_SECRET = 'vault-key';
+export { VAULT_KEY_SECRET, type RemoteGateway } from './gateway/gateway-start';
+import { startGateway, VAULT_KEY_SECRET, type RemoteGateway } from './gateway/gateway-start';
+import { GatewayHealth } from './gateway/gateway-health';
+import { LostSweeper } from './sales/lost-sweeper';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
-
-export interface RemoteGateway {
-  baseUrl: string;
-  auth: GatewayAuth;
-  /** Location and merchant account sales run against (RINGUP_LOCATION_ID / RINGUP_PRODUCT_TRANSACTION_ID); the gateway's defaults apply when absent. */
-  locationId?: string;
-  productTransactionId?: string;
-}
 
 export interface CoreOptions {
   dataDir: string;
@@ -158,10 +147,8 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
 
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
-  let engine: RunningEngine | undefined;
-  let supervisor: EngineSupervisor | undefined;
-  let onEngineState: (s: EngineState) => void = () => {};
-  let client: GatewayClient;
+  // Made once the offline forwarder exists (it kicks the queue); the engine's supervisor and the forwarder reach it through here.
+  let health: GatewayHealth | undefined = undefined;
   // The app database and the key store first: the gateway a manager saved is read from them.
   const db = openPosDatabase(opts.dataDir);
   const stopPosCheckpointer = await startPosCheckpointer(db, opts.dataDir);
@@ -173,63 +160,26 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
   const saved = opts.remote || copy ? undefined : await savedRemote(db, secretStore);
   const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? saved);
-  // The OAuth sign-in this run uses (its tokens refresh themselves; sign-out revokes them).
-  let oauth: OAuthSession | undefined = saved?.oauth;
-  let embeddedOAuth: EmbeddedOAuth | undefined;
-  let locationId: string | undefined = remote?.locationId;
-  let productTransactionId: string | undefined = remote?.productTransactionId;
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
-
-  let awaitingKeys = false;
   let onSignedIn: () => void = () => {};
-  let gatewayAuth: GatewayAuth;
-  // The embedded engine's users of the cashier and installer roles (a remote gateway has one set of credentials).
-  const roleUsers: Partial<Record<EngineRole, GatewayAuth>> = {};
   // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
   let roleAuth: () => GatewayAuth | undefined = () => undefined;
   const authFor = () => roleAuth();
-  if (copy) {
-    // No engine (its scheduler would run the original's recurring billing), no sign-in: every channel that would use this client is refused.
-    gatewayAuth = { developerId: '', userId: '', userApiKey: '' };
-    client = gatewayClient('counter', { baseUrl: NO_GATEWAY_URL, auth: gatewayAuth, ...timeout });
-  } else if (remote) {
-    gatewayAuth = remote.auth;
-    client = gatewayClient('counter', { baseUrl: remote.baseUrl, auth: remote.auth, authFor, ...timeout });
-  } else {
-    const vaultKey = await getOrCreateKey(secretStore, VAULT_KEY_SECRET);
-    // A replacement register's copied engine folder, sealed under the old register's key, waits aside for the key backup.
-    awaitingKeys = prepareGatewayFolder(opts.dataDir, vaultKey).awaitingKeys;
-    const engineOpts = { dataDir: join(opts.dataDir, GATEWAY_DIR), port: opts.enginePort ?? 0, vaultKey };
-    let c: EngineCredentials;
-    if (opts.engineProcess) {
-      supervisor = new EngineSupervisor({
-        ...engineOpts,
-        spawn: opts.engineProcess,
-        onState: (s) => onEngineState(s),
-        onLog: (line) => console.error(`[core] ${line}`),
-      });
-      c = await supervisor.start();
-    } else {
-      engine = await startEngine(engineOpts);
-      c = engine.credentials;
-    }
-    gatewayAuth = { developerId: c.developer_id, userId: c.user_id, userApiKey: c.user_api_key };
-    const sandbox = c.oauth as { client_id?: string; client_secret?: string } | undefined;
-    if (typeof c.auth_url === 'string' && sandbox?.client_id && sandbox.client_secret) {
-      embeddedOAuth = { baseUrl: c.base_url, developerId: c.developer_id, authUrl: c.auth_url, clientId: sandbox.client_id, clientSecret: sandbox.client_secret };
-      // Signed in to the embedded engine with OAuth: its own sandbox client, at this start's port.
-      if (!opts.remote && readSavedConnection(db)?.auth === 'oauth') {
-        oauth = await OAuthSession.load(secretStore, { authUrl: embeddedOAuth.authUrl, clientId: embeddedOAuth.clientId, clientSecret: embeddedOAuth.clientSecret });
-        if (oauth) gatewayAuth = { developerId: c.developer_id, userId: oauth.userId, userApiKey: '', tokens: oauth };
-      }
-    }
-    client = gatewayClient('counter', { baseUrl: c.base_url, auth: gatewayAuth, authFor, ...timeout });
-    locationId = c.location_id;
-    productTransactionId = c.cc_product_transaction_id;
-    for (const role of ['cashier', 'installer'] as const) {
-      roleUsers[role] = await roleCredentials(role, { baseUrl: c.base_url, admin: gatewayAuth, locationId: c.location_id, secrets: secretStore });
-    }
-  }
+  const started = await startGateway({
+    dataDir: opts.dataDir,
+    db,
+    secrets: secretStore,
+    copy,
+    remote,
+    savedOAuth: saved?.oauth,
+    fromEnvironment: opts.remote !== undefined,
+    ...(opts.enginePort !== undefined ? { enginePort: opts.enginePort } : {}),
+    ...(opts.engineProcess ? { engineProcess: opts.engineProcess } : {}),
+    timeout,
+    authFor,
+    onEngineState: (s) => health?.engineState(s),
+  });
+  const { client, auth: gatewayAuth, roleUsers, engine, supervisor, embeddedOAuth, oauth, locationId, productTransactionId, awaitingKeys } = started;
   // Another account than the last run's: the previous account's records go (a copy has no account: it keeps them).
   if (!copy) enterAccount(db, accountKey({ mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, developerId: gatewayAuth.developerId, userId: gatewayAuth.userId }));
   const audit = new AuditLog(db);
@@ -288,7 +238,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     onStatus: (q) => {
       events.emit('queue:status', q);
       // Sales are getting through ("Send now" may beat the health probe): the probe looks again, so the banner goes with it.
-      if (q.forwarding && (q.progress?.done ?? 0) > 0 && gateway.health !== 'ok') void checkGateway();
+      if (q.forwarding && (q.progress?.done ?? 0) > 0 && health?.status.health !== 'ok') void health?.check();
     },
     onForwarded: offlineForwardedRecorder(db, clerks),
     // A terminal's read is checked again before it leaves (terminal-faults.ts): amounts that do not add up stay here.
@@ -309,75 +259,32 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.offlineAckGraceSeconds !== undefined ? { ackGraceSeconds: opts.offlineAckGraceSeconds } : {}),
   });
 
-  let gateway: CoreStatus['gateway'] = {
-    mode: remote ? 'remote' : 'embedded',
-    baseUrl: client.baseUrl,
-    health: 'starting',
-    latencyMs: null,
-    checkedAt: Date.now(),
-    auth: authMethodOf(remote ? 'remote' : 'embedded', gatewayAuth),
-    signedOut: false,
-  };
-  // A copy probes nothing: its gateway is refused, by this core.
-  if (copy) gateway = { ...gateway, health: 'refused' };
-
+  health = new GatewayHealth({
+    client,
+    initial: { mode: remote ? 'remote' : 'embedded', baseUrl: client.baseUrl, auth: authMethodOf(remote ? 'remote' : 'embedded', gatewayAuth) },
+    copy,
+    intervalMs: opts.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS,
+    restarting: () => supervisor?.state === 'restarting',
+    onChange: () => events.emit('core:status', status()),
+    // The gateway answers (again): whatever waits in the offline queue goes now.
+    onAnswering: () => {
+      if (forwarder.status().pendingCount > 0) void forwarder.kick();
+    },
+  });
+  const gatewayHealth = health;
   const status = (): CoreStatus => ({
     appName: APP_NAME,
     version: APP_VERSION,
     dataDir: opts.dataDir,
     shell: opts.shell,
-    gateway,
+    gateway: gatewayHealth.status,
     ...(copy ? { registerCopy: REGISTER_COPY_MESSAGE } : {}),
   });
+  await gatewayHealth.start();
 
-  async function checkGateway(): Promise<CoreStatus['gateway']> {
-    if (copy) return gateway;
-    const report = await client.health();
-    if (supervisor?.state === 'restarting') report.health = 'restarting';
-    const changed = report.health !== gateway.health;
-    gateway = { ...gateway, health: report.health, latencyMs: report.latencyMs, checkedAt: report.checkedAt };
-    if (changed) events.emit('core:status', status());
-    // The gateway answers (again): whatever waits in the offline queue goes now.
-    if (report.health === 'ok' && forwarder.status().pendingCount > 0) void forwarder.kick();
-    return gateway;
-  }
-
-  // The supervisor's word wins while the engine process is down; once it is back, probe at once.
-  onEngineState = (s) => {
-    if (s === 'restarting' && gateway.health !== 'restarting') {
-      gateway = { ...gateway, health: 'restarting', latencyMs: null, checkedAt: Date.now() };
-      events.emit('core:status', status());
-    } else if (s === 'ok') void checkGateway();
-  };
-
-  await checkGateway();
-  const interval = opts.healthIntervalMs ?? DEFAULT_HEALTH_INTERVAL_MS;
-  // One probe at a time: the next starts `interval` after the last one ended (a hung gateway makes a probe last its 2 s timeout).
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  const schedule = () => {
-    if (closed || interval <= 0) return;
-    timer = setTimeout(() => void checkGateway().finally(schedule), interval);
-    timer.unref();
-  };
-  schedule();
-
-  // Payments whose answer was lost are asked about at start, at every sign-in or unlock, and every
-  // LOST_SWEEP_MS while one is unknown (lost-payments.ts); one sweep at a time. A copy asks nothing.
-  let sweeping: Promise<void> | null = null;
-  const sweepLost = (): void => {
-    if (copy || closed || sweeping) return;
-    sweeping = lost
-      .resumeAll()
-      .catch((err: unknown) => console.error(`[core] lost payments: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => (sweeping = null));
-  };
-  onSignedIn = sweepLost;
-  sweepLost();
-  const lostTimer = setInterval(() => {
-    if (lost.anyOpen()) sweepLost();
-  }, opts.lostSweepMs ?? LOST_SWEEP_MS);
-  lostTimer.unref();
+  const lostSweeper = new LostSweeper(lost, copy);
+  onSignedIn = () => lostSweeper.sweep();
+  lostSweeper.start(opts.lostSweepMs ?? LOST_SWEEP_MS);
 
   // Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s).
   const devices = createDevicesHandlers({
@@ -400,7 +307,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
 
-  const running = () => ({ mode: gateway.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth, signedOut: gateway.signedOut });
+  const running = () => ({ mode: gatewayHealth.status.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth, signedOut: gatewayHealth.status.signedOut });
   /**
    * A manager signed the counter out of the gateway: this run's sign-in ends now, not at the
    * next start. Every client of this run reads the one credentials object per request, so an
@@ -410,17 +317,15 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
    * from environment variables, or on the engine's own keys, has nothing to sign out of.
    */
   const endRunSignIn = () => {
-    if (opts.remote || gateway.auth === 'engine-keys') return;
+    if (opts.remote || gatewayHealth.status.auth === 'engine-keys') return;
     if (!gatewayAuth.tokens) gatewayAuth.userApiKey = '';
     delete roleUsers.cashier;
     delete roleUsers.installer;
-    gateway = { ...gateway, signedOut: true };
-    events.emit('core:status', status());
-    void checkGateway();
+    gatewayHealth.signedOut();
   };
   // Offline sales not yet sent and open sales' card payments hold a change of account back (account-change-guard.ts).
   const refuseAccountChange = (target: AccountTarget) =>
-    accountChangeRefusal({ db, running: { mode: gateway.mode, baseUrl: client.baseUrl, userId: gatewayAuth.userId }, target, pendingOffline: forwarder.status().pendingCount });
+    accountChangeRefusal({ db, running: { mode: gatewayHealth.status.mode, baseUrl: client.baseUrl, userId: gatewayAuth.userId }, target, pendingOffline: forwarder.status().pendingCount });
   const { close: closeOAuth, revokeAll, ...oauthHandlers } = createGatewayOAuthHandlers({
     db,
     secrets: secretStore,
@@ -454,7 +359,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
   const inner: HandlerMap = {
     'core:status': async () => ok(status()),
-    'gateway:check': async () => ok(await checkGateway()),
+    'gateway:check': async () => ok(await gatewayHealth.check()),
     ...createAuthHandlers(users),
     ...sales,
     ...offline.handlers,
@@ -542,10 +447,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings,
     disconnect: (callerId) => users.disconnect(callerId),
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
-      clearInterval(lostTimer);
-      await sweeping;
+      gatewayHealth.stop();
+      await lostSweeper.stop();
       forwarder.stop();
       await forwarder.idle();
       closeDevices();

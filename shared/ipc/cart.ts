@@ -10,7 +10,7 @@ import type { SaleStatus, Tender } from '../cart/tender-machine';
 
 export type { CartTotals, Discount } from '../cart/cart-math';
 export type { Tender } from '../cart/tender-machine';
-import { codeSchema, TAX_CATEGORIES } from './catalogue';
+import { codeSchema, TAX_CATEGORIES, type LineChoice } from './catalogue';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
@@ -44,6 +44,8 @@ export interface CartLineView {
   commodityCode: string;
   discount: Discount | null;
   refunded: boolean;
+  /** The variant and modifiers it was sold with (issue 23); null for an open amount or a plain item. */
+  choice: LineChoice | null;
 }
 
 export interface CartView {

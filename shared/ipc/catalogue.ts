@@ -20,6 +20,108 @@ export const codeSchema = (label: string, max: number) =>
     .max(max, `${label} is at most ${max} characters.`)
     .regex(/^[A-Za-z0-9 ._/-]*$/, `${label} has letters, digits, spaces and . _ / - only.`);
 
+/**
+ * Issue 23, point 6: categories, variants, modifier groups and stock. Declared here once; the
+ * manager's forms, the IPC arguments, the CSV rows and the core's rows are checked with these.
+ */
+
+/** Category colours: named swatches the counter's tabs and tiles draw in both themes (no free hex: tab text must stay readable). */
+export const CATEGORY_COLOURS = ['slate', 'red', 'orange', 'amber', 'green', 'teal', 'blue', 'violet', 'pink', 'brown'] as const;
+export type CategoryColour = (typeof CATEGORY_COLOURS)[number];
+
+export const categoryFieldsSchema = z.strictObject({
+  name: z.string().trim().min(1, 'Enter the category name.').max(20, 'A category name is at most 20 characters.'),
+  colour: z.enum(CATEGORY_COLOURS, { error: `The colour is one of ${CATEGORY_COLOURS.join(', ')}.` }).default('slate'),
+  /** Tabs are shown by this order, then by name. */
+  sortOrder: z.number().int().min(0).max(999).default(0),
+});
+export type CategoryFields = z.output<typeof categoryFieldsSchema>;
+export interface Category extends CategoryFields {
+  id: string;
+  archived: boolean;
+}
+
+/**
+ * A variant of an item (a latte's Small and Large): its own price and SKU, each scannable.
+ * An item with variants is sold as one of them; its own price is then only the form's default.
+ */
+export const variantFieldsSchema = z.strictObject({
+  /** Kept when editing; absent for a new variant. */
+  id: idSchema.optional(),
+  name: z.string().trim().min(1, 'Enter the variant name (for example Large).').max(12, 'A variant name is at most 12 characters.'),
+  priceCents: centsSchema.min(1, 'Enter a price above $0.00.'),
+  sku: codeSchema('The SKU', 32).default(''),
+});
+export type VariantFields = z.output<typeof variantFieldsSchema>;
+export interface Variant extends Omit<VariantFields, 'id'> {
+  id: string;
+  itemId: string;
+  /** On hand, when the item's stock is counted (trackStock); null otherwise. */
+  stock: number | null;
+}
+
+/** One choice of a modifier group (an extra shot +$0.50; oat milk +$0.00). */
+export const modifierOptionSchema = z.strictObject({
+  id: idSchema.optional(),
+  name: z.string().trim().min(1, 'Enter the choice name.').max(20, 'A choice name is at most 20 characters.'),
+  priceCents: centsSchema.max(99_999, 'A choice adds at most $999.99.').default(0),
+});
+export type ModifierOptionFields = z.output<typeof modifierOptionSchema>;
+export interface ModifierOption extends Omit<ModifierOptionFields, 'id'> {
+  id: string;
+}
+
+/** A group of choices an item offers: `minChoices` 1 makes it required, `maxChoices` limits it. */
+export const modifierGroupFieldsSchema = z
+  .strictObject({
+    name: z.string().trim().min(1, 'Enter the group name.').max(20, 'A group name is at most 20 characters.'),
+    minChoices: z.number().int().min(0, 'At least 0 choices.').max(10, 'At most 10 choices.').default(0),
+    maxChoices: z.number().int().min(1, 'At least 1 choice.').max(10, 'At most 10 choices.').default(1),
+    options: z.array(modifierOptionSchema).min(1, 'Add at least one choice.').max(20, 'A group has at most 20 choices.'),
+  })
+  .refine((g) => g.minChoices <= g.maxChoices, { message: 'The fewest choices cannot be more than the most.', path: ['minChoices'] })
+  .refine((g) => g.minChoices <= g.options.length, { message: 'The group needs at least as many choices as it requires.', path: ['minChoices'] });
+export type ModifierGroupFields = z.output<typeof modifierGroupFieldsSchema>;
+export interface ModifierGroup extends Omit<ModifierGroupFields, 'options'> {
+  id: string;
+  options: ModifierOption[];
+  archived: boolean;
+}
+
+/** What a cart line was sold with: the variant and the modifiers chosen, names and prices as they were (a later price change leaves the sale alone). */
+export interface LineChoice {
+  variantId: string | null;
+  variantName: string | null;
+  modifiers: Array<{ optionId: string; groupName: string; name: string; priceCents: number }>;
+}
+
+/** The choice a counter makes when adding an item with variants or modifier groups. */
+export const lineChoiceArgsSchema = z.strictObject({
+  variantId: idSchema.nullable().default(null),
+  optionIds: z.array(idSchema).max(40).default([]),
+});
+
+/** A stock count change by a manager: a new count (a stocktake) or a delta (a delivery, a breakage), with why. */
+export const stockAdjustSchema = z.strictObject({
+  itemId: idSchema,
+  variantId: idSchema.nullable().default(null),
+  change: z.discriminatedUnion('kind', [
+    z.strictObject({ kind: z.literal('count'), count: z.number().int().min(-99_999).max(99_999) }),
+    z.strictObject({ kind: z.literal('delta'), delta: z.number().int().min(-99_999).max(99_999).refine((n) => n !== 0, 'The change is not zero.') }),
+  ]),
+  reason: z.string().trim().min(1, 'Say why the count changes (delivery, stocktake, breakage…).').max(60, 'At most 60 characters.'),
+});
+export type StockAdjust = z.output<typeof stockAdjustSchema>;
+
+/** A line of the low-stock list: at or under the item's reorder level (or below zero). */
+export interface LowStockLine {
+  itemId: string;
+  variantId: string | null;
+  name: string;
+  stock: number;
+  reorderLevel: number;
+}
+
 export const itemFieldsSchema = z.strictObject({
   name: z.string().trim().min(1, 'Enter the item name.').max(26, 'An item name is at most 26 characters (the Level 3 description).'),
   priceCents: centsSchema.min(1, 'Enter a price above $0.00.'),
@@ -36,12 +138,25 @@ export const itemFieldsSchema = z.strictObject({
   taxCategory: z.enum(TAX_CATEGORIES, { error: 'The tax category is standard or exempt.' }).default('standard'),
   /** Shown on the sale screen's quick-key grid. */
   quickKey: z.boolean().default(false),
+  /** The tab it sits under on the counter; null: "Other". */
+  categoryId: idSchema.nullable().default(null),
+  /** Sizes and the like; empty: the item is sold at its own price and SKU. */
+  variants: z.array(variantFieldsSchema).max(12, 'An item has at most 12 variants.').default([]),
+  /** The modifier groups the counter asks for when the item is tapped, in this order. */
+  modifierGroupIds: z.array(idSchema).max(8, 'An item has at most 8 modifier groups.').default([]),
+  /** Count stock for this item (per variant when it has variants). */
+  trackStock: z.boolean().default(false),
+  /** The low-stock list shows it at or under this count. */
+  reorderLevel: z.number().int().min(0).max(99_999).default(0),
 });
 export type ItemFields = z.output<typeof itemFieldsSchema>;
 
-export interface CatalogueItem extends ItemFields {
+export interface CatalogueItem extends Omit<ItemFields, 'variants'> {
   id: string;
   archived: boolean;
+  variants: Variant[];
+  /** On hand for an item without variants whose stock is counted; null otherwise. */
+  stock: number | null;
 }
 
 export interface CsvImportResult {

@@ -29,9 +29,10 @@ export async function addItem(deps: AddItemDeps, { itemId, quantity }: HandlerAr
 
 export async function addCode(deps: AddItemDeps, { code }: HandlerArg<'cart:add-code'>): Promise<Result<CartView>> {
   return edit(deps, (cartId) => {
-    const item = deps.catalogue.byCode(code);
-    if (!item) return fail('not_found', /^\d{13,19}$/.test(code) && luhnValid(code) ? TENDER_COPY.noCodeUnsaid : TENDER_COPY.noCode(code));
-    deps.store.addItem(cartId, item, 1);
+    // A variant's SKU names its item too (issue 23); adding the variant itself is the counter's part.
+    const found = deps.catalogue.byCode(code);
+    if (!found) return fail('not_found', /^\d{13,19}$/.test(code) && luhnValid(code) ? TENDER_COPY.noCodeUnsaid : TENDER_COPY.noCode(code));
+    deps.store.addItem(cartId, found.item, 1);
     return ok(null);
   });
 }

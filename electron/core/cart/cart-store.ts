@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { computeCart, type Discount } from '../../../shared/cart/cart-math';
 import { balanceCents, type SaleStatus, type Tender, type TenderState } from '../../../shared/cart/tender-machine';
-import type { CatalogueItem } from '../../../shared/ipc/catalogue';
+import type { CatalogueItem, LineChoice } from '../../../shared/ipc/catalogue';
 import type { CartLineView, CartSaleRow, CartView } from '../../../shared/ipc/cart';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
@@ -39,6 +39,8 @@ interface LineRow {
   commodity_code: string;
   discount: string | null;
   refunded: number;
+  /** The variant and modifiers it was sold with (issue 23): JSON of a LineChoice, or null. */
+  choice: string | null;
 }
 interface TenderRow {
   id: string;
@@ -64,6 +66,7 @@ export const CART_MESSAGES = {
 } as const;
 
 const parseDiscount = (s: string | null): Discount | null => (s ? (JSON.parse(s) as Discount) : null);
+const parseChoice = (s: string | null): LineChoice | null => (s ? (JSON.parse(s) as LineChoice) : null);
 
 export class CartStore {
   constructor(
@@ -204,21 +207,22 @@ export class CartStore {
       productCode: item.productCode || item.sku,
       unitCode: item.unitCode,
       commodityCode: item.commodityCode,
+      choice: null,
     });
   }
 
   addOpen(cartId: string, name: string, amountCents: number, taxCategory: string): void {
-    this.insertLine(cartId, { itemId: null, name, unitCents: amountCents, quantity: 1, taxCategory, productCode: '', unitCode: 'EA', commodityCode: '' });
+    this.insertLine(cartId, { itemId: null, name, unitCents: amountCents, quantity: 1, taxCategory, productCode: '', unitCode: 'EA', commodityCode: '', choice: null });
   }
 
   private insertLine(cartId: string, l: Omit<CartLineView, 'id' | 'discount' | 'refunded'>): void {
     const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM cart_lines WHERE cart_id = ?').get(cartId) as { n: number }).n;
     this.db
       .prepare(
-        `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code, choice)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode);
+      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode, l.choice ? JSON.stringify(l.choice) : null);
   }
 
   hasLine(cartId: string, lineId: string): boolean {
@@ -371,6 +375,7 @@ export class CartStore {
       commodityCode: r.commodity_code,
       discount: parseDiscount(r.discount),
       refunded: r.refunded === 1,
+      choice: parseChoice(r.choice),
     }));
     const cartDiscount = parseDiscount(c.cart_discount);
     const totals = computeCart(lines, cartDiscount, this.taxRate);

@@ -3,8 +3,9 @@
  * real SQLite: categories with a colour, modifier groups with their rule and priced choices, an
  * item with a category, variants (own price and SKU) and groups, its stock counted; a CSV file
  * adding a counted item in a category; a stocktake through Adjust count; the low-stock list;
- * Export CSV downloading the whole catalogue in the format the import reads. Screenshots in
- * light and dark, axe clean on each.
+ * Export CSV downloading the whole catalogue in the format the import reads; the counter told
+ * once when a line takes a counted item below zero, and the count down after the sale.
+ * Screenshots in light and dark, axe clean on each.
  */
 import { readFileSync } from 'node:fs';
 import { expect, hostOfThisFile, shot, test } from './fixtures';
@@ -94,7 +95,7 @@ test('a manager sets up categories, modifier groups, a latte in two sizes and co
   await expect(table.getByRole('row', { name: /^Latte \$4\.00/ })).toContainText('Coffee');
 
   // A counted bottle of water in Drinks, from a CSV file.
-  await importCsv(page, 'name,price,sku,category,track_stock,stock,reorder_level,tax_category\nWater 500 ml,2.00,WAT,Drinks,yes,2,6,exempt\n');
+  await importCsv(page, 'name,price,sku,category,track_stock,stock,reorder_level,tax_category,quick_key\nWater 500 ml,2.00,WAT,Drinks,yes,2,6,exempt,yes\n');
   await expect(page.getByTestId('csv-result')).toContainText('Imported 1 item. 1 added, 0 updated (matched by SKU).');
 
   // A stocktake of the large lattes.
@@ -123,7 +124,7 @@ test('a manager sets up categories, modifier groups, a latte in two sizes and co
   expect(csv[0]).toBe('name,price,sku,product_code,unit_code,commodity_code,tax_category,quick_key,category,variant,modifier_groups,track_stock,stock,reorder_level,archived');
   expect(csv).toContain('Latte,4.00,,,EA,,standard,yes,Coffee,,Milk|Extras,yes,,3,no');
   expect(csv).toContain('Latte,4.50,LAT-L,,,,,,,Large,,,10,,');
-  expect(csv).toContain('Water 500 ml,2.00,WAT,,EA,,exempt,no,Drinks,,,yes,2,6,no');
+  expect(csv).toContain('Water 500 ml,2.00,WAT,,EA,,exempt,yes,Drinks,,,yes,2,6,no');
   expect(csv).toContain('category,colour,sort_order');
   expect(csv).toContain('Milk,1,1,Oat,0.50');
 
@@ -150,4 +151,28 @@ test('a manager sets up categories, modifier groups, a latte in two sizes and co
   await shot(page, 'catalogue-depth-03c-stock-items-dark');
   await page.keyboard.press('F9');
   expect(errors).toEqual([]);
+});
+
+test('the counter rings up more water than is counted: told once, the sale goes on, the count goes below zero', async ({ page }) => {
+  await openApp(page, own.host);
+  await signIn(page, USERS.cashier);
+  await page.keyboard.press('F2');
+  const key = page.getByTestId('quick-key-WAT');
+  await key.click();
+  await key.click();
+  await expect(page.getByTestId('cart-stock-warning')).toHaveCount(0);
+  await key.click();
+  await expect(page.getByTestId('cart-stock-warning')).toHaveText('Only 2 Water 500 ml left in stock: the count goes to \u22121.');
+  await shot(page, 'catalogue-depth-04-counter-stock-warning');
+  await expectAccessible(page, 'counter with a stock warning');
+  // Said once: a fourth bottle is not warned again.
+  await key.click();
+  await expect(page.getByTestId('cart-stock-warning')).toHaveCount(0);
+  await page.getByTestId('cash-exact').click();
+  await expect(page.getByRole('heading', { name: 'Paid' })).toBeVisible();
+  await page.getByRole('button', { name: /New sale/ }).click();
+  await signIn(page, USERS.manager);
+  await openManageTile(page, 'Catalogue');
+  await expect(page.getByTestId('stock-table').getByRole('row', { name: /^Water 500 ml −2 6/ })).toBeVisible();
+  await expect(page.getByTestId('low-stock').getByRole('listitem').first()).toHaveText('Water 500 ml: −2 on hand (reorder at 6)');
 });

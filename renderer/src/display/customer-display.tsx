@@ -17,7 +17,9 @@ import './customer-display.css';
 function CartLines({ cart }: { cart: DisplayCart }) {
   const endRef = useRef<HTMLLIElement>(null);
   // The newest line stays in view as the cashier rings up more than the screen holds.
-  useEffect(() => endRef.current?.scrollIntoView?.({ block: 'end' }), [cart.lines.length]);
+  useEffect(() => {
+    endRef.current?.scrollIntoView({ block: 'end' });
+  }, [cart.lines.length]);
   return (
     <ul className="cd-lines" aria-label="Your items">
       {cart.lines.map((l, i) => (
@@ -43,9 +45,16 @@ function CartLines({ cart }: { cart: DisplayCart }) {
   );
 }
 
-function CartTotals({ cart }: { cart: DisplayCart }) {
+function CartTotals({ cart, tipCents }: { cart: DisplayCart; tipCents: number }) {
+  const due = cart.paidCents > 0 ? cart.balanceCents : cart.totalCents;
   return (
     <dl className="cd-totals">
+      {(cart.discountCents > 0 || cart.taxCents > 0) && (
+        <div>
+          <dt>Subtotal</dt>
+          <dd>{money(cart.itemsCents)}</dd>
+        </div>
+      )}
       {cart.discountCents > 0 && (
         <div>
           <dt>Discounts</dt>
@@ -66,8 +75,15 @@ function CartTotals({ cart }: { cart: DisplayCart }) {
       )}
       <div className="cd-total">
         <dt>{cart.paidCents > 0 ? 'Left to pay' : 'Total'}</dt>
-        <dd data-testid="display-total">{money(cart.paidCents > 0 ? cart.balanceCents : cart.totalCents)}</dd>
+        <dd data-testid="display-total">{money(due)}</dd>
       </div>
+      {/* The tip picked here rides on the card on top of the total: what the card will be charged, said before it is. */}
+      {tipCents > 0 && (
+        <div className="cd-with-tip">
+          <dt>With your tip</dt>
+          <dd data-testid="display-with-tip">{money(due + tipCents)}</dd>
+        </div>
+      )}
     </dl>
   );
 }
@@ -88,7 +104,7 @@ function Body({ s }: { s: DisplayState }) {
       return (
         <div className="cd-idle" data-testid="display-idle">
           <p className="cd-welcome">Welcome to</p>
-          <p className="cd-store-big">{s.storeName}</p>
+          <h1 className="cd-store-big">{s.storeName}</h1>
         </div>
       );
     case 'cart':
@@ -97,7 +113,7 @@ function Body({ s }: { s: DisplayState }) {
         <div className="cd-cart">
           <CartLines cart={s.cart} />
           <div className="cd-foot">
-            <CartTotals cart={s.cart} />
+            <CartTotals cart={s.cart} tipCents={s.phase === 'cart' && s.tip?.picked && s.tip.picked.kind !== 'none' ? s.tip.picked.cents : 0} />
             {s.phase === 'terminal' ? (
               <p className="cd-prompt" data-testid="display-prompt">
                 {s.prompt}
@@ -132,10 +148,18 @@ export function CustomerDisplay() {
 
   return (
     <main className="cd" data-phase={state?.phase ?? 'idle'} aria-label="Customer display">
-      {state && state.phase !== 'idle' && <p className="cd-store">{state.storeName}</p>}
+      {/* The store's name is the page's heading: large when idle, a strip above the rest otherwise. */}
+      {state && state.phase !== 'idle' && <h1 className="cd-store">{state.storeName}</h1>}
       {/* Everything the customer is told arrives here: a screen reader says each change. */}
       <div className="cd-body" aria-live="polite">
-        {state ? <Body s={state} /> : <p className="cd-sub">{error ?? 'Connecting…'}</p>}
+        {state ? (
+          <Body s={state} />
+        ) : (
+          <>
+            <h1 className="cd-store">Customer display</h1>
+            <p className="cd-sub">{error ?? 'Connecting…'}</p>
+          </>
+        )}
       </div>
       {state && error && (
         <p className="cd-offline" role="status">

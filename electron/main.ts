@@ -7,12 +7,12 @@
  * store through one narrow port (core-process/shell-port.ts). The security-relevant pieces are
  * exported so unit tests can check them against a mocked 'electron' module.
  */
-import { app, BrowserWindow, dialog, ipcMain, net, protocol, session, shell, utilityProcess, type WebContents } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, shell, utilityProcess, type WebContents } from 'electron';
 import { writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { channels, EVENT_CHANNEL } from '../shared/ipc/contract';
+import { channels, DISPLAY_VIEW_FRAGMENT, EVENT_CHANNEL } from '../shared/ipc/contract';
 import { dataDirFromArgv, DATA_DIR_ENV } from './core/platform/data-dir';
 import { isFor } from './core/platform/events';
 import type { FromCore } from './core-process/core-protocol';
@@ -81,6 +81,32 @@ export function windowOptions(preload: string): Electron.BrowserWindowConstructo
     webPreferences: { ...WEB_PREFERENCES, preload },
   };
 }
+
+/** A monitor as Electron's `screen` reports it (the fields the customer display's placement reads). */
+export interface MonitorInfo {
+  id: number;
+  bounds: { x: number; y: number; width: number; height: number };
+}
+
+/** The customer display's window when there is no second monitor: the size of a small customer screen. */
+export const DISPLAY_WINDOW_SIZE = { width: 1024, height: 600 } as const;
+
+/**
+ * Where the customer display goes (issue 23, point 4): full screen on the first monitor that is not
+ * the primary one (the counter's), or a window of a customer screen's size on the only one.
+ */
+export function customerDisplayPlacement(monitors: readonly MonitorInfo[], primaryId: number): { x?: number; y?: number; width: number; height: number; fullscreen: boolean } {
+  const other = monitors.find((m) => m.id !== primaryId);
+  return other ? { ...other.bounds, fullscreen: true } : { ...DISPLAY_WINDOW_SIZE, fullscreen: false };
+}
+
+/** The customer display's window: the same locked-down renderer as the counter's, placed as `customerDisplayPlacement` says. */
+export function customerDisplayWindowOptions(preload: string, placement: ReturnType<typeof customerDisplayPlacement>): Electron.BrowserWindowConstructorOptions {
+  return { ...windowOptions(preload), ...placement, minWidth: 480, minHeight: 320, title: 'Ringup — customer display', autoHideMenuBar: true };
+}
+
+/** The customer display's page: the renderer's own index, asking for the display view. */
+export const DISPLAY_PAGE_URL = `${APP_ORIGIN}/index.html#${DISPLAY_VIEW_FRAGMENT}`;
 
 /** Locks a window's contents down: no popups, no navigation away, no webviews. */
 export function hardenWebContents(contents: WebContents): void {
@@ -209,6 +235,26 @@ function openSecretStore(dataDir: string): SafeStorageSecretStore | null {
   }
 }
 
+/**
+ * Opens the customer display's window (issue 23, point 4): the same renderer, `view=display`, its own
+ * caller (it never signs in), fed the core's events like the counter's window.
+ */
+export function openCustomerDisplay(core: Pick<CoreProcess, 'events' | 'disconnect'>): BrowserWindow {
+  const placement = customerDisplayPlacement(screen.getAllDisplays(), screen.getPrimaryDisplay().id);
+  const win = new BrowserWindow(customerDisplayWindowOptions(preloadPath, placement));
+  const caller = callerIdOf(win.webContents);
+  const off = core.events.subscribe((event, payload, to) => {
+    if (!win.isDestroyed() && isFor(caller, to)) win.webContents.send(EVENT_CHANNEL, event, payload);
+  });
+  win.webContents.once('destroyed', () => {
+    off();
+    core.disconnect(caller);
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(DISPLAY_PAGE_URL);
+  return win;
+}
+
 export async function startApp(): Promise<void> {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
@@ -267,6 +313,13 @@ export async function startApp(): Promise<void> {
   });
   mainWindow.webContents.once('destroyed', () => core.disconnect(mainCaller));
   mainWindow.once('ready-to-show', () => mainWindow.show());
+  // `--display`: the customer display in a second window, on the second monitor when there is one.
+  if (process.argv.includes('--display')) {
+    const display = openCustomerDisplay(core);
+    mainWindow.once('closed', () => {
+      if (!display.isDestroyed()) display.close();
+    });
+  }
   app.on('second-instance', () => {
     if (mainWindow.isMinimized()) mainWindow.restore();
     mainWindow.focus();

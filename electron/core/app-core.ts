@@ -64,6 +64,9 @@ export { VAULT_KEY_SECRET, type RemoteGateway } from './gateway/gateway-start';
 import { startGateway, VAULT_KEY_SECRET, type RemoteGateway } from './gateway/gateway-start';
 import { GatewayHealth } from './gateway/gateway-health';
 import { LostSweeper } from './sales/lost-sweeper';
+import { CustomerDisplay } from './display/customer-display';
+import { createDisplayHandlers } from './display/display-handlers';
+import { followForDisplay } from './display/display-follow';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
@@ -357,7 +360,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
   });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
+  // The customer display (issue 23, point 4): fed by the counter's answers and the core's own events, never polled.
+  const display = new CustomerDisplay({ events, settings });
   const inner: HandlerMap = {
+    ...createDisplayHandlers(display),
     'core:status': async () => ok(status()),
     'gateway:check': async () => ok(await gatewayHealth.check()),
     ...createAuthHandlers(users),
@@ -432,7 +438,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   };
   // Who may call each channel and what it audits, as declared in shared/ipc (channel-rules.ts): one wrapper for
   // every transport. A copied data folder answers only the channels declared to (register-binding.ts).
-  const handlers = enforceChannelRules(inner, {
+  const handlers = enforceChannelRules(followForDisplay(inner, display), {
     users,
     audit,
     recorders: createRecorders({ users, settings: () => storeSettings.get(), cartRules: () => cartRulesOf(db), queueItem: (ref) => offline.item(ref) }),
@@ -447,6 +453,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings,
     disconnect: (callerId) => users.disconnect(callerId),
     async close() {
+      display.close();
       gatewayHealth.stop();
       await lostSweeper.stop();
       forwarder.stop();

@@ -173,6 +173,9 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
     ['auth:change-pin', 'signed out', 'unauthenticated'],
     ['queue:status', 'installer', 'allowed'],
     ['queue:forward-now', 'cashier', 'forbidden'],
+    // The customer display's page never signs in (issue 23, point 4): it reads the display and picks a tip offered, nothing else.
+    ['display:current', 'signed out', 'allowed'],
+    ['display:pick-tip', 'signed out', 'allowed'],
   ];
   it.each(table)('%s for %s: %s', async (channel, who, want) => {
     expect(expected(channel, who), 'the declaration').toBe(want);
@@ -206,6 +209,9 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'devices:scanner-save',
         'devices:scanner-test',
         'devices:serial-ports',
+        // Open to any caller, signed in or not: the customer display.
+        'display:current',
+        'display:pick-tip',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

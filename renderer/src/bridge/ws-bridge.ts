@@ -21,13 +21,15 @@ export const BRIDGE_ERRORS = {
 
 const TOKEN_KEY = 'ringup.token';
 
-/** Takes the per-launch token from `#token=…` (then removes it from the address bar) or from this tab's session. */
+/** Takes the per-launch token from `#token=…` (then removes it, and only it, from the address bar) or from this tab's session. */
 export function takeToken(loc: Location = window.location, storage: Storage = window.sessionStorage): string | null {
   const m = /(?:^#|&)token=([^&]+)/.exec(loc.hash);
   if (m?.[1]) {
     const token = decodeURIComponent(m[1]);
     storage.setItem(TOKEN_KEY, token);
-    history.replaceState(null, '', loc.pathname + loc.search);
+    // The rest of the fragment stays (`view=display` asks for the customer display, and a reload keeps it).
+    const rest = loc.hash.slice(1).split('&').filter((p) => !p.startsWith('token=')).join('&');
+    history.replaceState(null, '', loc.pathname + loc.search + (rest ? `#${rest}` : ''));
     return token;
   }
   return storage.getItem(TOKEN_KEY);

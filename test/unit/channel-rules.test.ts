@@ -206,6 +206,11 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'devices:scanner-save',
         'devices:scanner-test',
         'devices:serial-ports',
+        // Serial barcode scanners (issue 23, point 5): set up on Devices like the check scanner.
+        'barcode:scanners',
+        'barcode:save',
+        'barcode:remove',
+        'barcode:test',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

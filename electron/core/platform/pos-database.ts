@@ -356,6 +356,15 @@ export const POS_MIGRATIONS: readonly string[] = [
    CREATE TRIGGER audit_log_chained BEFORE INSERT ON audit_log
      WHEN NEW.hash IS NULL OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), '${AUDIT_GENESIS_HASH}')
      BEGIN SELECT RAISE(ABORT, 'audit_log rows are chained: write them through AuditLog'); END;`,
+  // Serial barcode scanners registered on Devices (issue 23, point 5: core/barcode/): the core
+  // keeps each one's port open. One scanner a path: two listeners cannot share a serial port.
+  `CREATE TABLE barcode_scanners (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     path TEXT NOT NULL UNIQUE,
+     baud INTEGER NOT NULL CHECK (baud > 0),
+     created_ts INTEGER NOT NULL
+   );`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

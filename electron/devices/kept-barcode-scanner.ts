@@ -41,9 +41,10 @@ export class KeptBarcodeScanner {
     return this.opts.path;
   }
 
-  start(): void {
+  /** Starts listening; resolves once the first try to open the port is over (open, or waiting for the scanner). */
+  start(): Promise<void> {
     this.generation++;
-    this.attempt(this.generation);
+    return this.attempt(this.generation);
   }
 
   private set(state: KeptScannerState): void {
@@ -54,14 +55,14 @@ export class KeptBarcodeScanner {
 
   private retryLater(gen: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.attempt(gen), this.opts.retryMs ?? 2000);
+    this.timer = setTimeout(() => void this.attempt(gen), this.opts.retryMs ?? 2000);
     this.timer.unref?.();
   }
 
-  private attempt(gen: number): void {
-    if (gen !== this.generation) return;
+  private attempt(gen: number): Promise<void> {
+    if (gen !== this.generation) return Promise.resolve();
     const open = this.opts.open ?? ((p, b) => openSerialLink(p, b));
-    open(this.opts.path, this.opts.baud).then(
+    return open(this.opts.path, this.opts.baud).then(
       (link) => {
         if (gen !== this.generation) return void link.close();
         const driver = new BarcodeScannerDriver(link);
@@ -106,7 +107,7 @@ export class KeptBarcodeScanner {
   resume(): void {
     if (this.current !== 'paused') return;
     this.set('waiting');
-    this.start();
+    void this.start();
   }
 
   close(): Promise<void> {

@@ -132,8 +132,8 @@ describe('a kept scanner unplugged and plugged back', () => {
     const states: KeptScannerState[] = [];
     const kept = new KeptBarcodeScanner({ path: at, baud: 9600, retryMs: 50, onRead: (r) => reads.push(r), onState: (s) => states.push(s) });
     try {
-      kept.start();
-      await vi.waitFor(() => expect(kept.state).toBe('open'));
+      await kept.start();
+      expect(kept.state).toBe('open');
       sim.scan('4006381333931');
       await vi.waitFor(() => expect(reads).toEqual([code('4006381333931')]));
 

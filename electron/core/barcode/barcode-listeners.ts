@@ -75,7 +75,8 @@ export class BarcodeListeners {
         },
       });
       this.listening.set(row.id, { row, scanner, problem: null });
-      scanner.start();
+      // The first try is awaited, so a scanner just saved answers with its port's state.
+      await scanner.start();
     }
   }
 

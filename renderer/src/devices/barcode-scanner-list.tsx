@@ -17,9 +17,8 @@ export function BarcodeScannerList({ selection, select }: { selection: Selection
           <li key={s.id}>
             <button type="button" className="device-item" aria-current={selection.kind === 'barcode' && selection.id === s.id ? 'true' : undefined} onClick={() => select({ kind: 'barcode', id: s.id })}>
               <strong>{s.name}</strong>
-              <span className="muted mono">
-                {s.path} · {barcodeStateWords(s)}
-              </span>
+              <span className="muted mono">{s.path}</span>
+              <span className="muted">{barcodeStateWords(s)}</span>
             </button>
           </li>
         ))}

@@ -21,7 +21,7 @@
 export const MAX_BARCODE_LINE = 64;
 
 export const DEVICE_BARCODE_MSG = {
-  noise: 'The barcode scanner sent characters that are not a barcode (control bytes or noise on the line). Check that its baud rate is the one set here, then scan again.',
+  noise: "The barcode scanner sent characters that are not a barcode (noise on the line, or a baud rate that is not the scanner's). Scan again; if it keeps happening, ask an installer to check the scanner on the Devices screen.",
   tooLong: `The barcode scanner sent more than ${MAX_BARCODE_LINE} characters without an end of line, so they were dropped. Set the scanner's suffix to CR (or CR LF) in its set-up sheet.`,
   noLineEnd: "The barcode scanner sent a code but no end of line. Set the scanner's suffix to CR (or CR LF) in its set-up sheet, then test again.",
   nothing: 'Nothing was scanned in time. Check the cable and the serial path, scan a barcode, then test again.',

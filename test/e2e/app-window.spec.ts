@@ -147,6 +147,8 @@ test('a real window under Xvfb: signed in through it, its screenshot and the X s
     await expect.poll(() => app.out.join('\n'), { timeout: 60_000 }).toContain('Ringup is open in a window.');
     browser = await connect(port);
     const page = await pageAt(browser, (u) => u.startsWith('http://127.0.0.1:'));
+    // A window that is just starting on a loaded machine may take a while to draw its first screen.
+    await expect(page.getByRole('heading', { name: 'Who is at the counter?' })).toBeVisible({ timeout: 60_000 });
     await signIn(page, USERS.cashier);
     await expect(page.getByRole('heading', { name: 'New sale' })).toBeVisible();
     await page.keyboard.type('1250');

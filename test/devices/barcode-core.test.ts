@@ -50,6 +50,26 @@ afterEach(async () => {
 
 const core = () => createBarcodeHandlers({ db, events, places, retryMs: 50, testWaitMs: 3000 });
 
+/**
+ * Runs the installer's test at pty.a, scanning until it answers: the test opens the port a
+ * moment after it is asked (a code sent before then is not heard, as at a till), and nothing
+ * outside says when.
+ */
+async function readByTest(h: ReturnType<typeof core>['handlers'], scan: () => void, started?: () => Promise<void>): Promise<unknown> {
+  let answer: unknown;
+  void h['barcode:test']({ path: pty.a, baud: 9600 }).then((r) => (answer = r));
+  await started?.();
+  await vi.waitFor(
+    () => {
+      if (answer !== undefined) return;
+      scan();
+      throw new Error('the test has not read a code yet');
+    },
+    { interval: 100, timeout: 5000 },
+  );
+  return answer;
+}
+
 it('listens to a scanner once saved, pushes its codes and its noise, and lends its port to the test', async () => {
   const { handlers: h, close } = core();
   try {
@@ -66,10 +86,9 @@ it('listens to a scanner once saved, pushes its codes and its noise, and lends i
     );
 
     // "Scan something now": the read is the test's; nothing reaches the windows.
-    const test = h['barcode:test']({ path: pty.a, baud: 9600 });
-    await vi.waitFor(async () => expect((await h['barcode:scanners']()).ok && (await h['barcode:scanners']())).toMatchObject({ value: [{ state: 'testing' }] }));
-    sim.scan('LAT-12');
-    expect(await test).toEqual({ ok: true, value: { code: 'LAT-12' } });
+    // Scanned only once the registered scanner has lent its port (state `testing`): before, the code would be a sale's.
+    const lent = () => vi.waitFor(async () => expect(await h['barcode:scanners']()).toMatchObject({ value: [{ state: 'testing' }] }));
+    expect(await readByTest(h, () => sim.scan('LAT-12'), lent)).toEqual({ ok: true, value: { code: 'LAT-12' } });
     expect(heard).toHaveLength(2);
     await vi.waitFor(async () => expect((await h['barcode:scanners']()).ok && (await h['barcode:scanners']())).toMatchObject({ value: [{ state: 'listening' }] }));
     sim.scan('SCN-0042');
@@ -97,18 +116,8 @@ it('listens to a scanner once saved, pushes its codes and its noise, and lends i
     expect(await again.handlers['barcode:remove']({ id })).toMatchObject({ ok: true, value: { name: 'Front counter' } });
     expect((await list()).value).toEqual([]);
     const count = heard.length;
-    // The port is free: a test opens it and reads the code (scanned again until the test, opening, hears one).
-    let answer: unknown;
-    void again.handlers['barcode:test']({ path: pty.a, baud: 9600 }).then((r) => (answer = r));
-    await vi.waitFor(
-      () => {
-        if (answer !== undefined) return;
-        sim.scan('012345678905');
-        throw new Error('the test has not read a code yet');
-      },
-      { interval: 100, timeout: 5000 },
-    );
-    expect(answer).toEqual({ ok: true, value: { code: '012345678905' } });
+    // The port is free: a test opens it and reads the code.
+    expect(await readByTest(again.handlers, () => sim.scan('012345678905'))).toEqual({ ok: true, value: { code: '012345678905' } });
     expect(heard).toHaveLength(count);
   } finally {
     await again.close();

@@ -102,7 +102,7 @@ export function SaleScreen() {
   const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
   // Issue 23, point 5: a serial scanner's codes (pushed by the core) go through the same handling as the wedge's.
   const onScan = useCallback((code: string) => void takeScannedCode(code, { open: scanOpen, add: addCode }), [scanOpen, addCode]);
-  const onScanRefused = useCallback((message: string) => void sayScanRefused(message, { open: scanOpen }), [scanOpen]);
+  const onScanRefused = useCallback((message: string) => void sayScanRefused(message, { open: scanOpen, note: (text) => useCartStore.setState({ scanNote: { added: false, text } }) }), [scanOpen]);
   useWedgeScanner({ enabled: scanOpen, onScan, readAmount, restoreAmount });
   useSerialScanner({ onScan, onRefused: onScanRefused });
 

@@ -87,6 +87,7 @@ if (bin) {
   }
 }
 
+if (bin && wantsWindow) console.log('Electron opens its own window here; --window is for where only the node host runs.');
 if (!bin && wantsWindow) {
   const { startWithWindows } = await import('./window-start.mjs');
   await startWithWindows({ root, argv, passThrough, reason, env });

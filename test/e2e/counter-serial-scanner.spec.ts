@@ -14,7 +14,7 @@ import { BarcodeSimulator } from '../../electron/devices/sim/barcode-simulator';
 import { socatPair, type PtyPair } from '../devices/helpers/socat-pair';
 import { DEVICE_SIMULATOR_ENV, expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { managerLoadsCatalogue } from './helpers/catalogue';
-import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { COUNTER_SIZES, expectAccessible, openApp, signIn, USERS } from './helpers/counter';
 import { watchCoreEvents } from './helpers/core-events';
 
 let host: HostInfo;
@@ -85,6 +85,13 @@ test('installer: adds the barcode scanner on Devices and test-scans a code', asy
   await expectAccessible(page, 'devices (barcode scanner, dark)');
   await shot(page, 'devices-barcode-scanner-dark');
   await page.keyboard.press('F9');
+  // The counter's smallest panel and a portrait tablet: the same form, one column.
+  for (const size of [COUNTER_SIZES[3], COUNTER_SIZES[2]]) {
+    await page.setViewportSize(size);
+    await expectAccessible(page, `devices (barcode scanner, ${size.width}×${size.height})`);
+    await shot(page, `devices-barcode-scanner-${size.width}x${size.height}`);
+  }
+  await page.setViewportSize(COUNTER_SIZES[0]);
 });
 
 test('cashier: two codes scanned on the serial scanner go into the cart; noise is said; another screen takes nothing', async ({ page }) => {

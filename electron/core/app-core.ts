@@ -27,7 +27,8 @@ import { createSettingsHandlers } from './settings/settings-handlers';
 import { StoreSettingsStore } from './settings/store-settings';
 import { openPosDatabase, startPosCheckpointer } from './platform/pos-database';
 import { createDevicesHandlers } from './devices/devices';
-import type { DevicePlaces } from '../devices/device-places';
+import { devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
+import { createBarcodeHandlers } from './barcode/barcode-handlers';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
@@ -309,6 +310,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.devicePlaces ? { places: opts.devicePlaces } : {}),
   });
   const { close: closeDevices, refreshStatus: _refreshDevices, storeCardOnTerminal, ...deviceHandlers } = devices;
+  // Serial barcode scanners (issue 23, point 5): their ports kept open, each code pushed as barcode:scanned.
+  const barcode = createBarcodeHandlers({ db, events, places: opts.devicePlaces ?? devicePlacesFromEnv(process.env) });
 
   const running = () => ({ mode: gatewayHealth.status.mode, baseUrl: client.baseUrl, fromEnvironment: opts.remote !== undefined, auth: gatewayAuth, signedOut: gatewayHealth.status.signedOut });
   /**
@@ -370,6 +373,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...sales,
     ...offline.handlers,
     ...deviceHandlers,
+    ...barcode.handlers,
     ...createBatchHandlers({ client, users, locationId, productTransactionId }),
     ...createLevel3Handlers({ client }),
     ...createLinksHandlers({ client }),
@@ -459,6 +463,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       forwarder.stop();
       await forwarder.idle();
       closeDevices();
+      await barcode.close();
       closeOAuth();
       users.close();
       await engine?.close();

@@ -2,6 +2,13 @@
 // `npm start`: builds what is needed, then opens the Electron window where Electron
 // can run, and otherwise serves the same app from the node host on 127.0.0.1, saying why.
 // Options: --host-only (always the node host), --data DIR, --port P (node host port).
+// Where the node host serves the app (issue 23, point 7):
+//   --window                 opens it in Chromium's app mode on $DISPLAY (app-window.mjs); with
+//                            --display, the customer display too, in a second window. Closing
+//                            the app window stops the app; Ctrl+C closes the windows and stops it.
+//   --window-debug-port P    the app window's Chromium remote-debugging port (tests drive it);
+//   --display-debug-port Q   the customer display window's.
+//   --no-build               start what build/ holds (tests that built it once already).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,7 +18,17 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const require = createRequire(import.meta.url);
 const argv = process.argv.slice(2);
-const passThrough = argv.filter((a) => a !== '--host-only');
+/** Options start.mjs takes for itself (with their values), not passed on. */
+const OWN_FLAGS = ['--host-only', '--window', '--no-build'];
+const OWN_VALUES = ['--window-debug-port', '--display-debug-port'];
+const passThrough = argv.filter((a, i) => !OWN_FLAGS.includes(a) && !OWN_VALUES.includes(a) && !OWN_VALUES.includes(argv[i - 1]));
+const wantsWindow = argv.includes('--window');
+// Said before anything is built or started: a window needs a display.
+if (wantsWindow && !process.env.DISPLAY) {
+  const { WINDOW_MSG } = await import('./app-window.mjs');
+  console.error(WINDOW_MSG.noDisplay);
+  process.exit(1);
+}
 
 function run(cmd, args, opts = {}) {
   return spawnSync(cmd, args, { cwd: root, stdio: 'inherit', ...opts });
@@ -57,7 +74,7 @@ function electronSqliteBinding() {
   return { binding };
 }
 
-if (run(process.execPath, [join(root, 'electron/tools/build.mjs'), '--quiet']).status !== 0) process.exit(1);
+if (!argv.includes('--no-build') && run(process.execPath, [join(root, 'electron/tools/build.mjs'), '--quiet']).status !== 0) process.exit(1);
 
 let { bin, reason } = findElectron();
 let env = { ...process.env };
@@ -70,8 +87,14 @@ if (bin) {
   }
 }
 
-const child = bin
-  ? spawn(bin, [join(root, 'build/main/main.mjs'), ...passThrough], { cwd: root, stdio: 'inherit', env })
-  : spawn(process.execPath, [join(root, 'build/node/host.mjs'), '--reason', reason, ...passThrough], { cwd: root, stdio: 'inherit', env });
-for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-child.on('exit', (code) => process.exit(code ?? 0));
+if (bin && wantsWindow) console.log('Electron opens its own window here; --window is for where only the node host runs.');
+if (!bin && wantsWindow) {
+  const { startWithWindows } = await import('./window-start.mjs');
+  await startWithWindows({ root, argv, passThrough, reason, env });
+} else {
+  const child = bin
+    ? spawn(bin, [join(root, 'build/main/main.mjs'), ...passThrough], { cwd: root, stdio: 'inherit', env })
+    : spawn(process.execPath, [join(root, 'build/node/host.mjs'), '--reason', reason, ...passThrough], { cwd: root, stdio: 'inherit', env });
+  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('exit', (code) => process.exit(code ?? 0));
+}

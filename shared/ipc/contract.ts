@@ -41,6 +41,7 @@ import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResu
 import { catalogueHandlers, type CatalogueResults } from './catalogue';
 import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 import { displayEventNames, displayHandlers, type DisplayEventPayloads, type DisplayResults } from './display';
+import { barcodeScannersEventNames, barcodeScannersHandlers, type BarcodeScannersEventPayloads, type BarcodeScannersResults } from './barcode-scanners';
 
 export * from './common';
 export * from './channel-declaration';
@@ -68,10 +69,11 @@ export * from './queue';
 export * from './catalogue';
 export * from './cart';
 export * from './display';
+export * from './barcode-scanners';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers, barcodeScannersHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -114,6 +116,7 @@ export const channelDeclarations = {
   ...catalogueHandlers,
   ...cartHandlers,
   ...displayHandlers,
+  ...barcodeScannersHandlers,
 } as const satisfies ChannelDeclarations;
 
 type Declared = typeof channelDeclarations;
@@ -142,7 +145,8 @@ export interface HandlerResults
     QueueResults,
     CatalogueResults,
     CartResults,
-    DisplayResults {}
+    DisplayResults,
+    BarcodeScannersResults {}
 
 export type Channel = keyof Declared;
 
@@ -171,7 +175,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -201,4 +205,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames];

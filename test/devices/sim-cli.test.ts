@@ -1,5 +1,6 @@
 /**
- * `npm run sim:terminal -- --tcp PORT` and `npm run sim:scanner -- --serial PATH`: the CLI,
+ * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH` and `npm run
+ * sim:barcode -- --serial PATH`: the CLI,
  * bundled the way the build bundles it, run as a real process, scripted through its stdin,
  * driven by the real drivers over TCP and a socat pseudo-terminal.
  */
@@ -10,6 +11,7 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultTimeouts } from '../../shared/payments/terminal-timeouts';
+import { BarcodeScannerDriver } from '../../electron/devices/barcode-scanner';
 import { CheckScannerDriver } from '../../electron/devices/check-scanner';
 import { openSerialLink, openTcpLink, openTlsLink } from '../../electron/devices/device-link';
 import { FINGERPRINT_PATTERN } from '../../shared/payments/terminal-fingerprint';
@@ -88,6 +90,26 @@ describe('simulator CLI', () => {
       const e = await scanner.scan(2000).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(DeviceError);
       expect((e as DeviceError).message).toBe(DEVICE_MSG.MICR_UNREADABLE);
+      await scanner.close();
+    } finally {
+      await stop(sim.child);
+      await pty.close();
+    }
+  });
+
+  it('barcode scanner on a socat pseudo-terminal (--suffix crlf): each stdin line is a code scanned', async () => {
+    const pty = await socatPair();
+    const sim = await start(['barcode', '--serial', pty.b, '--suffix', 'crlf']);
+    try {
+      expect(sim.first).toBe(`barcode scanner simulator on serial ${pty.b} (suffix crlf)`);
+      const scanner = new BarcodeScannerDriver(await openSerialLink(pty.a, 9600));
+      const read = scanner.nextRead(5000);
+      sim.child.stdin!.write('4006381333931\n');
+      expect(await sim.next()).toBe('scanned 4006381333931');
+      expect(await read).toBe('4006381333931');
+      const second = scanner.nextRead(5000);
+      sim.child.stdin!.write('LAT-12\n');
+      expect(await second).toBe('LAT-12');
       await scanner.close();
     } finally {
       await stop(sim.child);

@@ -212,6 +212,11 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         // Open to any caller, signed in or not: the customer display.
         'display:current',
         'display:pick-tip',
+        // Serial barcode scanners (issue 23, point 5): set up on Devices like the check scanner.
+        'barcode:scanners',
+        'barcode:save',
+        'barcode:remove',
+        'barcode:test',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

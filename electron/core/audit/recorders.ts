@@ -276,6 +276,8 @@ export function createRecorders(deps: RecorderDeps): AuditRecorders {
       detail: `terms set on terminal ${arg.terminalId}${arg.requireSignature ? ', signature required' : ''}: ${value.accepted ? 'accepted' : 'not accepted'} on the terminal`,
     })),
     'devices:scanner-save': just(({ arg, value }) => ({ kind: 'device-change', detail: `check scanner "${value.title}" (serial ${value.serialNumber}) ${arg.id ? 'changed' : 'added'}, at ${value.path}` })),
+    'barcode:save': just(({ arg, value }) => ({ kind: 'device-change', detail: `barcode scanner "${value.name}" ${arg.id ? 'changed' : 'added'}, at ${value.path}, ${value.baud} baud` })),
+    'barcode:remove': just(({ value }) => ({ kind: 'device-change', detail: `barcode scanner "${value.name}" removed (was at ${value.path})` })),
 
     /* ---------- catalogue ---------- */
     'catalogue:add': just(({ value }) => ({ kind: 'catalogue-change', detail: `added ${value.name}${value.sku ? ` (SKU ${value.sku})` : ''} at ${money(value.priceCents)}` })),

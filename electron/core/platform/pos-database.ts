@@ -444,6 +444,15 @@ export const POS_MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX stock_movements_item ON stock_movements (item_id, variant_id);
    CREATE INDEX stock_movements_cart ON stock_movements (cart_id) WHERE cart_id IS NOT NULL;`,
+  // Serial barcode scanners registered on Devices (issue 23, point 5: core/barcode/): the core
+  // keeps each one's port open. One scanner a path: two listeners cannot share a serial port.
+  `CREATE TABLE barcode_scanners (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     path TEXT NOT NULL UNIQUE,
+     baud INTEGER NOT NULL CHECK (baud > 0),
+     created_ts INTEGER NOT NULL
+   );`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -5,6 +5,7 @@
  *   npm run sim:terminal -- --tcp 10009 --tls      (TLS with a self-signed certificate made at start,
  *                                                   or --tls --cert cert.pem --key key.pem to be given one)
  *   npm run sim:scanner  -- --serial /dev/pts/N [--micr "T072000326T 12345678U 1001"]
+ *   npm run sim:barcode  -- --serial /dev/pts/N [--suffix cr|crlf] [--baud 9600]
  *
  * Options: --second-ms N scales a second (default 1000), --serial-number S.
  * With --tls the second line printed is the certificate's SHA-256 fingerprint, as a terminal
@@ -12,9 +13,12 @@
  * Scripting from outside: one JSON object per line on stdin, e.g.
  *   {"script": {"tip": 3, "signature": "draw"}}   {"faults": {"nakFrames": 1}}   {"micr": "…"}
  *   {"presentCard": true} (the customer presents the card a {"script": {"card": "on-cue"}} waits with)
+ * The barcode scanner takes no JSON: each line typed on its stdin is a code scanned (sent with
+ * the suffix, CR by default), and it answers `scanned CODE`.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { BarcodeSimulator, type BarcodeSuffix } from './barcode-simulator';
 import { ScannerSimulator } from './scanner-simulator';
 import { identityOf, selfSignedIdentity } from './self-signed-cert';
 import { TerminalSimulator } from './terminal-simulator';
@@ -72,8 +76,23 @@ async function main(): Promise<void> {
         console.log('not JSON: ignored');
       }
     });
+  } else if (kind === 'barcode') {
+    if (!serial) throw new Error('the barcode scanner simulator needs --serial PATH (a socat pty)');
+    const suffix = arg('suffix') ?? 'cr';
+    if (suffix !== 'cr' && suffix !== 'crlf') throw new Error('--suffix is cr or crlf');
+    const baud = Number(arg('baud') ?? 9600);
+    if (!Number.isInteger(baud) || baud <= 0) throw new Error('--baud is a whole number such as 9600');
+    const sim = new BarcodeSimulator(suffix as BarcodeSuffix);
+    await sim.attachSerial(serial, baud);
+    console.log(`barcode scanner simulator on serial ${serial} (suffix ${suffix})`);
+    createInterface({ input: process.stdin }).on('line', (line) => {
+      const code = line.trim();
+      if (!code) return;
+      sim.scan(code);
+      console.log(`scanned ${code}`);
+    });
   } else {
-    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH');
+    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH | barcode --serial PATH [--suffix cr|crlf]');
     process.exit(2);
   }
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { isTypingTarget } from '../shell/shortcuts';
+import { dialogOpen } from './scanned-code';
 import { WEDGE_IDLE, wedgeStep, type WedgeState } from './wedge-scan';
 
 /** How long held keys wait for the next key of their burst before they go on as a person's. */
@@ -11,6 +12,7 @@ export const SCAN_FIELD_ATTR = 'data-scan-field';
 interface WedgeScannerOptions {
   /** Listening at all (the sale screen with a catalogue, nothing being charged). */
   enabled: boolean;
+  /** The sale screen's one handling of a scanned code (scanned-code.ts). */
   onScan(code: string): void;
   /** The keypad's amount: read before a burst, put back after a scan (its digits went there). */
   readAmount(): number;
@@ -20,7 +22,7 @@ interface WedgeScannerOptions {
 /** Where a key lands: the keypad (no field has the focus), the item search field, or somewhere a scan never comes from. */
 function placeOf(target: EventTarget | null): 'keypad' | HTMLInputElement | null {
   // A question, a PIN or a picker is open: its keys are its own.
-  if (document.querySelector('[aria-modal="true"]')) return null;
+  if (dialogOpen()) return null;
   if (target instanceof HTMLInputElement && target.hasAttribute(SCAN_FIELD_ATTR)) return target;
   // Any other field (an amount, the cash handed over, a card number, a discount): never.
   if (isTypingTarget(target)) return null;

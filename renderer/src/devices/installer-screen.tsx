@@ -1,8 +1,12 @@
 /**
- * Devices (installer and manager roles): the location's EMV terminals and check scanners,
- * each opened in its editor; register new ones, test them, send device terms.
+ * Devices (installer and manager roles): the location's EMV terminals and check scanners, and
+ * this register's serial barcode scanners, each opened in its editor; register new ones, test
+ * them, send device terms.
  */
 import { useEffect } from 'react';
+import { BarcodeScannerEditor } from './barcode-scanner-editor';
+import { BarcodeScannerList } from './barcode-scanner-list';
+import { useBarcodeScannersStore } from './barcode-scanners-store';
 import { ScannerEditor } from './scanner-editor';
 import { TerminalEditor } from './terminal-editor';
 import { useInstallerStore } from './installer-store';
@@ -10,6 +14,8 @@ import { useTerminalStore } from './terminal-store';
 
 export function InstallerScreen() {
   const { data, error, selection, load, select } = useInstallerStore();
+  const barcodeScanners = useBarcodeScannersStore((b) => b.scanners);
+  const loadBarcodeScanners = useBarcodeScannersStore((b) => b.load);
   useEffect(() => {
     void load();
   }, [load]);
@@ -54,10 +60,24 @@ export function InstallerScreen() {
         <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'scanner', id: null })} data-testid="add-scanner">
           + Add a check scanner
         </button>
+        <BarcodeScannerList selection={selection} select={select} />
       </nav>
       <section className="panel device-editor" aria-label="Device settings">
         {!data ? (
           <p className="muted">Loading the devices…</p>
+        ) : selection.kind === 'barcode' ? (
+          <BarcodeScannerEditor
+            scanner={barcodeScanners?.find((b) => b.id === selection.id)}
+            onSaved={(id) => {
+              select({ kind: 'barcode', id });
+              void loadBarcodeScanners();
+            }}
+            onRemoved={() => {
+              select({ kind: 'barcode', id: null });
+              void loadBarcodeScanners();
+            }}
+            onLookAgain={() => void loadBarcodeScanners()}
+          />
         ) : selection.kind === 'terminal' ? (
           <TerminalEditor terminal={data.terminals.find((t) => t.id === selection.id)} data={data} onSaved={saved('terminal')} />
         ) : (

@@ -3,7 +3,7 @@ import { createUserStore } from '../auth/user-store';
 import type { InstallerData } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 
-export type Selection = { kind: 'terminal'; id: string | null } | { kind: 'scanner'; id: string | null };
+export type Selection = { kind: 'terminal'; id: string | null } | { kind: 'scanner'; id: string | null } | { kind: 'barcode'; id: string | null };
 
 interface InstallerState {
   data: InstallerData | null;

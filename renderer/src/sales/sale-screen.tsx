@@ -23,6 +23,8 @@ import { QuickKeys } from '../cart/quick-keys';
 import { useCartStore } from '../cart/cart-store';
 import { useAcknowledgeShown } from '../queue/acknowledge-shown';
 import { useWedgeScanner } from '../cart/use-wedge-scanner';
+import { useSerialScanner } from '../cart/use-serial-scanner';
+import { sayScanRefused, takeScannedCode } from '../cart/scanned-code';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -98,7 +100,11 @@ export function SaleScreen() {
   const addCode = cart.addCode;
   const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
   const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
-  useWedgeScanner({ enabled: scanOpen, onScan: addCode, readAmount, restoreAmount });
+  // Issue 23, point 5: a serial scanner's codes (pushed by the core) go through the same handling as the wedge's.
+  const onScan = useCallback((code: string) => void takeScannedCode(code, { open: scanOpen, add: addCode }), [scanOpen, addCode]);
+  const onScanRefused = useCallback((message: string) => void sayScanRefused(message, { open: scanOpen, note: (text) => useCartStore.setState({ scanNote: { added: false, text } }) }), [scanOpen]);
+  useWedgeScanner({ enabled: scanOpen, onScan, readAmount, restoreAmount });
+  useSerialScanner({ onScan, onRefused: onScanRefused });
 
   if (cart.receipt) {
     return (

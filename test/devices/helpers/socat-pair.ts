@@ -7,9 +7,15 @@ export interface PtyPair {
   close(): Promise<void>;
 }
 
-export function socatPair(): Promise<PtyPair> {
+/**
+ * `linkA`: also make this path a symbolic link to end a (socat's `link=`), as /dev/serial/by-id/…
+ * links a USB adapter: a pair made again with the same linkA is the device plugged back in at the
+ * same path (the link goes when socat ends: the device unplugged).
+ */
+export function socatPair(opts: { linkA?: string } = {}): Promise<PtyPair> {
   return new Promise((resolve, reject) => {
-    const proc: ChildProcess = spawn('socat', ['-d', '-d', 'pty,raw,echo=0', 'pty,raw,echo=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const a = opts.linkA ? `pty,raw,echo=0,link=${opts.linkA}` : 'pty,raw,echo=0';
+    const proc: ChildProcess = spawn('socat', ['-d', '-d', a, 'pty,raw,echo=0'], { stdio: ['ignore', 'ignore', 'pipe'] });
     const paths: string[] = [];
     let err = '';
     proc.stderr?.on('data', (d: Buffer) => {

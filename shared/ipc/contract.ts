@@ -40,6 +40,7 @@ import { billingLinksHandlers, type BillingLinksResults } from './billing-links'
 import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResults } from './queue';
 import { catalogueHandlers, type CatalogueResults } from './catalogue';
 import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
+import { printersEventNames, printersHandlers, type PrintersEventPayloads, type PrintersResults } from './printers';
 
 export * from './common';
 export * from './channel-declaration';
@@ -66,10 +67,11 @@ export * from './billing-links';
 export * from './queue';
 export * from './catalogue';
 export * from './cart';
+export * from './printers';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, printersHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -111,6 +113,7 @@ export const channelDeclarations = {
   ...queueHandlers,
   ...catalogueHandlers,
   ...cartHandlers,
+  ...printersHandlers,
 } as const satisfies ChannelDeclarations;
 
 type Declared = typeof channelDeclarations;
@@ -138,7 +141,8 @@ export interface HandlerResults
     BillingLinksResults,
     QueueResults,
     CatalogueResults,
-    CartResults {}
+    CartResults,
+    PrintersResults {}
 
 export type Channel = keyof Declared;
 
@@ -167,7 +171,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, PrintersEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -197,4 +201,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...printersEventNames];

@@ -27,7 +27,9 @@ import { createSettingsHandlers } from './settings/settings-handlers';
 import { StoreSettingsStore } from './settings/store-settings';
 import { openPosDatabase, startPosCheckpointer } from './platform/pos-database';
 import { createDevicesHandlers } from './devices/devices';
-import type { DevicePlaces } from '../devices/device-places';
+import { devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
+import { startPrinting } from './printers/printing';
+import { cartJobs } from './printers/receipt-jobs';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
@@ -85,6 +87,8 @@ export interface CoreOptions {
   lostSweepMs?: number;
   /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
   deviceStatusIntervalMs?: number;
+  /** How often to ask the receipt printer its status, ms (0 disables the timer; default 3 s; RINGUP_PRINTER_STATUS_MS in the node host). */
+  printerStatusIntervalMs?: number;
   /** Per-request timeout of the gateway client, ms (default 10 s; RINGUP_GATEWAY_TIMEOUT_MS in the node host). */
   gatewayTimeoutMs?: number;
   /** The store settings (tests pass their own; default: the store settings saved in the app database). */
@@ -338,6 +342,26 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
 
+  // A paid cart's receipt for the printer: the cart's own receipt data, read as its channel reads it (inner, below).
+  const cartReceiptJobs = async (cartId: string, merchantCopy: boolean) => {
+    const r = await inner['cart:receipt']({ cartId });
+    return r.ok ? ok(cartJobs(r.value, merchantCopy, receiptHeader())) : r;
+  };
+  const receiptHeader = () => {
+    const st = settings();
+    return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
+  };
+  // The receipt printer and cash drawer (issue 23): its channels, status watcher and print queue (printers/printing.ts).
+  const printing = startPrinting({
+    db,
+    events,
+    audit,
+    users,
+    places: opts.devicePlaces ?? devicePlacesFromEnv(process.env),
+    drawerAlertSeconds: () => settings().drawerOpenAlertSeconds,
+    cartJobs: (cartId, merchantCopy) => cartReceiptJobs(cartId, merchantCopy),
+    ...(opts.printerStatusIntervalMs !== undefined ? { intervalMs: opts.printerStatusIntervalMs } : {}),
+  });
   const catalogue = new Catalogue(db);
   const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
   const sales = createSalesHandlers({
@@ -405,6 +429,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }),
     ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, catalogue }),
+    ...printing.handlers,
     ...createTenderHandlers({
       db,
       users,
@@ -452,6 +477,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       forwarder.stop();
       await forwarder.idle();
       closeDevices();
+      await printing.close();
       closeOAuth();
       users.close();
       await engine?.close();

@@ -16,7 +16,7 @@
  * it is back: a duplicate, never a loss); the drawer's open time is counted from the first status
  * read that saw it open, so it is late by up to one interval.
  */
-import type { PrinterRecord, PrinterSettings, PrinterStatusView, PrintOutcome } from '../../../shared/ipc/contract';
+import type { PrinterRecord, PrinterSettings, PrinterState, PrinterStatusView, PrintOutcome } from '../../../shared/ipc/contract';
 import { PRINTER_MSG, PRINTER_STATE_WORDS, printsIn } from '../../../shared/ipc/contract';
 import type { AuditLog } from '../audit/audit-log';
 import type { CoreEvents } from '../platform/events';
@@ -39,7 +39,7 @@ export interface ReceiptPrinterDeps {
   audit: AuditLog;
   /** The store's "flag a drawer left open after" setting, seconds. */
   drawerAlertSeconds: () => number;
-  /** Who is signed in at the counter, named in a record the watcher writes (a drawer left open). */
+  /** Who is signed in where the call runs: the one who opened the drawer is named if it is left open. */
   who: () => { id: string; name: string } | null;
   now?: () => number;
 }
@@ -58,6 +58,8 @@ export class ReceiptPrinter {
   /** When the drawer was first seen open (null: closed or never seen), and whether that opening was flagged. */
   private openSince: number | null = null;
   private flagged = false;
+  /** Who last opened the drawer (a cash sale, a return, "No sale"): named if it is left open. */
+  private opener: { id: string; name: string } | null = null;
 
   constructor(private readonly deps: ReceiptPrinterDeps) {
     this.line = new PrinterLine(deps.open);
@@ -120,6 +122,7 @@ export class ReceiptPrinter {
   async kickDrawer(): Promise<string | null> {
     const p = this.deps.registry.active();
     if (!p) return PRINTER_MSG.noPrinter;
+    this.opener = this.deps.who();
     try {
       await this.line.use(p, (c) => c.kickDrawer());
       return null;
@@ -161,15 +164,16 @@ export class ReceiptPrinter {
     this.show({ ...this.view, waiting: this.deps.queue.waitingCount() });
   }
 
-  /** Why a print failed, in the printer's state's words when it says (out of paper), else the driver's. */
+  /** Why a print failed, in the printer's state's words when it says (out of paper), else the driver's; the status shows that state. */
   private async whyNot(p: PrinterRecord, err: unknown): Promise<string> {
+    let reading: PrinterReading | null = null;
     try {
-      const s = stateOf(await this.line.use(p, (c) => c.status()));
-      if (!printsIn(s)) return PRINTER_STATE_WORDS[s];
+      reading = await this.line.use(p, (c) => c.status());
     } catch {
-      return PRINTER_STATE_WORDS.offline;
+      reading = null;
     }
-    return errorText(err);
+    const s = this.note(p, reading);
+    return printsIn(s) ? errorText(err) : PRINTER_STATE_WORDS[s];
   }
 
   private async readStatus(): Promise<PrinterStatusView> {
@@ -186,9 +190,15 @@ export class ReceiptPrinter {
     } catch {
       reading = null;
     }
+    const state = this.note(p, reading);
+    if (printsIn(state) && this.view.waiting > 0) await this.drain();
+    return this.view;
+  }
+
+  /** A status read of the active printer (null: it did not answer): the view follows it, and the drawer's time. */
+  private note(p: PrinterRecord, reading: PrinterReading | null): PrinterState {
     const state = reading ? stateOf(reading) : 'offline';
     this.followDrawer(reading);
-    const waiting = this.deps.queue.waitingCount();
     this.show({
       printerId: p.id,
       name: p.name,
@@ -196,10 +206,9 @@ export class ReceiptPrinter {
       drawer: reading ? (reading.drawerOpen ? 'open' : 'closed') : 'unknown',
       drawerOpenSeconds: this.openSince === null ? null : Math.max(0, Math.floor((this.now() - this.openSince) / 1000)),
       drawerFlagged: this.flagged,
-      waiting,
+      waiting: this.deps.queue.waitingCount(),
     });
-    if (printsIn(state) && waiting > 0) await this.drain();
-    return this.view;
+    return state;
   }
 
   /** The drawer's open time, and its flag once past the store's setting (recorded once an opening). */
@@ -214,7 +223,8 @@ export class ReceiptPrinter {
     const limit = this.deps.drawerAlertSeconds();
     if (!this.flagged && this.now() - this.openSince >= limit * 1000) {
       this.flagged = true;
-      this.deps.audit.record({ kind: 'drawer-left-open', user: this.deps.who(), detail: `the cash drawer has been open longer than ${limit} s` });
+      const by = this.opener ? `; last opened at ${this.opener.name}'s counter` : '';
+      this.deps.audit.record({ kind: 'drawer-left-open', user: this.opener, detail: `the cash drawer has been open longer than ${limit} s${by}` });
     }
   }
 

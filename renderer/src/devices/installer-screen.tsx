@@ -1,22 +1,25 @@
 /**
- * Devices (installer and manager roles): the location's EMV terminals and check scanners,
- * each opened in its editor; register new ones, test them, send device terms.
+ * Devices (installer and manager roles): the location's EMV terminals, check scanners and
+ * receipt printers, each opened in its editor; register new ones, test them, send device terms.
  */
 import { useEffect } from 'react';
 import { ScannerEditor } from './scanner-editor';
+import { PrinterEditor } from './printer-editor';
+import { usePrinterStatusStore } from './printer-status-store';
 import { TerminalEditor } from './terminal-editor';
 import { useInstallerStore } from './installer-store';
 import { useTerminalStore } from './terminal-store';
 
 export function InstallerScreen() {
-  const { data, error, selection, load, select } = useInstallerStore();
+  const { data, printers, error, selection, load, select } = useInstallerStore();
   useEffect(() => {
     void load();
   }, [load]);
-  const saved = (kind: 'terminal' | 'scanner') => (id: string) => {
+  const saved = (kind: 'terminal' | 'scanner' | 'printer') => (id: string) => {
     select({ kind, id });
     void load();
     void useTerminalStore.getState().load();
+    if (kind === 'printer') void usePrinterStatusStore.getState().load();
   };
 
   return (
@@ -54,10 +57,34 @@ export function InstallerScreen() {
         <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'scanner', id: null })} data-testid="add-scanner">
           + Add a check scanner
         </button>
+        <h2 className="device-group">Receipt printers</h2>
+        <ul className="device-items">
+          {printers.map((p) => (
+            <li key={p.id}>
+              <button type="button" className="device-item" aria-current={selection.kind === 'printer' && selection.id === p.id ? 'true' : undefined} onClick={() => select({ kind: 'printer', id: p.id })}>
+                <strong>{p.name}{p.active ? '' : ' (not in use)'}</strong>
+                <span className="muted mono">{p.address.kind === 'tcp' ? `${p.address.host}:${p.address.port}` : p.address.path} · {p.paper === '80mm' ? '80' : '58'} mm</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'printer', id: null })} data-testid="add-printer">
+          + Register a receipt printer
+        </button>
       </nav>
       <section className="panel device-editor" aria-label="Device settings">
         {!data ? (
           <p className="muted">Loading the devices…</p>
+        ) : selection.kind === 'printer' ? (
+          <PrinterEditor
+            printer={printers.find((p) => p.id === selection.id)}
+            onSaved={saved('printer')}
+            onRemoved={() => {
+              select({ kind: 'printer', id: null });
+              void load();
+              void usePrinterStatusStore.getState().load();
+            }}
+          />
         ) : selection.kind === 'terminal' ? (
           <TerminalEditor terminal={data.terminals.find((t) => t.id === selection.id)} data={data} onSaved={saved('terminal')} />
         ) : (

@@ -23,6 +23,8 @@ import { QuickKeys } from '../cart/quick-keys';
 import { useCartStore } from '../cart/cart-store';
 import { useAcknowledgeShown } from '../queue/acknowledge-shown';
 import { useWedgeScanner } from '../cart/use-wedge-scanner';
+import { useCartPrint } from '../receipts/use-cart-print';
+import { PrintNoteLine } from '../receipts/print-note';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -99,6 +101,8 @@ export function SaleScreen() {
   const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
   const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);
   useWedgeScanner({ enabled: scanOpen, onScan: addCode, readAmount, restoreAmount });
+  // Issue 23: a paid cart's receipt prints by itself on the receipt printer, when one is registered.
+  const cartPrint = useCartPrint(cart.receipt?.id ?? null, true);
 
   if (cart.receipt) {
     return (
@@ -124,10 +128,11 @@ export function SaleScreen() {
             <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
               New sale
             </button>
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => window.print()}>
+            <button type="button" className="btn btn-secondary btn-lg" onClick={cartPrint.print}>
               Print receipt
             </button>
           </div>
+          <PrintNoteLine note={cartPrint.note} />
         </section>
         <CartReceiptSet data={cart.receiptData ?? { cart: cart.receipt, cashier: null, cards: {} }} header={receiptHeaderOf(config)} />
       </div>

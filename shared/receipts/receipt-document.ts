@@ -117,7 +117,7 @@ export function saleReceiptDocument(t: TransactionView, store: ReceiptStore, o: 
   doc.center(refund ? 'REFUND' : 'SALE', { bold: true });
   if (t.offline) doc.center('APPROVED OFFLINE - sent to the card issuer when the gateway answers again');
   doc.blank();
-  if (refund && t.previousTransactionId) doc.row('Refund of sale', `Ref ${shortRefOf(t.previousTransactionId)}`);
+  if (refund && t.previousTransactionId) doc.fact('Refund of sale', `Ref ${shortRefOf(t.previousTransactionId)}`);
   if (split === null) cardFacts(doc, t);
   if (!refund && (whole.taxCents > 0 || whole.tipCents > 0)) doc.row('Subtotal', money(subtotal));
   if (!refund && whole.taxCents > 0) doc.row('Tax', money(whole.taxCents));

@@ -22,15 +22,22 @@ export function printable(text: string): string {
   return text.replace(/[•−–—×‘’“”…·\u00a0]/g, (c) => TYPOGRAPHY[c] ?? c).replace(/\p{Cc}/gu, ' ');
 }
 
-/** Escapes ReceiptLine's markup characters, and a leading '-' or '=' (a line of them is a rule or a cut). */
+/**
+ * Escapes ReceiptLine's markup characters and a leading '-' or '=' (a line of them is a rule or
+ * a cut); leading spaces become '~' (receiptline's kept space: it trims plain ones), so an
+ * indented line ("  + Extra shot") stays indented.
+ */
 export function escapeMarkup(text: string): string {
   return printable(text)
     .replace(/[\\|{}~_"`^]/g, (c) => `\\${c}`)
-    .replace(/^[-=]/, (c) => `\\x${c.charCodeAt(0).toString(16)}`);
+    .replace(/^[-=]/, (c) => `\\${c}`)
+    .replace(/^ +/, (spaces) => '~'.repeat(spaces.length));
 }
 
-/** Splits `text` into lines of at most `width` characters, at spaces where it can. */
+/** Splits `text` into lines of at most `width` characters, at spaces where it can; an indent is kept on every line. */
 export function wrap(text: string, width: number): string[] {
+  const indent = /^ */.exec(text)?.[0].slice(0, Math.floor(width / 2)) ?? '';
+  if (indent) return wrap(text.trimStart(), width - indent.length).map((l) => indent + l);
   const out: string[] = [];
   for (const para of printable(text).split('\n')) {
     let line = '';

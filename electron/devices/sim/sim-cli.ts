@@ -124,8 +124,8 @@ async function runPrinter(serial: string | undefined, tcp: string | undefined): 
     paperMm: paper === '80' ? 80 : 58,
     outDir,
     drawerOpenLevel: level,
-    onReceipt: (r, n) => console.log(`receipt ${n} → ${r.png ?? '(no file)'}`),
   });
+  sim.onReceipt = (r, n) => console.log(`receipt ${n} → ${r.png ?? '(no file)'}`);
   if (serial) {
     await sim.attachSerial(serial);
     console.log(`printer simulator on serial ${serial}`);

@@ -35,8 +35,6 @@ export interface PrinterSimulatorOptions {
   outDir?: string;
   /** The pin 3 level an open drawer gives (the driver's drawerOpenLevel must match). */
   drawerOpenLevel?: 'low' | 'high';
-  /** Called as each receipt is cut (the CLI prints "receipt N → path.png"). */
-  onReceipt?: (r: SimReceipt, index: number) => void;
 }
 
 export class PrinterSimulator {
@@ -58,6 +56,8 @@ export class PrinterSimulator {
   private readonly sheet: PrinterPaper;
   /** Drops every byte silently, answering nothing (a printer hung or a wrong device at the address). */
   silent = false;
+  /** Called as each receipt is cut (the CLI prints "receipt N → path.png"; a test can end the roll there). */
+  onReceipt: ((r: SimReceipt, index: number) => void) | null = null;
 
   constructor(private readonly opts: PrinterSimulatorOptions = {}) {
     this.paperMm = opts.paperMm ?? 80;
@@ -176,6 +176,6 @@ export class PrinterSimulator {
     }
     const receipt = { ...r, png };
     this.printed.push(receipt);
-    this.opts.onReceipt?.(receipt, index);
+    this.onReceipt?.(receipt, index);
   }
 }

@@ -5,6 +5,8 @@
  *   npm run sim:terminal -- --tcp 10009 --tls      (TLS with a self-signed certificate made at start,
  *                                                   or --tls --cert cert.pem --key key.pem to be given one)
  *   npm run sim:scanner  -- --serial /dev/pts/N [--micr "T072000326T 12345678U 1001"]
+ *   npm run sim:printer  -- --tcp 9100 (or --serial /dev/pts/N) [--out ./printer-output] [--paper 80|58]
+ *                          [--drawer-open-level low|high]
  *
  * Options: --second-ms N scales a second (default 1000), --serial-number S.
  * With --tls the second line printed is the certificate's SHA-256 fingerprint, as a terminal
@@ -12,9 +14,12 @@
  * Scripting from outside: one JSON object per line on stdin, e.g.
  *   {"script": {"tip": 3, "signature": "draw"}}   {"faults": {"nakFrames": 1}}   {"micr": "…"}
  *   {"presentCard": true} (the customer presents the card a {"script": {"card": "on-cue"}} waits with)
+ *   printer: {"paper": "out"|"near-end"|"ok"}  {"cover": "open"|"closed"}  {"drawer": "closed"}  {"online": false}
+ * The printer prints "receipt N → path.png" as each receipt is cut, and "drawer opened" on a kick.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { PrinterSimulator } from './printer-simulator';
 import { ScannerSimulator } from './scanner-simulator';
 import { identityOf, selfSignedIdentity } from './self-signed-cert';
 import { TerminalSimulator } from './terminal-simulator';
@@ -72,10 +77,80 @@ async function main(): Promise<void> {
         console.log('not JSON: ignored');
       }
     });
+  } else if (kind === 'printer') {
+    await runPrinter(serial, tcp);
   } else {
-    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH');
+    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH | printer (--tcp PORT | --serial PATH) [--out DIR] [--paper 80|58]');
     process.exit(2);
   }
+}
+
+interface PrinterCommand {
+  paper?: unknown;
+  cover?: unknown;
+  drawer?: unknown;
+  online?: unknown;
+}
+
+/** Applies one stdin command to the printer; answers what was wrong with it, or null. */
+function applyPrinterCommand(sim: PrinterSimulator, msg: PrinterCommand): string | null {
+  if (msg.paper !== undefined) {
+    if (msg.paper !== 'ok' && msg.paper !== 'near-end' && msg.paper !== 'out') return 'paper is "ok", "near-end" or "out"';
+    sim.paper = msg.paper;
+  }
+  if (msg.cover !== undefined) {
+    if (msg.cover !== 'open' && msg.cover !== 'closed') return 'cover is "open" or "closed"';
+    sim.coverOpen = msg.cover === 'open';
+  }
+  if (msg.drawer !== undefined) {
+    if (msg.drawer !== 'closed') return 'the drawer can only be pushed "closed" (a kick opens it)';
+    sim.closeDrawer();
+  }
+  if (msg.online !== undefined) {
+    if (typeof msg.online !== 'boolean') return 'online is true or false';
+    sim.online = msg.online;
+  }
+  return null;
+}
+
+async function runPrinter(serial: string | undefined, tcp: string | undefined): Promise<void> {
+  const paper = arg('paper') ?? '80';
+  if (paper !== '80' && paper !== '58') throw new Error('--paper is 80 or 58 (millimetres)');
+  const level = arg('drawer-open-level') ?? 'low';
+  if (level !== 'low' && level !== 'high') throw new Error('--drawer-open-level is low or high');
+  const outDir = arg('out') ?? 'printer-output';
+  let kicks = 0;
+  const sim = new PrinterSimulator({
+    paperMm: paper === '80' ? 80 : 58,
+    outDir,
+    drawerOpenLevel: level,
+  });
+  sim.onReceipt = (r, n) => console.log(`receipt ${n} → ${r.png ?? '(no file)'}`);
+  if (serial) {
+    await sim.attachSerial(serial);
+    console.log(`printer simulator on serial ${serial}`);
+  } else {
+    const port = await sim.listenTcp(Number(tcp ?? 9100));
+    console.log(`printer simulator on tcp 127.0.0.1:${port}`);
+  }
+  // A kick is seen on the next command or every half second (no event from the simulator for it).
+  setInterval(() => {
+    if (sim.kicks.length > kicks) {
+      kicks = sim.kicks.length;
+      console.log('drawer opened');
+    }
+  }, 500).unref();
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    let msg: PrinterCommand;
+    try {
+      msg = JSON.parse(line) as PrinterCommand;
+    } catch {
+      console.log('not JSON: ignored');
+      return;
+    }
+    const wrong = typeof msg === 'object' && msg !== null ? applyPrinterCommand(sim, msg) : 'send a JSON object';
+    console.log(wrong ? `not done: ${wrong}` : 'ok');
+  });
 }
 
 main().catch((e: unknown) => {

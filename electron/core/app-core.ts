@@ -29,7 +29,7 @@ import { openPosDatabase, startPosCheckpointer } from './platform/pos-database';
 import { createDevicesHandlers } from './devices/devices';
 import { devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
 import { startPrinting } from './printers/printing';
-import { cartJobs } from './printers/receipt-jobs';
+import { receiptPrintPrinterFirst, reportPrintPrinterFirst } from './printers/printer-first';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
@@ -342,15 +342,6 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
 
-  // A paid cart's receipt for the printer: the cart's own receipt data, read as its channel reads it (inner, below).
-  const cartReceiptJobs = async (cartId: string, merchantCopy: boolean) => {
-    const r = await inner['cart:receipt']({ cartId });
-    return r.ok ? ok(cartJobs(r.value, merchantCopy, receiptHeader())) : r;
-  };
-  const receiptHeader = () => {
-    const st = settings();
-    return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
-  };
   // The receipt printer and cash drawer (issue 23): its channels, status watcher and print queue (printers/printing.ts).
   const printing = startPrinting({
     db,
@@ -358,8 +349,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     audit,
     users,
     places: opts.devicePlaces ?? devicePlacesFromEnv(process.env),
-    drawerAlertSeconds: () => settings().drawerOpenAlertSeconds,
-    cartJobs: (cartId, merchantCopy) => cartReceiptJobs(cartId, merchantCopy),
+    settings,
+    // A paid cart's receipt, read as its channel reads it (inner, below; called only once the core runs).
+    cartReceipt: (cartId) => inner['cart:receipt']({ cartId }),
     ...(opts.printerStatusIntervalMs !== undefined ? { intervalMs: opts.printerStatusIntervalMs } : {}),
   });
   const catalogue = new Catalogue(db);
@@ -380,6 +372,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     lost,
     ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
   });
+  const reports = createReportsHandlers({
+    client,
+    users,
+    db,
+    locationId,
+    store: () => {
+      const st = settings();
+      return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
+    },
+    ...(opts.printReport ? { printReport: opts.printReport } : {}),
+    figures: reportFigures,
+  });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
   const inner: HandlerMap = {
     'core:status': async () => ok(status()),
@@ -394,18 +398,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...vault,
     ...createRecurringHandlers({ client, locationId }),
     ...createBillingLinksHandlers({ client, locationId }),
-    ...createReportsHandlers({
-      client,
-      users,
-      db,
-      locationId,
-      store: () => {
-        const st = settings();
-        return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
-      },
-      ...(opts.printReport ? { printReport: opts.printReport } : {}),
-      figures: reportFigures,
-    }),
+    ...reports,
+    // Issue 23: on the receipt printer when one is registered, else as the shell or the browser prints.
+    'receipt:print': receiptPrintPrinterFirst(printing, (id) => sales['transactions:view']({ id }), sales['receipt:print']),
+    'reports:print': reportPrintPrinterFirst(printing, reports, reports['reports:print']),
     ...createSettingsHandlers({ users, settings: storeSettings, events }),
     ...createAuditHandlers(audit),
     ...createOutboxHandlers({ client, locationId }),

@@ -14,8 +14,7 @@ import { CoreEvents } from '../../electron/core/platform/events';
 import { PrinterRegistry } from '../../electron/core/printers/printer-registry';
 import { PrintQueue } from '../../electron/core/printers/print-queue';
 import { ReceiptPrinter } from '../../electron/core/printers/receipt-printer';
-import { openEscPosPrinter } from '../../electron/core/printers/printer-open';
-import { receiptBytes } from '../../electron/core/printers/receipt-bytes';
+import { encodeForPrinter, openEscPosPrinter } from '../../electron/core/printers/printer-open';
 import { PrinterSimulator } from '../../electron/devices/sim/printer-simulator';
 import type { PrinterSettings, PrinterStatusView } from '../../shared/ipc/contract';
 import { tempDirs } from '../helpers/temp-dirs';
@@ -62,7 +61,7 @@ async function rig(kind: 'tcp' | 'serial' = 'tcp'): Promise<Rig> {
   });
   const clock = { t: 1_700_000_000_000 };
   const audit = new AuditLog(db, () => clock.t);
-  const service = new ReceiptPrinter({ registry, queue, open: openEscPosPrinter, encode: receiptBytes, events, audit, drawerAlertSeconds: () => 60, who: () => ({ id: 'u1', name: 'Casey' }), now: () => clock.t });
+  const service = new ReceiptPrinter({ registry, queue, open: openEscPosPrinter, encode: encodeForPrinter, storeName: () => 'Corner Café', events, audit, drawerAlertSeconds: () => 60, who: () => ({ id: 'u1', name: 'Casey' }), now: () => clock.t });
   rigs.push({
     close: async () => {
       await service.close();
@@ -156,7 +155,8 @@ describe('the receipt printer service over a serial line (socat pseudo-terminals
     expect(view.state).toBe('ready');
     const text = r.sim.receipts().map((x) => x.text).join('\n');
     expect(text).toContain('Receipt number 3');
-    expect(text).toContain('Test print');
+    expect(text).toContain('TEST PRINT');
+    expect(text).toContain('Counter printer');
     expect(text).toContain('123456789012345678901234567890123456789012345678');
   });
 });

@@ -206,6 +206,11 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'devices:scanner-save',
         'devices:scanner-test',
         'devices:serial-ports',
+        'printers:list',
+        'printers:save',
+        'printers:remove',
+        'printers:test-print',
+        'printers:status',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

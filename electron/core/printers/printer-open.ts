@@ -7,7 +7,24 @@
 import { openSerialLink, openTcpLink } from '../../devices/device-link';
 import { DEVICE_MSG, DeviceError } from '../../devices/device-messages';
 import { ReceiptPrinterDriver } from '../../devices/printer-driver';
+import { encodeReceipt, fitLogo, type PrinterLayout } from '../../devices/receipt-encoding';
+import type { PrinterSettings } from '../../../shared/ipc/contract';
 import type { OpenPrinter, PrinterConnection, PrinterPlace } from './printer-connection';
+
+const PNG_URL = 'data:image/png;base64,';
+
+/** The encoder's view of a printer: paper, characters per line, cut, and the logo (already fitted when saved). */
+export function printerLayout(p: Pick<PrinterSettings, 'paper' | 'charsPerLine' | 'cut' | 'logo'>): PrinterLayout {
+  return { paperMm: p.paper === '80mm' ? 80 : 58, cpl: p.charsPerLine, cut: p.cut, logo: p.logo ? p.logo.slice(PNG_URL.length) : null };
+}
+
+/** A receiptline document as the ESC/POS bytes this printer prints (receipt-encoding.ts: receiptline). */
+export const encodeForPrinter = (document: string, p: PrinterSettings): Uint8Array => encodeReceipt(document, printerLayout(p));
+
+/** The installer's logo scaled to the paper on white (fitLogo), as the data URL that is stored; throws the sentence for a file that is no picture. */
+export function fittedLogo(logo: string, paper: PrinterSettings['paper']): string {
+  return PNG_URL + fitLogo(Buffer.from(logo.slice(PNG_URL.length), 'base64'), paper === '80mm' ? 80 : 58);
+}
 
 export function driverConnection(driver: ReceiptPrinterDriver): PrinterConnection {
   return {

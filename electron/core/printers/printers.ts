@@ -6,12 +6,14 @@
  * loopback IPv4 address on port 9100 (or a port allowed at start, as for terminals), or a
  * serial port the system lists.
  */
-import type { HandlerArg, HandlerMap, HandlerResults, PrinterAddress } from '../../../shared/ipc/contract';
+import type { HandlerArg, HandlerMap, HandlerResults, PrinterAddress, PrinterSettings } from '../../../shared/ipc/contract';
 import { PRINTER_MSG, PRINTER_PORT } from '../../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../../shared/result';
 import { serialPathRefusal, type DevicePlaces } from '../../devices/device-places';
 import type { UserDirectory } from '../auth/users';
 import { managerPin } from '../cart/cart-approval';
+import { DeviceError } from '../../devices/device-messages';
+import { fittedLogo } from './printer-open';
 import type { PrinterRegistry } from './printer-registry';
 import type { ReceiptPrinter } from './receipt-printer';
 import type { NewPrintJob } from './print-queue';
@@ -42,10 +44,23 @@ export interface PrintersDeps {
   cartJobs: (cartId: string, merchantCopy: boolean) => Promise<Result<NewPrintJob[]>>;
 }
 
+/** The settings with their logo fitted to the paper (scaled, on white); the sentence when the file is no picture. */
+function withFittedLogo(p: PrinterSettings): Result<PrinterSettings> {
+  if (!p.logo) return ok(p);
+  try {
+    return ok({ ...p, logo: fittedLogo(p.logo, p.paper) });
+  } catch (err) {
+    const why = err instanceof DeviceError ? err.message : PRINTER_MSG.logo;
+    return fail('bad_logo', why, { logo: [why] });
+  }
+}
+
 async function savePrinter(d: PrintersDeps, { id, printer }: HandlerArg<'printers:save'>): Promise<Result<HandlerResults['printers:save']>> {
   const why = await printerAddressRefusal(printer.address, d.places);
-  if (why) return fail('device_place', why, { 'address.port': [why] });
-  const saved = d.registry.save(id, printer);
+  if (why) return fail('device_place', why, { [printer.address.kind === 'tcp' ? 'address.port' : 'address.path']: [why] });
+  const fitted = withFittedLogo(printer);
+  if (!fitted.ok) return fitted;
+  const saved = d.registry.save(id, fitted.value);
   if (!saved) return fail('not_found', PRINTER_MSG.unknown);
   void d.printer.poll();
   return ok(saved);
@@ -61,7 +76,9 @@ async function removePrinter(d: PrintersDeps, { id }: HandlerArg<'printers:remov
 async function testPrint(d: PrintersDeps, p: HandlerArg<'printers:test-print'>): Promise<Result<HandlerResults['printers:test-print']>> {
   const why = await printerAddressRefusal(p.address, d.places);
   if (why) return fail('device_place', why);
-  return ok(await d.printer.testPrint(p));
+  const fitted = withFittedLogo(p);
+  if (!fitted.ok) return fitted;
+  return ok(await d.printer.testPrint(fitted.value));
 }
 
 async function printCart(d: PrintersDeps, { cartId, merchantCopy }: HandlerArg<'printers:print-cart'>): Promise<Result<HandlerResults['printers:print-cart']>> {

@@ -24,7 +24,8 @@ import { stateOf, type OpenPrinter, type PrinterReading } from './printer-connec
 import { PrinterLine } from './printer-line';
 import type { PrinterRegistry } from './printer-registry';
 import type { NewPrintJob, PrintQueue } from './print-queue';
-import { testPageDocument } from './test-page';
+import { testPrintDocument } from '../../devices/receipt-encoding';
+import { printerLayout } from './printer-open';
 
 /** How often the watcher asks the printer (ms): a paper roll changed shows, and what waited prints, within seconds. */
 export const PRINTER_WATCH_MS = 3_000;
@@ -39,6 +40,8 @@ export interface ReceiptPrinterDeps {
   audit: AuditLog;
   /** The store's "flag a drawer left open after" setting, seconds. */
   drawerAlertSeconds: () => number;
+  /** The store's name, heading the test page. */
+  storeName: () => string;
   /** Who is signed in where the call runs: the one who opened the drawer is named if it is left open. */
   who: () => { id: string; name: string } | null;
   now?: () => number;
@@ -106,7 +109,10 @@ export class ReceiptPrinter {
     try {
       reading = await this.line.use(p, (c) => c.status());
       if (printsIn(stateOf(reading))) {
-        await this.line.use(p, (c) => c.print(this.deps.encode(testPageDocument(p, new Date(this.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC'), p)));
+        const where = p.address.kind === 'tcp' ? `${p.address.host}:${p.address.port}` : `${p.address.path} at ${p.address.baud} baud`;
+        const when = new Date(this.now()).toISOString().replace('T', ' ').slice(0, 16) + ' UTC';
+        const page = testPrintDocument({ storeName: this.deps.storeName(), printerName: p.name, address: where, layout: printerLayout(p), when });
+        await this.line.use(p, (c) => c.print(this.deps.encode(page, p)));
         reading = await this.line.use(p, (c) => c.status());
       }
     } catch {

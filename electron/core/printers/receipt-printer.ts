@@ -172,14 +172,14 @@ export class ReceiptPrinter {
 
   /** Why a print failed, in the printer's state's words when it says (out of paper), else the driver's; the status shows that state. */
   private async whyNot(p: PrinterRecord, err: unknown): Promise<string> {
-    let reading: PrinterReading | null = null;
-    try {
-      reading = await this.line.use(p, (c) => c.status());
-    } catch {
-      reading = null;
-    }
+    const reading = await this.read(p);
     const s = this.note(p, reading);
     return printsIn(s) ? errorText(err) : PRINTER_STATE_WORDS[s];
+  }
+
+  /** One status read of the printer; null when it does not answer. */
+  private read(p: PrinterRecord): Promise<PrinterReading | null> {
+    return this.line.use(p, (c) => c.status()).catch(() => null);
   }
 
   private async readStatus(): Promise<PrinterStatusView> {
@@ -190,12 +190,7 @@ export class ReceiptPrinter {
       this.show({ ...NONE, waiting: this.deps.queue.waitingCount() });
       return this.view;
     }
-    let reading: PrinterReading | null = null;
-    try {
-      reading = await this.line.use(p, (c) => c.status());
-    } catch {
-      reading = null;
-    }
+    const reading = await this.read(p);
     const state = this.note(p, reading);
     if (printsIn(state) && this.view.waiting > 0) await this.drain();
     return this.view;

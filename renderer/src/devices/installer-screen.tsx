@@ -69,7 +69,7 @@ export function InstallerScreen() {
           ))}
         </ul>
         <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'printer', id: null })} data-testid="add-printer">
-          + Register a receipt printer
+          + Add a printer
         </button>
       </nav>
       <section className="panel device-editor" aria-label="Device settings">

@@ -13,7 +13,6 @@ import {
   PRINTER_BAUDS,
   PRINTER_MSG,
   PRINTER_PORT,
-  PRINTER_STATE_WORDS,
   printerSettingsSchema,
   type PaperWidth,
   type PrinterRecord,
@@ -198,7 +197,7 @@ export function PrinterEditor({ printer, onSaved, onRemoved }: { printer: Printe
       <h2 className="section-title">{printer ? `Receipt printer: ${printer.name}` : 'Register a receipt printer'}</h2>
       {inUse && (
         <p className={`notice ${inUse.ok ? 'notice-ok' : 'notice-error'}`} data-testid="printer-live-status">
-          Now: {PRINTER_STATE_WORDS[live!.state]}. {inUse.text}
+          Printer now: {inUse.text}
         </p>
       )}
       <div className="form-grid">

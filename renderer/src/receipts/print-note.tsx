@@ -6,7 +6,7 @@ const CLASS = { ok: 'notice-ok', wait: 'notice-warn', error: 'notice-error' } as
 export function PrintNoteLine({ note }: { note: PrintNote | null }) {
   if (!note) return null;
   return (
-    <p className={`notice ${CLASS[note.tone]}`} role={note.tone === 'error' ? 'alert' : 'status'} data-testid="print-note">
+    <p className={`notice print-note ${CLASS[note.tone]}`} role={note.tone === 'error' ? 'alert' : 'status'} data-testid="print-note">
       {note.text}
     </p>
   );

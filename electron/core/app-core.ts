@@ -30,6 +30,7 @@ import { createDevicesHandlers } from './devices/devices';
 import { devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
 import { startPrinting } from './printers/printing';
 import { receiptPrintPrinterFirst, reportPrintPrinterFirst } from './printers/printer-first';
+import { payLinkFacts } from './printers/pay-link-facts';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
@@ -400,7 +401,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createBillingLinksHandlers({ client, locationId }),
     ...reports,
     // Issue 23: on the receipt printer when one is registered, else as the shell or the browser prints.
-    'receipt:print': receiptPrintPrinterFirst(printing, (id) => sales['transactions:view']({ id }), sales['receipt:print']),
+    'receipt:print': receiptPrintPrinterFirst(printing, { view: (id) => sales['transactions:view']({ id }), payLink: (id) => payLinkFacts(coreClient, id) }, sales['receipt:print']),
     'reports:print': reportPrintPrinterFirst(printing, reports, reports['reports:print']),
     ...createSettingsHandlers({ users, settings: storeSettings, events }),
     ...createAuditHandlers(audit),

@@ -15,7 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devicePlacesFromEnv } from '../../electron/devices/device-places';
 import { PrinterSimulator } from '../../electron/devices/sim/printer-simulator';
 import type { PrinterSettings } from '../../shared/ipc/contract';
-import { openCore, value, type OpenCore } from '../helpers/core-harness';
+import { openCore, readEngineDatabase, value, type OpenCore } from '../helpers/core-harness';
+import { submitPaymentPage } from '../helpers/payment-page';
 
 let dir = '';
 let h: OpenCore;
@@ -113,5 +114,29 @@ describe('the receipt printer and the cash drawer through the core', () => {
       ['Morgan', 'cash drawer opened with no sale'],
       ['Casey', 'cash drawer opened with no sale, approved by Morgan with their PIN'],
     ]);
+  });
+
+  it('an 80 mm X report prints on the receipt printer; an A4 one is left to the browser as before', async () => {
+    await h.signInAs('Morgan', '1234');
+    const before = sim.receipts().length;
+    expect(value(await h.call('reports:print', { paper: '80mm', name: 'x-report' })).printer).toEqual({ state: 'printed', copies: 1 });
+    expect(sim.receipts()).toHaveLength(before + 1);
+    expect(paperText().at(-1)).toContain('X REPORT - THE DAY SO FAR');
+    const a4 = await h.call('reports:print', { paper: 'a4', name: 'x-report' });
+    expect(a4.ok ? null : a4.error.code).toBe('use_browser_print');
+    expect(sim.receipts()).toHaveLength(before + 1);
+  });
+
+  it("a payment made on a pay link's page prints as a pay link payment", async () => {
+    await h.signInAs('Casey', '0000');
+    const pl = value(await h.call('paylinks:create-link', { amountCents: 2_000, description: 'Cake deposit', email: 'pat@example.com', cellPhone: '' }));
+    const paid = await submitPaymentPage(pl.pageUrl, { payment_method: 'cc', account_number: '4111111111111111', exp_date: '1230', cvv: '999' });
+    expect(paid.status).toBe(201);
+    const id = readEngineDatabase(dir, (db) => (db.prepare('SELECT paid_transaction_id AS id FROM paylinks WHERE id = ?').get(pl.id) as { id: string }).id);
+    const before = sim.receipts().length;
+    expect(value(await h.call('receipt:print', { id })).printer?.state).toBe('printed');
+    const text = sim.receipts().slice(before).map((r) => r.text).join('\n');
+    expect(text).toContain('PAY LINK PAYMENT');
+    expect(text).toContain('Cake deposit');
   });
 });

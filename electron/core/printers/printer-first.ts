@@ -2,19 +2,26 @@
  * `receipt:print` and `reports:print` with the receipt printer first (issue 23): when one is
  * registered, a transaction's receipt (customer copy, and the merchant's when its signature line
  * is due or asked for) and an 80 mm X or Z report go to it, through the print queue, and the
- * answer says printed or why it waits. Without one — or an A4 report — the channel does as
+ * answer says printed or why it waits. A payment made on a pay link's page prints as a pay link payment. Without one — or an A4 report — the channel does as
  * before: the desktop shell prints or saves a PDF, the node host answers `use_browser_print`.
  */
 import type { DayReport, HandlerMap, TransactionView } from '../../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../../shared/result';
+import type { PayLinkFacts } from '../../../shared/receipts/receipt-document';
 import type { Printing } from './printing';
 
-export function receiptPrintPrinterFirst(printing: Printing, view: (id: string) => Promise<Result<TransactionView>>, fallback: HandlerMap['receipt:print']): HandlerMap['receipt:print'] {
+export interface ReceiptSources {
+  view: (id: string) => Promise<Result<TransactionView>>;
+  /** What the pay link asked for, when the transaction was paid on one (pay-link-facts.ts); else null. */
+  payLink: (id: string) => Promise<PayLinkFacts | null>;
+}
+
+export function receiptPrintPrinterFirst(printing: Printing, from: ReceiptSources, fallback: HandlerMap['receipt:print']): HandlerMap['receipt:print'] {
   return async (a) => {
     if (!printing.registered()) return fallback(a);
-    const t = await view(a.id);
+    const t = await from.view(a.id);
     if (!t.ok) return t;
-    const out = await printing.printTransaction(t.value, a.merchantCopy ?? false);
+    const out = await printing.printTransaction(t.value, a.merchantCopy ?? false, await from.payLink(a.id));
     return out.ok ? ok({ savedTo: null, printer: out.value }) : fallback(a);
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { CartReceiptData, DayReport, HandlerMap, PrinterStatusView, PrintOutcome, StoreSettings, TransactionView } from '../../../shared/ipc/contract';
 import { fail, ok, type Result } from '../../../shared/result';
+import type { PayLinkFacts } from '../../../shared/receipts/receipt-document';
 import { PRINTER_MSG } from '../../../shared/ipc/contract';
 import type { DevicePlaces } from '../../devices/device-places';
 import type { AuditLog } from '../audit/audit-log';
@@ -42,7 +43,7 @@ export interface Printing {
   /** Whether receipts go to a registered printer (else the shell's or the browser's print). */
   registered(): boolean;
   /** A transaction's receipt on the printer: the customer copy, and the merchant's when due or asked for. */
-  printTransaction(t: TransactionView, merchantCopy: boolean): Promise<Result<PrintOutcome>>;
+  printTransaction(t: TransactionView, merchantCopy: boolean, payLink?: PayLinkFacts | null): Promise<Result<PrintOutcome>>;
   printReport(report: DayReport): Promise<Result<PrintOutcome>>;
   close(): Promise<void>;
 }
@@ -86,10 +87,10 @@ export function startPrinting(d: PrintingDeps): Printing {
     service,
     status: () => service.status(),
     registered: () => inUse() !== null,
-    printTransaction: async (t, merchantCopy) => {
+    printTransaction: async (t, merchantCopy, payLink) => {
       const p = inUse();
       if (!p) return fail('use_browser_print', PRINTER_MSG.noPrinter);
-      return ok(await service.print(saleJobs(t, { store: store(), width: p.charsPerLine, settings: d.settings(), merchantCopy })));
+      return ok(await service.print(saleJobs(t, { store: store(), width: p.charsPerLine, settings: d.settings(), merchantCopy, payLink: payLink ?? null })));
     },
     printReport: async (report) => {
       const p = inUse();

@@ -9,7 +9,7 @@
  */
 import type { CartReceiptData, DayReport, StoreSettings, TransactionView } from '../../../shared/ipc/contract';
 import { shortRefOf } from '../../../shared/short-ref';
-import { cartReceiptDocument, dayReportDocument, saleReceiptDocument, type ReceiptCopy, type ReceiptStore } from '../../../shared/receipts/receipt-document';
+import { cartReceiptDocument, dayReportDocument, payLinkReceiptDocument, saleReceiptDocument, type PayLinkFacts, type ReceiptCopy, type ReceiptStore } from '../../../shared/receipts/receipt-document';
 import type { NewPrintJob } from './print-queue';
 
 /** Unix seconds as the receipt prints them, in this computer's time zone ("Nov 28, 2026, 2:41 PM"). */
@@ -22,15 +22,19 @@ const copyWords = (copy: ReceiptCopy) => (copy === 'merchant' ? 'merchant copy' 
 /** Whether a transaction's merchant copy carries a signature line (so it prints without being asked). */
 export const signatureDue = (t: TransactionView) => t.state !== 'declined' && (t.signatureLine || t.entryMode === 'check');
 
-export function saleJobs(t: TransactionView, o: { store: ReceiptStore; width: number; settings: StoreSettings; merchantCopy: boolean }): NewPrintJob[] {
+/** A transaction's receipt; a payment made on a pay link's page (`payLink`) prints as one. */
+export function saleJobs(t: TransactionView, o: { store: ReceiptStore; width: number; settings: StoreSettings; merchantCopy: boolean; payLink?: PayLinkFacts | null }): NewPrintJob[] {
   const copies: ReceiptCopy[] = o.merchantCopy || signatureDue(t) ? ['customer', 'merchant'] : ['customer'];
   const tips = o.settings.tipsEnabled ? { rules: o.settings, percents: o.settings.tipPercents } : null;
   return copies.map((copy) => ({
-    what: t.kind === 'refund' ? 'refund' : 'receipt',
+    what: t.kind === 'refund' ? 'refund' : o.payLink ? 'pay-link' : 'receipt',
     ref: t.id,
     copy,
-    title: `${t.kind === 'refund' ? 'refund' : 'receipt'} ${shortRefOf(t.id)}, ${copyWords(copy)}`,
-    document: saleReceiptDocument(t, o.store, { copy, width: o.width, formatTime: receiptTime }, { tips }),
+    title: `${t.kind === 'refund' ? 'refund' : o.payLink ? 'pay link payment' : 'receipt'} ${shortRefOf(t.id)}, ${copyWords(copy)}`,
+    document:
+      o.payLink && t.kind !== 'refund'
+        ? payLinkReceiptDocument(t, o.payLink, o.store, { copy, width: o.width, formatTime: receiptTime })
+        : saleReceiptDocument(t, o.store, { copy, width: o.width, formatTime: receiptTime }, { tips }),
   }));
 }
 

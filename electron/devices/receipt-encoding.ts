@@ -16,6 +16,7 @@
  */
 import { Image, createCanvas } from '@napi-rs/canvas';
 import { transform } from 'receiptline';
+import { ReceiptLayout } from '../../shared/receipts/receipt-layout';
 import { DEVICE_MSG, DeviceError } from './device-messages';
 
 export type PaperWidth = 58 | 80;
@@ -81,27 +82,22 @@ export function receiptText(doc: string, cpl: number): string {
 
 /** What Test print prints: who the printer is, its settings, a ruler of its width and every style. */
 export function testPrintDocument(p: { storeName: string; printerName: string; address: string; layout: PrinterLayout; when: string }): string {
-  const esc = (s: string) => s.replace(/[\\|{}~_"`^]/g, (c) => `\\${c}`);
   const ruler = '1234567890'.repeat(Math.ceil(p.layout.cpl / 10)).slice(0, p.layout.cpl);
-  return [
-    `^^^${esc(p.storeName || 'Ringup')}`,
-    '"TEST PRINT"',
-    '',
-    '{w:*,20}',
-    `|Printer | ${esc(p.printerName)}|`,
-    `|Address | ${esc(p.address)}|`,
-    `|Paper | ${p.layout.paperMm} mm|`,
-    `|Characters per line | ${p.layout.cpl}|`,
-    `|Cut | ${p.layout.cut ? 'yes' : 'no'}|`,
-    `|Logo | ${p.layout.logo ? 'yes' : 'none'}|`,
-    '{w:auto}',
-    '-',
-    `|${ruler}`,
-    '|Normal "bold" _underlined_ `inverted`',
-    '^^Double size',
-    '-',
-    `${esc(p.when)}`,
-    'If you can read every line, the printer is set up right.',
-    '',
-  ].join('\n');
+  const doc = new ReceiptLayout(p.layout.cpl)
+    .center(p.storeName || 'Ringup', { big: true })
+    .center('TEST PRINT', { bold: true })
+    .blank()
+    .fact('Printer', p.printerName)
+    .fact('Address', p.address)
+    .row('Paper', `${p.layout.paperMm} mm`)
+    .row('Characters per line', String(p.layout.cpl))
+    .row('Cut', p.layout.cut ? 'yes' : 'no')
+    .row('Logo', p.layout.logo ? 'yes' : 'none')
+    .rule()
+    .text(ruler)
+    .rule()
+    .center(p.when)
+    .text('If you can read every line, the printer is set up right.');
+  // The styles line is markup on purpose (bold, underline, inverted, double size).
+  return `${doc.toString()}|Normal "bold" _underlined_ \`inverted\`\n^^^Double size\n`;
 }

@@ -12,8 +12,8 @@ import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages'
 import { ReceiptPrinterDriver, printerCondition } from '../../electron/devices/printer-driver';
 import { encodeReceipt, receiptText, type PrinterLayout } from '../../electron/devices/receipt-encoding';
 import { PrinterSimulator } from '../../electron/devices/sim/printer-simulator';
-import { cartReceiptDocument, saleReceiptDocument } from '../../shared/receipts/receipt-document';
-import { STORE, cafeCart, cardSale, formatTime } from '../helpers/receipt-fixtures';
+import { cartReceiptDocument, dayReportDocument, payLinkReceiptDocument, saleReceiptDocument } from '../../shared/receipts/receipt-document';
+import { STORE, cafeCart, cardSale, formatTime, zReport } from '../helpers/receipt-fixtures';
 import { rejectionOf } from '../helpers/rejection';
 import { socatPair, type PtyPair } from './helpers/socat-pair';
 
@@ -36,7 +36,9 @@ describe('receipt printer over TCP (raw port 9100 protocol)', () => {
   let port: number;
   let driver: ReceiptPrinterDriver;
   beforeEach(async () => {
-    sim = new PrinterSimulator({ outDir: join(root, 'test/output/printer-tcp') });
+    // A folder per test, so one test's receipt-001.png never overwrites another's.
+    const name = (expect.getState().currentTestName ?? 'test').split('>').pop()!.trim().slice(0, 40).replace(/[^a-z0-9]+/gi, '-');
+    sim = new PrinterSimulator({ outDir: join(root, 'test/output/printer-tcp', name) });
     port = await sim.listenTcp(0);
     driver = new ReceiptPrinterDriver({ connect: () => openTcpLink('127.0.0.1', port), statusTimeoutMs: 1000 });
   });
@@ -61,6 +63,23 @@ describe('receipt printer over TCP (raw port 9100 protocol)', () => {
     expect(first!.cut).toBe(true);
     expect(first!.png).toMatch(/receipt-001\.png$/);
     expect(sim.unknown).toEqual([]);
+  });
+
+  it('prints every kind the counter prints: sale (merchant copy), refund, pay link, X and Z report', async () => {
+    const o = { copy: 'merchant', width: 48, formatTime } as const;
+    const docs = [
+      saleReceiptDocument(cardSale(), STORE, o),
+      saleReceiptDocument(cardSale({ kind: 'refund', amountCents: 525, previousTransactionId: 'tx-0000-0000-0000-00000042', signatureLine: false }), STORE, o),
+      payLinkReceiptDocument(cardSale({ amountCents: 4000, requestedCents: 4000, taxCents: 0, tipCents: 0, entryMode: 'keyed', emv: null }), { description: 'Catering deposit', amountCents: 10_000, remainingCents: 6_000 }, STORE, { ...o, copy: 'customer' }),
+      dayReportDocument({ ...zReport(), kind: 'x', number: null, cashCount: undefined }, o),
+      dayReportDocument(zReport(), o),
+    ];
+    for (const doc of docs) await driver.print(encodeReceipt(doc, LAYOUT));
+    const printed = sim.receipts();
+    expect(printed).toHaveLength(docs.length);
+    docs.forEach((doc, i) => expectOnPaper(doc, printed[i]!.text));
+    expect(printed[3]!.text).toContain('X REPORT - THE DAY SO FAR');
+    expect(printed[4]!.text).toContain('Z REPORT 42 - DAY CLOSED');
   });
 
   it('reports each state from the real-time status bytes', async () => {

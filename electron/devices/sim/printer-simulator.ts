@@ -58,6 +58,8 @@ export class PrinterSimulator {
   silent = false;
   /** Called as each receipt is cut (the CLI prints "receipt N → path.png"; a test can end the roll there). */
   onReceipt: ((r: SimReceipt, index: number) => void) | null = null;
+  /** Called on each drawer kick (the CLI prints "drawer opened"). */
+  onDrawerKick: (() => void) | null = null;
 
   constructor(private readonly opts: PrinterSimulatorOptions = {}) {
     this.paperMm = opts.paperMm ?? 80;
@@ -165,6 +167,7 @@ export class PrinterSimulator {
   private kick(p: number[]): void {
     this.kicks.push({ pin: (p[0] ?? 0) % 48 === 0 ? 2 : 5, onMs: (p[1] ?? 0) * 2, offMs: (p[2] ?? 0) * 2 });
     this.drawerOpen = true;
+    this.onDrawerKick?.();
   }
 
   private keep(r: PrintedReceipt): void {

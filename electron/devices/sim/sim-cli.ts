@@ -92,24 +92,17 @@ interface PrinterCommand {
   online?: unknown;
 }
 
-/** Applies one stdin command to the printer; answers what was wrong with it, or null. */
+/** Applies one stdin command to the printer, all of it or (when a part is wrong) none; answers what was wrong, or null. */
 function applyPrinterCommand(sim: PrinterSimulator, msg: PrinterCommand): string | null {
-  if (msg.paper !== undefined) {
-    if (msg.paper !== 'ok' && msg.paper !== 'near-end' && msg.paper !== 'out') return 'paper is "ok", "near-end" or "out"';
-    sim.paper = msg.paper;
-  }
-  if (msg.cover !== undefined) {
-    if (msg.cover !== 'open' && msg.cover !== 'closed') return 'cover is "open" or "closed"';
-    sim.coverOpen = msg.cover === 'open';
-  }
-  if (msg.drawer !== undefined) {
-    if (msg.drawer !== 'closed') return 'the drawer can only be pushed "closed" (a kick opens it)';
-    sim.closeDrawer();
-  }
-  if (msg.online !== undefined) {
-    if (typeof msg.online !== 'boolean') return 'online is true or false';
-    sim.online = msg.online;
-  }
+  const { paper, cover, drawer, online } = msg;
+  if (paper !== undefined && paper !== 'ok' && paper !== 'near-end' && paper !== 'out') return 'paper is "ok", "near-end" or "out"';
+  if (cover !== undefined && cover !== 'open' && cover !== 'closed') return 'cover is "open" or "closed"';
+  if (drawer !== undefined && drawer !== 'closed') return 'the drawer can only be pushed "closed" (a kick opens it)';
+  if (online !== undefined && typeof online !== 'boolean') return 'online is true or false';
+  if (paper !== undefined) sim.paper = paper;
+  if (cover !== undefined) sim.coverOpen = cover === 'open';
+  if (drawer !== undefined) sim.closeDrawer();
+  if (online !== undefined) sim.online = online;
   return null;
 }
 
@@ -119,13 +112,13 @@ async function runPrinter(serial: string | undefined, tcp: string | undefined): 
   const level = arg('drawer-open-level') ?? 'low';
   if (level !== 'low' && level !== 'high') throw new Error('--drawer-open-level is low or high');
   const outDir = arg('out') ?? 'printer-output';
-  let kicks = 0;
   const sim = new PrinterSimulator({
     paperMm: paper === '80' ? 80 : 58,
     outDir,
     drawerOpenLevel: level,
   });
   sim.onReceipt = (r, n) => console.log(`receipt ${n} → ${r.png ?? '(no file)'}`);
+  sim.onDrawerKick = () => console.log('drawer opened');
   if (serial) {
     await sim.attachSerial(serial);
     console.log(`printer simulator on serial ${serial}`);
@@ -133,13 +126,6 @@ async function runPrinter(serial: string | undefined, tcp: string | undefined): 
     const port = await sim.listenTcp(Number(tcp ?? 9100));
     console.log(`printer simulator on tcp 127.0.0.1:${port}`);
   }
-  // A kick is seen on the next command or every half second (no event from the simulator for it).
-  setInterval(() => {
-    if (sim.kicks.length > kicks) {
-      kicks = sim.kicks.length;
-      console.log('drawer opened');
-    }
-  }, 500).unref();
   createInterface({ input: process.stdin }).on('line', (line) => {
     let msg: PrinterCommand;
     try {

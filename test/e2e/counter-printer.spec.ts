@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { PrinterSimulator } from '../../electron/devices/sim/printer-simulator';
 import { DEVICE_SIMULATOR_ENV, ROOT, SCREENSHOT_DIR, expect, shot, startHostProcess, stopHostProcess, test, type HostInfo } from './fixtures';
 import { managerLoadsCatalogue } from './helpers/catalogue';
-import { expectAccessible, openApp, signIn, USERS } from './helpers/counter';
+import { expectAccessible, openApp, openTransaction, ringUpKeyedSale, signIn, USERS } from './helpers/counter';
 import { openManageTile } from './helpers/manager';
 
 const PAPER_DIR = join(ROOT, 'test', 'output', 'printer');
@@ -164,4 +164,24 @@ test('"No sale" opens the drawer for a manager; left open past the store setting
   await openManageTile(page, 'Audit log');
   await expect(page.getByText('cash drawer opened with no sale').first()).toBeVisible();
   await expect(page.getByText(/the cash drawer has been open longer than 10 s/).first()).toBeVisible();
+});
+
+test('Reprint in Transactions prints a keyed sale again, with the merchant copy its signature line calls for', async ({ page }) => {
+  await openApp(page, host);
+  await signIn(page, USERS.cashier);
+  await ringUpKeyedSale(page, { amountDigits: '1234' });
+  await expect(page.getByTestId('result-title')).toHaveText('Approved');
+  const detail = await openTransaction(page, '$12.34');
+  const before = receiptCount();
+  await detail.getByTestId('reprint-receipt').click();
+  await expect(detail.getByTestId('print-note')).toHaveText('Printed (2 copies).');
+  expect(receiptCount()).toBe(before + 2);
+  const [customer, merchant] = sim.receipts().slice(before).map((r) => r.text);
+  expect(customer).toContain('Customer copy');
+  expect(customer).not.toContain('Signature');
+  expect(merchant).toContain('Merchant copy');
+  expect(merchant).toContain('Signature');
+  await expectAccessible(page, 'transactions, reprinted');
+  await shot(page, 'printer-09-transactions-reprinted');
+  copyFileSync(sim.receipts().at(-1)!.png!, join(SCREENSHOT_DIR, 'printer-10-paper-merchant-copy.png'));
 });

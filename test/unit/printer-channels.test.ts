@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCanvas } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { devicePlacesFromEnv } from '../../electron/devices/device-places';
 import { PrinterSimulator } from '../../electron/devices/sim/printer-simulator';
@@ -138,5 +139,22 @@ describe('the receipt printer and the cash drawer through the core', () => {
     const text = sim.receipts().slice(before).map((r) => r.text).join('\n');
     expect(text).toContain('PAY LINK PAYMENT');
     expect(text).toContain('Cake deposit');
+  });
+
+  it('a logo is fitted to the paper when saved and prints on top; a file that is no picture is refused in words', async () => {
+    await h.signInAs('Morgan', '1234');
+    const canvas = createCanvas(120, 40);
+    const ctx = canvas.getContext('2d');
+    ctx.fillStyle = '#000';
+    ctx.fillRect(10, 10, 100, 20);
+    const logo = `data:image/png;base64,${canvas.toBuffer('image/png').toString('base64')}`;
+    const [saved] = value(await h.call('printers:list'));
+    const bad = await h.call('printers:save', { id: saved!.id, printer: { ...printer(port), logo: 'data:image/png;base64,bm90IGEgcGljdHVyZQ==' } });
+    expect(bad.ok ? null : bad.error.message).toBe('The logo is not a PNG image the printer can print. Choose a PNG file.');
+    const withLogo = value(await h.call('printers:save', { id: saved!.id, printer: { ...printer(port), logo } }));
+    expect(withLogo.logo).toMatch(/^data:image\/png;base64,/);
+    const { id: _id, ...settings } = withLogo;
+    value(await h.call('printers:test-print', settings));
+    expect(paperText().at(-1)).toMatch(/^\[image \d+×\d+\]/);
   });
 });

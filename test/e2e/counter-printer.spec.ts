@@ -181,6 +181,8 @@ test('Reprint in Transactions prints a keyed sale again, with the merchant copy 
   expect(customer).not.toContain('Signature');
   expect(merchant).toContain('Merchant copy');
   expect(merchant).toContain('Signature');
+  // Asked for, the merchant's copy comes too (here it is due anyway: the same two copies).
+  await expect(detail.getByTestId('reprint-both-copies')).toBeVisible();
   await expectAccessible(page, 'transactions, reprinted');
   await shot(page, 'printer-09-transactions-reprinted');
   copyFileSync(sim.receipts().at(-1)!.png!, join(SCREENSHOT_DIR, 'printer-10-paper-merchant-copy.png'));

@@ -10,6 +10,7 @@ import { formatMoney } from '../../../shared/payments/money';
 import { money, parseTypedAmount } from '../ui/money-format';
 import { printReceipt, type PrintNote } from '../receipts/print-receipt';
 import { PrintNoteLine } from '../receipts/print-note';
+import { usePrinterStatusStore } from '../devices/printer-status-store';
 import { dateAndTime } from '../ui/time-format';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSaleStore } from '../sales/sale-store';
@@ -44,6 +45,8 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [printNote, setPrintNote] = useState<PrintNote | null>(null);
+  // On a receipt printer the merchant's copy can be asked for too (it prints by itself when a signature line is due).
+  const onPrinter = usePrinterStatusStore((s) => (s.status?.state ?? 'none') !== 'none');
   const config = useSaleStore((s) => s.config);
 
   useEffect(() => {
@@ -250,6 +253,11 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
         <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintNote)} data-testid="reprint-receipt">
           Reprint receipt
         </button>
+        {onPrinter && (
+          <button type="button" className="btn btn-quiet btn-lg" onClick={() => void printReceipt(t.id, true).then(setPrintNote)} data-testid="reprint-both-copies">
+            Both copies
+          </button>
+        )}
         <PrintNoteLine note={printNote} />
         <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
         <div className="print-only">

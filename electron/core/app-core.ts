@@ -29,6 +29,9 @@ import { openPosDatabase, startPosCheckpointer } from './platform/pos-database';
 import { createDevicesHandlers } from './devices/devices';
 import { devicePlacesFromEnv, type DevicePlaces } from '../devices/device-places';
 import { createBarcodeHandlers } from './barcode/barcode-handlers';
+import { startPrinting } from './printers/printing';
+import { receiptPrintPrinterFirst, reportPrintPrinterFirst } from './printers/printer-first';
+import { payLinkFacts } from './printers/pay-link-facts';
 import { createSalesHandlers } from './sales/sales';
 import { Catalogue } from './catalogue/catalogue';
 import { createCatalogueHandlers } from './catalogue/catalogue-handlers';
@@ -89,6 +92,8 @@ export interface CoreOptions {
   lostSweepMs?: number;
   /** How often to re-check the counter's terminal, ms (0 disables the timer; default 10 s). */
   deviceStatusIntervalMs?: number;
+  /** How often to ask the receipt printer its status, ms (0 disables the timer; default 3 s; RINGUP_PRINTER_STATUS_MS in the node host). */
+  printerStatusIntervalMs?: number;
   /** Per-request timeout of the gateway client, ms (default 10 s; RINGUP_GATEWAY_TIMEOUT_MS in the node host). */
   gatewayTimeoutMs?: number;
   /** The store settings (tests pass their own; default: the store settings saved in the app database). */
@@ -344,6 +349,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...(opts.oauthTimeoutMs ? { loopbackTimeoutMs: opts.oauthTimeoutMs } : {}),
   });
 
+  // The receipt printer and cash drawer (issue 23): its channels, status watcher and print queue (printers/printing.ts).
+  const printing = startPrinting({
+    db,
+    events,
+    audit,
+    users,
+    places: opts.devicePlaces ?? devicePlacesFromEnv(process.env),
+    settings,
+    // A paid cart's receipt, read as its channel reads it (inner, below; called only once the core runs).
+    cartReceipt: (cartId) => inner['cart:receipt']({ cartId }),
+    ...(opts.printerStatusIntervalMs !== undefined ? { intervalMs: opts.printerStatusIntervalMs } : {}),
+  });
   const catalogue = new Catalogue(db);
   const cartLinks = { statusOfTransaction: (id: string) => carts.statusOfTransaction(id), tenderVoided: (id: string) => carts.tenderVoided(id) };
   const sales = createSalesHandlers({
@@ -361,6 +378,18 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     refs,
     lost,
     ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
+  });
+  const reports = createReportsHandlers({
+    client,
+    users,
+    db,
+    locationId,
+    store: () => {
+      const st = settings();
+      return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
+    },
+    ...(opts.printReport ? { printReport: opts.printReport } : {}),
+    figures: reportFigures,
   });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
   // The customer display (issue 23, point 4): fed by the counter's answers and the core's own events, never polled.
@@ -380,18 +409,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...vault,
     ...createRecurringHandlers({ client, locationId }),
     ...createBillingLinksHandlers({ client, locationId }),
-    ...createReportsHandlers({
-      client,
-      users,
-      db,
-      locationId,
-      store: () => {
-        const st = settings();
-        return { name: st.storeName, address: st.storeAddress, phone: st.storePhone };
-      },
-      ...(opts.printReport ? { printReport: opts.printReport } : {}),
-      figures: reportFigures,
-    }),
+    ...reports,
+    // Issue 23: on the receipt printer when one is registered, else as the shell or the browser prints.
+    'receipt:print': receiptPrintPrinterFirst(printing, { view: (id) => sales['transactions:view']({ id }), payLink: (id) => payLinkFacts(coreClient, id) }, sales['receipt:print']),
+    'reports:print': reportPrintPrinterFirst(printing, reports, reports['reports:print']),
     ...createSettingsHandlers({ users, settings: storeSettings, events }),
     ...createAuditHandlers(audit),
     ...createOutboxHandlers({ client, locationId }),
@@ -415,6 +436,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     }),
     ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, catalogue }),
+    ...printing.handlers,
     ...createTenderHandlers({
       db,
       users,
@@ -464,6 +486,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
       await forwarder.idle();
       closeDevices();
       await barcode.close();
+      await printing.close();
       closeOAuth();
       users.close();
       await engine?.close();

@@ -26,6 +26,13 @@ export const DEVICE_MSG = {
   MICR_FORMAT: 'The MICR line has no routing number between transit symbols.',
   MICR_ROUTING: 'The routing number on the check fails its checksum. Scan it again or key the numbers.',
   MICR_ACCOUNT: 'The account number on the check must be 4 to 17 digits.',
+  /** Receipt printers (printer-driver.ts): the receipt was not printed and the caller keeps it to print again. */
+  PRINTER_OFFLINE: 'The receipt printer does not answer. Check that it is on, has its cable in, and its address is right; the receipt is kept and prints when it is back.',
+  PRINTER_PAPER_OUT: 'The receipt printer is out of paper. Put in a new roll and close the cover; the receipt is kept and prints then.',
+  PRINTER_COVER_OPEN: "The receipt printer's cover is open. Close it; the receipt is kept and prints then.",
+  PRINTER_NOT_READY: 'The receipt printer is not ready (it reports an error). Turn it off and on again; the receipt is kept and prints when it is ready.',
+  PRINTER_STOPPED: 'The receipt printer stopped while printing (out of paper, cover opened or switched off). The receipt may be cut short, so it is kept to print again.',
+  PRINTER_BAD_IMAGE: 'The logo is not a PNG image the printer can print. Choose a PNG file.',
 } as const;
 
 export type DeviceErrorCode =
@@ -41,7 +48,9 @@ export type DeviceErrorCode =
   | 'unreadable'
   | 'fault'
   /** A TLS terminal that is not the one pinned (terminal-tls.ts). */
-  | 'untrusted';
+  | 'untrusted'
+  /** Receipt printers: the printer cannot print now (offline, out of paper, cover open, error). */
+  | 'printer_not_ready';
 
 export class DeviceError extends Error {
   constructor(

@@ -38,6 +38,8 @@ export const AUDIT_KINDS = [
   'pay-link',
   'level3',
   'offline-forward',
+  'no-sale',
+  'drawer-left-open',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -75,4 +77,6 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'pay-link': 'Pay link or invoice',
   level3: 'Level 3 data saved',
   'offline-forward': 'Offline sales sent now',
+  'no-sale': 'No sale (drawer opened)',
+  'drawer-left-open': 'Drawer left open',
 };

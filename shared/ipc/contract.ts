@@ -42,6 +42,7 @@ import { catalogueHandlers, type CatalogueResults } from './catalogue';
 import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 import { displayEventNames, displayHandlers, type DisplayEventPayloads, type DisplayResults } from './display';
 import { barcodeScannersEventNames, barcodeScannersHandlers, type BarcodeScannersEventPayloads, type BarcodeScannersResults } from './barcode-scanners';
+import { printersEventNames, printersHandlers, type PrintersEventPayloads, type PrintersResults } from './printers';
 
 export * from './common';
 export * from './channel-declaration';
@@ -70,10 +71,11 @@ export * from './catalogue';
 export * from './cart';
 export * from './display';
 export * from './barcode-scanners';
+export * from './printers';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers, barcodeScannersHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers, barcodeScannersHandlers, printersHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -117,6 +119,7 @@ export const channelDeclarations = {
   ...cartHandlers,
   ...displayHandlers,
   ...barcodeScannersHandlers,
+  ...printersHandlers,
 } as const satisfies ChannelDeclarations;
 
 type Declared = typeof channelDeclarations;
@@ -146,7 +149,8 @@ export interface HandlerResults
     CatalogueResults,
     CartResults,
     DisplayResults,
-    BarcodeScannersResults {}
+    BarcodeScannersResults,
+    PrintersResults {}
 
 export type Channel = keyof Declared;
 
@@ -175,7 +179,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads, PrintersEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -205,4 +209,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames, ...printersEventNames];

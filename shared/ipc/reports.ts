@@ -6,6 +6,7 @@
  * app's own drawer records; the all-tenders lines add the two.
  */
 import { z } from 'zod';
+import type { PrintOutcome } from './printers';
 import type { BreakdownRow, MoneyLine, MoneyTotals } from './batches';
 import { centsSchema } from './common';
 import { MANAGER, audits, type ChannelDeclarations } from './channel-declaration';
@@ -165,5 +166,6 @@ export interface ReportsResults {
   'reports:z': DayReport;
   'reports:z-list': ZReportEntry[];
   'reports:z-view': DayReport;
-  'reports:print': { savedTo: string | null };
+  /** `printer`: printed on (or waiting for) the receipt printer, for an 80 mm report when one is registered (issue 23). */
+  'reports:print': { savedTo: string | null; printer?: PrintOutcome };
 }

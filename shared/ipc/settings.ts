@@ -66,6 +66,8 @@ export const storeSettingsSchema = z
     offlineExpiryHours: z.number().int().min(1, 'The expiry is at least 1 hour.').max(168, 'The expiry is at most 168 hours (7 days).'),
     /** The alert shows this many hours before a queued sale expires. */
     offlineAlertHours: z.number().int().min(1, 'The alert is at least 1 hour ahead.').max(168, 'The alert is at most 168 hours ahead.'),
+    /** The cash drawer seen open longer than this is flagged in the status bar and the audit log (issue 23, point 2). */
+    drawerOpenAlertSeconds: z.number().int('Type a whole number of seconds.').min(10, 'The drawer check is at least 10 seconds.').max(3600, 'The drawer check is at most 3600 seconds (1 hour).'),
   })
   .refine((s) => s.confirmAboveCents <= s.hardCapCents, {
     message: 'The confirmation threshold must not be above the hard cap.',
@@ -104,6 +106,7 @@ export const DEFAULT_STORE_SETTINGS: StoreSettings = {
   offlineApprovalAboveCents: 0,
   offlineExpiryHours: 72,
   offlineAlertHours: 24,
+  drawerOpenAlertSeconds: 60,
 };
 
 /* ---------- the `settings:*` channels ---------- */

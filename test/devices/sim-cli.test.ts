@@ -1,6 +1,8 @@
 /**
  * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH` and `npm run
  * sim:barcode -- --serial PATH`: the CLI,
+ * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH` and
+ * `npm run sim:printer -- --tcp PORT | --serial PATH --out DIR`: the CLI,
  * bundled the way the build bundles it, run as a real process, scripted through its stdin,
  * driven by the real drivers over TCP and a socat pseudo-terminal.
  */
@@ -17,6 +19,10 @@ import { openSerialLink, openTcpLink, openTlsLink } from '../../electron/devices
 import { FINGERPRINT_PATTERN } from '../../shared/payments/terminal-fingerprint';
 import { DEVICE_MSG, DeviceError } from '../../electron/devices/device-messages';
 import { TerminalDriver } from '../../electron/devices/terminal-driver';
+import { ReceiptPrinterDriver, printerCondition } from '../../electron/devices/printer-driver';
+import { encodeReceipt } from '../../electron/devices/receipt-encoding';
+import { saleReceiptDocument } from '../../shared/receipts/receipt-document';
+import { STORE, cardSale, formatTime } from '../helpers/receipt-fixtures';
 import { socatPair } from './helpers/socat-pair';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -114,6 +120,57 @@ describe('simulator CLI', () => {
     } finally {
       await stop(sim.child);
       await pty.close();
+  it('printer over TCP: a receipt cut is announced with its PNG; paper, cover and drawer scripted on stdin', async () => {
+    const out = join(outDir, `sim-cli-printer-${process.pid}`);
+    const sim = await start(['printer', '--tcp', '0', '--out', out]);
+    try {
+      expect(sim.first).toMatch(/^printer simulator on tcp 127\.0\.0\.1:\d+$/);
+      const port = Number(/:(\d+)$/.exec(sim.first)?.[1]);
+      const d = new ReceiptPrinterDriver({ connect: () => openTcpLink('127.0.0.1', port), statusTimeoutMs: 2000 });
+      await d.print(encodeReceipt(saleReceiptDocument(cardSale(), STORE, { copy: 'customer', width: 48, formatTime }), { paperMm: 80, cpl: 48, cut: true, logo: null }));
+      expect(await sim.next()).toBe(`receipt 1 → ${join(out, 'receipt-001.png')}`);
+      sim.child.stdin!.write('{"paper": "out"}\n');
+      expect(await sim.next()).toBe('ok');
+      expect(printerCondition(await d.status())).toBe('out-of-paper');
+      sim.child.stdin!.write('{"paper": "ok", "cover": "open"}\n');
+      expect(await sim.next()).toBe('ok');
+      expect(printerCondition(await d.status())).toBe('cover-open');
+      sim.child.stdin!.write('{"cover": "closed", "online": false}\n');
+      expect(await sim.next()).toBe('ok');
+      expect(printerCondition(await d.status())).toBe('offline');
+      // A command with a wrong part changes nothing: the printer stays offline.
+      sim.child.stdin!.write('{"online": true, "paper": "soggy"}\n');
+      expect(await sim.next()).toBe('not done: paper is "ok", "near-end" or "out"');
+      expect(printerCondition(await d.status())).toBe('offline');
+      sim.child.stdin!.write('{"online": true}\n');
+      expect(await sim.next()).toBe('ok');
+      await d.kickDrawer();
+      expect(await sim.next()).toBe('drawer opened');
+      expect((await d.status()).drawerOpen).toBe(true);
+      sim.child.stdin!.write('{"drawer": "closed"}\n');
+      expect(await sim.next()).toBe('ok');
+      expect((await d.status()).drawerOpen).toBe(false);
+      await d.close();
+    } finally {
+      await stop(sim.child);
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('printer on a socat pseudo-terminal at 58 mm', async () => {
+    const pty = await socatPair();
+    const out = join(outDir, `sim-cli-printer-serial-${process.pid}`);
+    const sim = await start(['printer', '--serial', pty.b, '--paper', '58', '--out', out]);
+    try {
+      expect(sim.first).toBe(`printer simulator on serial ${pty.b}`);
+      const d = new ReceiptPrinterDriver({ connect: () => openSerialLink(pty.a), statusTimeoutMs: 2000 });
+      await d.print(encodeReceipt(saleReceiptDocument(cardSale(), STORE, { copy: 'merchant', width: 32, formatTime }), { paperMm: 58, cpl: 32, cut: true, logo: null }));
+      expect(await sim.next()).toMatch(/^receipt 1 → .*receipt-001\.png$/);
+      await d.close();
+    } finally {
+      await stop(sim.child);
+      await pty.close();
+      rmSync(out, { recursive: true, force: true });
     }
   });
 });

@@ -217,6 +217,11 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'barcode:save',
         'barcode:remove',
         'barcode:test',
+        'printers:list',
+        'printers:save',
+        'printers:remove',
+        'printers:test-print',
+        'printers:status',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

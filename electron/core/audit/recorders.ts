@@ -278,6 +278,13 @@ export function createRecorders(deps: RecorderDeps): AuditRecorders {
     'devices:scanner-save': just(({ arg, value }) => ({ kind: 'device-change', detail: `check scanner "${value.title}" (serial ${value.serialNumber}) ${arg.id ? 'changed' : 'added'}, at ${value.path}` })),
     'barcode:save': just(({ arg, value }) => ({ kind: 'device-change', detail: `barcode scanner "${value.name}" ${arg.id ? 'changed' : 'added'}, at ${value.path}, ${value.baud} baud` })),
     'barcode:remove': just(({ value }) => ({ kind: 'device-change', detail: `barcode scanner "${value.name}" removed (was at ${value.path})` })),
+    // Issue 23: receipt printers and the drawer on their kick port.
+    'printers:save': just(({ arg, value }) => ({
+      kind: 'device-change',
+      detail: `receipt printer "${value.name}" ${arg.id ? 'changed' : 'added'}, at ${value.address.kind === 'tcp' ? `${value.address.host}:${value.address.port}` : `${value.address.path} (${value.address.baud} baud)`}, ${value.paper}, ${value.charsPerLine} characters a line${value.active ? '' : ', not in use'}`,
+    })),
+    'printers:remove': just(({ value }) => ({ kind: 'device-change', detail: `receipt printer "${value.name}" removed` })),
+    'printers:no-sale': just(({ value, caller }) => ({ kind: 'no-sale', detail: `cash drawer opened with no sale${approvedBy(value.approvedBy, caller)}` })),
 
     /* ---------- catalogue ---------- */
     'catalogue:add': just(({ value }) => ({ kind: 'catalogue-change', detail: `added ${value.name}${value.sku ? ` (SKU ${value.sku})` : ''} at ${money(value.priceCents)}` })),

@@ -453,6 +453,39 @@ export const POS_MIGRATIONS: readonly string[] = [
      baud INTEGER NOT NULL CHECK (baud > 0),
      created_ts INTEGER NOT NULL
    );`,
+  // Receipt printers and their print queue (issue 23, points 1 and 2; electron/core/printers/).
+  // A printer is reached over TCP (host + port) or a serial port (path + baud); its logo is the
+  // PNG's bytes. A print job keeps the receipt's document (receiptline text, encoded to ESC/POS
+  // for the printer it goes to when it prints), never card data beyond what the receipt shows.
+  `CREATE TABLE printers (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('tcp', 'serial')),
+     host TEXT,
+     port INTEGER,
+     path TEXT,
+     baud INTEGER,
+     paper TEXT NOT NULL CHECK (paper IN ('80mm', '58mm')),
+     chars_per_line INTEGER NOT NULL,
+     cut INTEGER NOT NULL DEFAULT 1,
+     logo BLOB,
+     active INTEGER NOT NULL DEFAULT 1,
+     created_ts INTEGER NOT NULL
+   );
+   CREATE TABLE print_jobs (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     what TEXT NOT NULL,
+     ref TEXT,
+     copy TEXT CHECK (copy IN ('customer', 'merchant') OR copy IS NULL),
+     title TEXT NOT NULL,
+     document TEXT NOT NULL,
+     state TEXT NOT NULL DEFAULT 'waiting' CHECK (state IN ('waiting', 'printed')),
+     tries INTEGER NOT NULL DEFAULT 0,
+     last_error TEXT,
+     created_ts INTEGER NOT NULL,
+     printed_ts INTEGER
+   );
+   CREATE INDEX print_jobs_waiting ON print_jobs (seq) WHERE state = 'waiting';`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -6,6 +6,8 @@
  *                                                   or --tls --cert cert.pem --key key.pem to be given one)
  *   npm run sim:scanner  -- --serial /dev/pts/N [--micr "T072000326T 12345678U 1001"]
  *   npm run sim:barcode  -- --serial /dev/pts/N [--suffix cr|crlf] [--baud 9600]
+ *   npm run sim:printer  -- --tcp 9100 (or --serial /dev/pts/N) [--out ./printer-output] [--paper 80|58]
+ *                          [--drawer-open-level low|high]
  *
  * Options: --second-ms N scales a second (default 1000), --serial-number S.
  * With --tls the second line printed is the certificate's SHA-256 fingerprint, as a terminal
@@ -15,10 +17,14 @@
  *   {"presentCard": true} (the customer presents the card a {"script": {"card": "on-cue"}} waits with)
  * The barcode scanner takes no JSON: each line typed on its stdin is a code scanned (sent with
  * the suffix, CR by default), and it answers `scanned CODE`.
+ * The printer's stdin takes:
+ *    {"paper": "out"|"near-end"|"ok"}  {"cover": "open"|"closed"}  {"drawer": "closed"}  {"online": false}
+ * The printer prints "receipt N → path.png" as each receipt is cut, and "drawer opened" on a kick.
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { BarcodeSimulator, type BarcodeSuffix } from './barcode-simulator';
+import { PrinterSimulator } from './printer-simulator';
 import { ScannerSimulator } from './scanner-simulator';
 import { identityOf, selfSignedIdentity } from './self-signed-cert';
 import { TerminalSimulator } from './terminal-simulator';
@@ -91,10 +97,66 @@ async function main(): Promise<void> {
       sim.scan(code);
       console.log(`scanned ${code}`);
     });
+  } else if (kind === 'printer') {
+    await runPrinter(serial, tcp);
   } else {
-    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH | barcode --serial PATH [--suffix cr|crlf]');
+    console.error('usage: sim-cli terminal (--tcp PORT [--tls [--cert FILE --key FILE]] | --serial PATH) | scanner --serial PATH | barcode --serial PATH [--suffix cr|crlf] | printer (--tcp PORT | --serial PATH) [--out DIR] [--paper 80|58]');
     process.exit(2);
   }
+}
+
+interface PrinterCommand {
+  paper?: unknown;
+  cover?: unknown;
+  drawer?: unknown;
+  online?: unknown;
+}
+
+/** Applies one stdin command to the printer, all of it or (when a part is wrong) none; answers what was wrong, or null. */
+function applyPrinterCommand(sim: PrinterSimulator, msg: PrinterCommand): string | null {
+  const { paper, cover, drawer, online } = msg;
+  if (paper !== undefined && paper !== 'ok' && paper !== 'near-end' && paper !== 'out') return 'paper is "ok", "near-end" or "out"';
+  if (cover !== undefined && cover !== 'open' && cover !== 'closed') return 'cover is "open" or "closed"';
+  if (drawer !== undefined && drawer !== 'closed') return 'the drawer can only be pushed "closed" (a kick opens it)';
+  if (online !== undefined && typeof online !== 'boolean') return 'online is true or false';
+  if (paper !== undefined) sim.paper = paper;
+  if (cover !== undefined) sim.coverOpen = cover === 'open';
+  if (drawer !== undefined) sim.closeDrawer();
+  if (online !== undefined) sim.online = online;
+  return null;
+}
+
+async function runPrinter(serial: string | undefined, tcp: string | undefined): Promise<void> {
+  const paper = arg('paper') ?? '80';
+  if (paper !== '80' && paper !== '58') throw new Error('--paper is 80 or 58 (millimetres)');
+  const level = arg('drawer-open-level') ?? 'low';
+  if (level !== 'low' && level !== 'high') throw new Error('--drawer-open-level is low or high');
+  const outDir = arg('out') ?? 'printer-output';
+  const sim = new PrinterSimulator({
+    paperMm: paper === '80' ? 80 : 58,
+    outDir,
+    drawerOpenLevel: level,
+  });
+  sim.onReceipt = (r, n) => console.log(`receipt ${n} → ${r.png ?? '(no file)'}`);
+  sim.onDrawerKick = () => console.log('drawer opened');
+  if (serial) {
+    await sim.attachSerial(serial);
+    console.log(`printer simulator on serial ${serial}`);
+  } else {
+    const port = await sim.listenTcp(Number(tcp ?? 9100));
+    console.log(`printer simulator on tcp 127.0.0.1:${port}`);
+  }
+  createInterface({ input: process.stdin }).on('line', (line) => {
+    let msg: PrinterCommand;
+    try {
+      msg = JSON.parse(line) as PrinterCommand;
+    } catch {
+      console.log('not JSON: ignored');
+      return;
+    }
+    const wrong = typeof msg === 'object' && msg !== null ? applyPrinterCommand(sim, msg) : 'send a JSON object';
+    console.log(wrong ? `not done: ${wrong}` : 'ok');
+  });
 }
 
 main().catch((e: unknown) => {

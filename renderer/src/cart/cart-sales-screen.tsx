@@ -10,6 +10,8 @@
  * collecting it).
  * Component state only: leaving the screen drops the selection.
  */
+import { useCartPrint } from '../receipts/use-cart-print';
+import { PrintNoteLine } from '../receipts/print-note';
 import { useCallback, useEffect, useState } from 'react';
 import type { CartReceiptData, CartSalesPage } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
@@ -32,6 +34,7 @@ export function CartSalesScreen() {
   const [list, setList] = useState<CartSalesPage | null>(null);
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<CartReceiptData | null>(null);
+  const cartPrint = useCartPrint(open?.cart.id ?? null);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async (pageNo: number) => {
@@ -147,10 +150,11 @@ export function CartSalesScreen() {
             Sale of {money(open.cart.totals.totalCents)}
           </h2>
           <div className="form-actions">
-            <button type="button" className="btn btn-primary btn-lg" onClick={() => window.print()}>
+            <button type="button" className="btn btn-primary btn-lg" onClick={cartPrint.print}>
               Print receipt
             </button>
           </div>
+          <PrintNoteLine note={cartPrint.note} />
           <CartReceiptSet data={open} header={receiptHeaderOf(config)} />
           <div className="panel">
             <CartReturnLines

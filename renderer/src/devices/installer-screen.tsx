@@ -1,28 +1,31 @@
 /**
  * Devices (installer and manager roles): the location's EMV terminals and check scanners, and
- * this register's serial barcode scanners, each opened in its editor; register new ones, test
- * them, send device terms.
+ * this register's receipt printers and serial barcode scanners, each opened in its editor;
+ * register new ones, test them, send device terms.
  */
 import { useEffect } from 'react';
 import { BarcodeScannerEditor } from './barcode-scanner-editor';
 import { BarcodeScannerList } from './barcode-scanner-list';
 import { useBarcodeScannersStore } from './barcode-scanners-store';
 import { ScannerEditor } from './scanner-editor';
+import { PrinterEditor } from './printer-editor';
+import { usePrinterStatusStore } from './printer-status-store';
 import { TerminalEditor } from './terminal-editor';
 import { useInstallerStore } from './installer-store';
 import { useTerminalStore } from './terminal-store';
 
 export function InstallerScreen() {
-  const { data, error, selection, load, select } = useInstallerStore();
   const barcodeScanners = useBarcodeScannersStore((b) => b.scanners);
   const loadBarcodeScanners = useBarcodeScannersStore((b) => b.load);
+  const { data, printers, error, selection, load, select } = useInstallerStore();
   useEffect(() => {
     void load();
   }, [load]);
-  const saved = (kind: 'terminal' | 'scanner') => (id: string) => {
+  const saved = (kind: 'terminal' | 'scanner' | 'printer') => (id: string) => {
     select({ kind, id });
     void load();
     void useTerminalStore.getState().load();
+    if (kind === 'printer') void usePrinterStatusStore.getState().load();
   };
 
   return (
@@ -61,6 +64,20 @@ export function InstallerScreen() {
           + Add a check scanner
         </button>
         <BarcodeScannerList selection={selection} select={select} />
+        <h2 className="device-group">Receipt printers</h2>
+        <ul className="device-items">
+          {printers.map((p) => (
+            <li key={p.id}>
+              <button type="button" className="device-item" aria-current={selection.kind === 'printer' && selection.id === p.id ? 'true' : undefined} onClick={() => select({ kind: 'printer', id: p.id })}>
+                <strong>{p.name}{p.active ? '' : ' (not in use)'}</strong>
+                <span className="muted mono">{p.address.kind === 'tcp' ? `${p.address.host}:${p.address.port}` : p.address.path} · {p.paper === '80mm' ? '80' : '58'} mm</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        <button type="button" className="btn btn-secondary btn-block" onClick={() => select({ kind: 'printer', id: null })} data-testid="add-printer">
+          + Add a printer
+        </button>
       </nav>
       <section className="panel device-editor" aria-label="Device settings">
         {!data ? (
@@ -77,6 +94,15 @@ export function InstallerScreen() {
               void loadBarcodeScanners();
             }}
             onLookAgain={() => void loadBarcodeScanners()}
+        ) : selection.kind === 'printer' ? (
+          <PrinterEditor
+            printer={printers.find((p) => p.id === selection.id)}
+            onSaved={saved('printer')}
+            onRemoved={() => {
+              select({ kind: 'printer', id: null });
+              void load();
+              void usePrinterStatusStore.getState().load();
+            }}
           />
         ) : selection.kind === 'terminal' ? (
           <TerminalEditor terminal={data.terminals.find((t) => t.id === selection.id)} data={data} onSaved={saved('terminal')} />

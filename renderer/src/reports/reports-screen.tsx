@@ -4,6 +4,7 @@
  * past Z reports, and printing on an 80 mm roll or A4 (a PDF in the desktop app, the
  * browser's print in the node host). Managers only; the core checks too.
  */
+import { noteOf } from '../receipts/print-receipt';
 import { useEffect, useState } from 'react';
 import { PAPER_SIZES, type PaperSize } from '../../../shared/ipc/contract';
 import { ConfirmDialog } from '../ui/confirm-dialog';
@@ -61,7 +62,8 @@ export function ReportsScreen() {
     setPrintNote(null);
     const name = st.report.kind === 'z' ? `z-report-${st.report.number}` : 'x-report';
     const r = await ringup.reportsPrint({ paper: st.paper, name });
-    if (r.ok) setPrintNote(r.value.savedTo ? `Saved as ${r.value.savedTo}` : null);
+    // On the receipt printer (80 mm, issue 23): printed, or waiting for the printer and why.
+    if (r.ok) setPrintNote(r.value.printer ? noteOf(r.value.printer).text : r.value.savedTo ? `Saved as ${r.value.savedTo}` : null);
     else if (r.error.code === 'use_browser_print') window.print();
     else setPrintNote(r.error.message);
   }

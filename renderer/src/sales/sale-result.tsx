@@ -5,7 +5,8 @@ import { EmailReceipt } from '../receipts/email-receipt';
 import { OfflineCustomer } from '../queue/offline-customer';
 import { receiptHeaderOf, ReceiptSet } from '../receipts/receipt';
 import { money } from '../ui/money-format';
-import { printReceipt } from '../receipts/print-receipt';
+import { printReceipt, type PrintNote } from '../receipts/print-receipt';
+import { PrintNoteLine } from '../receipts/print-note';
 import { isTypingTarget } from '../shell/shortcuts';
 import { useAcknowledgeShown } from '../queue/acknowledge-shown';
 import type { FirstCard } from './sale-store';
@@ -33,7 +34,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
   const partial = outcome.approved && t.partial;
   const restCents = t.requestedCents - t.amountCents;
   const headingRef = useRef<HTMLHeadingElement>(null);
-  const [printError, setPrintError] = useState<string | null>(null);
+  const [printNote, setPrintNote] = useState<PrintNote | null>(null);
   // A partial approval that paid part of a cart already paid is a return: a manager's PIN first (issue 20, point 4).
   const voiding = useApprovalRetry(onVoidPartial, () => undefined);
   // Approved offline (a keyed or terminal sale): once this shows it, the queue may send it (issue 20, point 3).
@@ -59,7 +60,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
         onNewSale();
       } else if (e.key === 'p' || e.key === 'P') {
         e.preventDefault();
-        void printReceipt(t.id).then(setPrintError);
+        void printReceipt(t.id).then(setPrintNote);
       }
     };
     window.addEventListener('keydown', onKey);
@@ -116,7 +117,7 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
               <button type="button" className="btn btn-primary btn-xl" onClick={onNewSale} aria-keyshortcuts="N">
                 New sale <kbd aria-hidden="true">N</kbd>
               </button>
-              <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)} aria-keyshortcuts="P">
+              <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintNote)} aria-keyshortcuts="P">
                 Print receipt <kbd aria-hidden="true">P</kbd>
               </button>
             </>
@@ -131,9 +132,10 @@ export function SaleResult({ outcome, config, firstCard, onNewSale, onHandedToCa
             </>
           )}
         </div>
-        {(printError ?? (voiding.asking ? null : voiding.error)) && (
+        <PrintNoteLine note={printNote} />
+        {!voiding.asking && voiding.error && (
           <p className="notice notice-error" role="alert">
-            {printError ?? voiding.error}
+            {voiding.error}
           </p>
         )}
         <VoidReturnApproval amount={money(t.amountCents)} retry={voiding} />

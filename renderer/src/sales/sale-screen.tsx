@@ -25,6 +25,8 @@ import { useAcknowledgeShown } from '../queue/acknowledge-shown';
 import { useWedgeScanner } from '../cart/use-wedge-scanner';
 import { useSerialScanner } from '../cart/use-serial-scanner';
 import { sayScanRefused, takeScannedCode } from '../cart/scanned-code';
+import { useCartPrint } from '../receipts/use-cart-print';
+import { PrintNoteLine } from '../receipts/print-note';
 
 /**
  * A keyed sale: amount on the keypad (or the keyboard), optional tax, a tip, the
@@ -105,6 +107,8 @@ export function SaleScreen() {
   const onScanRefused = useCallback((message: string) => void sayScanRefused(message, { open: scanOpen, note: (text) => useCartStore.setState({ scanNote: { added: false, text } }) }), [scanOpen]);
   useWedgeScanner({ enabled: scanOpen, onScan, readAmount, restoreAmount });
   useSerialScanner({ onScan, onRefused: onScanRefused });
+  // Issue 23: a paid cart's receipt prints by itself on the receipt printer, when one is registered.
+  const cartPrint = useCartPrint(cart.receipt?.id ?? null, true);
 
   if (cart.receipt) {
     return (
@@ -130,10 +134,11 @@ export function SaleScreen() {
             <button type="button" className="btn btn-primary btn-xl" onClick={() => void cart.newSale()} autoFocus>
               New sale
             </button>
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => window.print()}>
+            <button type="button" className="btn btn-secondary btn-lg" onClick={cartPrint.print}>
               Print receipt
             </button>
           </div>
+          <PrintNoteLine note={cartPrint.note} />
         </section>
         <CartReceiptSet data={cart.receiptData ?? { cart: cart.receipt, cashier: null, cards: {} }} header={receiptHeaderOf(config)} />
       </div>

@@ -28,6 +28,7 @@ export interface SettingsForm {
   hardCap: string;
   tipConfirmPercent: string;
   idleLockMinutes: string;
+  drawerOpenAlertSeconds: string;
   /* Offline sales (issue 13) */
   offlinePaymentCap: string;
   offlineTotalCap: string;
@@ -80,6 +81,7 @@ export function toForm(s: StoreSettings): SettingsForm {
     hardCap: formatMoney(s.hardCapCents),
     tipConfirmPercent: String(s.tipConfirmPercent),
     idleLockMinutes: String(s.idleLockMinutes),
+    drawerOpenAlertSeconds: String(s.drawerOpenAlertSeconds),
     offlinePaymentCap: formatMoney(s.offlinePaymentCapCents),
     offlineTotalCap: formatMoney(s.offlineTotalCapCents),
     offlineAllowKeyed: s.offlineAllowKeyed,
@@ -108,6 +110,7 @@ const FIELD_OF: Record<string, keyof SettingsForm> = {
   hardCapCents: 'hardCap',
   tipConfirmPercent: 'tipConfirmPercent',
   idleLockMinutes: 'idleLockMinutes',
+  drawerOpenAlertSeconds: 'drawerOpenAlertSeconds',
   offlinePaymentCapCents: 'offlinePaymentCap',
   offlineTotalCapCents: 'offlineTotalCap',
   offlineApprovalAboveCents: 'offlineApprovalAbove',
@@ -156,6 +159,7 @@ export function fromForm(f: SettingsForm): { settings: StoreSettings | null; err
     hardCapCents: cents('hardCap', f.hardCap),
     tipConfirmPercent: int('tipConfirmPercent', f.tipConfirmPercent),
     idleLockMinutes: int('idleLockMinutes', f.idleLockMinutes),
+    drawerOpenAlertSeconds: int('drawerOpenAlertSeconds', f.drawerOpenAlertSeconds),
     offlinePaymentCapCents: cents('offlinePaymentCap', f.offlinePaymentCap),
     offlineTotalCapCents: cents('offlineTotalCap', f.offlineTotalCap),
     offlineAllowKeyed: f.offlineAllowKeyed,

@@ -186,6 +186,7 @@ export function SettingsScreen() {
           {text('hardCap', 'Refuse sales above ($)', { inputMode: 'decimal' })}
           {text('tipConfirmPercent', 'Ask to confirm tips above', { inputMode: 'numeric', suffix: '%', hint: 'Share of the sale amount.' })}
           {text('idleLockMinutes', 'Lock the counter after', { inputMode: 'numeric', suffix: 'min', hint: 'Minutes without use before the sign-in screen returns.' })}
+          {text('drawerOpenAlertSeconds', 'Flag a drawer left open after', { inputMode: 'numeric', suffix: 's', hint: 'Seconds; the status bar warns and the audit log records it.' })}
         </div>
       </fieldset>
       <fieldset className="settings-group">

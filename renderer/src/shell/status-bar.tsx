@@ -2,6 +2,7 @@ import type { CoreStatus, Session } from '../../../shared/ipc/contract';
 import { ROLE_LABEL } from '../auth/role-label';
 import { StatusBarQueue } from './status-bar-queue';
 import { StatusBarTerminal } from './status-bar-terminal';
+import { StatusBarPrinter } from './status-bar-printer';
 
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
@@ -35,6 +36,7 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
       </span>
       <StatusBarTerminal session={session} />
       <StatusBarQueue session={session} />
+      <StatusBarPrinter session={session} />
       <span className="status-item status-right">Ringup {status?.version ?? ''}</span>
     </footer>
   );

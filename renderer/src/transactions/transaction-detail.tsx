@@ -8,7 +8,9 @@ import type { TransactionView } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { formatMoney } from '../../../shared/payments/money';
 import { money, parseTypedAmount } from '../ui/money-format';
-import { printReceipt } from '../receipts/print-receipt';
+import { printReceipt, type PrintNote } from '../receipts/print-receipt';
+import { PrintNoteLine } from '../receipts/print-note';
+import { usePrinterStatusStore } from '../devices/printer-status-store';
 import { dateAndTime } from '../ui/time-format';
 import { ConfirmDialog } from '../ui/confirm-dialog';
 import { useSaleStore } from '../sales/sale-store';
@@ -42,7 +44,9 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
   const [pending, setPending] = useState<Pending>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [printError, setPrintError] = useState<string | null>(null);
+  const [printNote, setPrintNote] = useState<PrintNote | null>(null);
+  // On a receipt printer the merchant's copy can be asked for too (it prints by itself when a signature line is due).
+  const onPrinter = usePrinterStatusStore((s) => (s.status?.state ?? 'none') !== 'none');
   const config = useSaleStore((s) => s.config);
 
   useEffect(() => {
@@ -50,6 +54,7 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
     setFormError(null);
   }, [t.id, t.refundableCents]);
   useEffect(() => setDone(null), [t.id]);
+  useEffect(() => setPrintNote(null), [t.id]);
   const panelRef = useRef<HTMLElement>(null);
   // Where the list and the detail stack (portrait), the detail comes into view where the finger picked the row.
   useEffect(() => {
@@ -244,14 +249,16 @@ export function TransactionDetail({ t, isManager, onChanged }: DetailProps) {
       <TransactionLinks t={t} isManager={isManager} header={receiptHeaderOf(config)} onOpen={(v) => useTransactionsStore.getState().select(v)} />
 
       <div className="receipt-actions">
-        <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintError)}>
-          Print receipt
+        {/* Reprint (issue 23): on the receipt printer when one is registered, the merchant's copy too when its signature line is due. */}
+        <button type="button" className="btn btn-secondary btn-lg" onClick={() => void printReceipt(t.id).then(setPrintNote)} data-testid="reprint-receipt">
+          Reprint receipt
         </button>
-        {printError && (
-          <p className="notice notice-error" role="alert">
-            {printError}
-          </p>
+        {onPrinter && (
+          <button type="button" className="btn btn-quiet btn-lg" onClick={() => void printReceipt(t.id, true).then(setPrintNote)} data-testid="reprint-both-copies">
+            Both copies
+          </button>
         )}
+        <PrintNoteLine note={printNote} />
         <EmailReceipt key={t.id} transactionId={t.id} initial={t.notificationEmail} />
         <div className="print-only">
           <ReceiptSet t={t} header={receiptHeaderOf(config)} />

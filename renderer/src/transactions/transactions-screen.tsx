@@ -1,3 +1,4 @@
+import { NoSaleButton } from '../devices/no-sale-button';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { FindForm } from './find-form';
 import { TransactionDetail } from './transaction-detail';
@@ -103,6 +104,8 @@ export function TransactionsScreen() {
             <button type="button" className="btn btn-secondary" onClick={() => useNavStore.getState().go('cartsales')}>
               Cart sales…
             </button>
+            {/* Issue 23: the drawer opened with no sale (a manager's, audited); only with a receipt printer. */}
+            <NoSaleButton />
             {mode === 'today' && (
               <button type="button" className="btn btn-quiet" onClick={() => void loadToday()} disabled={st.loading}>
                 {st.loading ? 'Loading…' : 'Refresh'}

@@ -1,8 +1,6 @@
 /**
- * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH` and `npm run
- * sim:barcode -- --serial PATH`: the CLI,
- * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH` and
- * `npm run sim:printer -- --tcp PORT | --serial PATH --out DIR`: the CLI,
+ * `npm run sim:terminal -- --tcp PORT`, `npm run sim:scanner -- --serial PATH`, `npm run
+ * sim:barcode -- --serial PATH` and `npm run sim:printer -- --tcp PORT | --serial PATH --out DIR`: the CLI,
  * bundled the way the build bundles it, run as a real process, scripted through its stdin,
  * driven by the real drivers over TCP and a socat pseudo-terminal.
  */
@@ -120,6 +118,9 @@ describe('simulator CLI', () => {
     } finally {
       await stop(sim.child);
       await pty.close();
+    }
+  });
+
   it('printer over TCP: a receipt cut is announced with its PNG; paper, cover and drawer scripted on stdin', async () => {
     const out = join(outDir, `sim-cli-printer-${process.pid}`);
     const sim = await start(['printer', '--tcp', '0', '--out', out]);

@@ -94,6 +94,7 @@ export function InstallerScreen() {
               void loadBarcodeScanners();
             }}
             onLookAgain={() => void loadBarcodeScanners()}
+          />
         ) : selection.kind === 'printer' ? (
           <PrinterEditor
             printer={printers.find((p) => p.id === selection.id)}

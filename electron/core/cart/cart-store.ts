@@ -10,7 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import { computeCart, type Discount } from '../../../shared/cart/cart-math';
 import { balanceCents, type SaleStatus, type Tender, type TenderState } from '../../../shared/cart/tender-machine';
-import type { CatalogueItem } from '../../../shared/ipc/catalogue';
+import type { CatalogueItem, LineChoice } from '../../../shared/ipc/catalogue';
+import { choiceKey, type ResolvedLine } from '../../../shared/cart/line-choice';
 import type { CartLineView, CartSaleRow, CartView } from '../../../shared/ipc/cart';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
@@ -39,6 +40,8 @@ interface LineRow {
   commodity_code: string;
   discount: string | null;
   refunded: number;
+  /** JSON of the LineChoice it was sold with (issue 23); null for a plain item or an open amount. */
+  choice: string | null;
 }
 interface TenderRow {
   id: string;
@@ -186,39 +189,45 @@ export class CartStore {
     return c.status === 'open' && !this.tenders(cartId).some((t) => t.status === 'approved' || t.status === 'pending');
   }
 
-  addItem(cartId: string, item: CatalogueItem, quantity: number): void {
-    // The same item again adds to its line (when that line has no discount of its own).
+  /**
+   * Adds an item as `line` says (its name, price and choice resolved by line-choice.ts). The
+   * same item with the same choice at the same price adds to its line (when that line has no
+   * discount of its own); a different choice is a line of its own.
+   */
+  addItem(cartId: string, item: CatalogueItem, quantity: number, line: ResolvedLine): void {
+    const key = choiceKey(line.choice);
     const same = this.db
-      .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ?')
-      .get(cartId, item.id, item.priceCents) as { id: string; quantity: number } | undefined;
+      .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ? AND choice IS ?')
+      .get(cartId, item.id, line.unitCents, key) as { id: string; quantity: number } | undefined;
     if (same) {
       this.db.prepare('UPDATE cart_lines SET quantity = ? WHERE id = ?').run(Math.min(9_999, same.quantity + quantity), same.id);
       return;
     }
     this.insertLine(cartId, {
       itemId: item.id,
-      name: item.name,
-      unitCents: item.priceCents,
+      name: line.name,
+      unitCents: line.unitCents,
       quantity,
       taxCategory: item.taxCategory,
-      productCode: item.productCode || item.sku,
+      productCode: line.productCode,
       unitCode: item.unitCode,
       commodityCode: item.commodityCode,
+      choice: line.choice,
     });
   }
 
   addOpen(cartId: string, name: string, amountCents: number, taxCategory: string): void {
-    this.insertLine(cartId, { itemId: null, name, unitCents: amountCents, quantity: 1, taxCategory, productCode: '', unitCode: 'EA', commodityCode: '' });
+    this.insertLine(cartId, { itemId: null, name, unitCents: amountCents, quantity: 1, taxCategory, productCode: '', unitCode: 'EA', commodityCode: '', choice: null });
   }
 
   private insertLine(cartId: string, l: Omit<CartLineView, 'id' | 'discount' | 'refunded'>): void {
     const seq = (this.db.prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS n FROM cart_lines WHERE cart_id = ?').get(cartId) as { n: number }).n;
     this.db
       .prepare(
-        `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code, choice)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode);
+      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode, choiceKey(l.choice));
   }
 
   hasLine(cartId: string, lineId: string): boolean {
@@ -371,6 +380,7 @@ export class CartStore {
       commodityCode: r.commodity_code,
       discount: parseDiscount(r.discount),
       refunded: r.refunded === 1,
+      choice: r.choice ? (JSON.parse(r.choice) as LineChoice) : null,
     }));
     const cartDiscount = parseDiscount(c.cart_discount);
     const totals = computeCart(lines, cartDiscount, this.taxRate);

@@ -4,6 +4,7 @@ import { tenderLabel } from '../../../shared/cart/tender-label';
 import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../ui/money-format';
 import { CartTaxAndTotal } from './cart-tax-total';
+import { LineModifiers } from './line-modifiers';
 import { Fact } from '../ui/fact';
 import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from '../receipts/receipt';
 
@@ -98,6 +99,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
             <tr key={l.id}>
               <td>
                 {l.name}
+                <LineModifiers choice={l.choice} />
                 {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && (
                   <div className="muted">
                     {l.discount?.kind === 'comp' ? DISCOUNT_COPY.compLabel : 'Discount'} −{money(t.lines[i]!.lineDiscountCents)}

@@ -74,7 +74,8 @@ export interface ModifierOption extends Omit<ModifierOptionFields, 'id'> {
 /** A group of choices an item offers: `minChoices` 1 makes it required, `maxChoices` limits it. */
 export const modifierGroupFieldsSchema = z
   .strictObject({
-    name: z.string().trim().min(1, 'Enter the group name.').max(20, 'A group name is at most 20 characters.'),
+    // No | in a name: the CSV file lists an item's groups joined by it (catalogue-csv.ts).
+    name: z.string().trim().min(1, 'Enter the group name.').max(20, 'A group name is at most 20 characters.').regex(/^[^|]*$/, 'A group name cannot have a | in it.'),
     minChoices: z.number().int().min(0, 'At least 0 choices.').max(10, 'At most 10 choices.').default(0),
     maxChoices: z.number().int().min(1, 'At least 1 choice.').max(10, 'At most 10 choices.').default(1),
     options: z.array(modifierOptionSchema).min(1, 'Add at least one choice.').max(20, 'A group has at most 20 choices.'),
@@ -112,6 +113,15 @@ export const stockAdjustSchema = z.strictObject({
   reason: z.string().trim().min(1, 'Say why the count changes (delivery, stocktake, breakage…).').max(60, 'At most 60 characters.'),
 });
 export type StockAdjust = z.output<typeof stockAdjustSchema>;
+
+/** What a stock change did: the count before and after, under the name the manager sees ("Latte Large"). */
+export interface StockAdjustResult {
+  item: CatalogueItem;
+  variantId: string | null;
+  name: string;
+  before: number;
+  after: number;
+}
 
 /** A line of the low-stock list: at or under the item's reorder level (or below zero). */
 export interface LowStockLine {
@@ -189,6 +199,19 @@ export const catalogueHandlers = {
   /** The CSV text (UTF-8); at most 2 MB. */
   'catalogue:import-csv': { args: z.strictObject({ csv: z.string().max(2_000_000, 'The file is larger than 2 MB.') }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-import'], ['detail']) },
   'catalogue:rules': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
+  /** Issue 23: categories (the counter's tabs), modifier groups, stock and the whole catalogue as one CSV file. Active ones for anyone; managers may ask for archived ones too. */
+  'catalogue:categories': { args: z.strictObject({ includeArchived: z.boolean().default(false) }), access: COUNTER, effect: 'read', audit: 'none' },
+  /** A new category without an id; with one, that category changed. */
+  'catalogue:save-category': { args: z.strictObject({ id: idSchema.optional(), fields: categoryFieldsSchema }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  'catalogue:archive-category': { args: z.strictObject({ id: idSchema, archived: z.boolean() }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  'catalogue:modifier-groups': { args: z.strictObject({ includeArchived: z.boolean().default(false) }), access: COUNTER, effect: 'read', audit: 'none' },
+  'catalogue:save-modifier-group': { args: z.strictObject({ id: idSchema.optional(), fields: modifierGroupFieldsSchema }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  'catalogue:archive-modifier-group': { args: z.strictObject({ id: idSchema, archived: z.boolean() }), access: MANAGER, effect: 'catalogue', audit: audits(['catalogue-change'], ['detail']) },
+  /** A manager's stock count or delta, with why: written to the stock ledger and audited. */
+  'catalogue:adjust-stock': { args: stockAdjustSchema, access: MANAGER, effect: 'catalogue', audit: audits(['stock-count'], ['detail']) },
+  'catalogue:low-stock': { args: z.void(), access: MANAGER, effect: 'read', audit: 'none' },
+  /** The whole catalogue as CSV text (the format catalogue:import-csv reads). It changes nothing; declared `records` (a record sent out), not a read, as the channel rules ask of an "export". */
+  'catalogue:export-csv': { args: z.void(), access: MANAGER, effect: 'records', audit: 'none' },
   /** The rules given change; the others stay. */
   'catalogue:set-rules': { args: cartRulesSchema.partial(), access: MANAGER, effect: 'settings', audit: audits(['settings-change'], ['detail']) },
 } as const satisfies ChannelDeclarations;
@@ -201,4 +224,13 @@ export interface CatalogueResults {
   'catalogue:import-csv': CsvImportResult;
   'catalogue:rules': CartRules;
   'catalogue:set-rules': CartRules;
+  'catalogue:categories': Category[];
+  'catalogue:save-category': Category;
+  'catalogue:archive-category': Category;
+  'catalogue:modifier-groups': ModifierGroup[];
+  'catalogue:save-modifier-group': ModifierGroup;
+  'catalogue:archive-modifier-group': ModifierGroup;
+  'catalogue:adjust-stock': StockAdjustResult;
+  'catalogue:low-stock': LowStockLine[];
+  'catalogue:export-csv': string;
 }

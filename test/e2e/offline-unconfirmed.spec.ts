@@ -166,7 +166,7 @@ test('a sale queued offline whose screen never showed it: nothing is sent, the n
 test('a cart card payment approved offline on the screen: acknowledged once it shows, sent when the gateway answers, nobody asked', async ({ page }) => {
   test.setTimeout(120_000);
   const { till } = await rig();
-  const item = await till.catalogueAdd({ name: 'Kettle', priceCents: 3_000, sku: 'KET', productCode: '', unitCode: 'EA', commodityCode: '', taxCategory: 'exempt', quickKey: true });
+  const item = await till.catalogueAdd({ name: 'Kettle', priceCents: 3_000, sku: 'KET', productCode: '', unitCode: 'EA', commodityCode: '', taxCategory: 'exempt', quickKey: true, categoryId: null, variants: [], modifierGroupIds: [], trackStock: false, reorderLevel: 0 });
   expect(item.ok).toBe(true);
   await openApp(page, host!);
   await signIn(page, USERS.cashier);

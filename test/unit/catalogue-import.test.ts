@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE_MESSAGES } from '../../electron/core/catalogue/catalogue';
+import { CSV_MESSAGES } from '../../electron/core/catalogue/catalogue-csv';
 import { useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-catalogue-import-');
@@ -48,7 +49,7 @@ describe('importing the catalogue again', () => {
 
   it('a SKU twice in one file refuses the file, naming the second line', async () => {
     const r = value(await h.call('catalogue:import-csv', { csv: 'name,price,sku\nScone,2.25,SCO\nScone again,2.35,sco\n' }));
-    expect(r).toEqual({ imported: 0, added: 0, updated: 0, errors: [{ line: 3, message: CATALOGUE_MESSAGES.skuTwice('sco', 2) }] });
+    expect(r).toEqual({ imported: 0, added: 0, updated: 0, errors: [{ line: 3, message: CSV_MESSAGES.skuTwice('sco', 2) }] });
     expect(value(await h.call('catalogue:list', {})).some((i) => i.sku.toUpperCase() === 'SCO')).toBe(false);
   });
 

@@ -288,6 +288,17 @@ export function createRecorders(deps: RecorderDeps): AuditRecorders {
           ? `import refused: ${value.errors.length} line${value.errors.length === 1 ? '' : 's'} to fix`
           : `imported ${value.imported} row${value.imported === 1 ? '' : 's'}: ${value.added} new, ${value.updated} updated`,
     })),
+    'catalogue:save-category': just(({ arg, value }) => ({ kind: 'catalogue-change', detail: `${arg.id ? 'changed' : 'added'} category ${value.name} (${value.colour})` })),
+    'catalogue:archive-category': just(({ value }) => ({ kind: 'catalogue-change', detail: `${value.archived ? 'archived' : 'restored'} category ${value.name}` })),
+    'catalogue:save-modifier-group': just(({ arg, value }) => ({
+      kind: 'catalogue-change',
+      detail: `${arg.id ? 'changed' : 'added'} modifier group ${value.name} (${value.minChoices} to ${value.maxChoices} of ${value.options.map((o) => `${o.name} ${money(o.priceCents)}`).join(', ')})`,
+    })),
+    'catalogue:archive-modifier-group': just(({ value }) => ({ kind: 'catalogue-change', detail: `${value.archived ? 'archived' : 'restored'} modifier group ${value.name}` })),
+    'catalogue:adjust-stock': just(({ arg, value }) => ({
+      kind: 'stock-count',
+      detail: `${value.name}: ${arg.change.kind === 'count' ? 'counted' : 'changed'} ${value.before} → ${value.after} (${arg.reason})`,
+    })),
     'catalogue:set-rules': withBefore(
       () => deps.cartRules(),
       ({ value }, before) => {

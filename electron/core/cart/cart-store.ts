@@ -40,7 +40,7 @@ interface LineRow {
   commodity_code: string;
   discount: string | null;
   refunded: number;
-  /** JSON of the LineChoice it was sold with (issue 23); null for a plain item or an open amount. */
+  /** The variant and modifiers it was sold with (issue 23): JSON of a LineChoice, or null. */
   choice: string | null;
 }
 interface TenderRow {
@@ -67,6 +67,7 @@ export const CART_MESSAGES = {
 } as const;
 
 const parseDiscount = (s: string | null): Discount | null => (s ? (JSON.parse(s) as Discount) : null);
+const parseChoice = (s: string | null): LineChoice | null => (s ? (JSON.parse(s) as LineChoice) : null);
 
 export class CartStore {
   constructor(
@@ -380,7 +381,7 @@ export class CartStore {
       commodityCode: r.commodity_code,
       discount: parseDiscount(r.discount),
       refunded: r.refunded === 1,
-      choice: r.choice ? (JSON.parse(r.choice) as LineChoice) : null,
+      choice: parseChoice(r.choice),
     }));
     const cartDiscount = parseDiscount(c.cart_discount);
     const totals = computeCart(lines, cartDiscount, this.taxRate);

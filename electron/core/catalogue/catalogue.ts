@@ -1,22 +1,23 @@
 /**
- * The catalogue in the app database (`catalogue_items`): what the counter sells. Items are
- * archived, never deleted, so a past cart's lines keep pointing at a real row.
+ * The catalogue in the app database (`catalogue_items` and, issue 23, their variants, category,
+ * modifier groups and stock): what the counter sells. Items are archived, never deleted, so a
+ * past cart's lines keep pointing at a real row.
  *
- * CSV import: parsed with csv-parse (quotes, embedded commas and newlines, a BOM), every
- * row checked with the same schema as the manager's form; any bad row refuses the whole
- * file, each reported by its line number, and the rows go in within one SQLite
- * transaction, so a file is imported whole or not at all.
+ * A SKU (when not blank) names one item or one variant, matched without regard to case: the
+ * form refuses a SKU another item or variant has (skuOwner), and the database's triggers refuse
+ * a write that would make one SKU name two things. A scanned code finds an active item by its
+ * SKU or product code, or an active variant by its SKU (byCode answers which).
  *
- * A SKU (when not blank) names one item, matched without regard to case: a row whose SKU is
- * in the catalogue (archived items too) updates that item — the columns the file has; the
- * others keep their value, so a price list of sku,name,price changes only names and prices —
- * and the other rows are added. A SKU twice in one file refuses the file, and the form
- * refuses a SKU another item has. Rows without a SKU cannot be matched and are always added.
+ * The parts live beside it, one concept a file: item-variants.ts, categories.ts,
+ * modifier-groups.ts, stock-ledger.ts; the CSV format is catalogue-csv.ts.
  */
 import { randomUUID } from 'node:crypto';
-import { parse } from 'csv-parse/sync';
-import { itemFieldsSchema, type CatalogueItem, type CsvImportResult, type ItemFields } from '../../../shared/ipc/catalogue';
+import type { CatalogueItem, ItemFields, TaxCategory, Variant } from '../../../shared/ipc/catalogue';
 import type { PosDatabase } from '../platform/pos-database';
+import { Categories, CATEGORY_MESSAGES } from './categories';
+import { activeVariants, saveVariants } from './item-variants';
+import { MODIFIER_MESSAGES, ModifierGroups } from './modifier-groups';
+import { StockLedger, stockKey } from './stock-ledger';
 
 interface ItemRow {
   id: string;
@@ -29,45 +30,40 @@ interface ItemRow {
   tax_category: string;
   quick_key: number;
   archived: number;
+  category_id: string | null;
+  track_stock: number;
+  reorder_level: number;
 }
-
-const toItem = (r: ItemRow): CatalogueItem => ({
-  id: r.id,
-  name: r.name,
-  priceCents: r.price_cents,
-  sku: r.sku,
-  productCode: r.product_code,
-  unitCode: r.unit_code,
-  commodityCode: r.commodity_code,
-  taxCategory: r.tax_category === 'exempt' ? 'exempt' : 'standard',
-  quickKey: r.quick_key === 1,
-  archived: r.archived === 1,
-});
-
-export const CSV_COLUMNS = ['name', 'price', 'sku', 'product_code', 'unit_code', 'commodity_code', 'tax_category', 'quick_key'] as const;
 
 export const CATALOGUE_MESSAGES = {
   notFound: 'That item is not in the catalogue.',
-  header: `The first line must name the columns: name and price are needed; ${CSV_COLUMNS.slice(2).join(', ')} are optional.`,
-  unknownColumn: (c: string) => `The column "${c}" is not one Ringup knows (${CSV_COLUMNS.join(', ')}).`,
-  price: 'The price is a dollar amount such as 3.50 (no currency sign).',
-  quickKey: 'quick_key is yes or no.',
-  columns: (want: number, got: number) => `This row has ${got} fields; the header has ${want}.`,
-  skuTwice: (sku: string, firstLine: number) => `The SKU ${sku} is on line ${firstLine} already: one row per SKU.`,
   skuInUse: (sku: string, name: string) => `The SKU ${sku} is already on “${name}”: edit that item instead.`,
-  empty: 'The file has no items under its header.',
-  malformed: (why: string) => `The file cannot be read as CSV: ${why}`,
+  skuTwiceOnItem: (sku: string) => `The SKU ${sku} is given twice on this item: each variant needs its own.`,
+  variantTwice: (name: string) => `The variant “${name}” is on this item twice.`,
 } as const;
 
-/** "3.50" → 350; anything but a plain non-negative amount with at most two decimals → null. */
-export function parsePriceCents(s: string): number | null {
-  const m = /^(\d{1,6})(?:\.(\d{1,2}))?$/.exec(s.trim());
-  if (!m) return null;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+/** What a scanned or typed code names: an item, and the variant when it was a variant's SKU. */
+export interface CodeMatch {
+  item: CatalogueItem;
+  variant: Variant | null;
 }
 
+/** The form's field errors, by field path ("sku", "variants.1.sku", "categoryId" …); null when there are none. */
+export type FieldProblems = Record<string, string[]> | null;
+
 export class Catalogue {
-  constructor(private readonly db: PosDatabase) {}
+  readonly categories: Categories;
+  readonly groups: ModifierGroups;
+  readonly stock: StockLedger;
+
+  constructor(
+    private readonly db: PosDatabase,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.categories = new Categories(db, now);
+    this.groups = new ModifierGroups(db, now);
+    this.stock = new StockLedger(db, now);
+  }
 
   list(opts: { includeArchived?: boolean; search?: string } = {}): CatalogueItem[] {
     const q = (opts.search ?? '').trim().toLowerCase();
@@ -75,59 +71,161 @@ export class Catalogue {
       .prepare(
         `SELECT * FROM catalogue_items
           WHERE (? = 1 OR archived = 0)
-            AND (? = '' OR lower(name) LIKE '%' || ? || '%' OR lower(sku) LIKE ? || '%' OR lower(product_code) LIKE ? || '%')
+            AND (? = '' OR lower(name) LIKE '%' || ? || '%' OR lower(sku) LIKE ? || '%' OR lower(product_code) LIKE ? || '%'
+                 OR id IN (SELECT item_id FROM catalogue_variants WHERE archived = 0 AND lower(sku) LIKE ? || '%'))
           ORDER BY name COLLATE NOCASE, id`,
       )
-      .all(opts.includeArchived ? 1 : 0, q, q, q, q) as ItemRow[];
-    return rows.map(toItem);
-  }
-
-  /** The item (archived ones too) whose SKU this is, without regard to case; other than `exceptId`. */
-  bySku(sku: string, exceptId?: string): CatalogueItem | undefined {
-    if (sku.trim() === '') return undefined;
-    const r = this.db.prepare('SELECT * FROM catalogue_items WHERE lower(sku) = lower(?) AND id IS NOT ? ORDER BY created_ts LIMIT 1').get(sku.trim(), exceptId ?? null) as ItemRow | undefined;
-    return r ? toItem(r) : undefined;
-  }
-
-  /**
-   * The active item a scanned or typed code names: its SKU, else its product code, matched
-   * whole and without regard to case (a barcode is a whole code, never the start of one).
-   */
-  byCode(code: string): CatalogueItem | undefined {
-    const r = this.db
-      .prepare(
-        `SELECT * FROM catalogue_items
-          WHERE archived = 0 AND (lower(sku) = lower(@code) OR lower(product_code) = lower(@code)) AND @code <> ''
-          ORDER BY lower(sku) = lower(@code) DESC, created_ts LIMIT 1`,
-      )
-      .get({ code: code.trim() }) as ItemRow | undefined;
-    return r ? toItem(r) : undefined;
+      .all(opts.includeArchived ? 1 : 0, q, q, q, q, q) as ItemRow[];
+    return this.toItems(rows);
   }
 
   get(id: string): CatalogueItem | undefined {
     const r = this.db.prepare('SELECT * FROM catalogue_items WHERE id = ?').get(id) as ItemRow | undefined;
-    return r ? toItem(r) : undefined;
+    return r ? this.toItems([r])[0] : undefined;
+  }
+
+  /** The item (archived ones too) whose own SKU this is, without regard to case; other than `exceptId`. */
+  bySku(sku: string, exceptId?: string): CatalogueItem | undefined {
+    if (sku.trim() === '') return undefined;
+    const r = this.db.prepare('SELECT * FROM catalogue_items WHERE lower(sku) = lower(?) AND id IS NOT ? ORDER BY created_ts LIMIT 1').get(sku.trim(), exceptId ?? null) as ItemRow | undefined;
+    return r ? this.toItems([r])[0] : undefined;
+  }
+
+  /** Who has this SKU — an item (archived ones too) or an active variant ("Latte Large") — other than item `exceptItemId` and its variants. */
+  skuOwner(sku: string, exceptItemId?: string): { itemId: string; name: string } | undefined {
+    if (sku.trim() === '') return undefined;
+    const item = this.bySku(sku, exceptItemId);
+    if (item) return { itemId: item.id, name: item.name };
+    const v = this.db
+      .prepare(
+        `SELECT i.id, i.name AS item_name, v.name FROM catalogue_variants v JOIN catalogue_items i ON i.id = v.item_id
+          WHERE lower(v.sku) = lower(?) AND v.sku <> '' AND v.item_id IS NOT ? LIMIT 1`,
+      )
+      .get(sku.trim(), exceptItemId ?? null) as { id: string; item_name: string; name: string } | undefined;
+    return v ? { itemId: v.id, name: `${v.item_name} ${v.name}` } : undefined;
+  }
+
+  /**
+   * The active item a scanned or typed code names: its SKU, else its product code, else the SKU
+   * of one of its active variants (answered with it); matched whole and without regard to case
+   * (a barcode is a whole code, never the start of one).
+   */
+  byCode(code: string): CodeMatch | undefined {
+    const c = code.trim();
+    if (c === '') return undefined;
+    const r = this.db
+      .prepare(
+        `SELECT * FROM catalogue_items
+          WHERE archived = 0 AND (lower(sku) = lower(@code) OR lower(product_code) = lower(@code))
+          ORDER BY lower(sku) = lower(@code) DESC, created_ts LIMIT 1`,
+      )
+      .get({ code: c }) as ItemRow | undefined;
+    if (r) return { item: this.toItems([r])[0]!, variant: null };
+    const v = this.db
+      .prepare(
+        `SELECT v.id, v.item_id FROM catalogue_variants v JOIN catalogue_items i ON i.id = v.item_id
+          WHERE v.archived = 0 AND i.archived = 0 AND v.sku <> '' AND lower(v.sku) = lower(?) LIMIT 1`,
+      )
+      .get(c) as { id: string; item_id: string } | undefined;
+    const item = v ? this.get(v.item_id) : undefined;
+    const variant = item?.variants.find((x) => x.id === v!.id);
+    return item && variant ? { item, variant } : undefined;
+  }
+
+  /**
+   * What the form (or a CSV row) may not save: a SKU another item or variant has, or given twice
+   * on this item; a variant name twice; a category or modifier group that is missing or archived.
+   */
+  problems(fields: ItemFields, exceptItemId?: string): FieldProblems {
+    const out: Record<string, string[]> = {};
+    const put = (k: string, m: string) => (out[k] ??= []).push(m);
+    const codes = [{ key: 'sku', sku: fields.sku }, ...fields.variants.map((v, i) => ({ key: `variants.${i}.sku`, sku: v.sku }))].filter((c) => c.sku !== '');
+    const seen = new Set<string>();
+    for (const c of codes) {
+      if (seen.has(c.sku.toLowerCase())) {
+        put(c.key, CATALOGUE_MESSAGES.skuTwiceOnItem(c.sku));
+        continue;
+      }
+      seen.add(c.sku.toLowerCase());
+      const owner = this.skuOwner(c.sku, exceptItemId);
+      if (owner) put(c.key, CATALOGUE_MESSAGES.skuInUse(c.sku, owner.name));
+    }
+    const names = new Set<string>();
+    fields.variants.forEach((v, i) => {
+      if (names.has(v.name.toLowerCase())) put(`variants.${i}.name`, CATALOGUE_MESSAGES.variantTwice(v.name));
+      names.add(v.name.toLowerCase());
+    });
+    if (fields.categoryId !== null) {
+      const cat = this.categories.get(fields.categoryId);
+      if (!cat) put('categoryId', CATEGORY_MESSAGES.notFound);
+      else if (cat.archived) put('categoryId', CATEGORY_MESSAGES.archived(cat.name));
+    }
+    for (const g of fields.modifierGroupIds) {
+      const group = this.groups.get(g);
+      if (!group) put('modifierGroupIds', MODIFIER_MESSAGES.notFound);
+      else if (group.archived) put('modifierGroupIds', MODIFIER_MESSAGES.archived(group.name));
+    }
+    return Object.keys(out).length > 0 ? out : null;
   }
 
   add(fields: ItemFields): CatalogueItem {
     const id = randomUUID();
-    this.db
-      .prepare(
-        `INSERT INTO catalogue_items (id, name, price_cents, sku, product_code, unit_code, commodity_code, tax_category, quick_key, archived, created_ts)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-      )
-      .run(id, fields.name, fields.priceCents, fields.sku, fields.productCode, fields.unitCode, fields.commodityCode, fields.taxCategory, fields.quickKey ? 1 : 0, Date.now());
+    this.db.transaction(() => {
+      this.db
+        .prepare(
+          `INSERT INTO catalogue_items (id, name, price_cents, sku, product_code, unit_code, commodity_code, tax_category, quick_key, archived, created_ts,
+                                        category_id, track_stock, reorder_level)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+        )
+        .run(
+          id,
+          fields.name,
+          fields.priceCents,
+          fields.sku,
+          fields.productCode,
+          fields.unitCode,
+          fields.commodityCode,
+          fields.taxCategory,
+          fields.quickKey ? 1 : 0,
+          this.now(),
+          fields.categoryId,
+          fields.trackStock ? 1 : 0,
+          fields.reorderLevel,
+        );
+      saveVariants(this.db, id, fields.variants);
+      this.groups.linkItem(id, fields.modifierGroupIds);
+    })();
     return this.get(id)!;
   }
 
   update(id: string, fields: ItemFields): CatalogueItem | undefined {
-    const r = this.db
-      .prepare(
-        `UPDATE catalogue_items SET name = ?, price_cents = ?, sku = ?, product_code = ?, unit_code = ?, commodity_code = ?, tax_category = ?, quick_key = ?
-          WHERE id = ?`,
-      )
-      .run(fields.name, fields.priceCents, fields.sku, fields.productCode, fields.unitCode, fields.commodityCode, fields.taxCategory, fields.quickKey ? 1 : 0, id);
-    return r.changes === 1 ? this.get(id) : undefined;
+    let changed = 0;
+    this.db.transaction(() => {
+      changed = this.db
+        .prepare(
+          `UPDATE catalogue_items SET name = ?, price_cents = ?, sku = ?, product_code = ?, unit_code = ?, commodity_code = ?, tax_category = ?, quick_key = ?,
+                  category_id = ?, track_stock = ?, reorder_level = ?
+            WHERE id = ?`,
+        )
+        .run(
+          fields.name,
+          fields.priceCents,
+          fields.sku,
+          fields.productCode,
+          fields.unitCode,
+          fields.commodityCode,
+          fields.taxCategory,
+          fields.quickKey ? 1 : 0,
+          fields.categoryId,
+          fields.trackStock ? 1 : 0,
+          fields.reorderLevel,
+          id,
+        ).changes;
+      if (changed !== 1) return;
+      saveVariants(this.db, id, fields.variants);
+      this.groups.linkItem(id, fields.modifierGroupIds);
+    })();
+    return changed === 1 ? this.get(id) : undefined;
   }
 
   setArchived(id: string, archived: boolean): CatalogueItem | undefined {
@@ -135,93 +233,34 @@ export class Catalogue {
     return r.changes === 1 ? this.get(id) : undefined;
   }
 
-  /** Checks every row first; imports all of them in one transaction only when none is bad. */
-  importCsv(csv: string): CsvImportResult {
-    let records: Array<{ record: Record<string, string>; info: { lines: number; error?: { record?: unknown[] } } }>;
-    try {
-      records = parse(csv, { columns: (h: string[]) => h.map((c) => c.trim().toLowerCase()), info: true, skip_empty_lines: true, relax_column_count: true, bom: true, trim: true }) as typeof records;
-    } catch (err) {
-      const e = err as { message?: string; lines?: number };
-      return { imported: 0, added: 0, updated: 0, errors: [{ line: e.lines ?? 1, message: CATALOGUE_MESSAGES.malformed((e.message ?? '').replace(/^Invalid [^:]*: /, '')) }] };
-    }
-    const header = csv.replace(/^\uFEFF/, '').split(/\r?\n/, 1)[0]!.split(',').map((c) => c.trim().replace(/^"|"$/g, '').toLowerCase());
-    if (!header.includes('name') || !header.includes('price')) return { imported: 0, added: 0, updated: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.header }] };
-    const unknown = header.find((c) => !(CSV_COLUMNS as readonly string[]).includes(c));
-    if (unknown !== undefined) return { imported: 0, added: 0, updated: 0, errors: [{ line: 1, message: CATALOGUE_MESSAGES.unknownColumn(unknown) }] };
-    if (records.length === 0) return { imported: 0, added: 0, updated: 0, errors: [{ line: 2, message: CATALOGUE_MESSAGES.empty }] };
-
-    const errors: CsvImportResult['errors'] = [];
-    const good: ItemFields[] = [];
-    const skuLines = new Map<string, number>();
-    for (const { record, info } of records) {
-      const line = info.lines;
-      const got = Object.keys(record).length;
-      if (got !== header.length || info.error) {
-        errors.push({ line, message: CATALOGUE_MESSAGES.columns(header.length, Array.isArray(info.error?.record) ? info.error.record.length : got) });
-        continue;
-      }
-      const priceCents = parsePriceCents(record.price ?? '');
-      if (priceCents === null) {
-        errors.push({ line, message: CATALOGUE_MESSAGES.price });
-        continue;
-      }
-      const qk = (record.quick_key ?? '').toLowerCase();
-      if (!['', 'yes', 'no', 'y', 'n', 'true', 'false', '1', '0'].includes(qk)) {
-        errors.push({ line, message: CATALOGUE_MESSAGES.quickKey });
-        continue;
-      }
-      const blankToUndef = (v: string | undefined) => (v === undefined || v === '' ? undefined : v);
-      const parsed = itemFieldsSchema.safeParse({
-        name: record.name ?? '',
-        priceCents,
-        sku: blankToUndef(record.sku),
-        productCode: blankToUndef(record.product_code),
-        unitCode: blankToUndef(record.unit_code),
-        commodityCode: blankToUndef(record.commodity_code),
-        taxCategory: blankToUndef(record.tax_category?.toLowerCase()),
-        quickKey: ['yes', 'y', 'true', '1'].includes(qk),
-      });
-      if (!parsed.success) {
-        errors.push({ line, message: parsed.error.issues.map((i) => i.message).join(' ') });
-        continue;
-      }
-      const sku = parsed.data.sku.toLowerCase();
-      if (sku !== '') {
-        const first = skuLines.get(sku);
-        if (first !== undefined) {
-          errors.push({ line, message: CATALOGUE_MESSAGES.skuTwice(parsed.data.sku, first) });
-          continue;
-        }
-        skuLines.set(sku, line);
-      }
-      good.push(parsed.data);
-    }
-    if (errors.length > 0) return { imported: 0, added: 0, updated: 0, errors };
-    // A matched item takes the columns this file has; the others keep the item's value.
-    const has = (c: (typeof CSV_COLUMNS)[number]) => header.includes(c);
-    let added = 0;
-    let updated = 0;
-    this.db.transaction(() => {
-      for (const f of good) {
-        const old = this.bySku(f.sku);
-        if (!old) {
-          this.add(f);
-          added++;
-          continue;
-        }
-        this.update(old.id, {
-          name: f.name,
-          priceCents: f.priceCents,
-          sku: old.sku,
-          productCode: has('product_code') ? f.productCode : old.productCode,
-          unitCode: has('unit_code') ? f.unitCode : old.unitCode,
-          commodityCode: has('commodity_code') ? f.commodityCode : old.commodityCode,
-          taxCategory: has('tax_category') ? f.taxCategory : old.taxCategory,
-          quickKey: has('quick_key') ? f.quickKey : old.quickKey,
-        });
-        updated++;
-      }
-    })();
-    return { imported: good.length, added, updated, errors: [] };
+  /** The rows as items: their active variants, their category (none while it is archived), the active groups they offer, and the counts when counted. */
+  private toItems(rows: readonly ItemRow[]): CatalogueItem[] {
+    if (rows.length === 0) return [];
+    const variants = activeVariants(this.db, rows.length > 50 ? null : rows.map((r) => r.id));
+    const groups = this.groups.groupIdsOfItems();
+    const activeCategories = new Set(this.categories.list().map((c) => c.id));
+    const levels = rows.some((r) => r.track_stock === 1) ? this.stock.levels() : new Map<string, number>();
+    return rows.map((r) => {
+      const counted = r.track_stock === 1;
+      const own = variants.get(r.id) ?? [];
+      return {
+        id: r.id,
+        name: r.name,
+        priceCents: r.price_cents,
+        sku: r.sku,
+        productCode: r.product_code,
+        unitCode: r.unit_code,
+        commodityCode: r.commodity_code,
+        taxCategory: (r.tax_category === 'exempt' ? 'exempt' : 'standard') as TaxCategory,
+        quickKey: r.quick_key === 1,
+        archived: r.archived === 1,
+        categoryId: r.category_id !== null && activeCategories.has(r.category_id) ? r.category_id : null,
+        variants: own.map((v) => ({ ...v, stock: counted ? (levels.get(stockKey(r.id, v.id)) ?? 0) : null })),
+        modifierGroupIds: groups.get(r.id) ?? [],
+        trackStock: counted,
+        reorderLevel: r.reorder_level,
+        stock: counted && own.length === 0 ? (levels.get(stockKey(r.id, null)) ?? 0) : null,
+      };
+    });
   }
 }

@@ -356,6 +356,94 @@ export const POS_MIGRATIONS: readonly string[] = [
    CREATE TRIGGER audit_log_chained BEFORE INSERT ON audit_log
      WHEN NEW.hash IS NULL OR NEW.prev_hash IS NOT COALESCE((SELECT hash FROM audit_log ORDER BY seq DESC LIMIT 1), '${AUDIT_GENESIS_HASH}')
      BEGIN SELECT RAISE(ABORT, 'audit_log rows are chained: write them through AuditLog'); END;`,
+  // Catalogue depth (issue 23, point 6; electron/core/catalogue/): categories, an item's variants
+  // (own price and SKU), modifier groups and their choices, which groups an item offers (in
+  // order), and stock as a ledger of movements (on hand is their sum, never a stored count: a
+  // store's registers can merge ledgers, issue 24). Categories, variants, groups and choices are
+  // archived, never deleted: past lines and movements point at them. A SKU names one item or
+  // variant across both tables, any case: the triggers refuse a write that would make it name
+  // two (rows already there are left alone). A cart line keeps the choice it was sold with
+  // (JSON, names and prices as they were); a cart remembers which items it warned about.
+  `CREATE TABLE catalogue_categories (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     colour TEXT NOT NULL,
+     sort_order INTEGER NOT NULL DEFAULT 0,
+     archived INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL
+   );
+   ALTER TABLE catalogue_items ADD COLUMN category_id TEXT REFERENCES catalogue_categories (id);
+   ALTER TABLE catalogue_items ADD COLUMN track_stock INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE catalogue_items ADD COLUMN reorder_level INTEGER NOT NULL DEFAULT 0;
+   CREATE TABLE catalogue_variants (
+     id TEXT PRIMARY KEY,
+     item_id TEXT NOT NULL REFERENCES catalogue_items (id),
+     seq INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     price_cents INTEGER NOT NULL CHECK (price_cents > 0),
+     sku TEXT NOT NULL DEFAULT '',
+     archived INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX catalogue_variants_item ON catalogue_variants (item_id, seq);
+   CREATE INDEX catalogue_variants_sku ON catalogue_variants (lower(sku)) WHERE sku <> '';
+   CREATE INDEX catalogue_items_sku ON catalogue_items (lower(sku)) WHERE sku <> '';
+   CREATE TRIGGER catalogue_variant_sku_in BEFORE INSERT ON catalogue_variants WHEN NEW.sku <> '' AND (
+       EXISTS (SELECT 1 FROM catalogue_items WHERE lower(sku) = lower(NEW.sku) AND sku <> '')
+       OR EXISTS (SELECT 1 FROM catalogue_variants WHERE lower(sku) = lower(NEW.sku) AND sku <> ''))
+     BEGIN SELECT RAISE(ABORT, 'a SKU names one item or variant'); END;
+   CREATE TRIGGER catalogue_variant_sku_up BEFORE UPDATE OF sku ON catalogue_variants WHEN NEW.sku <> '' AND lower(NEW.sku) <> lower(OLD.sku) AND (
+       EXISTS (SELECT 1 FROM catalogue_items WHERE lower(sku) = lower(NEW.sku) AND sku <> '')
+       OR EXISTS (SELECT 1 FROM catalogue_variants WHERE lower(sku) = lower(NEW.sku) AND sku <> '' AND id <> NEW.id))
+     BEGIN SELECT RAISE(ABORT, 'a SKU names one item or variant'); END;
+   CREATE TRIGGER catalogue_item_sku_in BEFORE INSERT ON catalogue_items WHEN NEW.sku <> '' AND (
+       EXISTS (SELECT 1 FROM catalogue_variants WHERE lower(sku) = lower(NEW.sku) AND sku <> '')
+       OR EXISTS (SELECT 1 FROM catalogue_items WHERE lower(sku) = lower(NEW.sku) AND sku <> ''))
+     BEGIN SELECT RAISE(ABORT, 'a SKU names one item or variant'); END;
+   CREATE TRIGGER catalogue_item_sku_up BEFORE UPDATE OF sku ON catalogue_items WHEN NEW.sku <> '' AND lower(NEW.sku) <> lower(OLD.sku) AND (
+       EXISTS (SELECT 1 FROM catalogue_variants WHERE lower(sku) = lower(NEW.sku) AND sku <> '')
+       OR EXISTS (SELECT 1 FROM catalogue_items WHERE lower(sku) = lower(NEW.sku) AND sku <> '' AND id <> NEW.id))
+     BEGIN SELECT RAISE(ABORT, 'a SKU names one item or variant'); END;
+   CREATE TABLE modifier_groups (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     min_choices INTEGER NOT NULL CHECK (min_choices >= 0),
+     max_choices INTEGER NOT NULL CHECK (max_choices >= 1 AND max_choices >= min_choices),
+     archived INTEGER NOT NULL DEFAULT 0,
+     created_ts INTEGER NOT NULL
+   );
+   CREATE TABLE modifier_options (
+     id TEXT PRIMARY KEY,
+     group_id TEXT NOT NULL REFERENCES modifier_groups (id),
+     seq INTEGER NOT NULL,
+     name TEXT NOT NULL,
+     price_cents INTEGER NOT NULL CHECK (price_cents >= 0),
+     archived INTEGER NOT NULL DEFAULT 0
+   );
+   CREATE INDEX modifier_options_group ON modifier_options (group_id, seq);
+   CREATE TABLE catalogue_item_groups (
+     item_id TEXT NOT NULL REFERENCES catalogue_items (id),
+     group_id TEXT NOT NULL REFERENCES modifier_groups (id),
+     seq INTEGER NOT NULL,
+     PRIMARY KEY (item_id, group_id)
+   );
+   ALTER TABLE cart_lines ADD COLUMN choice TEXT;
+   ALTER TABLE carts ADD COLUMN stock_warning TEXT;
+   ALTER TABLE carts ADD COLUMN stock_warned TEXT;
+   CREATE TABLE stock_movements (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL UNIQUE,
+     item_id TEXT NOT NULL REFERENCES catalogue_items (id),
+     variant_id TEXT REFERENCES catalogue_variants (id),
+     delta INTEGER NOT NULL CHECK (delta <> 0),
+     reason TEXT NOT NULL CHECK (reason IN ('sale', 'return', 'cancel', 'adjust', 'count')),
+     note TEXT NOT NULL DEFAULT '',
+     cart_id TEXT,
+     user_id TEXT,
+     user_name TEXT NOT NULL DEFAULT '',
+     ts INTEGER NOT NULL
+   );
+   CREATE INDEX stock_movements_item ON stock_movements (item_id, variant_id);
+   CREATE INDEX stock_movements_cart ON stock_movements (cart_id) WHERE cart_id IS NOT NULL;`,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

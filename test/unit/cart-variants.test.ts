@@ -94,9 +94,9 @@ describe('the cart with variants and modifiers', () => {
     });
     cart = value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: large, optionIds: [opt(milk, 'Whole'), opt(extras, 'Extra shot')] } }));
     expect(linesOf(cart)).toEqual([['Latte Large', 2, 500]]);
-    cart = value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: large, optionIds: [opt(milk, 'Oat milk'), opt(extras, 'Extra shot')] } }));
-    cart = value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: variant(latte, 'Small'), optionIds: [opt(milk, 'Whole')] } }));
-    cart = value(await h.call('cart:add-item', { itemId: water.id }));
+    value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: large, optionIds: [opt(milk, 'Oat milk'), opt(extras, 'Extra shot')] } }));
+    value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: variant(latte, 'Small'), optionIds: [opt(milk, 'Whole')] } }));
+    value(await h.call('cart:add-item', { itemId: water.id }));
     cart = value(await h.call('cart:add-item', { itemId: water.id, choice: { variantId: null, optionIds: [] } }));
     expect(linesOf(cart)).toEqual([
       ['Latte Large', 2, 500],

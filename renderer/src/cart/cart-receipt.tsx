@@ -95,11 +95,10 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
           </tr>
         </thead>
         <tbody>
-          {cart.lines.map((l, i) => (
+          {cart.lines.map((l, i) => [
             <tr key={l.id}>
               <td>
                 {l.name}
-                <LineModifiers choice={l.choice} />
                 {(t.lines[i]?.lineDiscountCents ?? 0) > 0 && (
                   <div className="muted">
                     {l.discount?.kind === 'comp' ? DISCOUNT_COPY.compLabel : 'Discount'} −{money(t.lines[i]!.lineDiscountCents)}
@@ -111,8 +110,16 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
                 {l.quantity} × {money(l.unitCents)}
               </td>
               <td>{money(t.lines[i]?.grossCents ?? 0)}</td>
-            </tr>
-          ))}
+            </tr>,
+            // The modifiers under the line, the width of the roll (each with what it adds to one item).
+            l.choice && l.choice.modifiers.length > 0 && (
+              <tr key={`${l.id}-with`} className="receipt-modifiers">
+                <td colSpan={3}>
+                  <LineModifiers choice={l.choice} />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </table>
       <dl className="receipt-lines">

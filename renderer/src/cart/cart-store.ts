@@ -244,7 +244,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       if (pick) {
         // The code named the item (or its size) but a choice is still needed: the picker opens on it.
         const item = get().items.find((i) => i.id === pick.itemId);
-        if (item) return set({ cart, picking: { item, variantId: pick.variantId }, pickError: null, scanNote: { added: false, text: `Scanned: choose for ${item.name}.` } });
+        if (item) return set({ cart, picking: { item, variantId: pick.variantId }, pickError: null, scanNote: { added: true, text: `Scanned: ${item.name}; choose before it is added.` } });
       }
       const item = get().items.find((i) => i.sku.toLowerCase() === lc || i.productCode.toLowerCase() === lc);
       const variant = get().items.flatMap((i) => i.variants.map((v) => ({ i, v }))).find(({ v }) => v.sku.toLowerCase() === lc);

@@ -140,26 +140,28 @@ export function ItemPicker({ picking, groups }: { picking: Picking; groups: read
           </p>
         )}
         <div className="picker-foot">
-          <p className="picker-price" aria-live="polite">
-            <span className="muted">Price</span> <strong data-testid="picker-price">{money(running)}</strong>
-          </p>
           {/* What is still missing, in words, while Add waits for it. */}
           <p className="muted picker-missing" id="picker-missing" data-testid="picker-missing">
             {check.ok ? (
-              <>
+              <span className="picker-keys">
                 <kbd>Enter</kbd> adds · <kbd>Esc</kbd> closes
-              </>
+              </span>
             ) : (
               check.message
             )}
           </p>
-          <div className="dialog-actions">
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => useCartStore.getState().closePicker()}>
-              Cancel
-            </button>
-            <button type="button" className="btn btn-primary btn-lg" disabled={!check.ok || busy} aria-describedby="picker-missing" onClick={() => void add()} data-testid="picker-add">
-              {busy ? 'Adding…' : `Add ${money(running)}`}
-            </button>
+          <div className="picker-foot-row">
+            <p className="picker-price" aria-live="polite">
+              <span className="muted">Price</span> <strong data-testid="picker-price">{money(running)}</strong>
+            </p>
+            <div className="picker-actions">
+              <button type="button" className="btn btn-secondary btn-lg" onClick={() => useCartStore.getState().closePicker()}>
+                Cancel
+              </button>
+              <button type="button" className="btn btn-primary btn-lg" disabled={!check.ok || busy} aria-describedby="picker-missing" onClick={() => void add()} data-testid="picker-add">
+                {busy ? 'Adding…' : `Add ${money(running)}`}
+              </button>
+            </div>
           </div>
         </div>
       </div>

@@ -207,22 +207,21 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     },
     async load() {
       const epoch = userEpoch();
-      const [items, cart, categories, groups] = await Promise.all([
-        ringup.catalogueList({ includeArchived: false, search: '' }),
-        ringup.cartCurrent(),
-        ringup.catalogueCategories({ includeArchived: false }),
-        ringup.catalogueModifierGroups({ includeArchived: false }),
-      ]);
+      // The tabs and the groups are asked for alongside, but the items and the cart are shown as soon as
+      // they come: the sale screen takes scans from the moment it has items (use-wedge-scanner.ts).
+      const first = Promise.all([ringup.catalogueList({ includeArchived: false, search: '' }), ringup.cartCurrent()]);
+      const extras = Promise.all([ringup.catalogueCategories({ includeArchived: false }), ringup.catalogueModifierGroups({ includeArchived: false })]);
+      const [items, cart] = await first;
+      if (epoch !== userEpoch()) return;
+      set({ items: items.ok ? items.value : [], cart: cart.ok ? cart.value : null, error: cart.ok ? null : cart.error.message });
+      const [categories, groups] = await extras;
       if (epoch !== userEpoch()) return;
       const cats = categories.ok ? categories.value : [];
       set((s) => ({
-        items: items.ok ? items.value : [],
         categories: cats,
         groups: groups.ok ? groups.value : [],
         // A category archived meanwhile: back to All.
         category: s.category === 'all' || s.category === 'none' || cats.some((c) => c.id === s.category) ? s.category : 'all',
-        cart: cart.ok ? cart.value : null,
-        error: cart.ok ? null : cart.error.message,
       }));
     },
     setSearch: (search) => set({ search, scanNote: null }),

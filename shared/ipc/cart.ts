@@ -65,6 +65,12 @@ export interface CartView {
   createdTs: number;
   /** Unix milliseconds when it was paid (the receipt's time); null while open. */
   paidTs: number | null;
+  /**
+   * Issue 23: a sentence when the last change (a line added, the sale paid) took a counted item's
+   * stock below zero — said once per item (or variant) per cart, e.g. "Only 0 Water 500 ml left in
+   * stock: the count goes to −1." Selling goes on; null otherwise.
+   */
+  stockWarning: string | null;
 }
 
 /** A paid cart with what its receipt needs beyond the cart: who rang it up and each card tender's gateway record. */

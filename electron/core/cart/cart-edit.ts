@@ -32,6 +32,7 @@ export function edit(deps: CartEditDeps, fn: (cartId: string, s: Session) => Res
     deps.db.transaction(() => {
       r = fn(cartId, s.value);
       if (!r.ok) throw new Rollback();
+      store.linesChanged(cartId);
     })();
   } catch (err) {
     if (!(err instanceof Rollback)) throw err;

@@ -16,6 +16,7 @@ import type { CartLineView, CartSaleRow, CartView } from '../../../shared/ipc/ca
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
 import type { PosDatabase } from '../platform/pos-database';
+import { StockFollowsSales } from '../catalogue/stock-follows-sales';
 
 interface CartRow {
   id: string;
@@ -27,6 +28,8 @@ interface CartRow {
   total_cents: number;
   created_ts: number;
   closed_ts: number | null;
+  /** Issue 23: the cart's latest stock warning (stock-follows-sales.ts). */
+  stock_warning: string | null;
 }
 interface LineRow {
   id: string;
@@ -70,11 +73,21 @@ const parseDiscount = (s: string | null): Discount | null => (s ? (JSON.parse(s)
 const parseChoice = (s: string | null): LineChoice | null => (s ? (JSON.parse(s) as LineChoice) : null);
 
 export class CartStore {
+  /** Counted stock follows the cart's status and returns, in the same transactions (issue 23). */
+  private readonly stock: StockFollowsSales;
+
   constructor(
     private readonly db: PosDatabase,
     private readonly taxRate: (category: string) => number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.stock = new StockFollowsSales(db, now);
+  }
+
+  /** After a change of the cart's lines: the stock warning, once per item per cart (stock-follows-sales.ts). */
+  linesChanged(cartId: string): void {
+    this.stock.linesChanged(cartId);
+  }
 
   /**
    * The user's cart to work on: the due cart they are collecting (issue 20, point 4), else
@@ -265,7 +278,9 @@ export class CartStore {
     this.db.transaction(() => {
       this.db.prepare('DELETE FROM cart_tenders WHERE cart_id = ?').run(cartId);
       this.db.prepare('DELETE FROM cart_lines WHERE cart_id = ?').run(cartId);
-      this.db.prepare('UPDATE carts SET cart_discount = NULL, discount_approved_by = NULL, discount_approved_bp = NULL, total_cents = 0 WHERE id = ?').run(cartId);
+      this.db
+        .prepare('UPDATE carts SET cart_discount = NULL, discount_approved_by = NULL, discount_approved_bp = NULL, total_cents = 0, stock_warning = NULL, stock_warned = NULL WHERE id = ?')
+        .run(cartId);
     })();
   }
 
@@ -284,6 +299,7 @@ export class CartStore {
        ON CONFLICT(id) DO UPDATE SET status = excluded.status, approved_cents = excluded.approved_cents, transaction_id = excluded.transaction_id, refunded_cents = excluded.refunded_cents, tip_cents = excluded.tip_cents`,
     );
     this.db.transaction(() => {
+      const was = this.cartRow(cartId).status;
       s.tenders.forEach((t, i) => upsert.run({ ...t, cartId, seq: i + 1, ts: this.now() }));
       // A due cart was closed when first paid: collecting the rest keeps that day (the drawer's own moves carry their times).
       const closed = s.status === 'paid' || s.status === 'cancelled' || s.status === 'due';
@@ -291,6 +307,8 @@ export class CartStore {
       this.db
         .prepare(`UPDATE carts SET status = ?, total_cents = ?, closed_ts = CASE WHEN ? THEN COALESCE(closed_ts, ?) ELSE NULL END, collector_id = CASE WHEN ? = 'due' THEN collector_id ELSE NULL END WHERE id = ?`)
         .run(s.status, s.totalCents, closed ? 1 : 0, this.now(), s.status, cartId);
+      // The one place a cart becomes paid or cancelled: counted stock follows it here (issue 23).
+      if (was !== s.status) this.stock.statusChanged(cartId, s.status);
     })();
   }
 
@@ -298,6 +316,7 @@ export class CartStore {
     this.db.transaction(() => {
       for (const id of lineIds) this.db.prepare('UPDATE cart_lines SET refunded = 1 WHERE id = ? AND cart_id = ?').run(id, cartId);
       for (const [tenderId, cents] of tenderRefunds) this.db.prepare('UPDATE cart_tenders SET refunded_cents = refunded_cents + ? WHERE id = ?').run(cents, tenderId);
+      this.stock.returned(cartId, lineIds);
     })();
   }
 
@@ -401,6 +420,7 @@ export class CartStore {
       level3,
       createdTs: c.created_ts,
       paidTs: c.closed_ts,
+      stockWarning: c.stock_warning,
     };
   }
 }

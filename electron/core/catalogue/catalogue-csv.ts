@@ -373,9 +373,9 @@ export function importCatalogueCsv(db: PosDatabase, catalogue: Catalogue, csv: s
     const categoryName = has('category') ? (cells.category ?? '') : undefined;
     plans.push({ line, fields: parsed.data, stock, variantRows: [], categoryName, groupNames, archived, trackGiven: track !== undefined });
   }
-  if (errors.length > 0) return refused(errors.sort((a, b) => a.line - b.line));
 
-  // ── Which item each row updates; the rules that need the catalogue as it is.
+  // ── Which item each row updates; the rules that need the catalogue as it is (checked on the
+  // rows that read well, so one answer names every line to fix).
   const matched = new Map<string, number>();
   const targets = plans.map((p) => {
     const own = catalogue.bySku(p.fields.sku);

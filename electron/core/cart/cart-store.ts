@@ -206,9 +206,10 @@ export class CartStore {
   /**
    * Adds an item as `line` says (its name, price and choice resolved by line-choice.ts). The
    * same item with the same choice at the same price adds to its line (when that line has no
-   * discount of its own); a different choice is a line of its own.
+   * discount of its own); a different choice is a line of its own. Without `line`: the item
+   * plainly, at its own price (an item with neither variants nor modifier groups).
    */
-  addItem(cartId: string, item: CatalogueItem, quantity: number, line: ResolvedLine): void {
+  addItem(cartId: string, item: CatalogueItem, quantity: number, line: ResolvedLine = { name: item.name, unitCents: item.priceCents, productCode: item.productCode || item.sku, choice: null }): void {
     const key = choiceKey(line.choice);
     const same = this.db
       .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ? AND choice IS ?')

@@ -5,7 +5,8 @@
  * the latte, and the picker asks for a size and milk (Add waits until both are chosen, a
  * group's limit is said in a sentence), Enter adds a Large with whole milk and an extra shot;
  * the ticket and the paid receipt show the modifiers under the line; a scanned variant SKU
- * opens the picker with its size chosen; Escape closes it with nothing added. Light and dark,
+ * opens the picker with its size chosen; Escape closes it with nothing added; a counted item
+ * sold past zero is said on the ticket. Light and dark,
  * at 1280×800 and at the 800×480 counter size, axe clean; the End of day X report counts the
  * latte by its size and the extra shot.
  */
@@ -20,15 +21,15 @@ test.describe.configure({ mode: 'serial' });
 /** Its catalogue must not reach the specs that share a worker's host. */
 const own = hostOfThisFile();
 
-const CSV = `name,price,sku,commodity_code,quick_key,category,variant,modifier_groups
-Latte,3.80,LATTE,4410,yes,Coffee,,Milk|Extras
-Latte,3.80,LATTE-S,,,,Small,
-Latte,4.50,LATTE-L,,,,Large,
-Espresso,2.60,ESP,4410,yes,Coffee,,
-Water,1.50,WATER,4410,yes,Cold drinks,,
-Croissant,2.75,CRO,4410,yes,Bakery,,
-Muffin,2.99,MUF,4410,yes,Bakery,,
-Paper bag,0.10,BAG,4410,yes,,,
+const CSV = `name,price,sku,commodity_code,quick_key,category,variant,modifier_groups,track_stock,stock
+Latte,3.80,LATTE,4410,yes,Coffee,,Milk|Extras,,
+Latte,3.80,LATTE-S,,,,Small,,,
+Latte,4.50,LATTE-L,,,,Large,,,
+Espresso,2.60,ESP,4410,yes,Coffee,,,,
+Water,1.50,WATER,4410,yes,Cold drinks,,,yes,0
+Croissant,2.75,CRO,4410,yes,Bakery,,,,
+Muffin,2.99,MUF,4410,yes,Bakery,,,,
+Paper bag,0.10,BAG,4410,yes,,,,,
 
 category,colour,sort_order
 Coffee,brown,1
@@ -117,6 +118,10 @@ test('the cashier tabs to Coffee, picks a Large latte with whole milk and an ext
   await tabs.getByRole('tab', { name: 'Cold drinks' }).click();
   await page.getByTestId('quick-key-WATER').click();
   await expect(line).toHaveCount(2);
+  // Its stock is counted and none is left: said once under the lines, and the sale goes on.
+  await expect(page.getByTestId('cart-stock-warning')).toHaveText('Only 0 Water left in stock: the count goes to \u22121.');
+  await shot(page, 'variants-03a-stock-warning');
+  await expectAccessible(page, 'ticket with a stock warning');
   await scan(page, 'LATTE-S');
   await expect(picker).toBeVisible();
   await expect(picker.getByTestId('pick-variant-Small')).toHaveAttribute('aria-checked', 'true');

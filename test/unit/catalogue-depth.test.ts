@@ -133,10 +133,15 @@ describe('categories, variants and modifier groups', () => {
     expect(value(await h.call('catalogue:categories', { includeArchived: true })).map((c) => c.name)).toEqual(['Bakery', 'Drinks']);
     const refused = await h.call('catalogue:update', { id: latteId, fields: { name: 'Latte', priceCents: 400, categoryId: drinks, modifierGroupIds: [size] } });
     expect(!refused.ok && refused.error.fields).toEqual({ categoryId: [CATEGORY_MESSAGES.archived('Drinks')], modifierGroupIds: [MODIFIER_MESSAGES.archived('Milk')] });
-    // Restored: offered again, the link was never lost.
+    // Saved meanwhile as the form shows it (no Milk, no category): the link to the archived group stays.
+    const fields = { name: 'Latte', priceCents: 400, modifierGroupIds: [], variants: latte.variants.map((v) => ({ id: v.id, name: v.name, priceCents: v.priceCents, sku: v.sku })) };
+    value(await h.call('catalogue:update', { id: latteId, fields: { ...fields, categoryId: null } }));
+    const noGroup = await h.call('catalogue:import-csv', { csv: 'name,price,sku,modifier_groups\nMocha,4.50,MOC,Milk\n' });
+    expect(noGroup.ok && noGroup.value.errors).toEqual([{ line: 2, message: MODIFIER_MESSAGES.archived('Milk') }]);
+    // Restored: offered again, the link was never lost (the category was saved away meanwhile).
     value(await h.call('catalogue:archive-category', { id: drinks, archived: false }));
     value(await h.call('catalogue:archive-modifier-group', { id: size, archived: false }));
-    expect(value(await h.call('catalogue:list', {})).find((i) => i.id === latteId)).toMatchObject({ categoryId: drinks, modifierGroupIds: [size] });
+    expect(value(await h.call('catalogue:list', {})).find((i) => i.id === latteId)).toMatchObject({ categoryId: null, modifierGroupIds: [size] });
   });
 
   it('a cashier lists categories and groups but cannot change them', async () => {

@@ -29,7 +29,9 @@
  *
  * Export writes the same three tables: every item (archived ones marked), active categories and
  * groups. Importing an export into an empty catalogue and exporting again gives the same text.
- * Simplifications: archived categories and groups are not written; rows without any SKU cannot be
+ * Simplifications: archived categories and groups are not written (an item naming an archived
+ * group is refused; one naming an archived category keeps it, and shows under Other until it is
+ * restored); rows without any SKU cannot be
  * matched, so importing them again adds them again (as before); a cell starting with = + - @ is
  * written as it is (a spreadsheet may take it for a formula: open the file as text).
  */
@@ -49,6 +51,7 @@ import {
 import { formatMoney } from '../../../shared/payments/money';
 import type { PosDatabase } from '../platform/pos-database';
 import type { Catalogue } from './catalogue';
+import { MODIFIER_MESSAGES } from './modifier-groups';
 
 export const ITEM_COLUMNS = [
   'name',
@@ -348,9 +351,14 @@ export function importCatalogueCsv(db: PosDatabase, catalogue: Catalogue, csv: s
       continue;
     }
     const groupNames = has('modifier_groups') ? (cells.modifier_groups ?? '').split('|').map((g) => g.trim()).filter((g) => g !== '') : undefined;
-    const missing = groupNames?.find((g) => !groupFields.has(g.toLowerCase()) && !groups.has(g.toLowerCase()) && !catalogue.groups.byName(g));
+    const missing = groupNames?.find((g) => !groups.has(g.toLowerCase()) && !catalogue.groups.byName(g));
     if (missing !== undefined) {
       errors.push({ line, message: CSV_MESSAGES.noGroup(missing) });
+      continue;
+    }
+    const archivedGroup = groupNames?.map((g) => catalogue.groups.byName(g)).find((g) => g?.archived);
+    if (archivedGroup) {
+      errors.push({ line, message: MODIFIER_MESSAGES.archived(archivedGroup.name) });
       continue;
     }
     const parsed = itemFieldsSchema.safeParse({

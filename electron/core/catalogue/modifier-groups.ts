@@ -105,10 +105,13 @@ export class ModifierGroups {
     return m;
   }
 
-  /** The item offers these groups, in this order (run inside the caller's transaction). */
+  /**
+   * The item offers these groups, in this order (run inside the caller's transaction). Its links
+   * to archived groups stay (the form never shows them), so a group restored is offered again.
+   */
   linkItem(itemId: string, groupIds: readonly string[]): void {
-    this.db.prepare('DELETE FROM catalogue_item_groups WHERE item_id = ?').run(itemId);
-    const ins = this.db.prepare('INSERT INTO catalogue_item_groups (item_id, group_id, seq) VALUES (?, ?, ?)');
+    this.db.prepare('DELETE FROM catalogue_item_groups WHERE item_id = ? AND group_id NOT IN (SELECT id FROM modifier_groups WHERE archived = 1)').run(itemId);
+    const ins = this.db.prepare('INSERT OR REPLACE INTO catalogue_item_groups (item_id, group_id, seq) VALUES (?, ?, ?)');
     [...new Set(groupIds)].forEach((g, i) => ins.run(itemId, g, i + 1));
   }
 

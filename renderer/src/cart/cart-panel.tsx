@@ -161,6 +161,11 @@ export function CartPanel() {
           {c.message}
         </p>
       )}
+      {cart.stockWarning && (
+        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
+          {cart.stockWarning}
+        </p>
+      )}
       <OfflineTenderCustomer tenders={cart.tenders} />
       {c.error && !c.approvalFor && (
         <p className="notice notice-error" role="alert" data-testid="cart-error">

@@ -434,7 +434,7 @@ export function CatalogueScreen() {
                 </td>
                 <td>{money(i.priceCents)}</td>
                 <td>{i.sku}</td>
-                <td>
+                <td className="nowrap">
                   {categoryOf(i.categoryId) ? (
                     <>
                       <CategorySwatch colour={categoryOf(i.categoryId)!.colour} />

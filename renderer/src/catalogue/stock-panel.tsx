@@ -175,9 +175,16 @@ function AdjustDialog({ row, onClose, onDone }: { row: Counted; onClose(): void;
               </label>
             </div>
           </fieldset>
-          <div className="catalogue-grid">
-            <TextField id="adjust-amount" label={kind === 'count' ? 'Count on the shelf' : 'Change by (+ or −)'} inputMode="numeric" value={amount} error={errors.amount} onChange={setAmount} />
-            <TextField id="adjust-reason" label="Why" value={reason} maxLength={60} error={errors.reason} onChange={setReason} />
+          <div className="sub-rows adjust-fields">
+            <TextField
+              id="adjust-amount"
+              label={kind === 'count' ? 'Count on the shelf' : 'Change by (+ or −)'}
+              inputMode="numeric"
+              value={amount}
+              error={errors.amount}
+              onChange={(v) => (setAmount(v), setErrors({ ...errors, amount: '' }))}
+            />
+            <TextField id="adjust-reason" label="Why" value={reason} maxLength={60} error={errors.reason} onChange={(v) => (setReason(v), setErrors({ ...errors, reason: '' }))} />
           </div>
           <ErrorNote text={error} />
           <div className="dialog-actions">

@@ -44,8 +44,8 @@ export function VariantRows({ rows, errors, onChange }: VariantRowsProps) {
   };
   return (
     <fieldset className="catalogue-fieldset" data-testid="variant-rows">
-      <legend>Variants (sizes), each with its own price and SKU</legend>
-      {rows.length === 0 && <p className="muted">None: the item sells at its own price and SKU.</p>}
+      <legend>Variants (sizes)</legend>
+      {rows.length === 0 && <p className="muted">None: the item sells as it is. Each variant has its own price and code, and is scanned by it.</p>}
       <div className="sub-rows">
         {rows.map((_, i) => (
           <div className="sub-row" key={i}>

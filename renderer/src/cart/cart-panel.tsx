@@ -108,13 +108,6 @@ export function CartPanel() {
         ))}
       </ul>
 
-      {/* Issue 23: a counted item sold past zero is said once (the sale goes on; the count is the manager's to fix). */}
-      {cart.stockWarning && (
-        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
-          {cart.stockWarning}
-        </p>
-      )}
-
       {!taken && <CartDiscount />}
 
       {/* The ticket's foot (total and Charge) stays pinned at the bottom of the panel while a long ticket scrolls above it. */}

@@ -108,6 +108,13 @@ export function CartPanel() {
         ))}
       </ul>
 
+      {/* Under the lines, where the cashier looks as an item goes in (below the pinned foot it was out of sight at 1280×800). */}
+      {cart.stockWarning && (
+        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
+          {cart.stockWarning}
+        </p>
+      )}
+
       {!taken && <CartDiscount />}
 
       {/* The ticket's foot (total and Charge) stays pinned at the bottom of the panel while a long ticket scrolls above it. */}
@@ -152,11 +159,6 @@ export function CartPanel() {
       {c.message && (
         <p className="notice notice-info" role="status" data-testid="cart-message">
           {c.message}
-        </p>
-      )}
-      {cart.stockWarning && (
-        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
-          {cart.stockWarning}
         </p>
       )}
       <OfflineTenderCustomer tenders={cart.tenders} />

@@ -171,7 +171,11 @@ test('dark, and at the 800×480 counter size: the tabs and the picker stay reada
   expect(addBox!.height).toBeGreaterThanOrEqual(48);
   await page.screenshot({ path: 'test/output/screenshots/variants-07-picker-800x480-dark.png' });
   await expectAccessible(page, 'the item picker at 800×480');
-  await page.keyboard.press('Escape');
+  // Enter on Cancel cancels (everywhere else in the sheet it adds).
+  await picker.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(picker).toBeHidden();
+  await expect(page.getByTestId('cart-line')).toHaveCount(0);
   await expect(tabs).toBeVisible();
   await page.screenshot({ path: 'test/output/screenshots/variants-08-tabs-800x480-dark.png' });
 });

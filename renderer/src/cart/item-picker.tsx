@@ -46,8 +46,8 @@ export function ItemPicker({ picking, groups }: { picking: Picking; groups: read
       if (e.key === 'Escape') {
         e.stopPropagation();
         useCartStore.getState().closePicker();
-      } else if (e.key === 'Enter') {
-        // Enter adds wherever the focus is in the sheet (Space chooses the focused option).
+      } else if (e.key === 'Enter' && !(e.target instanceof HTMLElement && e.target.dataset.pickerCancel !== undefined)) {
+        // Enter adds wherever the focus is in the sheet (Space chooses the focused option), except on Cancel, which it presses.
         e.preventDefault();
         e.stopPropagation();
         void addRef.current();
@@ -155,7 +155,7 @@ export function ItemPicker({ picking, groups }: { picking: Picking; groups: read
               <span className="muted">Price</span> <strong data-testid="picker-price">{money(running)}</strong>
             </p>
             <div className="picker-actions">
-              <button type="button" className="btn btn-secondary btn-lg" onClick={() => useCartStore.getState().closePicker()}>
+              <button type="button" className="btn btn-secondary btn-lg" data-picker-cancel onClick={() => useCartStore.getState().closePicker()}>
                 Cancel
               </button>
               <button type="button" className="btn btn-primary btn-lg" disabled={!check.ok || busy} aria-describedby="picker-missing" onClick={() => void add()} data-testid="picker-add">

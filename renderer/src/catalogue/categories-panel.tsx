@@ -54,7 +54,7 @@ export function CategoriesPanel({ categories, onChanged }: { categories: Categor
       </h2>
       <form onSubmit={(e) => void save(e)} aria-label={draft.id ? 'Edit category' : 'Add a category'}>
         <div className="catalogue-grid">
-          <TextField id="category-name" label="Category name" value={draft.name} maxLength={20} error={errors.name} onChange={(v) => setDraft({ ...draft, name: v })} />
+          <TextField id="category-name" label="Category name" value={draft.name} maxLength={20} error={errors.name} onChange={(v) => (setDraft({ ...draft, name: v }), setErrors({ ...errors, name: '' }))} />
           <div className="field">
             <label htmlFor="category-colour">
               Colour <CategorySwatch colour={draft.colour} />
@@ -67,7 +67,7 @@ export function CategoriesPanel({ categories, onChanged }: { categories: Categor
               ))}
             </select>
           </div>
-          <TextField id="category-order" label="Tab order" inputMode="numeric" value={draft.order} error={errors.sortOrder} onChange={(v) => setDraft({ ...draft, order: v })} />
+          <TextField id="category-order" label="Tab order" inputMode="numeric" value={draft.order} error={errors.sortOrder} onChange={(v) => (setDraft({ ...draft, order: v }), setErrors({ ...errors, sortOrder: '' }))} />
         </div>
         <div className="form-actions">
           <button type="submit" className="btn btn-primary btn-lg">

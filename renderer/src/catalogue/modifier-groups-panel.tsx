@@ -77,9 +77,9 @@ export function ModifierGroupsPanel({ groups, onChanged }: { groups: ModifierGro
       </h2>
       <form onSubmit={(e) => void save(e)} aria-label={draft.id ? 'Edit modifier group' : 'Add a modifier group'}>
         <div className="catalogue-grid">
-          <TextField id="group-name" label="Group name" value={draft.name} maxLength={20} error={errors.name} onChange={(v) => setDraft({ ...draft, name: v })} />
-          <TextField id="group-min" label="Fewest choices (1 = required)" inputMode="numeric" value={draft.min} error={errors.minChoices} onChange={(v) => setDraft({ ...draft, min: v })} />
-          <TextField id="group-max" label="Most choices" inputMode="numeric" value={draft.max} error={errors.maxChoices} onChange={(v) => setDraft({ ...draft, max: v })} />
+          <TextField id="group-name" label="Group name" value={draft.name} maxLength={20} error={errors.name} onChange={(v) => (setDraft({ ...draft, name: v }), setErrors({ ...errors, name: '' }))} />
+          <TextField id="group-min" label="Fewest choices (1 = required)" inputMode="numeric" value={draft.min} error={errors.minChoices} onChange={(v) => (setDraft({ ...draft, min: v }), setErrors({ ...errors, minChoices: '' }))} />
+          <TextField id="group-max" label="Most choices" inputMode="numeric" value={draft.max} error={errors.maxChoices} onChange={(v) => (setDraft({ ...draft, max: v }), setErrors({ ...errors, maxChoices: '' }))} />
         </div>
         <fieldset className="catalogue-fieldset">
           <legend>Choices and what each adds to the price</legend>

@@ -10,7 +10,7 @@ import type { SaleStatus, Tender } from '../cart/tender-machine';
 
 export type { CartTotals, Discount } from '../cart/cart-math';
 export type { Tender } from '../cart/tender-machine';
-import { codeSchema, TAX_CATEGORIES, type LineChoice } from './catalogue';
+import { codeSchema, lineChoiceArgsSchema, TAX_CATEGORIES, type LineChoice } from './catalogue';
 import { approvalSchema, centsSchema, idSchema } from './common';
 import { guardConfirmationFields, keyedCardSchema } from './sales';
 import type { TransactionView } from './transactions';
@@ -110,6 +110,12 @@ export interface CartSalesPage {
 
 export const CART_SALES_PAGE_SIZE = 50;
 
+/** A scanned item that needs the picker before it can be added: its id and the variant its code named (null: the item's own code). */
+export interface CartPick {
+  itemId: string;
+  variantId: string | null;
+}
+
 export interface CashDrawerEvent {
   cartId: string;
   reason: 'cash-sale' | 'cash-refund' | 'cash-return';
@@ -118,10 +124,21 @@ export interface CashDrawerEvent {
 export const cartHandlers = {
   /** The signed-in user's open cart (a new, empty one when none). */
   'cart:current': { args: z.void(), access: COUNTER, effect: 'read', audit: 'none' },
-  'cart:add-item': { args: z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1) }), access: COUNTER, effect: 'cart', audit: 'none' },
+  /**
+   * An item, with its variant and modifier options when it has any (issue 23): the core checks the choice
+   * against the catalogue and prices the line; the same choice again adds to its line's quantity.
+   */
+  'cart:add-item': {
+    args: z.strictObject({ itemId: idSchema, quantity: z.number().int().min(1).max(9_999).default(1), choice: lineChoiceArgsSchema.optional() }),
+    access: COUNTER,
+    effect: 'cart',
+    audit: 'none',
+  },
   /**
    * One of the active item whose SKU or product code is `code` (a barcode scanner's read, issue 21):
    * matched whole, any case. The codes' own alphabet: a card swipe's track (; = ^ ?) is refused unread.
+   * A variant's SKU adds that variant (issue 23); when the item still needs a choice (a required group),
+   * nothing is added and the answer's `pick` says which item and variant the screen's picker opens on.
    */
   'cart:add-code': { args: z.strictObject({ code: codeSchema('The code', 32).min(1, 'The code is empty.') }), access: COUNTER, effect: 'cart', audit: 'none' },
   /** An open amount from the keypad (no catalogue item). */
@@ -190,7 +207,7 @@ export const cartHandlers = {
 export interface CartResults {
   'cart:current': CartView;
   'cart:add-item': CartView;
-  'cart:add-code': CartView;
+  'cart:add-code': CartView & { pick?: CartPick };
   'cart:add-open': CartView;
   'cart:set-quantity': CartView;
   'cart:remove-line': CartView;

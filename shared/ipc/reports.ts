@@ -116,8 +116,14 @@ export interface DayReport {
 export interface CartSalesSummary {
   /** Paid cart sales in the period. */
   carts: number;
-  /** Per catalogue item (open amounts by name): quantity and amount after discounts, before tax; largest amount first. */
+  /** Per catalogue item and variant (open amounts by name): quantity and amount after discounts, before tax; largest amount first. */
   items: Array<{ name: string; quantity: number; cents: number }>;
+  /**
+   * Modifier options sold (issue 23), e.g. Extra shot × 3: how many items carried each and what they added
+   * (their price × quantity, before discounts: the discounts are the lines'); most sold first. Absent on reports
+   * closed before modifiers existed.
+   */
+  modifiers?: Array<{ name: string; quantity: number; cents: number }>;
   /** Line and whole-sale discounts given. */
   discountsCents: number;
 }

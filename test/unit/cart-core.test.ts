@@ -278,6 +278,6 @@ describe('cart and tenders', () => {
     const z = value(await h.call('reports:z'));
     expect(z.cartSales).toEqual(x.cartSales);
     expect(value(await h.call('reports:z-view', { number: z.number! })).cartSales).toEqual(x.cartSales);
-    expect(value(await h.call('reports:x')).cartSales).toEqual({ carts: 0, items: [], discountsCents: 0 });
+    expect(value(await h.call('reports:x')).cartSales).toEqual({ carts: 0, items: [], modifiers: [], discountsCents: 0 });
   });
 });

@@ -18,7 +18,7 @@ import { Catalogue } from '../../electron/core/catalogue/catalogue';
 import { stockWarningText } from '../../electron/core/catalogue/stock-follows-sales';
 import { STOCK_MESSAGES } from '../../electron/core/catalogue/stock-ledger';
 import { openPosDatabase } from '../../electron/core/platform/pos-database';
-import type { CatalogueItem, LineChoice } from '../../shared/ipc/catalogue';
+import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { clearCart, useCoreHarness, value } from '../helpers/core-harness';
 
 const h = useCoreHarness('ringup-catalogue-stock-');
@@ -34,18 +34,6 @@ const stockOf = async (id: string, variant?: string) => {
   const it = value(await h.call('catalogue:list', {})).find((i) => i.id === id)!;
   return variant ? it.variants.find((v) => v.name === variant)!.stock : it.stock;
 };
-
-/** The counter's picker is the counter's part (h2): here the line is made a Latte Large in the database, as cart:add-item with a choice will. */
-function makeLineVariant(cartId: string, itemId: string, variantName: string) {
-  const db = new Database(join(h.dir, 'ringup.db'));
-  try {
-    const v = latte.variants.find((x) => x.name === variantName)!;
-    const choice: LineChoice = { variantId: v.id, variantName, modifiers: [] };
-    db.prepare('UPDATE cart_lines SET choice = ?, name = ?, unit_cents = ? WHERE cart_id = ? AND item_id = ?').run(JSON.stringify(choice), `Latte ${variantName}`, v.priceCents, cartId, itemId);
-  } finally {
-    db.close();
-  }
-}
 
 async function count(item: CatalogueItem, n: number, variant?: string) {
   const variantId = variant ? item.variants.find((v) => v.name === variant)!.id : null;
@@ -97,8 +85,8 @@ describe('stock follows the money', () => {
   it('a sale paid in full takes the item and the variant sold; a return gives them back, once', async () => {
     await clearCart(h);
     value(await h.call('cart:add-item', { itemId: water.id, quantity: 2 }));
-    const cart = value(await h.call('cart:add-item', { itemId: latte.id }));
-    makeLineVariant(cart.id, latte.id, 'Large');
+    // A Latte Large, as the counter's picker adds it (cart-lines.ts checks the choice).
+    value(await h.call('cart:add-item', { itemId: latte.id, choice: { variantId: latte.variants.find((v) => v.name === 'Large')!.id, optionIds: [] } }));
     // Part paid: nothing moves yet.
     const part = value(await h.call('cart:pay-cash', { tenderedCents: 100, amountCents: 100 }));
     expect(part.status).toBe('open');

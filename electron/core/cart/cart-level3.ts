@@ -11,12 +11,16 @@
  *   store's usual goods, not necessarily that line; with no code anywhere Level 3 is not
  *   sent and the note says why.
  * - Mastercard has no commodity code; each line is marked a debit (`debit_credit` D): a sale.
+ * - A line sold with a variant and modifiers (issue 23) says them in its 26-character description
+ *   ("Latte Large +Extra shot"; the cutting rule is level3Description's, line-choice.ts), and its
+ *   product code is the variant's SKU when it has one (taken when the line was added).
  * - More lines than the network takes (Visa 998, Mastercard 98): the last line item sums up
  *   the rest (their amounts, discounts and tax), so nothing is dropped; the note says so.
  */
 import { formatMoney as centsToDecimal } from '../../../shared/payments/money';
 import { LEVEL3_MAX_LINE_ITEMS, type Level3Network } from '../../../shared/payments/level3-schema';
 import type { CartView } from '../../../shared/ipc/contract';
+import { level3Description } from '../../../shared/cart/line-choice';
 
 export const NETWORK_NAMES: Record<Level3Network, string> = { visa: 'Visa', mastercard: 'Mastercard' };
 
@@ -68,7 +72,7 @@ export function level3FromCart(view: CartView, network: Level3Network, defaultCo
       rateBp: rateOf(l.taxCategory),
       commodityCode: l.commodityCode || fallbackCode,
       item: {
-        description: l.name.slice(0, 26),
+        description: level3Description(l.name, l.choice?.modifiers ?? []),
         product_code: (l.productCode || l.itemId?.replace(/-/g, '').slice(0, 12) || 'OPEN').slice(0, 12),
         unit_code: l.unitCode || 'EA',
         unit_cost: centsToDecimal(l.unitCents),

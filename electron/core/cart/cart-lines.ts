@@ -9,6 +9,9 @@ import type { CartView, HandlerArg } from '../../../shared/ipc/contract';
 import { luhnValid } from '../../../shared/payments/luhn';
 import { fail, ok, type Result } from '../../../shared/result';
 import type { Catalogue } from '../catalogue/catalogue';
+import { resolveChoice, type ChoiceArgs, type ResolvedLine } from '../../../shared/cart/line-choice';
+import type { CatalogueItem } from '../../../shared/ipc/catalogue';
+import type { CartPick } from '../../../shared/ipc/cart';
 import { refuseAmount } from '../sales/amount-refusal';
 import { approvalCheck, approverOf } from './cart-approval';
 import { edit, fitCheck, lineOf, type CartEditDeps } from './cart-edit';
@@ -18,23 +21,48 @@ export interface AddItemDeps extends CartEditDeps {
   catalogue: Catalogue;
 }
 
-export async function addItem(deps: AddItemDeps, { itemId, quantity }: HandlerArg<'cart:add-item'>): Promise<Result<CartView>> {
+/** Whether the item is one the counter may sell now. */
+const sellable = (item: CatalogueItem | undefined): item is CatalogueItem => item !== undefined && !item.archived;
+
+/** The choice checked against the catalogue and the line priced (line-choice.ts); a refusal in words. */
+function resolved(catalogue: Catalogue, item: CatalogueItem, choice: ChoiceArgs): Result<ResolvedLine> {
+  const r = resolveChoice(item, catalogue.groups.list(), choice);
+  if (!r.ok) return fail('bad_request', r.message, { choice: [r.message] });
+  return ok(r.line);
+}
+
+export async function addItem(deps: AddItemDeps, { itemId, quantity, choice }: HandlerArg<'cart:add-item'>): Promise<Result<CartView>> {
   return edit(deps, (cartId) => {
     const item = deps.catalogue.get(itemId);
-    if (!item || item.archived) return fail('not_found', TENDER_COPY.noItem);
-    deps.store.addItem(cartId, item, quantity);
+    if (!sellable(item)) return fail('not_found', TENDER_COPY.noItem);
+    const line = resolved(deps.catalogue, item, choice ?? { variantId: null, optionIds: [] });
+    if (!line.ok) return line;
+    deps.store.addItem(cartId, item, quantity, line.value);
     return ok(null);
   });
 }
 
-export async function addCode(deps: AddItemDeps, { code }: HandlerArg<'cart:add-code'>): Promise<Result<CartView>> {
-  return edit(deps, (cartId) => {
-    // A variant's SKU names its item too (issue 23); adding the variant itself is the counter's part.
+/**
+ * A scanned code: an item's SKU or product code, or a variant's SKU (issue 23), which adds that
+ * variant. An item that still needs a choice (its sizes, when the code was the item's own, or a
+ * group that requires one) is not added: the answer's `pick` opens the screen's picker on it.
+ */
+export async function addCode(deps: AddItemDeps, { code }: HandlerArg<'cart:add-code'>): Promise<Result<CartView & { pick?: CartPick }>> {
+  let pick: CartPick | undefined;
+  const r = await edit(deps, (cartId) => {
     const found = deps.catalogue.byCode(code);
-    if (!found) return fail('not_found', /^\d{13,19}$/.test(code) && luhnValid(code) ? TENDER_COPY.noCodeUnsaid : TENDER_COPY.noCode(code));
-    deps.store.addItem(cartId, found.item, 1);
+    if (!found || !sellable(found.item)) return fail('not_found', /^\d{13,19}$/.test(code) && luhnValid(code) ? TENDER_COPY.noCodeUnsaid : TENDER_COPY.noCode(code));
+    const variantId = found.variant?.id ?? null;
+    const line = resolveChoice(found.item, deps.catalogue.groups.list(), { variantId, optionIds: [] });
+    if (!line.ok) {
+      // Not a refusal: the cashier chooses on the screen what the code could not say.
+      pick = { itemId: found.item.id, variantId };
+      return ok(null);
+    }
+    deps.store.addItem(cartId, found.item, 1, line.line);
     return ok(null);
   });
+  return r.ok && pick ? ok({ ...r.value, pick }) : r;
 }
 
 export interface AddOpenDeps extends CartEditDeps {

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { computeCart, type Discount } from '../../../shared/cart/cart-math';
 import { balanceCents, type SaleStatus, type Tender, type TenderState } from '../../../shared/cart/tender-machine';
 import type { CatalogueItem, LineChoice } from '../../../shared/ipc/catalogue';
+import { choiceKey, type ResolvedLine } from '../../../shared/cart/line-choice';
 import type { CartLineView, CartSaleRow, CartView } from '../../../shared/ipc/cart';
 import { tenderLabel } from '../../../shared/cart/tender-label';
 import { DISCOUNT_COPY } from '../../../shared/cart/discount-guard';
@@ -202,25 +203,31 @@ export class CartStore {
     return c.status === 'open' && !this.tenders(cartId).some((t) => t.status === 'approved' || t.status === 'pending');
   }
 
-  addItem(cartId: string, item: CatalogueItem, quantity: number): void {
-    // The same item again adds to its line (when that line has no discount of its own).
+  /**
+   * Adds an item as `line` says (its name, price and choice resolved by line-choice.ts). The
+   * same item with the same choice at the same price adds to its line (when that line has no
+   * discount of its own); a different choice is a line of its own. Without `line`: the item
+   * plainly, at its own price (an item with neither variants nor modifier groups).
+   */
+  addItem(cartId: string, item: CatalogueItem, quantity: number, line: ResolvedLine = { name: item.name, unitCents: item.priceCents, productCode: item.productCode || item.sku, choice: null }): void {
+    const key = choiceKey(line.choice);
     const same = this.db
-      .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ?')
-      .get(cartId, item.id, item.priceCents) as { id: string; quantity: number } | undefined;
+      .prepare('SELECT id, quantity FROM cart_lines WHERE cart_id = ? AND item_id = ? AND discount IS NULL AND unit_cents = ? AND choice IS ?')
+      .get(cartId, item.id, line.unitCents, key) as { id: string; quantity: number } | undefined;
     if (same) {
       this.db.prepare('UPDATE cart_lines SET quantity = ? WHERE id = ?').run(Math.min(9_999, same.quantity + quantity), same.id);
       return;
     }
     this.insertLine(cartId, {
       itemId: item.id,
-      name: item.name,
-      unitCents: item.priceCents,
+      name: line.name,
+      unitCents: line.unitCents,
       quantity,
       taxCategory: item.taxCategory,
-      productCode: item.productCode || item.sku,
+      productCode: line.productCode,
       unitCode: item.unitCode,
       commodityCode: item.commodityCode,
-      choice: null,
+      choice: line.choice,
     });
   }
 
@@ -235,7 +242,7 @@ export class CartStore {
         `INSERT INTO cart_lines (id, cart_id, seq, item_id, name, unit_cents, quantity, tax_category, product_code, unit_code, commodity_code, choice)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode, l.choice ? JSON.stringify(l.choice) : null);
+      .run(randomUUID(), cartId, seq, l.itemId, l.name, l.unitCents, l.quantity, l.taxCategory, l.productCode, l.unitCode, l.commodityCode, choiceKey(l.choice));
   }
 
   hasLine(cartId: string, lineId: string): boolean {

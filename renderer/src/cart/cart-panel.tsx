@@ -16,6 +16,7 @@ import { ManagerApprovalDialog } from '../auth/manager-approval-dialog';
 import { OfflineTenderCustomer } from '../queue/offline-customer';
 import { SavedMethodDialog } from '../vault/saved-method-charge';
 import { TextField } from '../ui/text-field';
+import { LineModifiers } from './line-modifiers';
 
 const discountText = (d: Discount) => (d.kind === 'comp' ? DISCOUNT_COPY.compLabel : d.kind === 'amount' ? `−${money(d.cents)}` : `−${formatPercentBp(d.basisPoints)}`);
 
@@ -88,6 +89,7 @@ export function CartPanel() {
               {l.name}
               {l.discount && <span className="muted"> ({discountText(l.discount)})</span>}
               {l.taxCategory === 'exempt' && l.itemId !== null && <span className="muted"> · no tax</span>}
+              <LineModifiers choice={l.choice} />
             </span>
             <span className="cart-qty" role="group" aria-label={`Quantity of ${l.name}`}>
               <button type="button" className="btn btn-secondary qty-btn" disabled={taken || c.busy || l.quantity <= 1} onClick={() => void c.setQuantity(l.id, l.quantity - 1)} aria-label={`One less ${l.name}`}>
@@ -105,6 +107,13 @@ export function CartPanel() {
           </li>
         ))}
       </ul>
+
+      {/* Under the lines, where the cashier looks as an item goes in (below the pinned foot it was out of sight at 1280×800). */}
+      {cart.stockWarning && (
+        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
+          {cart.stockWarning}
+        </p>
+      )}
 
       {!taken && <CartDiscount />}
 
@@ -150,11 +159,6 @@ export function CartPanel() {
       {c.message && (
         <p className="notice notice-info" role="status" data-testid="cart-message">
           {c.message}
-        </p>
-      )}
-      {cart.stockWarning && (
-        <p className="notice notice-warn" role="status" data-testid="cart-stock-warning">
-          {cart.stockWarning}
         </p>
       )}
       <OfflineTenderCustomer tenders={cart.tenders} />

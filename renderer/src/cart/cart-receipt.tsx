@@ -4,6 +4,7 @@ import { tenderLabel } from '../../../shared/cart/tender-label';
 import { shortRefOf } from '../../../shared/short-ref';
 import { money } from '../ui/money-format';
 import { CartTaxAndTotal } from './cart-tax-total';
+import { LineModifiers } from './line-modifiers';
 import { Fact } from '../ui/fact';
 import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from '../receipts/receipt';
 
@@ -94,7 +95,7 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
           </tr>
         </thead>
         <tbody>
-          {cart.lines.map((l, i) => (
+          {cart.lines.map((l, i) => [
             <tr key={l.id}>
               <td>
                 {l.name}
@@ -109,8 +110,16 @@ export function CartReceipt({ data, header, copy = 'customer' }: { data: CartRec
                 {l.quantity} × {money(l.unitCents)}
               </td>
               <td>{money(t.lines[i]?.grossCents ?? 0)}</td>
-            </tr>
-          ))}
+            </tr>,
+            // The modifiers under the line, the width of the roll (each with what it adds to one item).
+            l.choice && l.choice.modifiers.length > 0 && (
+              <tr key={`${l.id}-with`} className="receipt-modifiers">
+                <td colSpan={3}>
+                  <LineModifiers choice={l.choice} />
+                </td>
+              </tr>
+            ),
+          ])}
         </tbody>
       </table>
       <dl className="receipt-lines">

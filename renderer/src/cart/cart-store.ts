@@ -4,7 +4,8 @@
  * answers). Card data never enters this store: the card form hands it straight to `payCard`.
  * A user's work, so it registers with the per-user reset.
  */
-import type { Approval, CartReceiptData, CartView, CatalogueItem, DiscountChoice, KeyedCard } from '../../../shared/ipc/contract';
+import type { Approval, CartReceiptData, CartView, CatalogueItem, Category, DiscountChoice, KeyedCard, ModifierGroup } from '../../../shared/ipc/contract';
+import { needsPicker } from '../../../shared/cart/line-choice';
 import { isOfflinePlaceholder } from '../../../shared/offline-ref';
 import type { Result } from '../../../shared/result';
 import type { GuardConfirmations } from '../../../shared/amount-guards';
@@ -26,8 +27,30 @@ export type ApprovalFor =
   | { kind: 'tender' }
   | { kind: 'cancel' };
 
+/** The item the picker is open on (issue 23), and the variant already chosen (a scanned variant's SKU). */
+export interface Picking {
+  item: CatalogueItem;
+  variantId: string | null;
+}
+
+/** The category tab shown: every item, one category's, or the items in none ("Other"). */
+export type CategoryTab = 'all' | 'none' | string;
+
 interface CartState {
   items: CatalogueItem[];
+  /** The category tabs over the item grid, in the manager's order (issue 23). */
+  categories: Category[];
+  /** The modifier groups the items offer (their options, rules and prices). */
+  groups: ModifierGroup[];
+  category: CategoryTab;
+  setCategory(tab: CategoryTab): void;
+  /** The item whose variant and modifiers are being chosen; null when the picker is closed. */
+  picking: Picking | null;
+  /** The picker's own refusal from the core (a choice the catalogue no longer allows); null when none. */
+  pickError: string | null;
+  closePicker(): void;
+  /** Adds the picked item with its choice; true when it went in (the picker closes). */
+  addPicked(variantId: string | null, optionIds: string[]): Promise<boolean>;
   search: string;
   cart: CartView | null;
   busy: boolean;
@@ -58,6 +81,7 @@ interface CartState {
   tipCents(): number;
   load(): Promise<void>;
   setSearch(q: string): void;
+  /** A tapped item: added at once, or the picker opens when it has sizes or modifier groups. */
   addItem(id: string): Promise<void>;
   /** A scanned code: the core adds the item with that SKU or product code. */
   addCode(code: string): Promise<void>;
@@ -139,6 +163,27 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
 
   return {
     items: [],
+    categories: [],
+    groups: [],
+    category: 'all',
+    setCategory: (category) => set({ category }),
+    picking: null,
+    pickError: null,
+    closePicker: () => set({ picking: null, pickError: null }),
+    async addPicked(variantId, optionIds) {
+      const p = get().picking;
+      if (!p) return false;
+      const epoch = userEpoch();
+      set({ busy: true, pickError: null });
+      const r = await ringup.cartAddItem({ itemId: p.item.id, quantity: 1, choice: { variantId, optionIds } });
+      if (epoch !== userEpoch()) return false;
+      if (!r.ok) {
+        set({ busy: false, pickError: r.error.fields?.choice?.[0] ?? r.error.message });
+        return false;
+      }
+      set({ busy: false, cart: r.value, picking: null, pickError: null, message: null, scanNote: null, error: null });
+      return true;
+    },
     search: '',
     cart: null,
     busy: false,
@@ -162,13 +207,31 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     },
     async load() {
       const epoch = userEpoch();
-      const [items, cart] = await Promise.all([ringup.catalogueList({ includeArchived: false, search: '' }), ringup.cartCurrent()]);
+      // The tabs and the groups are asked for alongside, but the items and the cart are shown as soon as
+      // they come: the sale screen takes scans from the moment it has items (use-wedge-scanner.ts).
+      const first = Promise.all([ringup.catalogueList({ includeArchived: false, search: '' }), ringup.cartCurrent()]);
+      const extras = Promise.all([ringup.catalogueCategories({ includeArchived: false }), ringup.catalogueModifierGroups({ includeArchived: false })]);
+      const [items, cart] = await first;
       if (epoch !== userEpoch()) return;
       set({ items: items.ok ? items.value : [], cart: cart.ok ? cart.value : null, error: cart.ok ? null : cart.error.message });
+      const [categories, groups] = await extras;
+      if (epoch !== userEpoch()) return;
+      const cats = categories.ok ? categories.value : [];
+      set((s) => ({
+        categories: cats,
+        groups: groups.ok ? groups.value : [],
+        // A category archived meanwhile: back to All.
+        category: s.category === 'all' || s.category === 'none' || cats.some((c) => c.id === s.category) ? s.category : 'all',
+      }));
     },
     setSearch: (search) => set({ search, scanNote: null }),
     // A new line starts a new story: the last sale's sentence (cancelled, approved) goes.
-    addItem: async (itemId) => void (await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null, scanNote: null }))),
+    async addItem(itemId) {
+      const item = get().items.find((i) => i.id === itemId);
+      // Sizes or modifier groups: the picker asks first (the core checks the choice again).
+      if (item && needsPicker(item)) return set({ picking: { item, variantId: item.variants.length === 1 ? item.variants[0]!.id : null }, pickError: null, scanNote: null });
+      await run(() => ringup.cartAddItem({ itemId, quantity: 1 }), (v) => set({ cart: v, message: null, scanNote: null }));
+    },
     // Its own note, not `error`: a code no item has is said beside the search field, where the scan is expected.
     async addCode(code) {
       const epoch = userEpoch();
@@ -176,8 +239,16 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
       if (epoch !== userEpoch()) return;
       if (!r.ok) return set({ scanNote: { added: false, text: r.error.fields?.code?.[0] ?? r.error.message } });
       const lc = code.toLowerCase();
+      const { pick, ...cart } = r.value;
+      if (pick) {
+        // The code named the item (or its size) but a choice is still needed: the picker opens on it.
+        const item = get().items.find((i) => i.id === pick.itemId);
+        if (item) return set({ cart, picking: { item, variantId: pick.variantId }, pickError: null, scanNote: { added: true, text: `Scanned: ${item.name}; choose before it is added.` } });
+      }
       const item = get().items.find((i) => i.sku.toLowerCase() === lc || i.productCode.toLowerCase() === lc);
-      set({ cart: r.value, message: null, scanNote: { added: true, text: `Scanned: ${item?.name ?? code} added.` } });
+      const variant = get().items.flatMap((i) => i.variants.map((v) => ({ i, v }))).find(({ v }) => v.sku.toLowerCase() === lc);
+      const name = item?.name ?? (variant ? `${variant.i.name} ${variant.v.name}` : code);
+      set({ cart, message: null, scanNote: { added: true, text: `Scanned: ${name} added.` } });
     },
     addOpen: (amountCents) =>
       run(() => confirmed(amountCents, (c) => ringup.cartAddOpen({ name: 'Open amount', amountCents, taxCategory: 'standard', ...c }), 'add'), (v) => set({ cart: v, message: null })),

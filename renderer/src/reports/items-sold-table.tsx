@@ -1,7 +1,7 @@
 import type { CartSalesSummary } from '../../../shared/ipc/contract';
 import { money } from '../ui/money-format';
 
-/** The end-of-day report's items sold (cart sales): quantity and amount after discounts, before tax. */
+/** The end-of-day report's items sold (cart sales), by item and variant: quantity and amount after discounts, before tax; then the modifiers sold with them. */
 export function ItemsSoldTable({ sales }: { sales: CartSalesSummary }) {
   return (
     <table className="breakdown" data-testid="report-items">
@@ -34,6 +34,25 @@ export function ItemsSoldTable({ sales }: { sales: CartSalesSummary }) {
           ))
         )}
       </tbody>
+      {/* Modifier options sold with the items (issue 23): how many items carried each, and what they added. */}
+      {(sales.modifiers?.length ?? 0) > 0 && (
+        <tbody data-testid="report-modifiers">
+          <tr>
+            <th scope="colgroup" colSpan={3} className="report-subhead">
+              Modifiers
+            </th>
+          </tr>
+          {sales.modifiers!.map((m, i) => (
+            <tr key={`${m.name}-${i}`}>
+              <th scope="row">
+                + {m.name}
+              </th>
+              <td className="num">{m.quantity.toLocaleString()}</td>
+              <td className="num">{money(m.cents)}</td>
+            </tr>
+          ))}
+        </tbody>
+      )}
       <tfoot>
         <tr>
           <th scope="row">Discounts given</th>

@@ -98,7 +98,8 @@ export function SaleScreen() {
   // Issue 21, point 9: a barcode scanner that types adds the item, wherever the focus is on this screen (not in another field).
   // A due cart, or one with a payment taken or running, keeps its lines as they are (no quick key, no scan).
   const linesFixed = cart.cart?.status === 'due' || (cart.cart?.tenders.some((t) => t.status === 'approved' || t.status === 'pending') ?? false);
-  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && !linesFixed;
+  // The item picker (issue 23) takes the keys while it is open (Enter adds, Esc closes).
+  const scanOpen = catalogueOn && !cart.receipt && phase === 'entry' && s.firstCard === null && !linesFixed && cart.picking === null;
   const addCode = cart.addCode;
   const readAmount = useCallback(() => useSaleStore.getState().subtotalCents, []);
   const restoreAmount = useCallback((cents: number) => useSaleStore.setState({ subtotalCents: cents }), []);

@@ -24,6 +24,7 @@ import { tipSuggestions, type TipRules } from '../payments/tip-suggestions';
 import { dollars } from '../refund-limit';
 import { shortRefOf } from '../short-ref';
 import { ReceiptLayout } from './receipt-layout';
+import { CARD_AGREEMENT, cartReceiptFacts, ENTRY_WORDS, RESULT_WORDS } from './receipt-words';
 
 export type ReceiptCopy = 'customer' | 'merchant';
 
@@ -41,19 +42,6 @@ export interface PrintOptions {
   formatTime: (unixSeconds: number) => string;
 }
 
-const STATE_TEXT: Record<TransactionView['state'], string> = {
-  approved: 'APPROVED',
-  declined: 'DECLINED',
-  voided: 'VOIDED',
-  refunded: 'REFUNDED',
-  partially_refunded: 'PARTLY REFUNDED',
-  pending: 'PENDING',
-  other: 'SEE GATEWAY',
-};
-
-const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Paper check' } as const;
-
-export const CARD_AGREEMENT = 'I agree to pay the above total according to my card issuer agreement.';
 
 const money = dollars;
 const minus = (cents: number) => `-${money(cents)}`;
@@ -76,7 +64,7 @@ function head(doc: ReceiptLayout, store: ReceiptStore, ts: number, cashier: stri
 
 function cardFacts(doc: ReceiptLayout, t: TransactionView): void {
   doc.fact(t.entryMode === 'check' ? 'Account' : 'Card', cardName(t));
-  doc.row('Entry', ENTRY_LABEL[t.entryMode ?? 'keyed']);
+  doc.row('Entry', ENTRY_WORDS[t.entryMode ?? 'keyed']);
   if (t.checkNumber) doc.row('Check no.', t.checkNumber);
   if (t.emv) {
     doc.fact('Application', t.emv.label);
@@ -94,7 +82,7 @@ function authAndRef(doc: ReceiptLayout, t: TransactionView): void {
 
 function cardPaid(doc: ReceiptLayout, t: TransactionView): void {
   doc.row(cardName(t), money(t.amountCents));
-  doc.row('Entry', ENTRY_LABEL[t.entryMode ?? 'keyed']);
+  doc.row('Entry', ENTRY_WORDS[t.entryMode ?? 'keyed']);
   authAndRef(doc, t);
 }
 
@@ -134,7 +122,7 @@ export function saleReceiptDocument(t: TransactionView, store: ReceiptStore, o: 
     doc.row(refund ? 'Refund' : 'Total', refund ? minus(t.amountCents) : money(t.amountCents), { bold: true, tall: true });
   }
   if (t.refundedCents > 0) doc.row('Refunded', minus(t.refundedCents));
-  doc.row('Result', t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]);
+  doc.row('Result', t.offline ? 'APPROVED OFFLINE' : RESULT_WORDS[t.state]);
   if (split === null) authAndRef(doc, t);
   if (checkAuth && o.copy === 'customer') doc.blank().text(checkAuth);
   const untipped = t.kind !== 'refund' && t.entryMode !== 'check' && t.state === 'approved' && !t.partial && t.tipCents === 0;
@@ -179,10 +167,7 @@ export function cartReceiptDocument(data: CartReceiptData, store: ReceiptStore, 
   const doc = new ReceiptLayout(o.width);
   const { cart } = data;
   const t = cart.totals;
-  const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
-  const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
-  const comped = cart.cartDiscount?.kind === 'comp' || cart.lines.some((l) => l.discount?.kind === 'comp');
-  const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
+  const { paidBy, signature, comped, split } = cartReceiptFacts(data);
   head(doc, store, Math.floor((cart.paidTs ?? cart.createdTs) / 1000), data.cashier, o);
   doc.center('SALE', { bold: true });
   doc.blank();
@@ -235,7 +220,7 @@ export function payLinkReceiptDocument(t: TransactionView, link: PayLinkFacts, s
   doc.row('Paid', money(t.amountCents), { bold: true, tall: true });
   if (link.remainingCents !== null && link.remainingCents > 0) doc.row('Still to pay', money(link.remainingCents));
   if (t.refundedCents > 0) doc.row('Refunded', minus(t.refundedCents));
-  doc.row('Result', STATE_TEXT[t.state]);
+  doc.row('Result', RESULT_WORDS[t.state]);
   authAndRef(doc, t);
   doc.blank().center(t.state === 'declined' ? 'No charge was made.' : receiptFoot(o.copy));
   return doc.toString();

@@ -7,6 +7,7 @@ import { CartTaxAndTotal } from './cart-tax-total';
 import { LineModifiers } from './line-modifiers';
 import { Fact } from '../ui/fact';
 import { AuthAndRef, BothCopies, CardFacts, ReceiptHead, receiptFoot, SignatureBlock, type ReceiptCopy, type ReceiptHeader } from '../receipts/receipt';
+import { cartReceiptFacts } from '../../../shared/receipts/receipt-words';
 
 /** A split payment's share of the cart's tax (tender-tax.ts): the shares on the receipt add up to its sales tax, as the gateway's records do. */
 function TaxShare({ tender: x }: { tender: Tender }) {
@@ -75,11 +76,7 @@ function TenderLines({ tender: x, card, split }: { tender: Tender; card: Transac
 export function CartReceipt({ data, header, copy = 'customer' }: { data: CartReceiptData; header: ReceiptHeader; copy?: ReceiptCopy }) {
   const { cart } = data;
   const t = cart.totals;
-  const paidBy = cart.tenders.filter((x) => x.status === 'approved' || x.status === 'reversed');
-  const signature = paidBy.some((x) => data.cards[x.id]?.signatureLine);
-  const comped = cart.cartDiscount?.kind === 'comp' || cart.lines.some((l) => l.discount?.kind === 'comp');
-  // Paid in parts: each payment says its share of the tax (the shares add up to the sales tax above).
-  const split = paidBy.filter((x) => x.status === 'approved').length > 1 && t.taxCents > 0;
+  const { paidBy, signature, comped, split } = cartReceiptFacts(data);
   return (
     <article className="receipt cart-receipt" aria-label={copy === 'customer' ? 'Receipt' : 'Receipt, merchant copy'} data-testid={copy === 'customer' ? 'cart-receipt' : 'cart-receipt-merchant'}>
       {/* The time it was paid, as a receipt says (the cart may have been started long before). */}

@@ -22,6 +22,7 @@ import { CategorySwatch, groupRule } from './category-swatch';
 import { ModifierGroupsPanel } from './modifier-groups-panel';
 import { StockPanel } from './stock-panel';
 import { VariantRows, type VariantDraft } from './variant-rows';
+import { NameCell } from './catalogue-form-parts';
 
 interface Draft {
   id: string | null;
@@ -428,10 +429,7 @@ export function CatalogueScreen() {
           <tbody>
             {items.map((i) => (
               <tr key={i.id} className={i.archived ? 'muted' : undefined}>
-                <td>
-                  {i.name}
-                  {i.archived ? ' (archived)' : ''}
-                </td>
+                <NameCell name={i.name} archived={i.archived} />
                 <td>{money(i.priceCents)}</td>
                 <td>{i.sku}</td>
                 <td className="nowrap">

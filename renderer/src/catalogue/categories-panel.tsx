@@ -10,6 +10,7 @@ import { ringup } from '../bridge/bridge';
 import { ErrorNote, OutcomeNote, type Outcome } from '../sales/outcome-note';
 import { TextField } from '../ui/text-field';
 import { CategorySwatch } from './category-swatch';
+import { NameCell, RowActions, SaveOrAdd } from './catalogue-form-parts';
 
 interface Draft {
   id: string | null;
@@ -69,16 +70,7 @@ export function CategoriesPanel({ categories, onChanged }: { categories: Categor
           </div>
           <TextField id="category-order" label="Tab order" inputMode="numeric" value={draft.order} error={errors.sortOrder} onChange={(v) => (setDraft({ ...draft, order: v }), setErrors({ ...errors, sortOrder: '' }))} />
         </div>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary btn-lg">
-            {draft.id ? 'Save category' : 'Add category'}
-          </button>
-          {draft.id && (
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => setDraft(EMPTY)}>
-              Stop editing
-            </button>
-          )}
-        </div>
+        <SaveOrAdd editing={!!draft.id} noun="category" onStop={() => setDraft(EMPTY)} />
       </form>
       <OutcomeNote note={note?.ok ? note : null} />
       <ErrorNote text={note && !note.ok ? note.text : null} />
@@ -97,21 +89,10 @@ export function CategoriesPanel({ categories, onChanged }: { categories: Categor
           <tbody>
             {categories.map((c) => (
               <tr key={c.id} className={c.archived ? 'muted' : undefined}>
-                <td>
-                  <CategorySwatch colour={c.colour} />
-                  {c.name}
-                  {c.archived ? ' (archived)' : ''}
-                </td>
+                <NameCell name={c.name} archived={c.archived} lead={<CategorySwatch colour={c.colour} />} />
                 <td>{c.colour}</td>
                 <td>{c.sortOrder}</td>
-                <td>
-                  <button type="button" className="btn btn-quiet" aria-label={`Edit category ${c.name}`} onClick={() => setDraft({ id: c.id, name: c.name, colour: c.colour, order: String(c.sortOrder) })}>
-                    Edit
-                  </button>
-                  <button type="button" className="btn btn-quiet" aria-label={`${c.archived ? 'Restore' : 'Archive'} category ${c.name}`} onClick={() => void archive(c)}>
-                    {c.archived ? 'Restore' : 'Archive'}
-                  </button>
-                </td>
+                <RowActions noun="category" name={c.name} archived={c.archived} onEdit={() => setDraft({ id: c.id, name: c.name, colour: c.colour, order: String(c.sortOrder) })} onArchive={() => void archive(c)} />
               </tr>
             ))}
           </tbody>

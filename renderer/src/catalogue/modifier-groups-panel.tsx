@@ -12,6 +12,7 @@ import { ErrorNote, OutcomeNote, type Outcome } from '../sales/outcome-note';
 import { money, parseTypedAmount } from '../ui/money-format';
 import { TextField } from '../ui/text-field';
 import { groupRule } from './category-swatch';
+import { NameCell, RowActions, SaveOrAdd } from './catalogue-form-parts';
 
 interface ChoiceDraft {
   id?: string;
@@ -101,16 +102,7 @@ export function ModifierGroupsPanel({ groups, onChanged }: { groups: ModifierGro
             </button>
           </div>
         </fieldset>
-        <div className="form-actions">
-          <button type="submit" className="btn btn-primary btn-lg">
-            {draft.id ? 'Save group' : 'Add group'}
-          </button>
-          {draft.id && (
-            <button type="button" className="btn btn-secondary btn-lg" onClick={() => setDraft(EMPTY)}>
-              Stop editing
-            </button>
-          )}
-        </div>
+        <SaveOrAdd editing={!!draft.id} noun="group" onStop={() => setDraft(EMPTY)} />
       </form>
       <OutcomeNote note={note?.ok ? note : null} />
       <ErrorNote text={note && !note.ok ? note.text : null} />
@@ -129,25 +121,16 @@ export function ModifierGroupsPanel({ groups, onChanged }: { groups: ModifierGro
           <tbody>
             {groups.map((g) => (
               <tr key={g.id} className={g.archived ? 'muted' : undefined}>
-                <td>
-                  {g.name}
-                  {g.archived ? ' (archived)' : ''}
-                </td>
+                <NameCell name={g.name} archived={g.archived} />
                 <td>{groupRule(g.minChoices, g.maxChoices)}</td>
                 <td>{g.options.map((o) => `${o.name}${o.priceCents > 0 ? ` +${money(o.priceCents)}` : ''}`).join(', ')}</td>
-                <td>
-                  <button
-                    type="button"
-                    className="btn btn-quiet"
-                    aria-label={`Edit group ${g.name}`}
-                    onClick={() => setDraft({ id: g.id, name: g.name, min: String(g.minChoices), max: String(g.maxChoices), options: g.options.map((o) => ({ id: o.id, name: o.name, price: cents(o.priceCents) })) })}
-                  >
-                    Edit
-                  </button>
-                  <button type="button" className="btn btn-quiet" aria-label={`${g.archived ? 'Restore' : 'Archive'} group ${g.name}`} onClick={() => void archive(g)}>
-                    {g.archived ? 'Restore' : 'Archive'}
-                  </button>
-                </td>
+                <RowActions
+                  noun="group"
+                  name={g.name}
+                  archived={g.archived}
+                  onEdit={() => setDraft({ id: g.id, name: g.name, min: String(g.minChoices), max: String(g.maxChoices), options: g.options.map((o) => ({ id: o.id, name: o.name, price: cents(o.priceCents) })) })}
+                  onArchive={() => void archive(g)}
+                />
               </tr>
             ))}
           </tbody>

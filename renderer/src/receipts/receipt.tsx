@@ -6,16 +6,8 @@ import { money } from '../ui/money-format';
 import { dateAndTime } from '../ui/time-format';
 import { Fact } from '../ui/fact';
 import { ReceiptSuggestedTips } from './receipt-suggested-tips';
+import { CARD_AGREEMENT, ENTRY_WORDS, RESULT_WORDS } from '../../../shared/receipts/receipt-words';
 
-const STATE_TEXT: Record<TransactionView['state'], string> = {
-  approved: 'APPROVED',
-  declined: 'DECLINED',
-  voided: 'VOIDED',
-  refunded: 'REFUNDED',
-  partially_refunded: 'PARTLY REFUNDED',
-  pending: 'PENDING',
-  other: 'SEE GATEWAY',
-};
 
 /** The store's lines at the top of every receipt (from the store settings). */
 export interface ReceiptHeader {
@@ -35,7 +27,6 @@ export type ReceiptCopy = 'customer' | 'merchant';
  * cardholder was verified; a check paid by electronic debit prints its number and the
  * customer's authorization of the debit, signed on the merchant copy.
  */
-const ENTRY_LABEL = { keyed: 'Keyed', swiped: 'Swiped', chip: 'Chip', contactless: 'Contactless', check: 'Paper check' } as const; // scanned or keyed from it: the record does not say which
 
 /*
  * The parts a receipt is made of, shared with the cart's receipt (cart-receipt.tsx), so a
@@ -65,7 +56,7 @@ export function CardFacts({ t }: { t: TransactionView }) {
           {t.cardBrand} •••• {t.lastFour}
         </dd>
       </div>
-      <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
+      <Fact label="Entry">{ENTRY_WORDS[t.entryMode ?? 'keyed']}</Fact>
       {t.checkNumber && <Fact label="Check no." testId="receipt-check-number">{t.checkNumber}</Fact>}
       {t.emv && (
         <>
@@ -96,7 +87,7 @@ export function AuthAndRef({ t }: { t: TransactionView }) {
 }
 
 /** The signature line the merchant's copy carries when the card verification (or a check's debit) calls for one. */
-export function SignatureBlock({ text = 'I agree to pay the above total according to my card issuer agreement.' }: { text?: string }) {
+export function SignatureBlock({ text = CARD_AGREEMENT }: { text?: string }) {
   return (
     <div className="receipt-signature" data-testid="receipt-signature">
       <span aria-hidden="true">X</span>
@@ -118,7 +109,7 @@ function CardPaid({ t }: { t: TransactionView }) {
         </dt>
         <dd>{money(t.amountCents)}</dd>
       </div>
-      <Fact label="Entry">{ENTRY_LABEL[t.entryMode ?? 'keyed']}</Fact>
+      <Fact label="Entry">{ENTRY_WORDS[t.entryMode ?? 'keyed']}</Fact>
       <AuthAndRef t={t} />
     </>
   );
@@ -178,7 +169,7 @@ export function Receipt({ t, header, copy = 'customer', first = null }: { t: Tra
           </div>
         )}
         {t.refundedCents > 0 && <Fact label="Refunded">-{money(t.refundedCents)}</Fact>}
-        <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : STATE_TEXT[t.state]}</Fact>
+        <Fact label="Result">{t.offline ? 'APPROVED OFFLINE' : RESULT_WORDS[t.state]}</Fact>
         {split === null && <AuthAndRef t={t} />}
       </dl>
       {checkAuth && copy === 'customer' && (

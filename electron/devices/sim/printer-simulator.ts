@@ -21,6 +21,7 @@ import { GS_R_PAPER, OFFLINE_BITS, PAPER_BITS, PRINTER_BITS, STATUS_FIXED, STATU
 import { EscPosDecoder } from './escpos-decoder';
 import { PrinterPaper, type PrintedReceipt } from './printer-paper';
 import { headWidthDots, renderReceiptPng } from './receipt-png';
+import { listenLoopback } from './listen-loopback';
 
 export type SimPaper = 'ok' | 'near-end' | 'out';
 
@@ -85,13 +86,7 @@ export class PrinterSimulator {
   listenTcp(port = 0): Promise<number> {
     const server = createServer((socket) => this.serve(socketLink(socket)));
     this.servers.push(server);
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        const a = server.address();
-        resolve(typeof a === 'object' && a ? a.port : port);
-      });
-    });
+    return listenLoopback(server, port);
   }
 
   async attachSerial(path: string): Promise<void> {

@@ -20,6 +20,7 @@ import { encryptCardRead } from '../reader-encryption';
 import { SIM_CARDS, mockOutcome } from './mock-amounts';
 import { signaturePng } from './signature-image';
 import type { TlsIdentity } from './self-signed-cert';
+import { listenLoopback } from './listen-loopback';
 
 export interface CustomerScript {
   /** 'on-cue': the customer waits with the card until the test calls presentCard() (within the card entry timeout). */
@@ -128,13 +129,7 @@ export class TerminalSimulator {
   /** Listens with `server` on 127.0.0.1 (closed with the simulator); answers the port. */
   private listenOn(server: Server, port: number): Promise<number> {
     this.servers.push(server);
-    return new Promise((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', () => {
-        const a = server.address();
-        resolve(typeof a === 'object' && a ? a.port : port);
-      });
-    });
+    return listenLoopback(server, port);
   }
 
   /** Serves one end of a serial line (e.g. a socat pty). */

@@ -4,12 +4,13 @@
  * for a barcode scanned now and shows the code read (or says in words what went wrong);
  * a saved scanner can be removed. The core listens to every saved scanner.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { BARCODE_BAUDS, DEFAULT_BARCODE_BAUD, barcodeScannerSaveSchema, type BarcodeScannerRecord } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { barcodeStateWords } from './barcode-scanners-store';
 import { SerialPortPicker } from './serial-port-picker';
+import { editorFields, useFreshFormPerDevice } from './editor-form';
 
 const STATE_SENTENCE: Record<BarcodeScannerRecord['state'], string> = {
   listening: 'Listening: a code scanned now goes to the sale screen.',
@@ -25,28 +26,21 @@ export function BarcodeScannerEditor({ scanner, onSaved, onRemoved, onLookAgain 
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [read, setRead] = useState<string | null>(null);
   const [busy, setBusy] = useState<'save' | 'test' | 'remove' | null>(null);
-  // A different scanner opens a fresh form; the one just saved keeps its "Saved." line.
-  const justSaved = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const scannerId = scanner?.id;
-  useEffect(() => {
-    if (justSaved.current) {
-      justSaved.current = false;
-      return;
-    }
+  const justSaved = useFreshFormPerDevice(scannerId, () => {
     setD(init());
     setTouched(false);
     setMessage(null);
     setRead(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scannerId]);
+  });
 
   const parsed = barcodeScannerSaveSchema.safeParse({ ...(scanner ? { id: scanner.id } : {}), name: d.name, path: d.path.trim(), baud: Number(d.baud) });
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const i of parsed.error.issues) errors[i.path.join('.')] ??= i.message;
   const err = (k: string) => (touched ? errors[k] : undefined);
-  const attrs = (k: string) => ({ id: `b-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `b-${k}-error` : undefined });
+  const { attrs } = editorFields('b', err);
   const errorText = (k: string) => err(k) && <p className="field-error" id={`b-${k}-error`}>{err(k)}</p>;
 
   const save = async () => {

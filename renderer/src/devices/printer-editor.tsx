@@ -6,7 +6,7 @@
  * (saved or not) and says what the printer answers, in words; so does the live status of the
  * printer in use.
  */
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState } from 'react';
 import {
   CPL_CHOICES,
   LOGO_MAX_CHARS,
@@ -23,6 +23,7 @@ import { ringup } from '../bridge/bridge';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { SerialPortPicker } from './serial-port-picker';
 import { usePrinterStatusStore } from './printer-status-store';
+import { editorFields, useFreshFormPerDevice } from './editor-form';
 
 interface Draft {
   name: string;
@@ -104,41 +105,23 @@ export function PrinterEditor({ printer, onSaved, onRemoved }: { printer: Printe
   const [busy, setBusy] = useState<'save' | 'test' | 'remove' | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const live = usePrinterStatusStore((s) => s.status);
-  const justSaved = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const logoInput = useRef<HTMLInputElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const printerId = printer?.id;
-  useEffect(() => {
-    if (justSaved.current) {
-      justSaved.current = false;
-      return;
-    }
+  const justSaved = useFreshFormPerDevice(printerId, () => {
     setD(draftOf(printer));
     setTouched(false);
     setMessage(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [printerId]);
+  });
 
   const { value, errors } = check(d);
   const err = (k: string) => (touched ? errors[k] : undefined);
+  const { attrs, field } = editorFields('p', err);
   const set = (patch: Partial<Draft>) => {
     setD({ ...d, ...patch });
     setMessage(null);
   };
-  const field = (k: string, label: string, input: ReactNode, hint?: string) => (
-    <div className="field">
-      <label htmlFor={`p-${k}`}>{label}</label>
-      {input}
-      {hint && !err(k) && <span className="field-hint muted">{hint}</span>}
-      {err(k) && (
-        <p className="field-error" id={`p-${k}-error`}>
-          {err(k)}
-        </p>
-      )}
-    </div>
-  );
-  const attrs = (k: string) => ({ id: `p-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `p-${k}-error` : undefined });
 
   const save = async () => {
     setTouched(true);

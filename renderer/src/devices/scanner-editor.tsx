@@ -1,9 +1,10 @@
 /** Add or change a check scanner (serial) and run a test scan. */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { scannerSaveSchema, type InstallerData, type ScannedCheck, type ScannerRecord } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { SerialPortPicker } from './serial-port-picker';
+import { editorFields, useFreshFormPerDevice } from './editor-form';
 
 export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerRecord | undefined; data: InstallerData; onSaved(id: string): void }) {
   const init = () => ({ title: scanner?.title ?? '', serialNumber: scanner?.serialNumber ?? '', modelId: String(scanner?.modelId ?? data.scannerModels[0]?.id ?? '1'), path: scanner?.path ?? '' });
@@ -12,28 +13,21 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [scan, setScan] = useState<ScannedCheck | null>(null);
   const [busy, setBusy] = useState(false);
-  // A different scanner opens a fresh form; the one just saved keeps its "Saved." line.
-  const justSaved = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const scannerId = scanner?.id;
-  useEffect(() => {
-    if (justSaved.current) {
-      justSaved.current = false;
-      return;
-    }
+  const justSaved = useFreshFormPerDevice(scannerId, () => {
     setD(init());
     setTouched(false);
     setMessage(null);
     setScan(null);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [scannerId]);
+  });
 
   const parsed = scannerSaveSchema.safeParse({ ...(scanner ? { id: scanner.id } : {}), ...d, modelId: Number(d.modelId) });
   const errors: Record<string, string> = {};
   if (!parsed.success) for (const i of parsed.error.issues) errors[i.path.join('.')] ??= i.message;
   const err = (k: string) => (touched ? errors[k] : undefined);
-  const attrs = (k: string) => ({ id: `s-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `s-${k}-error` : undefined });
+  const { attrs } = editorFields('s', err);
   const errorText = (k: string) => err(k) && <p className="field-error" id={`s-${k}-error`}>{err(k)}</p>;
 
   const save = async () => {

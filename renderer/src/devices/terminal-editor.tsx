@@ -7,7 +7,7 @@
  * SHA-256 fingerprint, typed from the terminal's screen or read from the terminal here (the
  * handshake only) and confirmed by the installer against the terminal's screen before it is used.
  */
-import { Fragment, useEffect, useRef, useState, type ReactNode } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { TERMINAL_TIMEOUTS, TIMEOUT_KEYS, defaultTimeouts, tipPercentProblems, type TimeoutKey } from '../../../shared/payments/terminal-timeouts';
 import { serialMismatchOf, TERMINAL_SERIAL_MSG, terminalSaveSchema, type InstallerData, type TerminalRecord, type TerminalSave } from '../../../shared/ipc/contract';
 import { ringup } from '../bridge/bridge';
@@ -15,6 +15,7 @@ import { dateAndTime } from '../ui/time-format';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { DeviceTerms } from './device-terms';
 import { SerialPortPicker } from './serial-port-picker';
+import { editorFields, useFreshFormPerDevice } from './editor-form';
 
 interface Draft {
   title: string;
@@ -107,27 +108,22 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
   /** The serial the terminal gave of itself (its record's, then the last test's), against the one typed here. */
   const [reported, setReported] = useState<string | null>(reportedOf(terminal, data));
   // A different terminal opens a fresh form; the one just saved keeps its "Saved." line.
-  const justSaved = useRef(false);
   const formRef = useRef<HTMLFormElement>(null);
   const focusFirstError = useFocusFirstError(formRef);
   const termId = terminal?.id;
-  useEffect(() => {
-    if (justSaved.current) {
-      justSaved.current = false;
-      return;
-    }
+  const justSaved = useFreshFormPerDevice(termId, () => {
     setD(draftOf(terminal, data));
     setTouched(false);
     setMessage(null);
     setPresented(null);
     setLastContact(terminal?.lastRegistrationTs ?? null);
     setReported(reportedOf(terminal, data));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [termId]);
+  });
 
   const id = terminal?.id ?? null;
   const { value, errors } = check(d, id);
   const err = (k: string) => (touched ? errors[k] : undefined);
+  const { attrs, field } = editorFields('t', err);
   const set = (patch: Partial<Draft>) => {
     setD({ ...d, ...patch });
     setMessage(null);
@@ -178,19 +174,6 @@ export function TerminalEditor({ terminal, data, onSaved }: { terminal: Terminal
     setPresented({ fingerprint: r.value.fingerprint, at: `${host}:${port}` });
   };
 
-  const field = (k: string, label: string, input: ReactNode, hint?: string) => (
-    <div className="field">
-      <label htmlFor={`t-${k}`}>{label}</label>
-      {input}
-      {hint && !err(k) && <span className="field-hint muted">{hint}</span>}
-      {err(k) && (
-        <p className="field-error" id={`t-${k}-error`}>
-          {err(k)}
-        </p>
-      )}
-    </div>
-  );
-  const attrs = (k: string) => ({ id: `t-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `t-${k}-error` : undefined });
 
   return (
     <form ref={formRef} className="device-form" aria-label={terminal ? `Terminal ${terminal.title}` : 'New terminal'} onSubmit={(e) => { e.preventDefault(); void save(); }}>

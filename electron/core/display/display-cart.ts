@@ -5,10 +5,15 @@
  */
 import type { CartView, DisplayCart, DisplayLine, LineChoice } from '../../../shared/ipc/contract';
 
-/** The variant and each modifier as a short text under the line (the variant carries no price of its own: its price is the line's). */
-export function choiceDetails(choice: LineChoice | null): DisplayLine['details'] {
+/**
+ * The variant and each modifier as a short text under the line (the variant carries no price of
+ * its own: its price is the line's). The counter names a line by its variant ("Latte Large"):
+ * then the variant is not said again under it, as on the paper receipt (receipt-document.ts).
+ */
+export function choiceDetails(choice: LineChoice | null, lineName: string): DisplayLine['details'] {
   if (!choice) return [];
-  return [...(choice.variantName ? [{ name: choice.variantName, priceCents: 0 }] : []), ...choice.modifiers.map((m) => ({ name: m.name, priceCents: m.priceCents }))];
+  const variant = choice.variantName && !lineName.toLowerCase().includes(choice.variantName.toLowerCase()) ? [{ name: choice.variantName, priceCents: 0 }] : [];
+  return [...variant, ...choice.modifiers.map((m) => ({ name: m.name, priceCents: m.priceCents }))];
 }
 
 export function displayCartOf(view: CartView): DisplayCart {
@@ -21,7 +26,7 @@ export function displayCartOf(view: CartView): DisplayCart {
       quantity: l.quantity,
       unitCents: l.unitCents,
       amountCents: t.lines[i]?.grossCents ?? l.unitCents * l.quantity,
-      details: choiceDetails(l.choice ?? null),
+      details: choiceDetails(l.choice ?? null, l.name),
     })),
     itemsCents: t.grossCents,
     discountCents: t.lineDiscountCents + t.cartDiscountCents,

@@ -10,8 +10,8 @@
  * Times are formatted by the caller's `formatTime` (the core's locale and zone), so tests fix it.
  *
  * Simplification: a cart line's `unitCents` is taken as its price with its variant and
- * modifiers (what the line is charged); each modifier prints under the line with its own price
- * for the customer to read, not to be added again.
+ * modifiers (what the line is charged); each modifier prints under the line with its price
+ * beside its name ("+ Oat +$0.60"), never in the amount column, so the column adds up.
  */
 import type { CartReceiptData, Tender } from '../ipc/cart';
 import type { DayReport } from '../ipc/reports';
@@ -177,7 +177,8 @@ export function cartReceiptDocument(data: CartReceiptData, store: ReceiptStore, 
     const name = variant && !l.name.toLowerCase().includes(variant.toLowerCase()) ? `${l.name} (${variant})` : l.name;
     doc.row(name, money(lt?.grossCents ?? 0));
     if (l.quantity !== 1) doc.text(`  ${l.quantity} x ${money(l.unitCents)}`);
-    for (const m of l.choice?.modifiers ?? []) doc.row(`  + ${m.name}`, m.priceCents ? money(m.priceCents) : '');
+    // Said beside the name, as the screen and the customer display say it: the amount column holds what adds up to the subtotal.
+    for (const m of l.choice?.modifiers ?? []) doc.text(`  + ${m.name}${m.priceCents ? ` +${money(m.priceCents)}` : ''}`);
     if ((lt?.lineDiscountCents ?? 0) > 0) doc.row(`  ${l.discount?.kind === 'comp' ? DISCOUNT_COPY.compLabel : 'Discount'}`, minus(lt?.lineDiscountCents ?? 0));
     if (l.refunded) doc.text('  Returned');
   });

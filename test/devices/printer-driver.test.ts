@@ -58,7 +58,7 @@ describe('receipt printer over TCP (raw port 9100 protocol)', () => {
     expectOnPaper(customer, first!.text);
     expectOnPaper(merchant, second!.text);
     expect(first!.text).toContain('Latte (Large)');
-    expect(first!.text).toMatch(/^ {2}\+ Extra shot +\$0\.50$/m);
+    expect(first!.text).toMatch(/^ {2}\+ Extra shot \+\$0\.50$/m);
     expect(second!.text).toMatch(/^X_{40,}$/m);
     expect(first!.cut).toBe(true);
     expect(first!.png).toMatch(/receipt-001\.png$/);

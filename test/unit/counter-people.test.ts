@@ -231,7 +231,9 @@ describe('the core over the dispatcher: callers, settings, audit', () => {
     const saved = await call('ws-6', 'settings:update', next);
     expect(saved).toEqual({ ok: true, value: next });
     expect(core.settings()).toEqual(next);
-    expect(pushed).toEqual([['settings:changed', next, undefined]]);
+    expect(pushed.filter(([event]) => event !== 'display:state')).toEqual([['settings:changed', next, undefined]]);
+    // The customer display follows the store's new name (issue 23, point 4).
+    expect(pushed).toContainEqual(['display:state', expect.objectContaining({ phase: 'idle', storeName: 'Corner Shop' }), undefined]);
     const log = await call('ws-6', 'audit:list', { page: 1, kind: 'settings-change' });
     expect(log.ok && log.value.rows[0]).toMatchObject({ userName: 'Morgan', detail: expect.stringContaining('storeName: "Ringup Store" → "Corner Shop"') });
   });

@@ -35,6 +35,8 @@ test('scans add items with no field focused and from the search field; their key
   await signIn(page, USERS.cashier);
   await page.keyboard.press('F2');
   await expect(page.locator('[data-screen-focus]')).toBeFocused();
+  // The sale screen listens for scans once its catalogue is on screen (a scan before that has no item to find).
+  await expect(page.getByTestId('quick-key-4006381333931')).toBeVisible();
 
   // No field focused: the EAN-13's digits must not stay in the amount, and its Enter must not go to the card.
   await scan(page, '4006381333931');

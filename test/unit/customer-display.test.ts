@@ -52,8 +52,9 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** The states pushed since the last call of this. */
-function pushed(): DisplayState[] {
+/** The states pushed since the last call of this (the display follows an answer on the next turn of the event loop: display-follow.ts). */
+async function pushed(): Promise<DisplayState[]> {
+  await new Promise((resolve) => setImmediate(resolve));
   return seen.splice(0);
 }
 const phases = (s: DisplayState[]) => s.map((x) => x.phase);
@@ -65,7 +66,7 @@ describe('the customer display', () => {
     // The page may read the display and nothing of the counter's.
     const other = await page('cart:current');
     expect(other.ok ? 'reached' : other.error.code).toBe('unauthenticated');
-    pushed();
+    await pushed();
   });
 
   it('a cash sale: each line as it is added, the total, the change due, thank you, then idle', async () => {
@@ -76,7 +77,7 @@ describe('the customer display', () => {
     value(await h.call('cart:current'));
     const paid = value(await h.call('cart:pay-cash', { tenderedCents: 2_000 }));
     expect(paid.status).toBe('paid');
-    let s = pushed();
+    let s = await pushed();
     expect(phases(s)).toEqual(['cart', 'cart', 'change']);
     expect(s[0]!.cart!.lines.map((l) => [l.name, l.quantity, l.amountCents])).toEqual([['Coffee', 1, 350]]);
     // $6.49 and 8.25 % tax ($0.54): $7.03; the store asks for tips and no terminal is set up, so the tips are offered.
@@ -87,11 +88,11 @@ describe('the customer display', () => {
 
     // A new empty cart (the counter's next sale) does not cut the change short.
     value(await h.call('cart:current'));
-    expect(pushed()).toEqual([]);
+    expect(await pushed()).toEqual([]);
     vi.advanceTimersByTime(DISPLAY_HOLD_MS.change);
-    expect(phases(pushed())).toEqual(['thanks']);
+    expect(phases(await pushed())).toEqual(['thanks']);
     vi.advanceTimersByTime(DISPLAY_HOLD_MS.thanks);
-    s = pushed();
+    s = await pushed();
     expect(s).toMatchObject([{ phase: 'idle', storeName: 'Corner Café', cart: null }]);
     expect(value(await page('display:current')).seq).toBe(s[0]!.seq);
   });
@@ -102,12 +103,12 @@ describe('the customer display', () => {
     // $5.00 is the sandbox's decline.
     const no = value(await h.call('cart:pay-card', { card, clientRef: 'display-card-1', tipCents: 0 }));
     expect(no.tenders.at(-1)!.status).toBe('declined');
-    expect(phases(pushed())).toEqual(['cart', 'declined']);
+    expect(phases(await pushed())).toEqual(['cart', 'declined']);
     vi.advanceTimersByTime(DISPLAY_HOLD_MS.declined);
-    expect(phases(pushed())).toEqual(['cart']);
+    expect(phases(await pushed())).toEqual(['cart']);
 
     value(await h.call('cart:add-item', { itemId: items.COF!.id }));
-    const offered = pushed().at(-1)!;
+    const offered = (await pushed()).at(-1)!;
     expect(offered.cart).toMatchObject({ itemsCents: 850, taxCents: 29, totalCents: 879 });
     const tip = offered.tip!;
     // 18 % of the $8.50 before tax.
@@ -117,19 +118,19 @@ describe('the customer display', () => {
     expect(await page('display:pick-tip', { cartId: 'another-cart', index: 1, cents: 153 })).toEqual({ ok: false, error: { code: 'not_offered', message: DISPLAY_MESSAGES.tipNotOffered } });
     const picked = value(await page('display:pick-tip', { cartId: tip.cartId, index: 1, cents: 153 }));
     expect(picked.tip).toMatchObject({ picked: { kind: 'percent', percent: 18, cents: 153 }, pickCount: 1 });
-    expect(phases(pushed())).toEqual(['cart']);
+    expect(phases(await pushed())).toEqual(['cart']);
 
     // The cashier charges, with the tip the customer picked.
     const yes = value(await h.call('cart:pay-card', { card, clientRef: 'display-card-2', tipCents: 153 }));
     expect(yes.status).toBe('paid');
-    const approved = pushed();
+    const approved = await pushed();
     expect(approved).toMatchObject([{ phase: 'approved', amountCents: 879 + 153 }]);
     // Once paid there is no tip to pick.
     expect((await page('display:pick-tip', { cartId: tip.cartId, index: 0, cents: tip.suggestions[0]!.cents })).ok).toBe(false);
     vi.advanceTimersByTime(DISPLAY_HOLD_MS.approved);
-    expect(phases(pushed())).toEqual(['thanks']);
+    expect(phases(await pushed())).toEqual(['thanks']);
     vi.advanceTimersByTime(DISPLAY_HOLD_MS.thanks);
-    expect(phases(pushed())).toEqual(['idle']);
+    expect(phases(await pushed())).toEqual(['idle']);
 
     const everything = JSON.stringify([no, approved, offered, picked]);
     expect(JSON.stringify(approved)).not.toContain(PAN);
@@ -138,11 +139,11 @@ describe('the customer display', () => {
 
   it("the terminal's prompt while it works, and the cart again when the payment fails", async () => {
     value(await h.call('cart:add-item', { itemId: items.COF!.id }));
-    pushed();
+    await pushed();
     h.core.events.emit('terminal:state', { terminalId: 't1', state: 'card', prompt: '' });
     h.core.events.emit('terminal:state', { terminalId: 't1', state: 'pin', prompt: 'Enter PIN' });
     h.core.events.emit('terminal:state', { terminalId: 't1', state: 'idle', prompt: '' });
-    const s = pushed();
+    const s = await pushed();
     expect(s.map((x) => [x.phase, x.prompt])).toEqual([
       ['terminal', TERMINAL_WORDS.card],
       ['terminal', 'Enter PIN'],
@@ -150,8 +151,8 @@ describe('the customer display', () => {
     expect(s[0]!.cart!.totalCents).toBe(379);
     // No terminal is set up here: the terminal tender is refused, and the customer sees the cart again.
     expect((await h.call('cart:pay-terminal', { clientRef: 'display-terminal-1', tipCents: 0 })).ok).toBe(false);
-    expect(pushed()).toMatchObject([{ phase: 'cart', prompt: null }]);
+    expect(await pushed()).toMatchObject([{ phase: 'cart', prompt: null }]);
     value(await h.call('cart:clear'));
-    expect(phases(pushed())).toEqual(['idle']);
+    expect(phases(await pushed())).toEqual(['idle']);
   });
 });

@@ -36,14 +36,21 @@ const SALE_CHANNELS: readonly Channel[] = ['sale:charge', 'devices:terminal-sale
 
 type AnyHandler = (arg: unknown) => Promise<Result<unknown>>;
 
+/**
+ * The answer goes back to the counter first; the display follows on the next turn of the event
+ * loop (setImmediate runs after the answer is on its way), so what the customer sees never
+ * stands between a cashier's tap and its result.
+ */
 function watched(handler: AnyHandler, seen: (r: Result<unknown>) => void): AnyHandler {
   return async (arg) => {
     const r = await handler(arg);
-    try {
-      seen(r);
-    } catch (err) {
-      console.error(`[display] ${err instanceof Error ? err.message : String(err)}`);
-    }
+    setImmediate(() => {
+      try {
+        seen(r);
+      } catch (err) {
+        console.error(`[display] ${err instanceof Error ? err.message : String(err)}`);
+      }
+    });
     return r;
   };
 }

@@ -51,6 +51,23 @@ export interface CodeMatch {
 /** The form's field errors, by field path ("sku", "variants.1.sku", "categoryId" …); null when there are none. */
 export type FieldProblems = Record<string, string[]> | null;
 
+/** An item's own columns (its variants and groups are rows of their own), named as the table names them: one list for add and update. */
+function itemColumns(f: ItemFields) {
+  return {
+    name: f.name,
+    price_cents: f.priceCents,
+    sku: f.sku,
+    product_code: f.productCode,
+    unit_code: f.unitCode,
+    commodity_code: f.commodityCode,
+    tax_category: f.taxCategory,
+    quick_key: f.quickKey ? 1 : 0,
+    category_id: f.categoryId,
+    track_stock: f.trackStock ? 1 : 0,
+    reorder_level: f.reorderLevel,
+  };
+}
+
 export class Catalogue {
   readonly categories: Categories;
   readonly groups: ModifierGroups;
@@ -175,23 +192,10 @@ export class Catalogue {
         .prepare(
           `INSERT INTO catalogue_items (id, name, price_cents, sku, product_code, unit_code, commodity_code, tax_category, quick_key, archived, created_ts,
                                         category_id, track_stock, reorder_level)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+           VALUES (@id, @name, @price_cents, @sku, @product_code, @unit_code, @commodity_code, @tax_category, @quick_key, 0, @created_ts,
+                   @category_id, @track_stock, @reorder_level)`,
         )
-        .run(
-          id,
-          fields.name,
-          fields.priceCents,
-          fields.sku,
-          fields.productCode,
-          fields.unitCode,
-          fields.commodityCode,
-          fields.taxCategory,
-          fields.quickKey ? 1 : 0,
-          this.now(),
-          fields.categoryId,
-          fields.trackStock ? 1 : 0,
-          fields.reorderLevel,
-        );
+        .run({ ...itemColumns(fields), id, created_ts: this.now() });
       saveVariants(this.db, id, fields.variants);
       this.groups.linkItem(id, fields.modifierGroupIds);
     })();
@@ -203,24 +207,12 @@ export class Catalogue {
     this.db.transaction(() => {
       changed = this.db
         .prepare(
-          `UPDATE catalogue_items SET name = ?, price_cents = ?, sku = ?, product_code = ?, unit_code = ?, commodity_code = ?, tax_category = ?, quick_key = ?,
-                  category_id = ?, track_stock = ?, reorder_level = ?
-            WHERE id = ?`,
+          `UPDATE catalogue_items SET name = @name, price_cents = @price_cents, sku = @sku, product_code = @product_code, unit_code = @unit_code,
+                  commodity_code = @commodity_code, tax_category = @tax_category, quick_key = @quick_key,
+                  category_id = @category_id, track_stock = @track_stock, reorder_level = @reorder_level
+            WHERE id = @id`,
         )
-        .run(
-          fields.name,
-          fields.priceCents,
-          fields.sku,
-          fields.productCode,
-          fields.unitCode,
-          fields.commodityCode,
-          fields.taxCategory,
-          fields.quickKey ? 1 : 0,
-          fields.categoryId,
-          fields.trackStock ? 1 : 0,
-          fields.reorderLevel,
-          id,
-        ).changes;
+        .run({ ...itemColumns(fields), id }).changes;
       if (changed !== 1) return;
       saveVariants(this.db, id, fields.variants);
       this.groups.linkItem(id, fields.modifierGroupIds);

@@ -3,6 +3,7 @@
  * Stop editing buttons, and a row's Edit and Archive/Restore buttons — one look and one wording.
  */
 import type { ReactNode } from 'react';
+import type { AppError } from '../../../shared/result';
 
 /** Save (editing) or Add (new), and Stop editing while editing. */
 export function SaveOrAdd({ editing, noun, onStop }: { editing: boolean; noun: string; onStop: () => void }) {
@@ -43,4 +44,9 @@ export function RowActions({ noun, name, archived, onEdit, onArchive }: { noun: 
       </button>
     </td>
   );
+}
+
+/** A refusal's field errors keyed as the panel's form names them (the channel's `fields.` prefix dropped); none when it named no field. */
+export function refusalFields(error: AppError): Record<string, string> {
+  return Object.fromEntries(Object.entries(error.fields ?? {}).map(([k, v]) => [k.replace(/^fields\./, ''), v[0] ?? error.message]));
 }

@@ -10,7 +10,7 @@ import { ringup } from '../bridge/bridge';
 import { ErrorNote, OutcomeNote, type Outcome } from '../sales/outcome-note';
 import { TextField } from '../ui/text-field';
 import { CategorySwatch } from './category-swatch';
-import { NameCell, RowActions, SaveOrAdd } from './catalogue-form-parts';
+import { NameCell, refusalFields, RowActions, SaveOrAdd } from './catalogue-form-parts';
 
 interface Draft {
   id: string | null;
@@ -32,8 +32,8 @@ export function CategoriesPanel({ categories, onChanged }: { categories: Categor
     if (order === null) return setErrors({ sortOrder: 'A whole number from 0 to 999.' });
     const r = await ringup.catalogueSaveCategory({ ...(draft.id ? { id: draft.id } : {}), fields: { name: draft.name, colour: draft.colour, sortOrder: order } });
     if (!r.ok) {
-      const fields = Object.fromEntries(Object.entries(r.error.fields ?? {}).map(([k, v]) => [k.replace(/^fields\./, ''), v[0] ?? r.error.message]));
-      setErrors(Object.keys(fields).length > 0 ? fields : {});
+      const fields = refusalFields(r.error);
+      setErrors(fields);
       if (Object.keys(fields).length === 0) setNote({ ok: false, text: r.error.message });
       return;
     }

@@ -12,7 +12,7 @@ import { ErrorNote, OutcomeNote, type Outcome } from '../sales/outcome-note';
 import { money, parseTypedAmount } from '../ui/money-format';
 import { TextField } from '../ui/text-field';
 import { groupRule } from './category-swatch';
-import { NameCell, RowActions, SaveOrAdd } from './catalogue-form-parts';
+import { NameCell, refusalFields, RowActions, SaveOrAdd } from './catalogue-form-parts';
 
 interface ChoiceDraft {
   id?: string;
@@ -48,13 +48,13 @@ export function ModifierGroupsPanel({ groups, onChanged }: { groups: ModifierGro
       const errs: Record<string, string> = {};
       for (const i of parsed.error.issues) {
         const key = i.path.join('.');
-        errs[key] ??= key.endsWith('priceCents') ? 'Enter a price such as 0.50.' : i.path[0] === 'minChoices' || i.path[0] === 'maxChoices' ? `${i.message}` : i.message;
+        errs[key] ??= key.endsWith('priceCents') ? 'Enter a price such as 0.50.' : i.message;
       }
       return setErrors(errs);
     }
     const r = await ringup.catalogueSaveModifierGroup({ ...(draft.id ? { id: draft.id } : {}), fields: parsed.data });
     if (!r.ok) {
-      const fields = Object.fromEntries(Object.entries(r.error.fields ?? {}).map(([k, v]) => [k.replace(/^fields\./, ''), v[0] ?? r.error.message]));
+      const fields = refusalFields(r.error);
       setErrors(fields);
       if (Object.keys(fields).length === 0) setNote({ ok: false, text: r.error.message });
       return;

@@ -10,7 +10,7 @@ import { ringup } from '../bridge/bridge';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { barcodeStateWords } from './barcode-scanners-store';
 import { SerialPortPicker } from './serial-port-picker';
-import { editorFields, useFreshFormPerDevice } from './editor-form';
+import { editorFields, issuesByField, useFreshFormPerDevice } from './editor-form';
 
 const STATE_SENTENCE: Record<BarcodeScannerRecord['state'], string> = {
   listening: 'Listening: a code scanned now goes to the sale screen.',
@@ -37,11 +37,9 @@ export function BarcodeScannerEditor({ scanner, onSaved, onRemoved, onLookAgain 
   });
 
   const parsed = barcodeScannerSaveSchema.safeParse({ ...(scanner ? { id: scanner.id } : {}), name: d.name, path: d.path.trim(), baud: Number(d.baud) });
-  const errors: Record<string, string> = {};
-  if (!parsed.success) for (const i of parsed.error.issues) errors[i.path.join('.')] ??= i.message;
+  const errors = issuesByField(parsed);
   const err = (k: string) => (touched ? errors[k] : undefined);
-  const { attrs } = editorFields('b', err);
-  const errorText = (k: string) => err(k) && <p className="field-error" id={`b-${k}-error`}>{err(k)}</p>;
+  const { attrs, errorText } = editorFields('b', err);
 
   const save = async () => {
     setTouched(true);

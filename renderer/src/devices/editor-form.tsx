@@ -24,7 +24,14 @@ export function useFreshFormPerDevice(deviceId: string | undefined, reset: () =>
   return justSaved;
 }
 
-/** An input's id and error wiring (`prefix` keeps the editors' ids apart), and a field around it. */
+/** A form check's first message for each field, by its path (address.host, timeouts.pin …). */
+export function issuesByField(r: { success: true } | { success: false; error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> } }): Record<string, string> {
+  const errors: Record<string, string> = {};
+  if (!r.success) for (const i of r.error.issues) errors[i.path.map(String).join('.')] ??= i.message;
+  return errors;
+}
+
+/** An input's id and error wiring (`prefix` keeps the editors' ids apart), a field around it, and a field's error alone. */
 export function editorFields(prefix: string, err: (k: string) => string | undefined) {
   const attrs = (k: string) => ({ id: `${prefix}-${k}`, className: 'input', 'aria-invalid': err(k) ? true : undefined, 'aria-describedby': err(k) ? `${prefix}-${k}-error` : undefined });
   const field = (k: string, label: string, input: ReactNode, hint?: string) => (
@@ -39,5 +46,11 @@ export function editorFields(prefix: string, err: (k: string) => string | undefi
       )}
     </div>
   );
-  return { attrs, field };
+  const errorText = (k: string) =>
+    err(k) && (
+      <p className="field-error" id={`${prefix}-${k}-error`}>
+        {err(k)}
+      </p>
+    );
+  return { attrs, field, errorText };
 }

@@ -4,7 +4,7 @@ import { scannerSaveSchema, type InstallerData, type ScannedCheck, type ScannerR
 import { ringup } from '../bridge/bridge';
 import { useFocusFirstError } from '../ui/focus-first-error';
 import { SerialPortPicker } from './serial-port-picker';
-import { editorFields, useFreshFormPerDevice } from './editor-form';
+import { editorFields, issuesByField, useFreshFormPerDevice } from './editor-form';
 
 export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerRecord | undefined; data: InstallerData; onSaved(id: string): void }) {
   const init = () => ({ title: scanner?.title ?? '', serialNumber: scanner?.serialNumber ?? '', modelId: String(scanner?.modelId ?? data.scannerModels[0]?.id ?? '1'), path: scanner?.path ?? '' });
@@ -24,11 +24,9 @@ export function ScannerEditor({ scanner, data, onSaved }: { scanner: ScannerReco
   });
 
   const parsed = scannerSaveSchema.safeParse({ ...(scanner ? { id: scanner.id } : {}), ...d, modelId: Number(d.modelId) });
-  const errors: Record<string, string> = {};
-  if (!parsed.success) for (const i of parsed.error.issues) errors[i.path.join('.')] ??= i.message;
+  const errors = issuesByField(parsed);
   const err = (k: string) => (touched ? errors[k] : undefined);
-  const { attrs } = editorFields('s', err);
-  const errorText = (k: string) => err(k) && <p className="field-error" id={`s-${k}-error`}>{err(k)}</p>;
+  const { attrs, errorText } = editorFields('s', err);
 
   const save = async () => {
     setTouched(true);

@@ -71,6 +71,7 @@ import { LostSweeper } from './sales/lost-sweeper';
 import { CustomerDisplay } from './display/customer-display';
 import { createDisplayHandlers } from './display/display-handlers';
 import { followForDisplay } from './display/display-follow';
+import { createStoreHandlers } from './store/store-handlers';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
@@ -437,6 +438,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, catalogue }),
     ...printing.handlers,
+    ...createStoreHandlers(),
     ...createTenderHandlers({
       db,
       users,

@@ -40,6 +40,9 @@ export const AUDIT_KINDS = [
   'offline-forward',
   'no-sale',
   'drawer-left-open',
+  'store-change',
+  'store-z',
+  'sync-conflict',
 ] as const;
 export const auditKindSchema = z.enum(AUDIT_KINDS);
 export type AuditKind = z.infer<typeof auditKindSchema>;
@@ -79,4 +82,7 @@ export const AUDIT_KIND_LABELS: Record<AuditKind, string> = {
   'offline-forward': 'Offline sales sent now',
   'no-sale': 'No sale (drawer opened)',
   'drawer-left-open': 'Drawer left open',
+  'store-change': 'Store registers changed',
+  'store-z': "Store's day closed",
+  'sync-conflict': 'Edits made apart (later one kept)',
 };

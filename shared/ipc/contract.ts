@@ -43,6 +43,7 @@ import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults 
 import { displayEventNames, displayHandlers, type DisplayEventPayloads, type DisplayResults } from './display';
 import { barcodeScannersEventNames, barcodeScannersHandlers, type BarcodeScannersEventPayloads, type BarcodeScannersResults } from './barcode-scanners';
 import { printersEventNames, printersHandlers, type PrintersEventPayloads, type PrintersResults } from './printers';
+import { storeEventNames, storeHandlers, type StoreEventPayloads, type StoreResults } from './store';
 
 export * from './common';
 export * from './channel-declaration';
@@ -72,10 +73,11 @@ export * from './cart';
 export * from './display';
 export * from './barcode-scanners';
 export * from './printers';
+export * from './store';
 
 /* ---------- handler map ---------- */
 
-const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers, barcodeScannersHandlers, printersHandlers];
+const domains = [coreHandlers, authHandlers, salesHandlers, transactionsHandlers, receiptsHandlers, devicesHandlers, batchesHandlers, reportsHandlers, vaultHandlers, level3Handlers, linksHandlers, settingsHandlers, auditHandlers, usersHandlers, keysHandlers, gatewayHandlers, recurringHandlers, outboxHandlers, payPagesHandlers, billingLinksHandlers, queueHandlers, catalogueHandlers, cartHandlers, displayHandlers, barcodeScannersHandlers, printersHandlers, storeHandlers];
 
 /** Throws when two domains declare the same channel (a spread would silently keep the last). */
 export function assertDisjointDomains(list: ReadonlyArray<Record<string, unknown>>): void {
@@ -120,6 +122,7 @@ export const channelDeclarations = {
   ...displayHandlers,
   ...barcodeScannersHandlers,
   ...printersHandlers,
+  ...storeHandlers,
 } as const satisfies ChannelDeclarations;
 
 type Declared = typeof channelDeclarations;
@@ -150,7 +153,8 @@ export interface HandlerResults
     CartResults,
     DisplayResults,
     BarcodeScannersResults,
-    PrintersResults {}
+    PrintersResults,
+    StoreResults {}
 
 export type Channel = keyof Declared;
 
@@ -179,7 +183,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads, PrintersEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads, PrintersEventPayloads, StoreEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -209,4 +213,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames, ...printersEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames, ...printersEventNames, ...storeEventNames];

@@ -286,6 +286,18 @@ export function createRecorders(deps: RecorderDeps): AuditRecorders {
     'printers:remove': just(({ value }) => ({ kind: 'device-change', detail: `receipt printer "${value.name}" removed` })),
     'printers:no-sale': just(({ value, caller }) => ({ kind: 'no-sale', detail: `cash drawer opened with no sale${approvedBy(value.approvedBy, caller)}` })),
 
+    /* ---------- the store (issue 24) ---------- */
+    'store:join': just(({ arg, value }) => ({ kind: 'store-change', detail: `this register joined the store at ${value.address ?? arg.address} as "${value.registerName ?? arg.registerName}"` })),
+    // The code itself is never written down: it is a credential for 15 minutes.
+    'store:invite': just(({ value }) => ({ kind: 'store-change', detail: `a one-time code for a new register was made (valid until ${new Date(value.expiresMs).toISOString()})` })),
+    'store:rename-register': just(({ arg }) => ({ kind: 'store-change', detail: `register ${arg.id} renamed "${arg.name}"` })),
+    'store:remove-register': just(({ arg }) => ({ kind: 'store-change', detail: `register ${arg.id} removed from the store: its credentials no longer work` })),
+    'store:close-day': just(({ value }) => ({
+      kind: 'store-z',
+      amountCents: null,
+      detail: `store day #${value.number} closed for every register${value.waitingFor.length > 0 ? `; waiting for ${value.waitingFor.join(', ')}` : ''}`,
+    })),
+
     /* ---------- catalogue ---------- */
     'catalogue:add': just(({ value }) => ({ kind: 'catalogue-change', detail: `added ${value.name}${value.sku ? ` (SKU ${value.sku})` : ''} at ${money(value.priceCents)}` })),
     'catalogue:update': just(({ value }) => ({ kind: 'catalogue-change', detail: `changed ${value.name}${value.sku ? ` (SKU ${value.sku})` : ''}: ${money(value.priceCents)}, ${value.taxCategory}` })),

@@ -16,7 +16,7 @@ import { createRecorders } from './audit/recorders';
 import { enforceChannelRules, noteMoney } from '../ipc/channel-rules';
 import { createAuthHandlers } from './auth/auth-handlers';
 import { createBatchHandlers } from './batches/batch-handlers';
-import { createReportsHandlers } from './reports/reports';
+import { createReports } from './reports/reports';
 import { inThreadFigures, workerFigures } from './reports/report-reader';
 import { createVaultHandlers } from './vault/vault-handlers';
 import { createRecurringHandlers } from './recurring/recurring-handlers';
@@ -72,6 +72,7 @@ import { CustomerDisplay } from './display/customer-display';
 import { createDisplayHandlers } from './display/display-handlers';
 import { followForDisplay } from './display/display-follow';
 import { createStoreHandlers } from './store/store-handlers';
+import { StoreRegister } from './store/store-register';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
@@ -119,6 +120,13 @@ export interface CoreOptions {
   devicePlaces?: DevicePlaces;
   /** How long a sale queued offline waits for its screen's acknowledgement before it is shown at sign-in, seconds (default 30; tests). */
   offlineAckGraceSeconds?: number;
+  /** The store sync's look at its outbox and its longest wait while the store server is away, ms (RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS; store-sync.ts). */
+  storeTickMs?: number;
+  storeBackoffMaxMs?: number;
+  /** Per-request timeout to the store server, ms (RINGUP_STORE_TIMEOUT_MS; default 10 s). */
+  storeTimeoutMs?: number;
+  /** How long a pull waits at the store server, ms (default PULL_WAIT_MAX_MS). */
+  storePullWaitMs?: number;
   /**
    * The built report reader (build/core/report-reader.mjs): reports read their ringup.db figures on
    * a worker thread with it (reports/report-reader.ts). Absent (unit tests, tools): on this thread.
@@ -153,6 +161,18 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
     ...(env.RINGUP_LOCATION_ID ? { locationId: env.RINGUP_LOCATION_ID } : {}),
     ...(env.RINGUP_PRODUCT_TRANSACTION_ID ? { productTransactionId: env.RINGUP_PRODUCT_TRANSACTION_ID } : {}),
   };
+}
+
+/** The store sync's timings from RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS and RINGUP_STORE_TIMEOUT_MS (tests that must not wait seconds). */
+export function storeTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<CoreOptions, 'storeTickMs' | 'storeBackoffMaxMs' | 'storeTimeoutMs'> {
+  const ms = (v: string | undefined) => {
+    const n = Number(v ?? '');
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  };
+  const tick = ms(env.RINGUP_STORE_TICK_MS);
+  const backoff = ms(env.RINGUP_STORE_BACKOFF_MS);
+  const timeout = ms(env.RINGUP_STORE_TIMEOUT_MS);
+  return { ...(tick ? { storeTickMs: tick } : {}), ...(backoff ? { storeBackoffMaxMs: backoff } : {}), ...(timeout ? { storeTimeoutMs: timeout } : {}) };
 }
 
 export async function startCore(opts: CoreOptions): Promise<Core> {
@@ -215,8 +235,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
   const settings = opts.settings ?? (() => storeSettings.get());
   // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
+  // Kept: a register joining a store puts the store's pepper first in its ring (store-join.ts).
+  const pins = new PinHasher(await loadPinPepper(secretStore));
   const users = new UserDirectory(db, {
-    pins: new PinHasher(await loadPinPepper(secretStore)),
+    pins,
     audit,
     timers: true,
     idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
@@ -380,7 +402,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     lost,
     ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
   });
-  const reports = createReportsHandlers({
+  const { handlers: reports, closeZ } = createReports({
     client,
     users,
     db,
@@ -393,6 +415,22 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     figures: reportFigures,
   });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
+  // This register as one of a store's registers (issue 24): its status, and the sync while it is in a store.
+  const store = new StoreRegister({
+    db,
+    secrets: secretStore,
+    events,
+    audit,
+    pins,
+    users,
+    settings: storeSettings,
+    closeZ,
+    copy,
+    ...(opts.storeTickMs !== undefined ? { tickMs: opts.storeTickMs } : {}),
+    ...(opts.storeBackoffMaxMs !== undefined ? { backoffMaxMs: opts.storeBackoffMaxMs } : {}),
+    ...(opts.storeTimeoutMs !== undefined ? { timeoutMs: opts.storeTimeoutMs } : {}),
+    ...(opts.storePullWaitMs !== undefined ? { pullWaitMs: opts.storePullWaitMs } : {}),
+  });
   // The customer display (issue 23, point 4): fed by the counter's answers and the core's own events, never polled.
   const display = new CustomerDisplay({ events, settings });
   const inner: HandlerMap = {
@@ -438,7 +476,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, catalogue }),
     ...printing.handlers,
-    ...createStoreHandlers(),
+    ...createStoreHandlers(store),
     ...createTenderHandlers({
       db,
       users,
@@ -472,6 +510,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     recorders: createRecorders({ users, settings: () => storeSettings.get(), cartRules: () => cartRulesOf(db), queueItem: (ref) => offline.item(ref) }),
     copiedFolder: copy,
   });
+  await store.start();
 
   return {
     dataDir: opts.dataDir,
@@ -481,6 +520,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings,
     disconnect: (callerId) => users.disconnect(callerId),
     async close() {
+      await store.close();
       display.close();
       gatewayHealth.stop();
       await lostSweeper.stop();

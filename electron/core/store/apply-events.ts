@@ -102,6 +102,8 @@ export class EventApplier {
           this.db.prepare(`DELETE FROM ${t.table}${t.where ? ` WHERE ${t.where}` : ''}`).run();
           out.tables.add(t.table);
         }
+        // Changes of those rows made meanwhile are changes of rows that are gone: they are not sent either.
+        this.db.prepare("DELETE FROM sync_outbox WHERE type = 'row' OR kind = 'stock_movements'").run();
         setResetDone(this.db);
       }
       for (const e of events) this.applyOne(e, registerId, out);

@@ -183,7 +183,7 @@ export class StoreLink {
         res.on('error', (err) => reject(new StoreAwayError(address, err.message)));
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown = null;
+          let json: unknown;
           try {
             json = text ? JSON.parse(text) : null;
           } catch {

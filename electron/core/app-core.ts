@@ -73,6 +73,7 @@ import { createDisplayHandlers } from './display/display-handlers';
 import { followForDisplay } from './display/display-follow';
 import { createStoreHandlers } from './store/store-handlers';
 import { StoreRegister } from './store/store-register';
+import { gatewayCardCheck, storeRemoteGateway } from './store/store-gateway';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
@@ -127,6 +128,8 @@ export interface CoreOptions {
   storeTimeoutMs?: number;
   /** How long a pull waits at the store server, ms (default PULL_WAIT_MAX_MS). */
   storePullWaitMs?: number;
+  /** Keep to the store address typed at the join, not the others the store lists (RINGUP_STORE_TYPED_ADDRESS_ONLY=1: tests that cut one register's link at a proxy). */
+  storeTypedAddressOnly?: boolean;
   /**
    * The built report reader (build/core/report-reader.mjs): reports read their ringup.db figures on
    * a worker thread with it (reports/report-reader.ts). Absent (unit tests, tools): on this thread.
@@ -163,8 +166,8 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
   };
 }
 
-/** The store sync's timings from RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS and RINGUP_STORE_TIMEOUT_MS (tests that must not wait seconds). */
-export function storeTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<CoreOptions, 'storeTickMs' | 'storeBackoffMaxMs' | 'storeTimeoutMs'> {
+/** The store sync's options from RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS, RINGUP_STORE_TIMEOUT_MS (tests that must not wait seconds) and RINGUP_STORE_TYPED_ADDRESS_ONLY. */
+export function storeTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<CoreOptions, 'storeTickMs' | 'storeBackoffMaxMs' | 'storeTimeoutMs' | 'storeTypedAddressOnly'> {
   const ms = (v: string | undefined) => {
     const n = Number(v ?? '');
     return Number.isInteger(n) && n > 0 ? n : undefined;
@@ -172,7 +175,12 @@ export function storeTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<C
   const tick = ms(env.RINGUP_STORE_TICK_MS);
   const backoff = ms(env.RINGUP_STORE_BACKOFF_MS);
   const timeout = ms(env.RINGUP_STORE_TIMEOUT_MS);
-  return { ...(tick ? { storeTickMs: tick } : {}), ...(backoff ? { storeBackoffMaxMs: backoff } : {}), ...(timeout ? { storeTimeoutMs: timeout } : {}) };
+  return {
+    ...(tick ? { storeTickMs: tick } : {}),
+    ...(backoff ? { storeBackoffMaxMs: backoff } : {}),
+    ...(timeout ? { storeTimeoutMs: timeout } : {}),
+    ...(env.RINGUP_STORE_TYPED_ADDRESS_ONLY === '1' ? { storeTypedAddressOnly: true } : {}),
+  };
 }
 
 export async function startCore(opts: CoreOptions): Promise<Core> {
@@ -187,9 +195,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // A copy of another register's data folder opens its keys but is not it: it reaches no gateway at all (register-binding.ts).
   const copy = (await registerStanding(opts.dataDir, secretStore)).copy;
   if (opts.skipFirstRun) skipFirstRun(db);
-  // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
-  const saved = opts.remote || copy ? undefined : await savedRemote(db, secretStore);
-  const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? saved);
+  // Environment variables win; else the store's shared gateway (issue 24, store-gateway.ts); else the remote gateway a manager saved; else the embedded engine.
+  const fromStore = opts.remote || copy ? undefined : await storeRemoteGateway(db, secretStore);
+  const saved = opts.remote || copy || fromStore ? undefined : await savedRemote(db, secretStore);
+  const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? fromStore ?? saved);
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
   let onSignedIn: () => void = () => {};
   // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
@@ -218,7 +227,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // not agree to, voiding a partial approval, sending a cart's Level 3 (a cashier's engine user
   // may only sell).
   // The gateway the run's other clients talk to; each one's credentials, timeout and transport are chosen by its use (gateway-clients.ts).
-  const gatewayHere = { baseUrl: client.baseUrl, auth: gatewayAuth, authFor, ...timeout };
+  const gatewayHere = { baseUrl: client.baseUrl, auth: gatewayAuth, authFor, ...timeout, ...(remote?.pinnedCertPem ? { pinnedCertPem: remote.pinnedCertPem } : {}) };
   const coreClient = gatewayClient('core', gatewayHere);
   // Every transaction_api_id for new money is made and bound here (issue 20, point 2); a charge
   // whose answer does not match its tender is voided by the core.
@@ -426,6 +435,9 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings: storeSettings,
     closeZ,
     copy,
+    // The store's card check: this run's gateway against the store's tenders, when it is the store's shared one.
+    gatewayCardCents: gatewayCardCheck(coreClient, locationId, fromStore?.baseUrl ?? null),
+    ...(opts.storeTypedAddressOnly ? { typedAddressOnly: true } : {}),
     ...(opts.storeTickMs !== undefined ? { tickMs: opts.storeTickMs } : {}),
     ...(opts.storeBackoffMaxMs !== undefined ? { backoffMaxMs: opts.storeBackoffMaxMs } : {}),
     ...(opts.storeTimeoutMs !== undefined ? { timeoutMs: opts.storeTimeoutMs } : {}),

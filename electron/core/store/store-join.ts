@@ -36,6 +36,7 @@ import type { PosDatabase } from '../platform/pos-database';
 import { StoreApi } from './store-api';
 import { readCertificate, StoreAwayError, StoreLink, StoreRefusal } from './store-tls';
 import { writeJoined } from './sync-state';
+import { STORE_GATEWAY_KEY_SECRET } from './store-gateway';
 
 /** The register's credential at its store, in the secret store. */
 export const STORE_TOKEN_SECRET = 'store-token';
@@ -45,6 +46,11 @@ export interface JoinDeps {
   secrets: SecretStore;
   pins: PinHasher;
   timeoutMs?: number;
+  /**
+   * Keep to the address typed, not the others the store lists: a register whose only route to
+   * the store is that address (tests that cut one register's link at a proxy on the same machine).
+   */
+  typedAddressOnly?: boolean;
 }
 
 export interface Joined {
@@ -88,12 +94,14 @@ export async function joinStore(deps: JoinDeps, args: { address: string; code: s
     ring = mergePepperRings(storeRing, await loadPinPepper(deps.secrets));
   }
   await deps.secrets.set(STORE_TOKEN_SECRET, Buffer.from(answer.token, 'utf8'));
+  if (answer.gateway) await deps.secrets.set(STORE_GATEWAY_KEY_SECRET, Buffer.from(answer.gateway.userApiKey, 'utf8'));
+  const gateway = answer.gateway ? (({ userApiKey: _key, ...rest }) => rest)(answer.gateway) : null;
   if (ring) {
     await deps.secrets.set(PIN_PEPPER_SECRET, ring);
     deps.pins.setRing(ring);
   }
-  // The address typed first: it answered; the others the server listed follow.
-  const addresses = [address, ...answer.addresses.filter((a) => a.replace(/\/+$/, '') !== address)];
+  // The address typed first: it answered; the others the server listed follow (unless told to keep to the one typed).
+  const addresses = deps.typedAddressOnly ? [address] : [address, ...answer.addresses.map((a) => a.replace(/\/+$/, '')).filter((a) => a !== address)];
   deps.db.transaction(() => {
     writeJoined(deps.db, {
       storeId: answer.storeId,
@@ -104,7 +112,7 @@ export async function joinStore(deps: JoinDeps, args: { address: string; code: s
       // The first register starts at the store's present (its rows become the store's); a later one pulls everything.
       lastSeq: answer.first ? answer.lastSeq : 0,
       resetPending: !answer.first,
-      gateway: answer.gateway,
+      gateway,
     });
     if (answer.first) enqueueFullCopy(deps.db, answer.lastSeq);
   })();

@@ -53,6 +53,8 @@ export interface StoreRegisterDeps {
   copy: boolean;
   /** The gateway's approved card money (cents) in a period (unix seconds), when this register's gateway is the store's shared one; else null. */
   gatewayCardCents?: (from: number, to: number) => Promise<number | null>;
+  /** Keep to the address typed at the join (store-join.ts). */
+  typedAddressOnly?: boolean;
   tickMs?: number;
   backoffMaxMs?: number;
   timeoutMs?: number;
@@ -200,7 +202,10 @@ export class StoreRegister {
   async join(args: { address: string; code: string; registerName: string }): Promise<Result<StoreStatus>> {
     const before = readSyncState(this.deps.db);
     if (before.joined) return fail('already_joined', STORE_MSG.alreadyJoined);
-    const joined = await joinStore({ db: this.deps.db, secrets: this.deps.secrets, pins: this.deps.pins, ...(this.deps.timeoutMs ? { timeoutMs: this.deps.timeoutMs } : {}) }, args);
+    const joined = await joinStore(
+      { db: this.deps.db, secrets: this.deps.secrets, pins: this.deps.pins, ...(this.deps.timeoutMs ? { timeoutMs: this.deps.timeoutMs } : {}), ...(this.deps.typedAddressOnly ? { typedAddressOnly: true } : {}) },
+      args,
+    );
     if (!joined.ok) return joined;
     await this.close();
     const state = readSyncState(this.deps.db);

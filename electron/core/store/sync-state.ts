@@ -9,7 +9,8 @@
 import type { JoinAnswer, StoreDay } from '../../../shared/store/store-wire';
 import type { PosDatabase } from '../platform/pos-database';
 
-export type StoreGateway = NonNullable<JoinAnswer['gateway']>;
+/** The store's shared gateway as kept here: its API key is in the secret store (store-gateway.ts). */
+export type StoreGateway = Omit<NonNullable<JoinAnswer['gateway']>, 'userApiKey'>;
 
 export interface SyncState {
   /** In a store and capturing (false again once removed). */

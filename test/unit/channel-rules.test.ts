@@ -222,6 +222,8 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'printers:remove',
         'printers:test-print',
         'printers:status',
+        // Issue 24: the status bar's store part, for everyone signed in.
+        'store:status',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

@@ -147,7 +147,7 @@ export interface RigRegister {
   openDb(): Database.Database;
   /** kill -9 of its process group (host, core, engine): nothing of it closes cleanly. */
   kill(): Promise<void>;
-  /** Starts it again on the same data and keys folders (after kill or stop). */
+  /** Starts it again on the same data and keys folders (stopped with SIGTERM first if it runs). */
   restart(): Promise<void>;
   /** Whether its host is running. */
   running(): boolean;
@@ -181,8 +181,8 @@ export interface StoreRigOptions {
   registerEnv?: NodeJS.ProcessEnv;
 }
 
-/** Every register's environment in a rig: its sync's tick and backoff short (the store's tests wait on state, and a test's minutes are few). */
-export const STORE_SYNC_ENV: NodeJS.ProcessEnv = {};
+/** Every register's environment in a rig: its sync's backoff while away capped at 1 s (the app's is 5 s), so a test waiting for it to be back waits less. */
+export const STORE_SYNC_ENV: NodeJS.ProcessEnv = { RINGUP_STORE_BACKOFF_MS: '1000' };
 
 /** Polls `check` until it answers true, or fails with `what` (and the last thing it said) at the deadline. */
 export async function waitUntil(what: string, check: () => Promise<boolean | string>, timeoutMs = 30_000, everyMs = 50): Promise<void> {
@@ -236,7 +236,10 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
     if (proxy) proxies.push(proxy);
     const address = proxy ? `https://127.0.0.1:${proxy.port}` : server.url;
     const dataDir = newDir(`ringup-${name}-reg-`);
-    const env = { RINGUP_KEYS_DIR: keysDir, ...STORE_SYNC_ENV, ...opts.registerEnv, ...ro.env };
+    // A register keeps the join answer's addresses beside the one it joined with, and tries the next
+    // when one is away: right for a shop, but on this one machine the server's own address would let
+    // it round the proxy the test cuts. Its network reaches the store only through its proxy.
+    const env = { RINGUP_KEYS_DIR: keysDir, ...STORE_SYNC_ENV, ...(proxy ? { RINGUP_STORE_TYPED_ADDRESS_ONLY: '1' } : {}), ...opts.registerEnv, ...ro.env };
     const start = () => startHostProcess(bundle, dataDir, { args: ['--skip-first-run', '--idle-lock-seconds', '86400'], env, detached: true });
     let host = await start();
     let manager: HostCaller | null = null;
@@ -305,6 +308,9 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
         await killGroup(host.child, 'SIGKILL');
       },
       async restart() {
+        manager?.close();
+        cashier?.close();
+        manager = cashier = null;
         if (!host.exited()) await killGroup(host.child, 'SIGTERM');
         host = await start();
       },
@@ -364,9 +370,7 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
       );
     },
     async close() {
-      for (const r of registers) {
-        if (r.running()) await killGroup(r.host.child, 'SIGTERM');
-      }
+      await Promise.all(registers.filter((r) => r.running()).map((r) => killGroup(r.host.child, 'SIGTERM')));
       await Promise.all(servers.map((s) => s.stop()));
       await Promise.all(proxies.map((p) => p.close()));
       await pool.end();

@@ -131,7 +131,11 @@ const PULLED = [...PULLED_KINDS];
 
 /**
  * The events after `after` a register applies: shared rows, the stock ledger and the server's
- * own events, not its own (it has them already). `lastSeq` is read first and the events are
+ * own events — not its own facts (it has them already), but its own row events, yes: where two
+ * registers changed a row apart, the register whose change came later gets the other's earlier
+ * change in this pull (it had not seen it), and only its own change after it, in seq order, puts
+ * its row back to what the store kept (the register applies both; without its own, it would be
+ * left with the earlier one, unlike every other register). `lastSeq` is read first and the events are
  * taken up to it, so an answer with fewer than `limit` events covers everything through
  * `lastSeq` (the lock makes seq follow commit order: nothing at or below it commits later).
  */
@@ -140,7 +144,7 @@ export async function pullEvents(pool: StorePool, registerId: string, after: num
   if (newest <= after) return { events: [], lastSeq: newest };
   const { rows } = await pool.query<EventRow & { seq: number; server_ts: number }>(
     `SELECT seq, id, register_id, type, kind, key, op, body, server_ts FROM store_events
-      WHERE seq > $1 AND seq <= $2 AND kind = ANY($3::text[]) AND register_id IS DISTINCT FROM $4
+      WHERE seq > $1 AND seq <= $2 AND kind = ANY($3::text[]) AND (register_id IS DISTINCT FROM $4 OR type = 'row')
       ORDER BY seq LIMIT $5`,
     [after, newest, PULLED, registerId, limit],
   );

@@ -134,7 +134,7 @@ describe('push and pull', () => {
     // The stock movement is pulled; the audit row is the store's, not applied by registers.
     expect(after.body.events.map((e) => e.id)).toEqual([stock.id]);
     expect(after.body.events[0]).toMatchObject({ type: 'fact', kind: 'stock_movements', registerId: a.registerId, key: stock.type === 'fact' ? stock.key : '' });
-    // Its own events never come back to the register that pushed them.
+    // Its own facts never come back to the register that pushed them (its own row events do: store-events.ts says why).
     const own = await pull(a, before);
     expect(own.body.events).toEqual([]);
     expect(own.body.lastSeq).toBe(r1.body.lastSeq);

@@ -31,6 +31,7 @@ import type { PosDatabase } from '../platform/pos-database';
 import { readSyncState, setApplying, setLastSeq, setRegisterName, setResetDone, setStoreDayPending } from './sync-state';
 
 type Json = Record<string, unknown>;
+type Statement = ReturnType<PosDatabase['prepare']>;
 type SqlValue = string | number | bigint | null | Buffer;
 
 /** What a batch changed, for the caches and screens that must follow (store-sync.ts). */
@@ -67,7 +68,7 @@ const sqlValue = (v: unknown): SqlValue => {
 
 export class EventApplier {
   private readonly columns = new Map<string, Set<string>>();
-  private readonly upserts = new Map<string, ReturnType<PosDatabase['prepare']>>();
+  private readonly upserts = new Map<string, { update: Statement | null; exists: Statement; insert: Statement }>();
   private readonly pending;
   private readonly insertMovement;
   private readonly keyOf = new Map<string, readonly string[]>();
@@ -171,6 +172,11 @@ export class EventApplier {
     }
   }
 
+  /**
+   * UPDATE by key, else INSERT — not `INSERT … ON CONFLICT DO UPDATE`: SQLite runs a table's
+   * BEFORE INSERT triggers before it finds the conflict, and the catalogue's SKU trigger would
+   * then refuse an item's own SKU as taken.
+   */
   private upsertRow(table: SharedRowTable, row: Json): void {
     const have = this.columns.get(table)!;
     const cols = Object.keys(row)
@@ -178,14 +184,20 @@ export class EventApplier {
       .sort();
     const key = this.keyOf.get(table)!;
     const sig = `${table}|${cols.join(',')}`;
-    let stmt = this.upserts.get(sig);
-    if (!stmt) {
+    let stmts = this.upserts.get(sig);
+    if (!stmts) {
       const rest = cols.filter((c) => !key.includes(c));
-      const update = rest.length > 0 ? `DO UPDATE SET ${rest.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'DO NOTHING';
-      stmt = this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')}) ON CONFLICT (${key.join(', ')}) ${update}`);
-      this.upserts.set(sig, stmt);
+      stmts = {
+        update: rest.length > 0 ? this.db.prepare(`UPDATE ${table} SET ${rest.map((c) => `${c} = @${c}`).join(', ')} WHERE ${key.map((k) => `${k} = @${k}`).join(' AND ')}`) : null,
+        exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${key.map((k) => `${k} = @${k}`).join(' AND ')}`),
+        insert: this.db.prepare(`INSERT INTO ${table} (${cols.join(', ')}) VALUES (${cols.map((c) => `@${c}`).join(', ')})`),
+      };
+      this.upserts.set(sig, stmts);
     }
-    stmt.run(Object.fromEntries(cols.map((c) => [c, sqlValue(row[c])])));
+    const values = Object.fromEntries(cols.map((c) => [c, sqlValue(row[c])]));
+    const keyValues = Object.fromEntries(key.map((k) => [k, values[k]]));
+    if (stmts.update ? stmts.update.run(values).changes > 0 : stmts.exists.get(keyValues) !== undefined) return;
+    stmts.insert.run(values);
   }
 
   private deleteRow(table: SharedRowTable, key: unknown[]): void {

@@ -15,13 +15,13 @@
  * the outbox. A 401 means a manager removed this register (its token no longer works): the
  * status says so and both loops stop for good (`onRemoved`).
  */
-import { PULL_WAIT_MAX_MS, type StoreEvent } from '../../../shared/store/store-wire';
+import { PULL_WAIT_MAX_MS, SYNC_BATCH_MAX, type StoreEvent } from '../../../shared/store/store-wire';
 import type { PosDatabase } from '../platform/pos-database';
 import type { Applied, EventApplier } from './apply-events';
 import type { OutboxReader } from './outbox-reader';
 import type { StoreApi } from './store-api';
 import { StoreRefusal } from './store-tls';
-import { readSyncState, setLastSync } from './sync-state';
+import { readSyncState, setLastSeq, setLastSync } from './sync-state';
 import type { SyncStatus } from './sync-status';
 
 /** The push loop's look at the outbox, ms (RINGUP_STORE_TICK_MS in the node host). */
@@ -162,7 +162,13 @@ export class StoreSync {
         const answer = await this.deps.api.pull(after, this.deps.pullWaitMs ?? PULL_WAIT_MAX_MS);
         if (!this.running) return;
         const events = answer.value.events.filter((e) => e.seq > after).sort((a, b) => a.seq - b.seq);
-        if (events.length > 0) this.applyBatch(events);
+        const newest = events.length > 0 ? events[events.length - 1]!.seq : after;
+        // Fewer than a full batch: the answer covers everything through the store's lastSeq (events this register does not apply included).
+        const through = answer.value.events.length < SYNC_BATCH_MAX ? Math.max(newest, answer.value.lastSeq) : newest;
+        if (events.length > 0) this.applyBatch(events, through);
+        else if (through > after) setLastSeq(this.deps.db, through);
+        // Removed by what was just applied: the status says so, and stays so.
+        if (!this.running) return;
         this.connected(answer.address);
         this.deps.status.set({ lastSeq: readSyncState(this.deps.db).lastSeq });
         failures = 0;
@@ -173,8 +179,8 @@ export class StoreSync {
     }
   }
 
-  private applyBatch(events: StoreEvent[]): void {
-    const applied = this.deps.applier.apply(events, events[events.length - 1]!.seq, this.deps.registerId);
+  private applyBatch(events: StoreEvent[], through: number): void {
+    const applied = this.deps.applier.apply(events, through, this.deps.registerId);
     if (applied.renamed !== null) this.deps.status.set({ registerName: applied.renamed });
     this.deps.onApplied(applied);
     if (applied.removed) {

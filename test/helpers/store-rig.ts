@@ -169,7 +169,7 @@ export interface StoreRig {
   addRegister(name: string, opts?: RegisterOptions): Promise<RigRegister>;
   /** The store's newest seq. */
   serverSeq(): Promise<number>;
-  /** Until every running register has an empty outbox and has applied the store's newest seq (deadline in ms). */
+  /** Until every running register (of `regs`) has an empty outbox and has applied the store's newest seq (deadline in ms). */
   waitSynced(timeoutMs?: number, regs?: RigRegister[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -263,7 +263,11 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
     };
     const must = async <T>(role: 'manager' | 'cashier', channel: string, arg?: unknown): Promise<T> => {
       const r = await callAs<T>(role, channel, arg);
-      if (!r.ok) throw new Error(`${regName} ${channel}: ${r.error.message}${r.error.fields ? ` ${JSON.stringify(r.error.fields)}` : ''}`);
+      if (!r.ok) {
+        // What the register's host said last, for the failure's reader (its core's and engine's stderr included).
+        const said = host.stderr().trim().split('\n').slice(-8).join('\n');
+        throw new Error(`${regName} ${channel}: ${r.error.message}${r.error.fields ? ` ${JSON.stringify(r.error.fields)}` : ''}${said ? `\n${regName} stderr:\n${said}` : ''}`);
+      }
       return r.value;
     };
     const pay = async (cart: CartView, how: 'cash' | 'card'): Promise<CartView> => {
@@ -359,9 +363,16 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
         async () => {
           const seq = await serverSeq();
           const behind: string[] = [];
+          // Read from its SQLite, not its status: a change made a moment ago is in the outbox before the status has looked.
           for (const r of regs.filter((x) => x.running())) {
-            const s = await r.status();
-            if (s.waiting !== 0 || s.lastSeq !== seq) behind.push(`${r.name} waiting ${s.waiting}, at ${s.lastSeq} of ${seq} (${s.connection})`);
+            const db = r.openDb();
+            try {
+              const waiting = (db.prepare('SELECT count(*) AS n FROM sync_outbox').get() as { n: number }).n;
+              const at = (db.prepare('SELECT last_seq AS s FROM sync_state').get() as { s: number }).s;
+              if (waiting !== 0 || at !== seq) behind.push(`${r.name} waiting ${waiting}, at ${at} of ${seq}`);
+            } finally {
+              db.close();
+            }
           }
           return behind.length === 0 ? true : behind.join('; ');
         },

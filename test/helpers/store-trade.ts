@@ -3,7 +3,9 @@
  * failing run names the seed that repeats it: cash and card sales of open amounts, sales of
  * counted catalogue items (stock moves), a return now and then (a manager refunds a line of an
  * earlier item sale: cash back or a card refund) and a stock count. Every step goes through the
- * register's own channels, as its screens would.
+ * register's own channels, as its screens would. Every amount is $10.00 or more: the embedded
+ * engine, like the sandbox, answers some amounts under $10 with a decline or a delay (2.01, 5.xx,
+ * 6.xx, 8.xx: GATEWAY-FACTS.md), which is not what these tests are about.
  */
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import type { CartView } from '../../shared/ipc/cart';
@@ -25,7 +27,7 @@ export const emptyTally = (): TradeTally => ({ sales: 0, cash: 0, card: 0, items
 export async function stockedItems(reg: RigRegister, names: string[], onHand: number): Promise<CatalogueItem[]> {
   const items: CatalogueItem[] = [];
   for (const [i, name] of names.entries()) {
-    const item = await reg.asManager<CatalogueItem>('catalogue:add', { name, priceCents: 150 + 75 * i, sku: `RIG-${i + 1}-${name.slice(0, 3).toUpperCase()}`, trackStock: true });
+    const item = await reg.asManager<CatalogueItem>('catalogue:add', { name, priceCents: 1_150 + 75 * i, sku: `RIG-${i + 1}-${name.slice(0, 3).toUpperCase()}`, trackStock: true });
     await reg.asManager('catalogue:adjust-stock', { itemId: item.id, change: { kind: 'count', count: onHand }, reason: 'Delivery' });
     items.push(item);
   }
@@ -57,7 +59,7 @@ export async function tradeStep(reg: RigRegister, rng: SeededRandom, items: Cata
     itemSales.push(await reg.itemSale(picked.map((i) => ({ itemId: i.id, quantity: rng.int(1, 3) })), pay));
     tally.items++;
   } else {
-    const cents = rng.int(100, 9_999);
+    const cents = rng.int(1_000, 9_999);
     await (pay === 'cash' ? reg.cashSale(cents) : reg.cardSale(cents));
   }
   tally.sales++;

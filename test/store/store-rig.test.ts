@@ -2,16 +2,18 @@
  * The store rig itself (test/helpers/store-rig.ts): a real PostgreSQL, a store server process and
  * three registers (node hosts) joined through `store:join` — the first with the setup code, the
  * others with codes the first made. A sale on each is at the store; a price changed on one is on
- * the others; every register shows itself connected with nothing waiting. The fault tests build
+ * the others; every register shows itself connected with nothing waiting. The comparison the
+ * fault tests rest on sees a fact lost at the store and one stored twice. The fault tests build
  * on this.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { postgresAvailable } from '../helpers/postgres-server';
 import { compareWithStore, markLedger } from '../helpers/store-ledger';
-import { startStoreRig, waitUntil, type StoreRig } from '../helpers/store-rig';
+import { startStoreRig, waitUntil, type RigRegister, type StoreRig } from '../helpers/store-rig';
 
 let rig: StoreRig;
+let till1: RigRegister;
 
 beforeAll(async () => {
   rig = await startStoreRig('store_rig');
@@ -23,7 +25,7 @@ afterAll(async () => {
 
 describe.skipIf(!postgresAvailable)('the store rig', () => {
   it('starts PostgreSQL, a store server and three joined registers that sync', { timeout: 120_000 }, async () => {
-    const a = await rig.addRegister('Till 1');
+    const a = (till1 = await rig.addRegister('Till 1'));
     const b = await rig.addRegister('Till 2');
     const c = await rig.addRegister('Till 3', { proxied: true });
     const ids = new Set([a.registerId, b.registerId, c.registerId]);
@@ -47,5 +49,27 @@ describe.skipIf(!postgresAvailable)('the store rig', () => {
       expect(diffs, r.name).toEqual([]);
       expect(trade.carts.size, r.name).toBe(1);
     }
+  });
+
+  it('the ledger comparison sees a cash movement lost at the store and an audit row stored twice', { timeout: 60_000 }, async () => {
+    const mark = markLedger(till1);
+    const sale = await till1.cashSale(990);
+    await rig.waitSynced();
+    expect((await compareWithStore(rig.db, till1, mark)).diffs).toEqual([]);
+    // The store loses the sale's cash movement, and a second event carries its audit row again (another id, the same key).
+    const cash = await rig.db.query<{ key: string }>('DELETE FROM cash_movements WHERE register_id = $1 AND key::bigint > $2 RETURNING key', [till1.registerId, mark.cashSeq]);
+    expect(cash.rows).toHaveLength(1);
+    await rig.db.query(
+      `INSERT INTO store_events (seq, id, register_id, type, kind, key, op, body, server_ts)
+         SELECT (SELECT max(seq) + 1 FROM store_events), id || '-again', register_id, type, kind, key, op, body, server_ts
+         FROM store_events WHERE register_id = $1 AND kind = 'audit_log' ORDER BY seq DESC LIMIT 1`,
+      [till1.registerId],
+    );
+    const { diffs } = await compareWithStore(rig.db, till1, mark);
+    expect(diffs).toEqual([
+      expect.stringMatching(/^Till 1: the audit_log fact \d+ is in the store's events 2 times$/),
+      `Till 1 cash movements: 1 on the register and not at the store (${cash.rows[0]!.key})`,
+      `Till 1 cash: ${sale.totals.totalCents} cents on the register, 0 at the store`,
+    ]);
   });
 });

@@ -15,6 +15,7 @@
  * wrong codes. A 5xx means the server or its database failed, never the request.
  */
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import Fastify, { type FastifyError, type FastifyReply, type FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -277,6 +278,14 @@ export async function startStoreServer(opts: StoreServerOptions): Promise<Runnin
 
   opts.gateway?.register(app);
 
+  // Every TCP connection, its TLS handshake done or not. forceCloseConnections closes those the
+  // HTTP layer took on; a peer that died between its connect and its TLS hello (a register's power
+  // cut) is not one of them, and would hold the close for the TLS handshake timeout (120 s).
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   await app.listen({ host: opts.host, port: opts.port });
   const addr = app.server.address();
   port = typeof addr === 'object' && addr ? addr.port : opts.port;
@@ -305,7 +314,9 @@ export async function startStoreServer(opts: StoreServerOptions): Promise<Runnin
         clearInterval(heartbeat);
         // Waiting pulls answer now (with what there is) rather than holding the close.
         await listener.close();
-        await app.close();
+        const closed = app.close();
+        for (const socket of sockets) socket.destroy();
+        await closed;
         await opts.gateway?.close();
         // Stopped on purpose: its addresses leave the list (a killed process's stay until they age out).
         await pool.query('DELETE FROM store_servers WHERE instance = $1', [instance]).catch(() => {});

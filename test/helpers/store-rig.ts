@@ -221,14 +221,16 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
   const proxies: TcpProxy[] = [];
   const serverOptions = new Map<StoreServerProcess, StoreServerOptions>();
 
+  // Each start prints a new setup code and withdraws the one before, while the store has no register.
+  let setupCode: string | null = null;
   const startServer = async (o: StoreServerOptions = {}) => {
     const s = await startStoreServer(bundle, databaseUrl, o);
     servers.push(s);
     serverOptions.set(s, o);
+    if (registers.length === 0) setupCode = s.setupCode;
     return s;
   };
-  const first = await startServer({ ...opts.server, ...(opts.server?.engine && !opts.server.engineData ? { engineData: newDir(`ringup-${name}-engine-`) } : {}) });
-  let setupCode = first.setupCode;
+  await startServer({ ...opts.server, ...(opts.server?.engine && !opts.server.engineData ? { engineData: newDir(`ringup-${name}-engine-`) } : {}) });
 
   async function addRegister(regName: string, ro: RegisterOptions = {}): Promise<RigRegister> {
     const server = ro.server ?? servers[0]!;

@@ -40,23 +40,37 @@ async function readOnly<T>(pool: StorePool, work: (client: StoreClient) => Promi
 export async function storeFigures(pool: StorePool, from?: number, to?: number, now = Date.now()): Promise<StoreFigures> {
   return readOnly(pool, async (client) => {
     const throughSeq = await lastSeq(client);
-    const lastDay = (await client.query<{ closed_ts: number }>('SELECT closed_ts FROM store_days ORDER BY number DESC LIMIT 1')).rows[0];
+    const lastDay = (await client.query<{ number: number; closed_ts: number }>('SELECT number, closed_ts FROM store_days ORDER BY number DESC LIMIT 1')).rows[0];
     const lo = from !== undefined ? from * 1000 : lastDay ? lastDay.closed_ts + 1 : 0;
     const hi = to !== undefined ? to * 1000 + 999 : now;
+    // Since the store's last day (no `from`): each register from the end of its own Z for that day,
+    // when it has made it. It closes its day when it applies the store's Z — a moment later, or hours
+    // later when it was away — and what it sold meanwhile is in that Z, not in the new day. Before
+    // its Z (or with an explicit `from`), from `lo`.
+    const dayOfZ = from === undefined && lastDay ? lastDay.number : null;
+    const bounds = `WITH bounds AS (
+        SELECT r.id AS register_id, COALESCE((SELECT (z.to_ts + 1) * 1000 FROM z_reports z WHERE z.register_id = r.id AND z.store_day = $3::integer ORDER BY z.number DESC LIMIT 1), $1::bigint) AS lo
+        FROM registers r)`;
     const regs = (await client.query<{ id: string; name: string; removed_ts: number | null }>('SELECT id, name, removed_ts FROM registers ORDER BY joined_ts, id')).rows;
     const sales = new Map(
       (
         await client.query<{ register_id: string; n: number; card: number; tax: number; tip: number }>(
-          `SELECT register_id, COUNT(*)::bigint AS n, SUM(card_cents)::bigint AS card, SUM(tax_cents)::bigint AS tax, SUM(tip_cents)::bigint AS tip
-             FROM sales WHERE status IN ('paid', 'due') AND closed_ts BETWEEN $1 AND $2 GROUP BY register_id`,
-          [lo, hi],
+          `${bounds}
+           SELECT s.register_id, COUNT(*)::bigint AS n, SUM(card_cents)::bigint AS card, SUM(tax_cents)::bigint AS tax, SUM(tip_cents)::bigint AS tip
+             FROM sales s JOIN bounds b ON b.register_id = s.register_id
+            WHERE status IN ('paid', 'due') AND closed_ts BETWEEN b.lo AND $2 GROUP BY s.register_id`,
+          [lo, hi, dayOfZ],
         )
       ).rows.map((r) => [r.register_id, r]),
     );
     const cash = new Map(
-      (await client.query<{ register_id: string; cents: number }>('SELECT register_id, SUM(cents)::bigint AS cents FROM cash_movements WHERE ts BETWEEN $1 AND $2 GROUP BY register_id', [lo, hi])).rows.map(
-        (r) => [r.register_id, r.cents],
-      ),
+      (
+        await client.query<{ register_id: string; cents: number }>(
+          `${bounds}
+           SELECT c.register_id, SUM(cents)::bigint AS cents FROM cash_movements c JOIN bounds b ON b.register_id = c.register_id WHERE ts BETWEEN b.lo AND $2 GROUP BY c.register_id`,
+          [lo, hi, dayOfZ],
+        )
+      ).rows.map((r) => [r.register_id, r.cents]),
     );
     const lastZ = new Map(
       (

@@ -81,6 +81,11 @@ export class OutboxReader {
     return (this.db.prepare('SELECT COUNT(*) AS n FROM sync_outbox').get() as { n: number }).n;
   }
 
+  /** The rows after `seq`: what still waits once a batch through `seq` has landed. */
+  countAfter(seq: number): number {
+    return (this.db.prepare('SELECT COUNT(*) AS n FROM sync_outbox WHERE seq > ?').get(seq) as { n: number }).n;
+  }
+
   /** The oldest rows, as events (read in one transaction: one consistent view of the rows they name). */
   read(registerId: string): OutboxBatch {
     return this.db.transaction(() => {

@@ -17,13 +17,24 @@ export class StoreApi {
     return this.link.send('POST', STORE_ROUTES.join, req);
   }
 
-  push(events: PushedEvent[]): Promise<StoreAnswer<PushAnswer>> {
-    return this.link.send('POST', STORE_ROUTES.events, { events });
+  /**
+   * `waitingAfter`: the outbox rows left once this push has landed. The server keeps the count a
+   * register last told it (the Registers screen, the store report's "behind"); told the count from
+   * before the push, it would show the rows just sent as waiting until the register's next request
+   * — its held pull, up to PULL_WAIT_MAX_MS later.
+   */
+  push(events: PushedEvent[], waitingAfter?: number): Promise<StoreAnswer<PushAnswer>> {
+    return this.link.send('POST', STORE_ROUTES.events, { events }, 0, waitingAfter);
   }
 
-  /** Long poll: the server answers when there is something after `after`, or after `waitMs`. */
+  /**
+   * Long poll: the server answers when there is something after `after`, or after `waitMs`. It
+   * tells no outbox count: this register's own push wakes its held pull, and the pull that follows
+   * can leave before the push's answer has cleared the rows it sent — the stale count would then
+   * stand at the server for a whole wait. Pushes tell it (`push`), as do a manager's requests.
+   */
   pull(after: number, waitMs = PULL_WAIT_MAX_MS): Promise<StoreAnswer<PullAnswer>> {
-    return this.link.send('GET', `${STORE_ROUTES.pull}?after=${after}&limit=${SYNC_BATCH_MAX}&waitMs=${waitMs}`, undefined, waitMs);
+    return this.link.send('GET', `${STORE_ROUTES.pull}?after=${after}&limit=${SYNC_BATCH_MAX}&waitMs=${waitMs}`, undefined, waitMs, null);
   }
 
   invite(codeProof: string, sealedPepper: string | null): Promise<StoreAnswer<{ expiresTs: number }>> {
@@ -43,8 +54,9 @@ export class StoreApi {
   }
 
   /** `from`/`to`: unix seconds. */
-  figures(from: number, to: number): Promise<StoreAnswer<StoreFigures>> {
-    return this.link.send('GET', `${STORE_ROUTES.figures}?from=${from}&to=${to}`);
+  /** `from` left out: since the store's last day, each register from its own Z for it (the server's default). */
+  figures(from: number | undefined, to: number): Promise<StoreAnswer<StoreFigures>> {
+    return this.link.send('GET', `${STORE_ROUTES.figures}?${from === undefined ? '' : `from=${from}&`}to=${to}`);
   }
 
   closeDay(req: StoreCloseRequest): Promise<StoreAnswer<StoreDayListed>> {

@@ -207,7 +207,10 @@ export class StoreRegister {
       args,
     );
     if (!joined.ok) return joined;
-    await this.close();
+    // Only the sync stops here: close() would stop the store-day closer for good, and a register
+    // that joined in this run would then never make its Z for the store's day.
+    await this.sync?.stop();
+    this.sync = null;
     const state = readSyncState(this.deps.db);
     this.status.set(this.statusOf(state));
     await this.startSync(state);
@@ -264,13 +267,17 @@ export class StoreRegister {
     return this.registers();
   }
 
-  /** The period the store's report covers: since the store's last closed day (or local midnight before the first). */
-  private async period(api: StoreApi): Promise<{ from: number; to: number }> {
+  /**
+   * The period the store's report covers: since the store's last closed day (or local midnight
+   * before the first). After a store day, `from` is left to the server: it counts each register
+   * from the end of its own Z for that day (store-figures.ts), as its own X report does — a
+   * boundary in whole seconds here would drop what was sold in the second the day was closed.
+   */
+  private async period(api: StoreApi): Promise<{ from: number | undefined; to: number }> {
     const days = (await api.days()).value;
     const last = days.reduce((m, d) => Math.max(m, d.closedTs), 0);
     const to = Math.floor(this.now() / 1000);
-    const from = last > 0 ? Math.floor(last / 1000) + 1 : startOfLocalDay(this.now());
-    return { from: Math.min(from, to), to };
+    return { from: last > 0 ? undefined : Math.min(startOfLocalDay(this.now()), to), to };
   }
 
   async report(): Promise<Result<StoreReport>> {
@@ -281,7 +288,7 @@ export class StoreRegister {
       const { from, to } = await this.period(api);
       const [figures, regs] = await Promise.all([api.figures(from, to), api.registers()]);
       const f = figures.value;
-      const gatewayCents = this.deps.gatewayCardCents ? await this.deps.gatewayCardCents(from, to) : null;
+      const gatewayCents = this.deps.gatewayCardCents ? await this.deps.gatewayCardCents(f.from, f.to) : null;
       const tendersCents = f.totals.cardCents;
       return ok({
         from: f.from,

@@ -162,7 +162,7 @@ export class StoreSync {
       const batch = this.deps.reader.read(this.deps.registerId);
       try {
         if (batch.events.length > 0) {
-          const answer = await this.deps.api.push(batch.events);
+          const answer = await this.deps.api.push(batch.events, this.deps.reader.countAfter(batch.throughSeq));
           this.deps.reader.deleteUpTo(batch.throughSeq);
           this.connected(answer.address);
         } else this.deps.reader.deleteUpTo(batch.throughSeq);

@@ -136,14 +136,16 @@ export class StoreLink {
   /**
    * One request, tried at each address in turn from the one that last answered; a refusal (4xx)
    * is the answer and is not tried elsewhere. `extraMs` lengthens the timeout (a long poll).
+   * `waiting`: the outbox count to tell, when not the one `opts.waiting` reads now (a push tells
+   * what will wait once it has landed); null tells none (a pull: see StoreApi.pull).
    */
-  async send<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraMs = 0): Promise<StoreAnswer<T>> {
+  async send<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraMs = 0, waiting?: number | null): Promise<StoreAnswer<T>> {
     let last: StoreAwayError | null = null;
     for (let i = 0; i < this.addresses.length && !this.closed; i++) {
       const at = (this.current + i) % this.addresses.length;
       const address = this.addresses[at]!;
       try {
-        const value = await this.once<T>(address, method, path, body, this.timeoutMs + extraMs);
+        const value = await this.once<T>(address, method, path, body, this.timeoutMs + extraMs, waiting);
         this.current = at;
         return { value, address };
       } catch (err) {
@@ -159,14 +161,14 @@ export class StoreLink {
     this.agent.destroy();
   }
 
-  private once<T>(address: string, method: string, path: string, body: unknown, timeoutMs: number): Promise<T> {
+  private once<T>(address: string, method: string, path: string, body: unknown, timeoutMs: number, waiting?: number | null): Promise<T> {
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
     const token = this.opts.token();
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
       ...(token ? { authorization: `${STORE_AUTH_SCHEME} ${token}` } : {}),
-      ...(this.opts.waiting ? { [WAITING_HEADER]: String(this.opts.waiting()) } : {}),
+      ...(waiting === null ? {} : waiting !== undefined ? { [WAITING_HEADER]: String(waiting) } : this.opts.waiting ? { [WAITING_HEADER]: String(this.opts.waiting()) } : {}),
     };
     const options: RequestOptions = {
       ...target(address),

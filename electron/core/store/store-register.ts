@@ -106,6 +106,10 @@ export class StoreRegister {
 
   async close(): Promise<void> {
     this.closer.stop();
+    await this.stopSync();
+  }
+
+  private async stopSync(): Promise<void> {
     await this.sync?.stop();
     this.sync = null;
   }
@@ -207,7 +211,8 @@ export class StoreRegister {
       args,
     );
     if (!joined.ok) return joined;
-    await this.close();
+    // A removed register joining again: its old loops are gone already; nothing else runs.
+    await this.stopSync();
     const state = readSyncState(this.deps.db);
     this.status.set(this.statusOf(state));
     await this.startSync(state);

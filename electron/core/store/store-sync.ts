@@ -179,18 +179,11 @@ export class StoreSync {
     }
   }
 
-  /**
-   * The wait before the next try while away, the outbox looked at each tick meanwhile: what waits
-   * is counted as it grows, and the wait ends as soon as the pull loop reaches the store again.
-   */
+  /** The wait before the next try while away; it ends as soon as the pull loop reaches the store again. */
   private async awayWait(ms: number): Promise<void> {
     const until = this.now() + ms;
-    let newest = this.deps.reader.newestSeq();
     while (this.running && this.now() < until && this.deps.status.get().connection !== 'connected') {
       await this.pushNap.sleep(Math.min(this.tickMs, Math.max(0, until - this.now())));
-      const now = this.deps.reader.newestSeq();
-      if (now !== newest) this.deps.status.set({ waiting: this.deps.reader.count() });
-      newest = now;
     }
   }
 

@@ -12,6 +12,7 @@ import { AuditLog } from '../../electron/core/audit/audit-log';
 import { StockLedger } from '../../electron/core/catalogue/stock-ledger';
 import { setApplying, writeJoined } from '../../electron/core/store/sync-state';
 import { OutboxReader } from '../../electron/core/store/outbox-reader';
+import { REGISTER_OWN_COLUMNS, SHARED_UPDATE_COLUMNS } from '../../electron/core/store/sync-capture';
 import { itemFieldsSchema } from '../../shared/ipc/catalogue';
 import { FACT_KINDS, SHARED_ROW_TABLES } from '../../shared/store/store-wire';
 import { tempDirs } from '../helpers/temp-dirs';
@@ -120,5 +121,23 @@ test('a cart is sent when it closes and again when a closed cart changes, one sn
   expect(outbox(db).map((o) => `${o.kind} ${o.key}`)).toEqual(['cart c1']);
   const [event] = new OutboxReader(db).read('r1').events;
   expect(event).toMatchObject({ type: 'fact', kind: 'cart', key: 'c1', body: { id: 'c1', status: 'paid', total_cents: 300, lines: [{ id: 'l1', refunded: 1 }], tenders: [{ id: 't1', refunded_cents: 300 }] } });
+  db.close();
+});
+
+test("a user's wrong-PIN count stays on the register where the PIN was typed; a PIN, name or role change is sent", () => {
+  const db = openPosDatabase(newDir('ringup-cap-'));
+  const all = (db.prepare('PRAGMA table_info(pos_users)').all() as Array<{ name: string }>).map((c) => c.name).sort();
+  const own = REGISTER_OWN_COLUMNS.pos_users!;
+  const sent = SHARED_UPDATE_COLUMNS.pos_users!;
+  // Every column is in one list or the other (a column added to pos_users later must be placed).
+  expect([...own, ...sent].sort()).toEqual(all);
+  expect(own.filter((c) => sent.includes(c))).toEqual([]);
+  db.prepare("INSERT INTO pos_users (id, name, role, pin_hash, created_ts) VALUES ('u1', 'Casey', 'cashier', 'h1', 0)").run();
+  join(db);
+  db.prepare("UPDATE pos_users SET failed_attempts = 3, locked_until = 99 WHERE id = 'u1'").run();
+  db.prepare("UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = 'u1'").run();
+  expect(outbox(db)).toEqual([]);
+  db.prepare("UPDATE pos_users SET pin_hash = 'h2' WHERE id = 'u1'").run();
+  expect(outbox(db).map((o) => `${o.kind} ${o.op ?? ''} ${o.key}`)).toEqual(['pos_users upsert ["u1"]']);
   db.close();
 });

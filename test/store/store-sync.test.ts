@@ -55,11 +55,20 @@ async function until<T>(what: string, check: () => Promise<T> | T, ms = 15_000):
 }
 
 const status = async (c: OpenCore): Promise<StoreStatus> => value(await c.call('store:status'));
-/** Everything this register did is at the store, and it has applied everything the store has. */
+/**
+ * Everything this register did is at the store, and it has applied everything the store has: read
+ * from its SQLite (its status follows a change a tick later), and its status connected.
+ */
 const settled = async (c: OpenCore) => {
-  const s = await status(c);
+  const db = new Database(join(c.core.dataDir, 'ringup.db'), { readonly: true });
+  let local: { waiting: number; lastSeq: number };
+  try {
+    local = db.prepare('SELECT (SELECT COUNT(*) FROM sync_outbox) AS waiting, (SELECT last_seq FROM sync_state) AS lastSeq').get() as { waiting: number; lastSeq: number };
+  } finally {
+    db.close();
+  }
   const newest = Number((await store.pool.query('SELECT COALESCE(MAX(seq), 0) AS n FROM store_events')).rows[0].n);
-  return s.connection === 'connected' && s.waiting === 0 && s.lastSeq === newest;
+  return (await status(c)).connection === 'connected' && local.waiting === 0 && local.lastSeq === newest;
 };
 const item = async (c: OpenCore, name: string): Promise<CatalogueItem | undefined> => value(await c.call('catalogue:list', { includeArchived: false, search: '' })).find((i) => i.name === name);
 const dbRow = (c: OpenCore, sql: string, ...params: unknown[]) => {

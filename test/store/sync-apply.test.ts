@@ -14,7 +14,7 @@ import { Catalogue } from '../../electron/core/catalogue/catalogue';
 import { AuditLog } from '../../electron/core/audit/audit-log';
 import { StockLedger } from '../../electron/core/catalogue/stock-ledger';
 import { EventApplier } from '../../electron/core/store/apply-events';
-import { readSyncState, writeJoined } from '../../electron/core/store/sync-state';
+import { readSyncState, setApplying, writeJoined } from '../../electron/core/store/sync-state';
 import { itemFieldsSchema } from '../../shared/ipc/catalogue';
 import type { StoreEvent } from '../../shared/store/store-wire';
 import { tempDirs } from '../helpers/temp-dirs';
@@ -57,6 +57,12 @@ const itemRow = (id: string, name: string, priceCents: number, sku = '') => ({
   track_stock: 1,
   reorder_level: 0,
 });
+/** Writes as a pulled change would be written (nothing captured). */
+const setApplyingFor = (db: PosDatabase, fn: () => void) => {
+  setApplying(db, true);
+  fn();
+  setApplying(db, false);
+};
 const outbox = (db: PosDatabase) => db.prepare('SELECT type, kind, key FROM sync_outbox ORDER BY seq').all() as Array<{ type: string; kind: string; key: string }>;
 
 test('rows are upserted and deleted by key in one transaction, last_seq with them, and nothing echoes into the outbox', () => {
@@ -91,6 +97,16 @@ test("a row with this register's own change still waiting is skipped: the local 
   const out = applier.apply([theirs], theirs.seq, 'me');
   expect(out.skippedPending).toBe(1);
   expect(cat.get(mine.id)?.priceCents).toBe(450);
+  db.close();
+});
+
+test("a user pulled from the store keeps this register's own count of wrong PINs; the rest of the row is the store's", () => {
+  const { db, applier } = joined();
+  setApplyingFor(db, () => db.prepare("INSERT INTO pos_users (id, name, role, pin_hash, created_ts) VALUES ('u1', 'Casey', 'cashier', 'old', 0)").run());
+  db.prepare("UPDATE pos_users SET failed_attempts = 4, locked_until = 12345 WHERE id = 'u1'").run();
+  const pulled = row('pos_users', ['u1'], { id: 'u1', name: 'Casey', role: 'manager', pin_hash: 'new', sort: 0, failed_attempts: 0, locked_until: 0, created_ts: 0 });
+  applier.apply([pulled], pulled.seq, 'me');
+  expect(db.prepare("SELECT role, pin_hash, failed_attempts, locked_until FROM pos_users WHERE id = 'u1'").get()).toEqual({ role: 'manager', pin_hash: 'new', failed_attempts: 4, locked_until: 12345 });
   db.close();
 });
 

@@ -12,7 +12,9 @@ import { AuditLog } from '../../electron/core/audit/audit-log';
 import { StockLedger } from '../../electron/core/catalogue/stock-ledger';
 import { setApplying, writeJoined } from '../../electron/core/store/sync-state';
 import { OutboxReader } from '../../electron/core/store/outbox-reader';
+import { REGISTER_OWN_COLUMNS, SHARED_UPDATE_COLUMNS } from '../../electron/core/store/sync-capture';
 import { itemFieldsSchema } from '../../shared/ipc/catalogue';
+import { FACT_KINDS, SHARED_ROW_TABLES } from '../../shared/store/store-wire';
 import { tempDirs } from '../helpers/temp-dirs';
 
 const { newDir } = tempDirs();
@@ -82,5 +84,60 @@ test('applying pulled changes does not echo them; the reader sends each row as i
   expect(batch.throughSeq).toBe(5);
   new OutboxReader(db).deleteUpTo(batch.throughSeq);
   expect(outbox(db)).toEqual([]);
+  db.close();
+});
+
+test("what the store shares is this register's schema: each shared table's key is its primary key, and every shared table and fact has its capture triggers", () => {
+  const db = openPosDatabase(newDir('ringup-cap-'));
+  for (const t of SHARED_ROW_TABLES) {
+    const pk = (db.prepare(`PRAGMA table_info(${t.table})`).all() as Array<{ name: string; pk: number }>)
+      .filter((c) => c.pk > 0)
+      .sort((x, y) => x.pk - y.pk)
+      .map((c) => c.name);
+    expect(pk, t.table).toEqual([...t.key]);
+  }
+  const triggers = new Set(db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'sync_%'").pluck().all() as string[]);
+  for (const t of SHARED_ROW_TABLES) for (const what of ['in', 'up', 'rekey', 'out']) expect(triggers.has(`sync_${t.table}_${what}`), `${t.table} ${what}`).toBe(true);
+  for (const f of FACT_KINDS.filter((k) => k !== 'cart')) expect(triggers.has(`sync_${f}_fact`), f).toBe(true);
+  for (const c of ['closed', 'tender_in', 'tender_up', 'line_up']) expect(triggers.has(`sync_cart_${c}`), c).toBe(true);
+  db.close();
+});
+
+test('a cart is sent when it closes and again when a closed cart changes, one snapshot waiting at a time, with its lines and tenders', () => {
+  const db = openPosDatabase(newDir('ringup-cap-'));
+  join(db);
+  db.prepare("INSERT INTO carts (id, user_id, status, total_cents, created_ts) VALUES ('c1', 'u1', 'open', 0, 1)").run();
+  db.prepare("INSERT INTO cart_lines (id, cart_id, seq, name, unit_cents, quantity, tax_category) VALUES ('l1', 'c1', 1, 'Tea', 300, 1, 'standard')").run();
+  db.prepare(
+    "INSERT INTO cart_tenders (id, cart_id, seq, kind, status, requested_cents, approved_cents, tendered_cents, change_cents, created_ts) VALUES ('t1', 'c1', 1, 'cash', 'approved', 300, 300, 500, 200, 1)",
+  ).run();
+  // An open cart is the cashier's business: nothing goes.
+  expect(outbox(db)).toEqual([]);
+  db.prepare("UPDATE carts SET status = 'paid', total_cents = 300, closed_ts = 2 WHERE id = 'c1'").run();
+  expect(outbox(db)).toEqual([{ type: 'fact', kind: 'cart', op: null, key: 'c1', seen_seq: null }]);
+  // A refund changes the closed cart: its newer snapshot replaces the one still waiting.
+  db.prepare("UPDATE cart_lines SET refunded = 1 WHERE id = 'l1'").run();
+  db.prepare("UPDATE cart_tenders SET refunded_cents = 300 WHERE id = 't1'").run();
+  expect(outbox(db).map((o) => `${o.kind} ${o.key}`)).toEqual(['cart c1']);
+  const [event] = new OutboxReader(db).read('r1').events;
+  expect(event).toMatchObject({ type: 'fact', kind: 'cart', key: 'c1', body: { id: 'c1', status: 'paid', total_cents: 300, lines: [{ id: 'l1', refunded: 1 }], tenders: [{ id: 't1', refunded_cents: 300 }] } });
+  db.close();
+});
+
+test("a user's wrong-PIN count stays on the register where the PIN was typed; a PIN, name or role change is sent", () => {
+  const db = openPosDatabase(newDir('ringup-cap-'));
+  const all = (db.prepare('PRAGMA table_info(pos_users)').all() as Array<{ name: string }>).map((c) => c.name).sort();
+  const own = REGISTER_OWN_COLUMNS.pos_users!;
+  const sent = SHARED_UPDATE_COLUMNS.pos_users!;
+  // Every column is in one list or the other (a column added to pos_users later must be placed).
+  expect([...own, ...sent].sort()).toEqual(all);
+  expect(own.filter((c) => sent.includes(c))).toEqual([]);
+  db.prepare("INSERT INTO pos_users (id, name, role, pin_hash, created_ts) VALUES ('u1', 'Casey', 'cashier', 'h1', 0)").run();
+  join(db);
+  db.prepare("UPDATE pos_users SET failed_attempts = 3, locked_until = 99 WHERE id = 'u1'").run();
+  db.prepare("UPDATE pos_users SET failed_attempts = 0, locked_until = 0 WHERE id = 'u1'").run();
+  expect(outbox(db)).toEqual([]);
+  db.prepare("UPDATE pos_users SET pin_hash = 'h2' WHERE id = 'u1'").run();
+  expect(outbox(db).map((o) => `${o.kind} ${o.op ?? ''} ${o.key}`)).toEqual(['pos_users upsert ["u1"]']);
   db.close();
 });

@@ -28,6 +28,7 @@
 import { SHARED_ROW_TABLES, type RegisterEventBody, type SharedRowTable, type StoreDay, type StoreEvent } from '../../../shared/store/store-wire';
 import type { AuditLog } from '../audit/audit-log';
 import type { PosDatabase } from '../platform/pos-database';
+import { REGISTER_OWN_COLUMNS } from './sync-capture';
 import { readSyncState, setApplying, setLastSeq, setRegisterName, setResetDone, setStoreDayPending } from './sync-state';
 
 type Json = Record<string, unknown>;
@@ -186,7 +187,9 @@ export class EventApplier {
     const sig = `${table}|${cols.join(',')}`;
     let stmts = this.upserts.get(sig);
     if (!stmts) {
-      const rest = cols.filter((c) => !key.includes(c));
+      // This register's own columns (sync-capture.ts) keep their values on an update; a new row takes the store's.
+      const own = REGISTER_OWN_COLUMNS[table] ?? [];
+      const rest = cols.filter((c) => !key.includes(c) && !own.includes(c));
       stmts = {
         update: rest.length > 0 ? this.db.prepare(`UPDATE ${table} SET ${rest.map((c) => `${c} = @${c}`).join(', ')} WHERE ${key.map((k) => `${k} = @${k}`).join(' AND ')}`) : null,
         exists: this.db.prepare(`SELECT 1 FROM ${table} WHERE ${key.map((k) => `${k} = @${k}`).join(' AND ')}`),

@@ -106,6 +106,10 @@ export class StoreRegister {
 
   async close(): Promise<void> {
     this.closer.stop();
+    await this.stopSync();
+  }
+
+  private async stopSync(): Promise<void> {
     await this.sync?.stop();
     this.sync = null;
   }
@@ -207,10 +211,8 @@ export class StoreRegister {
       args,
     );
     if (!joined.ok) return joined;
-    // Only the sync stops here: close() would stop the store-day closer for good, and a register
-    // that joined in this run would then never make its Z for the store's day.
-    await this.sync?.stop();
-    this.sync = null;
+    // A removed register joining again: its old loops are gone already; nothing else runs.
+    await this.stopSync();
     const state = readSyncState(this.deps.db);
     this.status.set(this.statusOf(state));
     await this.startSync(state);

@@ -13,7 +13,10 @@
  * `backoffMaxMs`) before trying again, at the next address first when the store has several
  * (store-tls.ts): the register keeps selling from its own copy meanwhile, and its changes wait in
  * the outbox. A 401 means a manager removed this register (its token no longer works): the
- * status says so and both loops stop for good (`onRemoved`).
+ * status says so and both loops stop for good (`onRemoved`). Any other refusal (a batch the
+ * server will not take: a newer server's rules) is logged and tried again every `backoffMaxMs`;
+ * simplification: nothing behind it in the outbox goes until it is taken (the order of a
+ * register's changes is kept).
  */
 import { PULL_WAIT_MAX_MS, SYNC_BATCH_MAX, type StoreEvent } from '../../../shared/store/store-wire';
 import type { PosDatabase } from '../platform/pos-database';
@@ -169,8 +172,18 @@ export class StoreSync {
         failures = 0;
       } catch (err) {
         if (!this.failed(err)) return;
-        await this.pushNap.sleep(this.backoff(failures++));
+        // A refusal is not the store being away: the same batch is tried again after the longest wait (and said in the log each time).
+        if (err instanceof StoreRefusal) await this.pushNap.sleep(this.backoffMaxMs);
+        else await this.awayWait(this.backoff(failures++));
       }
+    }
+  }
+
+  /** The wait before the next try while away; it ends as soon as the pull loop reaches the store again. */
+  private async awayWait(ms: number): Promise<void> {
+    const until = this.now() + ms;
+    while (this.running && this.now() < until && this.deps.status.get().connection !== 'connected') {
+      await this.pushNap.sleep(Math.min(this.tickMs, Math.max(0, until - this.now())));
     }
   }
 

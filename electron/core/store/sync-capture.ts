@@ -26,7 +26,24 @@
  * tenders or lines change (a refund, a void, a due cart collected). A cart's earlier snapshot
  * still waiting in the outbox is dropped for the new one: the server keeps the latest per cart.
  */
-import { SHARED_ROW_TABLES } from '../../../shared/store/store-wire';
+import { SHARED_ROW_TABLES, type SharedRowTable } from '../../../shared/store/store-wire';
+
+/**
+ * Columns of a shared table that each register keeps to itself: a change of only these is not
+ * sent, and a row pulled from the store does not overwrite them here (apply-events.ts). A user's
+ * wrong-PIN count and back-off are the register's where the PINs were typed: sent, a sign-in on a
+ * register away from the store would carry its whole row — the user's old PIN hash with it — and
+ * undo a PIN a manager changed meanwhile on another register (the later row wins). Simplification:
+ * a user locked out on one register is not locked out on the others (each counts its own tries).
+ */
+export const REGISTER_OWN_COLUMNS: Partial<Record<SharedRowTable, readonly string[]>> = { pos_users: ['failed_attempts', 'locked_until'] };
+
+/**
+ * For a table with own columns, the columns whose change is sent (the trigger's UPDATE OF list):
+ * with REGISTER_OWN_COLUMNS, every column of the table — a test holds it to PRAGMA table_info, so
+ * a column added to the table later is put in one list or the other.
+ */
+export const SHARED_UPDATE_COLUMNS: Partial<Record<SharedRowTable, readonly string[]>> = { pos_users: ['id', 'name', 'role', 'pin_hash', 'sort', 'created_ts'] };
 
 /** The register's clock in ms, in SQL. */
 const NOW_MS = "CAST(unixepoch('subsec') * 1000 AS INTEGER)";
@@ -57,7 +74,7 @@ function rowTriggers(t: (typeof SHARED_ROW_TABLES)[number]): string {
   const keyChanged = t.key.map((k) => `OLD.${k} IS NOT NEW.${k}`).join(' OR ');
   return `CREATE TRIGGER ${name('in')} AFTER INSERT ON ${t.table} WHEN ${CAPTURING}${limit('NEW')}
      BEGIN ${outboxInsert('row', t.table, keyOf('NEW'), 'upsert', true)} END;
-   CREATE TRIGGER ${name('up')} AFTER UPDATE ON ${t.table} WHEN ${CAPTURING}${limit('NEW')}
+   CREATE TRIGGER ${name('up')} AFTER UPDATE${SHARED_UPDATE_COLUMNS[t.table] ? ` OF ${SHARED_UPDATE_COLUMNS[t.table]!.join(', ')}` : ''} ON ${t.table} WHEN ${CAPTURING}${limit('NEW')}
      BEGIN ${outboxInsert('row', t.table, keyOf('NEW'), 'upsert', true)} END;
    CREATE TRIGGER ${name('rekey')} AFTER UPDATE ON ${t.table} WHEN ${CAPTURING}${limit('OLD')} AND (${keyChanged})
      BEGIN ${outboxInsert('row', t.table, keyOf('OLD'), 'delete', true)} END;

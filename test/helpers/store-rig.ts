@@ -157,6 +157,8 @@ export interface StoreRig {
   readonly pg: PostgresServer;
   readonly databaseUrl: string;
   readonly bundle: string;
+  /** The registers' keys root (RINGUP_KEYS_DIR): a test may read a register's store token from it. */
+  readonly keysDir: string;
   readonly servers: StoreServerProcess[];
   readonly registers: RigRegister[];
   /** A pool on the store's database, for a test's direct reads. */
@@ -345,6 +347,7 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
     pg: pgServer,
     databaseUrl,
     bundle,
+    keysDir,
     servers,
     registers,
     db: pool,

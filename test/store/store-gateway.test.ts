@@ -1,0 +1,92 @@
+/**
+ * The store's shared gateway (issue 24, point 5): a store server hosting the embedded engine
+ * (`--engine`, here started in the test's process as store-cli does) gives it in the join
+ * answer; two in-process registers joined to it use it as their gateway from their next start,
+ * over HTTPS pinned to the store server's certificate (no CA would vouch for it).
+ *
+ * Proves: after a restart both registers run on the store's gateway; a card sale rung up on one
+ * register is refunded from the other, and the first sees the refund on its sale; the store's
+ * report checks the store's card tenders against the gateway's records.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { CoreOptions } from '../../electron/core/app-core';
+import { startStoreGateway } from '../../electron/store-server/store-engine';
+import { openCore, value, type OpenCore } from '../helpers/core-harness';
+import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { startStoreHarness, type StoreHarness } from '../helpers/store-server-harness';
+
+const FAST: Partial<CoreOptions> = { storeTickMs: 20, storeBackoffMaxMs: 200, storeTimeoutMs: 3_000 };
+const card = { number: '4111111111111111', expiry: '1230', cvv: '999', zip: '32606' };
+
+let pg: PostgresServer;
+let store: StoreHarness;
+let engineDir = '';
+const dirs: string[] = [];
+let a: OpenCore;
+let b: OpenCore;
+
+async function until<T>(what: string, check: () => Promise<T> | T, ms = 15_000): Promise<NonNullable<T>> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v as NonNullable<T>;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+beforeAll(async () => {
+  engineDir = mkdtempSync(join(tmpdir(), 'ringup-store-gw-engine-'));
+  pg = await startPostgres();
+  const gateway = await startStoreGateway(engineDir, () => undefined);
+  store = await startStoreHarness(pg, 'sync_store_gateway', { gateway });
+  const [aDir, bDir] = [mkdtempSync(join(tmpdir(), 'ringup-gw-a-')), mkdtempSync(join(tmpdir(), 'ringup-gw-b-'))];
+  dirs.push(aDir, bDir);
+  a = await openCore(aDir, FAST);
+  b = await openCore(bDir, FAST);
+  await Promise.all([a.signInAs('Morgan', '1234'), b.signInAs('Morgan', '1234')]);
+  value(await a.call('store:join', { address: store.url, code: store.setupCode, registerName: 'Front' }));
+  const invitation = value(await a.call('store:invite'));
+  value(await b.call('store:join', { address: store.url, code: invitation.code, registerName: 'Back' }));
+  // The store's gateway applies from the next start, like a gateway saved on the Gateway screen.
+  await Promise.all([a.core.close(), b.core.close()]);
+  a = await openCore(aDir, FAST);
+  b = await openCore(bDir, FAST);
+  await Promise.all([a.signInAs('Morgan', '1234'), b.signInAs('Morgan', '1234')]);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.core.close(), b?.core.close()]);
+  await store?.close();
+  pg?.stop();
+  for (const d of [...dirs, engineDir]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+test("both registers run on the store's gateway, pinned to the store server's certificate", async () => {
+  for (const c of [a, b]) {
+    const gateway = value(await c.call('gateway:check'));
+    expect(gateway).toMatchObject({ mode: 'remote', baseUrl: `${store.url}/gateway/v2`, health: 'ok' });
+  }
+});
+
+test('a card sale rung up on one register is refunded from the other; the store checks its card tenders against the gateway', async () => {
+  value(await a.call('cart:add-open', { name: 'Open amount', amountCents: 1_234, taxCategory: 'exempt' }));
+  const paid = value(await a.call('cart:pay-card', { card, clientRef: 'store-gateway-sale' }));
+  expect(paid.status).toBe('paid');
+  const saleId = paid.tenders.find((t) => t.kind === 'card')!.transactionId!;
+
+  // The store's report, once the sale is at the store: its card tenders and the gateway's records agree.
+  await until('the sale at the store', async () => (await store.pool.query("SELECT 1 FROM sales WHERE status = 'paid'")).rowCount === 1);
+  const report = value(await a.call('store:report'));
+  expect(report.cardCheck).toEqual({ tendersCents: 1_234, gatewayCents: 1_234, matches: true });
+
+  // The other register refunds it, through the same gateway; the register that took it sees the refund on its sale.
+  const refund = value(await b.call('transactions:refund', { id: saleId, amountCents: 1_234 }));
+  expect(refund).toMatchObject({ approved: true, refund: { amountCents: 1_234 } });
+  const sale = value(await a.call('transactions:view', { id: saleId }));
+  expect(sale.refundedCents).toBe(1_234);
+  expect(value(await a.call('transactions:view', { id: refund.refund.id })).amountCents).toBe(1_234);
+});

@@ -79,7 +79,7 @@ const ringupPlugin = { rules: { 'layer-imports': layerImports } };
 
 const noRenderer = { into: 'renderer', message: 'Code under electron/ must not import renderer code.' };
 /** Everything under electron/ but the shared helpers, for the places that may import none of it. */
-const ELECTRON_PARTS = ['core', 'gateway', 'devices', 'host', 'ipc', 'client', 'secrets', 'tools', 'main', 'main-entry', 'preload'];
+const ELECTRON_PARTS = ['core', 'gateway', 'devices', 'host', 'ipc', 'client', 'secrets', 'tools', 'main', 'main-entry', 'preload', 'store-server'];
 
 /** Each layer's forbidden places, resolved (ringup/layer-imports). Globs are disjoint: a later block would replace an earlier one's list. */
 export const LAYER_IMPORTS = [
@@ -99,7 +99,7 @@ export const LAYER_IMPORTS = [
   {
     // The core, the node host, the gateway client, main and preload: the engine only through its entry.
     files: ['electron/**/*.ts'],
-    ignores: ['electron/gateway/**', 'electron/devices/**', 'electron/common/**'],
+    ignores: ['electron/gateway/**', 'electron/devices/**', 'electron/common/**', 'electron/store-server/**'],
     forbid: [
       noRenderer,
       {
@@ -107,6 +107,22 @@ export const LAYER_IMPORTS = [
         except: ENGINE_ENTRY,
         message: 'Outside the engine, import it only through electron/gateway/engine.ts (or engine-process-protocol.ts); what both need belongs in electron/common/.',
       },
+    ],
+  },
+  {
+    // The store server (issue 24) runs on a back-office machine: shared/, electron/common/ and the engine's entry (--engine), nothing of a register's core.
+    files: ['electron/store-server/**/*.ts'],
+    forbid: [
+      noRenderer,
+      {
+        into: 'electron/gateway',
+        except: ENGINE_ENTRY,
+        message: 'The store server reaches the engine only through electron/gateway/engine.ts.',
+      },
+      ...['core', 'host', 'ipc', 'client', 'main', 'preload', 'devices', 'secrets'].map((part) => ({
+        into: `electron/${part}`,
+        message: `The store server must not import from electron/${part}: it imports only itself, electron/common/, the engine's entry and shared/.`,
+      })),
     ],
   },
   {

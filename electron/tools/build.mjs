@@ -5,6 +5,7 @@
 //   build/node/host.mjs        node host          (esbuild, ESM)
 //   build/node/gateway-cli.mjs standalone engine  (esbuild, ESM)
 //   build/node/sim-cli.mjs     device simulators  (esbuild, ESM)
+//   build/node/store-cli.mjs   the store server   (esbuild, ESM)
 //   build/core/core-child.mjs  the core's own process: Electron's utilityProcess, the node host's child
 //   build/core/report-reader.mjs the core's worker thread that reads a report's ringup.db figures
 //   build/engine/engine-child.mjs the engine's own process, forked by the core process
@@ -44,13 +45,14 @@ async function buildNode() {
     esbuild({ ...common, entryPoints: ['electron/host/host-cli.ts'], outfile: 'build/node/host.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/gateway-cli.ts'], outfile: 'build/node/gateway-cli.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/devices/sim/sim-cli.ts'], outfile: 'build/node/sim-cli.mjs', format: 'esm' }),
+    esbuild({ ...common, entryPoints: ['electron/store-server/store-cli.ts'], outfile: 'build/node/store-cli.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/core-process/core-child.ts'], outfile: 'build/core/core-child.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/core/reports/report-reader-worker.ts'], outfile: 'build/core/report-reader.mjs', format: 'esm' }),
     esbuild({ ...common, entryPoints: ['electron/gateway/engine-child.ts'], outfile: 'build/engine/engine-child.mjs', format: 'esm' }),
   ]);
   mkdirSync(`${root}build/vendor`, { recursive: true });
   copyFileSync(createRequire(import.meta.url).resolve('@scalar/api-reference/browser/standalone.js'), `${root}build/vendor/scalar-standalone.js`);
-  log(`built main, preload, host, core, gateway and simulators in ${Date.now() - started} ms`);
+  log(`built main, preload, host, core, gateway, store server and simulators in ${Date.now() - started} ms`);
 }
 
 async function buildRenderer() {

@@ -169,6 +169,19 @@ export interface RegisterEventBody {
 
 /* ---------- joining ---------- */
 
+/** GET /v1/hello: what this server is, before any credentials (the join form's first step). */
+export interface StoreHello {
+  name: string;
+  storeId: string;
+  /** SHA-256 of the certificate, AA:BB:… (what the code's second half is checked against). */
+  fingerprint: string;
+  /** The certificate (PEM) the register pins once joined. */
+  certificate: string;
+  version: string;
+  /** Every address the store's servers answer on. */
+  addresses: string[];
+}
+
 /** The code as typed: 20 letters and digits (Crockford base32), grouped in fives; dashes and spaces are ignored, case too. */
 export const joinCodeSchema = z
   .string()

@@ -1,0 +1,158 @@
+/**
+ * The store's report (`/v1/figures`) and the store's day (`/v1/store-days`), from the projections
+ * (store-projections.ts), in integer cents.
+ *
+ * Per register: the paid (or due) carts closed in the period, their approved card tenders as the
+ * gateway took them (the cart's share and the tip, less refunds), tax, tips, and the cash from the
+ * drawer's ledger (in less given back). Read in one REPEATABLE READ snapshot, so the figures and
+ * `throughSeq` agree. The period defaults to "since the store's last day closed".
+ *
+ * Simplifications: a refund counts in the period of its cart (the cart's snapshot carries it), not
+ * in the period it was made; the tax is that of the approved tenders, refunds do not take tax back.
+ */
+import type { StoreDayView } from '../../shared/ipc/store';
+import type { RegisterFigures, StoreCloseRequest, StoreDay, StoreFigures } from '../../shared/store/store-wire';
+import { appendAudit } from './store-audit';
+import { inTransaction, lockEvents, type StoreClient, type StorePool } from './store-database';
+import { STORE_ERR, StoreError } from './store-errors';
+import { appendServerEvent, lastSeq } from './store-events';
+import type { AuthenticatedRegister } from './store-registers';
+
+type Totals = StoreFigures['totals'];
+const zero = (): Totals => ({ sales: 0, cardCents: 0, cashCents: 0, taxCents: 0, tipCents: 0, netCents: 0 });
+
+async function readOnly<T>(pool: StorePool, work: (client: StoreClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const out = await work(client);
+    await client.query('COMMIT');
+    return out;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** `from`/`to`: unix seconds, inclusive. */
+export async function storeFigures(pool: StorePool, from?: number, to?: number, now = Date.now()): Promise<StoreFigures> {
+  return readOnly(pool, async (client) => {
+    const throughSeq = await lastSeq(client);
+    const lastDay = (await client.query<{ closed_ts: number }>('SELECT closed_ts FROM store_days ORDER BY number DESC LIMIT 1')).rows[0];
+    const lo = from !== undefined ? from * 1000 : lastDay ? lastDay.closed_ts + 1 : 0;
+    const hi = to !== undefined ? to * 1000 + 999 : now;
+    const regs = (await client.query<{ id: string; name: string; removed_ts: number | null }>('SELECT id, name, removed_ts FROM registers ORDER BY joined_ts, id')).rows;
+    const sales = new Map(
+      (
+        await client.query<{ register_id: string; n: number; card: number; tax: number; tip: number }>(
+          `SELECT register_id, COUNT(*)::bigint AS n, SUM(card_cents)::bigint AS card, SUM(tax_cents)::bigint AS tax, SUM(tip_cents)::bigint AS tip
+             FROM sales WHERE status IN ('paid', 'due') AND closed_ts BETWEEN $1 AND $2 GROUP BY register_id`,
+          [lo, hi],
+        )
+      ).rows.map((r) => [r.register_id, r]),
+    );
+    const cash = new Map(
+      (await client.query<{ register_id: string; cents: number }>('SELECT register_id, SUM(cents)::bigint AS cents FROM cash_movements WHERE ts BETWEEN $1 AND $2 GROUP BY register_id', [lo, hi])).rows.map(
+        (r) => [r.register_id, r.cents],
+      ),
+    );
+    const lastZ = new Map(
+      (
+        await client.query<{ register_id: string; number: number; counted_cents: number | null; expected_cents: number | null; to_ts: number }>(
+          'SELECT DISTINCT ON (register_id) register_id, number, counted_cents, expected_cents, to_ts FROM z_reports WHERE to_ts <= $1 ORDER BY register_id, number DESC',
+          [Math.floor(hi / 1000)],
+        )
+      ).rows.map((r) => [r.register_id, r]),
+    );
+    const registers: RegisterFigures[] = [];
+    const totals = zero();
+    for (const r of regs) {
+      const s = sales.get(r.id);
+      const c = cash.get(r.id) ?? 0;
+      const z = lastZ.get(r.id);
+      // A removed register stays listed while it has money in the period.
+      if (r.removed_ts !== null && !s && c === 0) continue;
+      const f: RegisterFigures = {
+        registerId: r.id,
+        name: r.name,
+        sales: s?.n ?? 0,
+        cardCents: s?.card ?? 0,
+        cashCents: c,
+        taxCents: s?.tax ?? 0,
+        tipCents: s?.tip ?? 0,
+        netCents: (s?.card ?? 0) + c,
+        lastZ: z ? { number: z.number, countedCents: z.counted_cents, expectedCents: z.expected_cents, toTs: z.to_ts } : null,
+      };
+      registers.push(f);
+      for (const k of Object.keys(totals) as Array<keyof Totals>) totals[k] += f[k];
+    }
+    return { from: Math.floor(lo / 1000), to: Math.floor(hi / 1000), registers, totals, throughSeq };
+  });
+}
+
+const dollars = (cents: number) => `${cents < 0 ? '-' : ''}${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, '0')}`;
+
+/** The store's Z: a `store_day` event every register closes its own day by (with its drawer's count), and a row of the store's days. */
+export async function closeStoreDay(pool: StorePool, by: AuthenticatedRegister, req: StoreCloseRequest, now = Date.now()): Promise<StoreDayView> {
+  return inTransaction(pool, async (client) => {
+    await lockEvents(client);
+    const active = (await client.query<{ id: string; name: string }>('SELECT id, name FROM registers WHERE removed_ts IS NULL ORDER BY joined_ts, id')).rows;
+    const names = new Map(active.map((r) => [r.id, r.name]));
+    const errors: Record<string, string[]> = {};
+    const seen = new Set<string>();
+    req.counts.forEach((c, i) => {
+      if (!names.has(c.registerId)) errors[`counts.${i}.registerId`] = [STORE_ERR.countUnknownRegister];
+      else if (seen.has(c.registerId)) errors[`counts.${i}.registerId`] = [STORE_ERR.countTwice];
+      seen.add(c.registerId);
+    });
+    if (Object.keys(errors).length > 0) throw new StoreError(400, errors);
+    const number = (await client.query<{ n: number }>('SELECT COALESCE(MAX(number), 0)::bigint + 1 AS n FROM store_days')).rows[0]!.n;
+    const day: StoreDay = { number, closedTs: now, closedBy: req.closedBy, counts: req.counts };
+    const seq = await appendServerEvent(client, 'store_day', String(number), { ...day }, now);
+    await client.query('INSERT INTO store_days (number, closed_ts, closed_by, counts, seq) VALUES ($1, $2, $3, $4, $5)', [number, now, req.closedBy, JSON.stringify(req.counts), seq]);
+    const counted = req.counts.map((c) => `“${names.get(c.registerId)}” ${dollars(c.countedCents)}`).join(', ');
+    const total = req.counts.reduce((s, c) => s + c.countedCents, 0);
+    await appendAudit(
+      client,
+      [
+        {
+          ts: now,
+          register_id: null,
+          register_seq: null,
+          kind: 'store-z',
+          user_id: null,
+          user_name: req.closedBy,
+          amount_cents: total,
+          transaction_id: null,
+          detail: `The store's day ${number} was closed by ${req.closedBy} on “${by.name}”; drawers counted: ${counted || 'none'}.`,
+          event_seq: seq,
+        },
+      ],
+      now,
+    );
+    return { ...day, closed: [], waitingFor: active.map((r) => r.id) };
+  });
+}
+
+/** The store's days, newest first, each with the registers that have pushed their Z for it and those still to. */
+export async function listStoreDays(pool: StorePool, limit = 100): Promise<StoreDayView[]> {
+  return readOnly(pool, async (client) => {
+    const days = (await client.query<{ number: number; closed_ts: number; closed_by: string; counts: StoreDay['counts'] }>('SELECT number, closed_ts, closed_by, counts FROM store_days ORDER BY number DESC LIMIT $1', [limit]))
+      .rows;
+    if (days.length === 0) return [];
+    const closed = new Map(
+      (await client.query<{ store_day: number; ids: string[] }>('SELECT store_day, array_agg(DISTINCT register_id ORDER BY register_id) AS ids FROM z_reports WHERE store_day = ANY($1::integer[]) GROUP BY store_day', [
+        days.map((d) => d.number),
+      ])).rows.map((r) => [r.store_day, r.ids]),
+    );
+    const regs = (await client.query<{ id: string; joined_ts: number; removed_ts: number | null }>('SELECT id, joined_ts, removed_ts FROM registers ORDER BY joined_ts, id')).rows;
+    return days.map((d) => {
+      const done = closed.get(d.number) ?? [];
+      // Who owes a Z for this day: the registers in the store when it closed and still in it.
+      const waitingFor = regs.filter((r) => r.joined_ts <= d.closed_ts && r.removed_ts === null && !done.includes(r.id)).map((r) => r.id);
+      return { number: d.number, closedTs: d.closed_ts, closedBy: d.closed_by, counts: d.counts, closed: done, waitingFor };
+    });
+  });
+}

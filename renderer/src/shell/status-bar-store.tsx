@@ -22,7 +22,7 @@ export function StatusBarStore({ session }: { session: Session | null }) {
   if (!session || !words) return null;
   const warn = status.connection !== 'connected';
   return (
-    <span className={`status-item${warn ? ' status-alert status-store-warn' : ''}`} data-testid="status-store">
+    <span className={`status-item ${warn ? 'status-alert status-store-warn' : 'status-store-quiet'}`} data-testid="status-store">
       <span className={`dot dot-${DOT[status.connection]}`} aria-hidden="true" />
       {warn ? <strong>{words}</strong> : words}
     </span>

@@ -12,7 +12,6 @@ import { JoinStoreForm } from './join-store-form';
 import { RegisterRow, type LiveLine } from './register-row';
 import { useRegistersStore } from './registers-store';
 import { useStoreStatusStore } from './store-status-store';
-import { syncAgeWords, waitingWords } from './sync-age';
 
 /** How often the list asks the store server again while it is on screen (the others' connected/away change there). */
 const RELOAD_MS = 5_000;
@@ -31,6 +30,11 @@ function useNow(everyMs: number): number {
 function liveOf(r: RegisterView, status: StoreStatus): LiveLine {
   if (r.thisRegister) return { connected: status.connection === 'connected', lastMs: status.lastSyncMs, waiting: status.waiting };
   return { connected: r.connected, lastMs: r.lastSeenMs, waiting: r.waiting };
+}
+
+/** Before the store server has answered once (it is away), this register is the one the screen knows. */
+function thisRegisterOnly(status: StoreStatus): RegisterView {
+  return { id: status.registerId ?? 'this', name: status.registerName ?? 'This register', thisRegister: true, connected: false, lastSeenMs: status.lastSyncMs, waiting: status.waiting };
 }
 
 function StoreRegisters({ status }: { status: StoreStatus }) {
@@ -57,8 +61,7 @@ function StoreRegisters({ status }: { status: StoreStatus }) {
         <p className="registers-server" data-testid="store-this-register">
           <span className={`dot dot-${status.connection === 'connected' ? 'ok' : 'starting'}`} aria-hidden="true" />
           <span>
-            {status.connection === 'connected' ? 'Connected to the store server' : 'The store server cannot be reached just now'} <span className="mono">{status.address}</span>
-            {status.connection === 'connected' ? ` · last sync ${syncAgeWords(status.lastSyncMs, nowMs)}` : ` · ${waitingWords(status.waiting)} here`}
+            Store server <span className="mono">{status.address}</span> · {status.connection === 'connected' ? 'connected' : 'away'}
           </span>
         </p>
         {status.connection === 'away' && <p className="notice notice-warn">{STORE_MSG.away}</p>}
@@ -67,11 +70,12 @@ function StoreRegisters({ status }: { status: StoreStatus }) {
           <p role="status">Asking the store server for its registers…</p>
         ) : (
           <ul className="register-list" aria-label="The store's registers">
-            {(list ?? []).map((r) => (
+            {(list ?? [thisRegisterOnly(status)]).map((r) => (
               <RegisterRow key={r.id} register={r} live={liveOf(r, status)} nowMs={nowMs} />
             ))}
           </ul>
         )}
+        {list === null && error && <p className="muted">The store's other registers show here when the store server answers.</p>}
       </section>
       <AddRegisterPanel />
     </div>

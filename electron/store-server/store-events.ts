@@ -131,7 +131,11 @@ const PULLED = [...PULLED_KINDS];
 
 /**
  * The events after `after` a register applies: shared rows, the stock ledger and the server's
- * own events, not its own (it has them already). `lastSeq` is read first and the events are
+ * own events. Its own facts are left out (it has them already); its own row edits are not: a row
+ * it changed while away may reach the server after another register's change to the same row,
+ * and the register must apply both in the store's order to end, like every other register, with
+ * the later one (the rule "the later by the server's clock wins" holds on every register, not
+ * only on the server). `lastSeq` is read first and the events are
  * taken up to it, so an answer with fewer than `limit` events covers everything through
  * `lastSeq` (the lock makes seq follow commit order: nothing at or below it commits later).
  */
@@ -140,7 +144,7 @@ export async function pullEvents(pool: StorePool, registerId: string, after: num
   if (newest <= after) return { events: [], lastSeq: newest };
   const { rows } = await pool.query<EventRow & { seq: number; server_ts: number }>(
     `SELECT seq, id, register_id, type, kind, key, op, body, server_ts FROM store_events
-      WHERE seq > $1 AND seq <= $2 AND kind = ANY($3::text[]) AND register_id IS DISTINCT FROM $4
+      WHERE seq > $1 AND seq <= $2 AND kind = ANY($3::text[]) AND (register_id IS DISTINCT FROM $4 OR type = 'row')
       ORDER BY seq LIMIT $5`,
     [after, newest, PULLED, registerId, limit],
   );

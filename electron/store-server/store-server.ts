@@ -109,8 +109,7 @@ const TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
 /** `x-ringup-waiting`: a count, or null when absent or not one. */
 function waitingOf(req: FastifyRequest): number | null {
   const raw = req.headers[WAITING_HEADER];
-  const n = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
-  return n;
+  return typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : null;
 }
 
 /** `https://host:port` for an address (IPv6 in brackets). */
@@ -149,7 +148,6 @@ export async function startStoreServer(opts: StoreServerOptions): Promise<Runnin
   });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ errors: { general: [STORE_ERR.notFound] } }));
 
-  app.decorateRequest('register', null);
   /** The register behind the request's token, or a 401. */
   const authed = async (req: FastifyRequest): Promise<AuthenticatedRegister> => {
     const header = req.headers.authorization ?? '';

@@ -222,6 +222,8 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'printers:remove',
         'printers:test-print',
         'printers:status',
+        // The store's part of the status bar (issue 24): every signed-in user sees whether the store server is there.
+        'store:status',
       ].sort(),
     );
     expect([...REGISTER_COPY_CHANNELS].sort()).toEqual(

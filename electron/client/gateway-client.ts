@@ -105,6 +105,11 @@ export interface GatewayClientOptions {
    * The health probe keeps fetch.
    */
   transport?: 'fetch' | 'node-http';
+  /**
+   * Trust only this certificate (PEM) for an https base URL: the store's shared gateway, served
+   * behind the store server's own certificate (issue 24). Such a client always goes over node:https.
+   */
+  pinnedCertPem?: string;
 }
 
 export class GatewayClient {
@@ -113,13 +118,15 @@ export class GatewayClient {
   private readonly authFor: (() => GatewayAuth | undefined) | undefined;
   private readonly timeoutMs: number;
   private readonly nodeHttp: NodeHttpTransport | undefined;
+  private readonly pinned: boolean;
 
   constructor(opts: GatewayClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, '');
     this.auth = opts.auth;
     this.authFor = opts.authFor;
     this.timeoutMs = opts.timeoutMs ?? 10_000;
-    this.nodeHttp = opts.transport === 'node-http' ? new NodeHttpTransport() : undefined;
+    this.pinned = opts.pinnedCertPem !== undefined;
+    this.nodeHttp = opts.transport === 'node-http' || opts.pinnedCertPem ? new NodeHttpTransport(opts.pinnedCertPem) : undefined;
   }
 
   /**
@@ -341,10 +348,13 @@ export class GatewayClient {
     const probe = async () => {
       const headers = await this.headers(auth);
       sentWith = bearerOf(headers);
-      const r = await fetch(`${this.baseUrl}/users/me`, {
-        headers,
-        signal: AbortSignal.timeout(Math.min(this.timeoutMs, HEALTH_PROBE_TIMEOUT_MS)),
-      });
+      const timeoutMs = Math.min(this.timeoutMs, HEALTH_PROBE_TIMEOUT_MS);
+      // A pinned client probes over its own transport (fetch would not trust the pinned certificate).
+      if (this.nodeHttp && this.pinned) {
+        const a = await this.nodeHttp.send(new URL(`${this.baseUrl}/users/me`), { method: 'GET', headers, body: null, timeoutMs });
+        return { ok: a.status >= 200 && a.status < 300, status: a.status };
+      }
+      const r = await fetch(`${this.baseUrl}/users/me`, { headers, signal: AbortSignal.timeout(timeoutMs) });
       await r.arrayBuffer();
       return r;
     };

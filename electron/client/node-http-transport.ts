@@ -11,6 +11,7 @@
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { certificateFingerprint } from '../common/store-code';
 
 export interface NodeHttpAnswer {
   status: number;
@@ -19,7 +20,24 @@ export interface NodeHttpAnswer {
 
 export class NodeHttpTransport {
   private readonly http = new HttpAgent({ keepAlive: true });
-  private readonly https = new HttpsAgent({ keepAlive: true });
+  private readonly https: HttpsAgent;
+
+  /**
+   * `pinnedCertPem`: trust that one certificate and no other (a store server's own, issue 24:
+   * the store's shared gateway is served behind its TLS), whatever name or address it is reached by.
+   */
+  constructor(pinnedCertPem?: string) {
+    if (!pinnedCertPem) {
+      this.https = new HttpsAgent({ keepAlive: true });
+      return;
+    }
+    const fingerprint = certificateFingerprint(pinnedCertPem);
+    this.https = new HttpsAgent({
+      keepAlive: true,
+      ca: pinnedCertPem,
+      checkServerIdentity: (_host, cert) => (cert.fingerprint256 === fingerprint ? undefined : new Error('the server showed another certificate than the pinned one')),
+    });
+  }
 
   send(url: URL, opts: { method: string; headers: Record<string, string>; body: string | null; timeoutMs: number }): Promise<NodeHttpAnswer> {
     const secure = url.protocol === 'https:';

@@ -19,7 +19,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { fail } from '../../shared/result';
-import { remoteGatewayFromEnv, startCore, type Core } from '../core/app-core';
+import { remoteGatewayFromEnv, startCore, storeTimingFromEnv, type Core } from '../core/app-core';
 import { forkEngine } from '../core/gateway/engine-supervisor';
 import type { Dispatch } from '../ipc/dispatcher';
 import { dispatcherOf } from './core-link';
@@ -65,6 +65,7 @@ async function start(o: CoreStart): Promise<void> {
       dataDir: o.dataDir,
       shell: o.shell,
       remote: remoteGatewayFromEnv(),
+      ...storeTimingFromEnv(),
       ...(o.engineEntry ? { engineProcess: forkEngine(o.engineEntry) } : {}),
       // Missing only where the core was bundled alone (a tool): reports then read on this thread.
       ...(existsSync(REPORT_READER) ? { reportReaderEntry: REPORT_READER } : {}),

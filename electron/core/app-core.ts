@@ -16,7 +16,7 @@ import { createRecorders } from './audit/recorders';
 import { enforceChannelRules, noteMoney } from '../ipc/channel-rules';
 import { createAuthHandlers } from './auth/auth-handlers';
 import { createBatchHandlers } from './batches/batch-handlers';
-import { createReportsHandlers } from './reports/reports';
+import { createReports } from './reports/reports';
 import { inThreadFigures, workerFigures } from './reports/report-reader';
 import { createVaultHandlers } from './vault/vault-handlers';
 import { createRecurringHandlers } from './recurring/recurring-handlers';
@@ -72,6 +72,8 @@ import { CustomerDisplay } from './display/customer-display';
 import { createDisplayHandlers } from './display/display-handlers';
 import { followForDisplay } from './display/display-follow';
 import { createStoreHandlers } from './store/store-handlers';
+import { StoreRegister } from './store/store-register';
+import { gatewayCardCheck, storeRemoteGateway } from './store/store-gateway';
 
 /** Health probe period: with the client's 2 s probe timeout, a gateway going away shows within 5 s, and its return clears it as fast. */
 export const DEFAULT_HEALTH_INTERVAL_MS = 2_000;
@@ -119,6 +121,15 @@ export interface CoreOptions {
   devicePlaces?: DevicePlaces;
   /** How long a sale queued offline waits for its screen's acknowledgement before it is shown at sign-in, seconds (default 30; tests). */
   offlineAckGraceSeconds?: number;
+  /** The store sync's look at its outbox and its longest wait while the store server is away, ms (RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS; store-sync.ts). */
+  storeTickMs?: number;
+  storeBackoffMaxMs?: number;
+  /** Per-request timeout to the store server, ms (RINGUP_STORE_TIMEOUT_MS; default 10 s). */
+  storeTimeoutMs?: number;
+  /** How long a pull waits at the store server, ms (default PULL_WAIT_MAX_MS). */
+  storePullWaitMs?: number;
+  /** Keep to the store address typed at the join, not the others the store lists (RINGUP_STORE_TYPED_ADDRESS_ONLY=1: tests that cut one register's link at a proxy). */
+  storeTypedAddressOnly?: boolean;
   /**
    * The built report reader (build/core/report-reader.mjs): reports read their ringup.db figures on
    * a worker thread with it (reports/report-reader.ts). Absent (unit tests, tools): on this thread.
@@ -155,6 +166,23 @@ export function remoteGatewayFromEnv(env: NodeJS.ProcessEnv = process.env): Remo
   };
 }
 
+/** The store sync's options from RINGUP_STORE_TICK_MS, RINGUP_STORE_BACKOFF_MS, RINGUP_STORE_TIMEOUT_MS (tests that must not wait seconds) and RINGUP_STORE_TYPED_ADDRESS_ONLY. */
+export function storeTimingFromEnv(env: NodeJS.ProcessEnv = process.env): Pick<CoreOptions, 'storeTickMs' | 'storeBackoffMaxMs' | 'storeTimeoutMs' | 'storeTypedAddressOnly'> {
+  const ms = (v: string | undefined) => {
+    const n = Number(v ?? '');
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  };
+  const tick = ms(env.RINGUP_STORE_TICK_MS);
+  const backoff = ms(env.RINGUP_STORE_BACKOFF_MS);
+  const timeout = ms(env.RINGUP_STORE_TIMEOUT_MS);
+  return {
+    ...(tick ? { storeTickMs: tick } : {}),
+    ...(backoff ? { storeBackoffMaxMs: backoff } : {}),
+    ...(timeout ? { storeTimeoutMs: timeout } : {}),
+    ...(env.RINGUP_STORE_TYPED_ADDRESS_ONLY === '1' ? { storeTypedAddressOnly: true } : {}),
+  };
+}
+
 export async function startCore(opts: CoreOptions): Promise<Core> {
   const events = new CoreEvents();
   // Made once the offline forwarder exists (it kicks the queue); the engine's supervisor and the forwarder reach it through here.
@@ -167,9 +195,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // A copy of another register's data folder opens its keys but is not it: it reaches no gateway at all (register-binding.ts).
   const copy = (await registerStanding(opts.dataDir, secretStore)).copy;
   if (opts.skipFirstRun) skipFirstRun(db);
-  // Environment variables win; else the remote gateway a manager saved; else the embedded engine.
-  const saved = opts.remote || copy ? undefined : await savedRemote(db, secretStore);
-  const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? saved);
+  // Environment variables win; else the store's shared gateway (issue 24, store-gateway.ts); else the remote gateway a manager saved; else the embedded engine.
+  const fromStore = opts.remote || copy ? undefined : await storeRemoteGateway(db, secretStore);
+  const saved = opts.remote || copy || fromStore ? undefined : await savedRemote(db, secretStore);
+  const remote: RemoteGateway | undefined = copy ? undefined : (opts.remote ?? fromStore ?? saved);
   const timeout = opts.gatewayTimeoutMs ? { timeoutMs: opts.gatewayTimeoutMs } : {};
   let onSignedIn: () => void = () => {};
   // Set once the user directory exists: a signed-in cashier's or installer's requests go with that role's engine user.
@@ -198,7 +227,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   // not agree to, voiding a partial approval, sending a cart's Level 3 (a cashier's engine user
   // may only sell).
   // The gateway the run's other clients talk to; each one's credentials, timeout and transport are chosen by its use (gateway-clients.ts).
-  const gatewayHere = { baseUrl: client.baseUrl, auth: gatewayAuth, authFor, ...timeout };
+  const gatewayHere = { baseUrl: client.baseUrl, auth: gatewayAuth, authFor, ...timeout, ...(remote?.pinnedCertPem ? { pinnedCertPem: remote.pinnedCertPem } : {}) };
   const coreClient = gatewayClient('core', gatewayHere);
   // Every transaction_api_id for new money is made and bound here (issue 20, point 2); a charge
   // whose answer does not match its tender is voided by the core.
@@ -215,8 +244,10 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
   }
   const settings = opts.settings ?? (() => storeSettings.get());
   // PIN hashes are keyed with the PIN pepper from the secret store: a copied ringup.db alone gives up no PIN (pin-hash.ts).
+  // Kept: a register joining a store puts the store's pepper first in its ring (store-join.ts).
+  const pins = new PinHasher(await loadPinPepper(secretStore));
   const users = new UserDirectory(db, {
-    pins: new PinHasher(await loadPinPepper(secretStore)),
+    pins,
     audit,
     timers: true,
     idleLockMs: () => opts.idleLockMs ?? settings().idleLockMinutes * 60_000,
@@ -380,7 +411,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     lost,
     ...(opts.printReceipt ? { printReceipt: opts.printReceipt } : {}),
   });
-  const reports = createReportsHandlers({
+  const { handlers: reports, closeZ } = createReports({
     client,
     users,
     db,
@@ -393,6 +424,25 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     figures: reportFigures,
   });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
+  // This register as one of a store's registers (issue 24): its status, and the sync while it is in a store.
+  const store = new StoreRegister({
+    db,
+    secrets: secretStore,
+    events,
+    audit,
+    pins,
+    users,
+    settings: storeSettings,
+    closeZ,
+    copy,
+    // The store's card check: this run's gateway against the store's tenders, when it is the store's shared one.
+    gatewayCardCents: gatewayCardCheck(coreClient, locationId, fromStore?.baseUrl ?? null),
+    ...(opts.storeTypedAddressOnly ? { typedAddressOnly: true } : {}),
+    ...(opts.storeTickMs !== undefined ? { tickMs: opts.storeTickMs } : {}),
+    ...(opts.storeBackoffMaxMs !== undefined ? { backoffMaxMs: opts.storeBackoffMaxMs } : {}),
+    ...(opts.storeTimeoutMs !== undefined ? { timeoutMs: opts.storeTimeoutMs } : {}),
+    ...(opts.storePullWaitMs !== undefined ? { pullWaitMs: opts.storePullWaitMs } : {}),
+  });
   // The customer display (issue 23, point 4): fed by the counter's answers and the core's own events, never polled.
   const display = new CustomerDisplay({ events, settings });
   const inner: HandlerMap = {
@@ -438,7 +488,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     ...createCounterUsersHandlers({ db, users, onChanged: () => events.emit('auth:users-changed', users.list()) }),
     ...createCatalogueHandlers({ db, catalogue }),
     ...printing.handlers,
-    ...createStoreHandlers(),
+    ...createStoreHandlers(store),
     ...createTenderHandlers({
       db,
       users,
@@ -472,6 +522,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     recorders: createRecorders({ users, settings: () => storeSettings.get(), cartRules: () => cartRulesOf(db), queueItem: (ref) => offline.item(ref) }),
     copiedFolder: copy,
   });
+  await store.start();
 
   return {
     dataDir: opts.dataDir,
@@ -481,6 +532,7 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     settings,
     disconnect: (callerId) => users.disconnect(callerId),
     async close() {
+      await store.close();
       display.close();
       gatewayHealth.stop();
       await lostSweeper.stop();

@@ -234,3 +234,14 @@ export interface CatalogueResults {
   'catalogue:low-stock': LowStockLine[];
   'catalogue:export-csv': string;
 }
+
+export interface CatalogueEventPayloads {
+  /**
+   * The catalogue or stock changed other than through this window's own channels: another
+   * register of the store changed it (issue 24, electron/core/store/). The sale screen and the
+   * catalogue screens read it again. `tables`: which of the catalogue's tables (and
+   * 'stock_movements') changed.
+   */
+  'catalogue:changed': { tables: string[] };
+}
+export const catalogueEventNames = ['catalogue:changed'] as const;

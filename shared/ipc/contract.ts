@@ -38,7 +38,7 @@ import { outboxHandlers, type OutboxResults } from './outbox';
 import { payPagesHandlers, type PayPagesResults } from './pay-pages';
 import { billingLinksHandlers, type BillingLinksResults } from './billing-links';
 import { queueEventNames, queueHandlers, type QueueEventPayloads, type QueueResults } from './queue';
-import { catalogueHandlers, type CatalogueResults } from './catalogue';
+import { catalogueEventNames, catalogueHandlers, type CatalogueEventPayloads, type CatalogueResults } from './catalogue';
 import { cartEventNames, cartHandlers, type CartEventPayloads, type CartResults } from './cart';
 import { displayEventNames, displayHandlers, type DisplayEventPayloads, type DisplayResults } from './display';
 import { barcodeScannersEventNames, barcodeScannersHandlers, type BarcodeScannersEventPayloads, type BarcodeScannersResults } from './barcode-scanners';
@@ -183,7 +183,7 @@ export type HandlerMap = {
 /** The single Electron channel that carries every pushed event as (name, payload). */
 export const EVENT_CHANNEL = 'ringup:event';
 
-export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads, PrintersEventPayloads, StoreEventPayloads {}
+export interface EventPayloads extends CoreEventPayloads, AuthEventPayloads, SalesEventPayloads, DevicesEventPayloads, SettingsEventPayloads, QueueEventPayloads, CartEventPayloads, DisplayEventPayloads, BarcodeScannersEventPayloads, PrintersEventPayloads, StoreEventPayloads, CatalogueEventPayloads {}
 export type EventName = keyof EventPayloads;
 
 /* ---------- the bridge the renderer sees as window.ringup ---------- */
@@ -213,4 +213,4 @@ export function methodName(channel: string): string {
 export const methodToChannel: Record<string, Channel> = Object.fromEntries(channels.map((c) => [methodName(c), c]));
 
 /** Names of pushed events, so bridges can check a subscription before forwarding it. */
-export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames, ...printersEventNames, ...storeEventNames];
+export const eventNames: readonly EventName[] = [...coreEventNames, ...authEventNames, ...salesEventNames, ...devicesEventNames, ...settingsEventNames, ...queueEventNames, ...cartEventNames, ...displayEventNames, ...barcodeScannersEventNames, ...printersEventNames, ...storeEventNames, ...catalogueEventNames];

@@ -111,6 +111,8 @@ export interface DayReport {
   cash?: CashSummary;
   /** Items sold and discounts given in the cart sales paid in the period. Absent in reports closed before it existed. */
   cartSales?: CartSalesSummary;
+  /** The store day this Z was closed for (issue 24: the store's Z closes every register's day); absent for a Z of this register alone. */
+  storeDay?: number;
 }
 
 export interface CartSalesSummary {

@@ -72,13 +72,21 @@ function costOf(n: string, r: string, p: string): PinCost | null {
 }
 
 export class PinHasher {
-  private readonly peppers = new Map<string, Buffer>();
-  private readonly currentId: string;
+  private peppers = new Map<string, Buffer>();
+  private currentId = '';
 
   constructor(ring: Buffer, private readonly cost: PinCost = PIN_COST) {
+    this.setRing(ring);
+  }
+
+  /**
+   * A new ring, newest first: a register joining a store puts the store's pepper first
+   * (store-join.ts), so the PINs it sets from then on check on every register of the store.
+   */
+  setRing(ring: Buffer): void {
     const keys = splitRing(ring);
     if (keys.length === 0) throw new Error('The PIN pepper is missing.');
-    for (const k of keys) this.peppers.set(keyIdOf(k), Buffer.from(k));
+    this.peppers = new Map(keys.map((k) => [keyIdOf(k), Buffer.from(k)]));
     this.currentId = keyIdOf(keys[0]!);
   }
 

@@ -307,6 +307,22 @@ export class UserDirectory {
     }
   }
 
+  /**
+   * The users table changed under the directory (the store's users, pulled from the store
+   * server): a session whose user is gone or has another role now ends, as the Counter users
+   * screen ends them; the default-PIN check is made again.
+   */
+  followUsersTable(): void {
+    this.defaultsActive = undefined;
+    const role = this.db.prepare('SELECT role FROM pos_users WHERE id = ?');
+    for (const live of [...this.sessions.values()]) {
+      const id = live.session.user.id;
+      const now = role.get(id) as { role: Role } | undefined;
+      if (!now) this.endSessionsOf(id, 'user removed on another register of the store');
+      else if (now.role !== live.session.user.role) this.endSessionsOf(id, `role changed to ${now.role} on another register of the store`);
+    }
+  }
+
   /** The window or connection went away (closed tab, destroyed window): its session ends with it. */
   disconnect(callerId: string): void {
     if (this.sessions.has(callerId)) this.end(callerId, 'sign-out', 'window closed');

@@ -36,6 +36,8 @@ export interface GatewayDescription {
   authFor?: () => GatewayAuth | undefined;
   /** This run's per-request timeout, ms (RINGUP_GATEWAY_TIMEOUT_MS in the node host); absent: the client's 10 s. */
   timeoutMs?: number;
+  /** The one certificate to trust (the store's shared gateway behind the store server's TLS, issue 24). */
+  pinnedCertPem?: string;
 }
 
 /** Router requests stay open while the customer uses the terminal (overall_timeout ≤ 300 s). */
@@ -70,5 +72,6 @@ export function gatewayClient(use: GatewayClientUse, gateway: GatewayDescription
     ...(rules.asWindowRole && gateway.authFor ? { authFor: gateway.authFor } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(rules.transport ? { transport: rules.transport } : {}),
+    ...(gateway.pinnedCertPem ? { pinnedCertPem: gateway.pinnedCertPem } : {}),
   });
 }

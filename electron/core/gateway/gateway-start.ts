@@ -33,6 +33,8 @@ export interface RemoteGateway {
   /** Location and merchant account sales run against (RINGUP_LOCATION_ID / RINGUP_PRODUCT_TRANSACTION_ID); the gateway's defaults apply when absent. */
   locationId?: string;
   productTransactionId?: string;
+  /** Trust only this certificate: the store's shared gateway, behind the store server's own TLS (issue 24, store-gateway.ts). */
+  pinnedCertPem?: string;
 }
 
 export interface GatewayStartOptions {
@@ -83,7 +85,7 @@ export async function startGateway(o: GatewayStartOptions): Promise<StartedGatew
   if (o.remote) {
     const r = o.remote;
     return {
-      client: gatewayClient('counter', { baseUrl: r.baseUrl, auth: r.auth, authFor, ...timeout }),
+      client: gatewayClient('counter', { baseUrl: r.baseUrl, auth: r.auth, authFor, ...timeout, ...(r.pinnedCertPem ? { pinnedCertPem: r.pinnedCertPem } : {}) }),
       auth: r.auth,
       roleUsers: {},
       awaitingKeys: false,

@@ -12,6 +12,7 @@ import { ownerOnlyFile, ownerOnlyFolder } from './data-dir';
 import { openDatabase } from '../../common/sqlite';
 import { WalCheckpointer } from '../../common/wal-checkpointer';
 import { AUDIT_GENESIS_HASH, AUDIT_HASH_SQL_FUNCTION, installAuditHashFunction } from '../audit/audit-chain';
+import { SYNC_MIGRATION_STEP } from '../store/sync-capture';
 
 export type PosDatabase = Database.Database;
 
@@ -486,6 +487,9 @@ export const POS_MIGRATIONS: readonly string[] = [
      printed_ts INTEGER
    );
    CREATE INDEX print_jobs_waiting ON print_jobs (seq) WHERE state = 'waiting';`,
+  // A register of a store (issue 24; electron/core/store/sync-capture.ts): the sync's state, its
+  // outbox, and the triggers that fill the outbox in the same transaction as each shared change.
+  SYNC_MIGRATION_STEP,
 ];
 
 export function openPosDatabase(dataDir: string): PosDatabase {

@@ -118,6 +118,22 @@ function beforeVoid(t: V2Transaction): V2Transaction {
 }
 
 export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
+  return createReports(deps).handlers;
+}
+
+/** How a Z is closed: by whom, with what counted, and for which store day (issue 24: a store's Z closes each register's). */
+export interface ZClose {
+  generatedBy: string;
+  count?: { countedCashCents?: number | undefined; floatCents?: number | undefined } | undefined;
+  /** The store day this Z closes for (store-day-close.ts), written into the report. */
+  storeDay?: number;
+}
+
+/**
+ * The reports' channels, and `closeZ`: the one way a Z is closed, for the channel (a manager
+ * at this register) and for a store's Z applied here (no one at this register pressed it).
+ */
+export function createReports(deps: ReportsDeps): { handlers: ReportsHandlers; closeZ: (z: ZClose) => Promise<Result<DayReport>> } {
   const { client, users } = deps;
   const now = deps.now ?? Date.now;
   const store = new ZReportStore(deps.db);
@@ -217,25 +233,27 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
   // Managers only (reports.ts declares it, and that X, Z and prints are audited; the channel rules enforce both).
   const guarded = <T>(fn: (who: string) => Promise<Result<T>>): Promise<Result<T>> => withGatewayFailure(() => fn(callerSession().user.name));
 
-  return {
+  const closeZ = (z: ZClose): Promise<Result<DayReport>> => {
+    // One Z at a time: a second press waits for the first and closes the next (empty) period.
+    const run = zChain.then(async (): Promise<Result<DayReport>> => {
+      // A Z ends the second before now: right after another Z (the same second) it waits for the next
+      // second, so its period never reaches into the present, where a sale would fall into a closed day.
+      const last = store.lastClosedTo();
+      const wait = last === null ? 0 : (last + 2) * 1000 - now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const built = await build('z', z.generatedBy, z.count);
+      const report = z.storeDay !== undefined ? { ...built, storeDay: z.storeDay } : built;
+      if (!store.save({ ...report, number: report.number! })) return fail('conflict', REPORT_MESSAGES.closedMeanwhile);
+      return ok(report);
+    });
+    zChain = run.catch(() => undefined);
+    return run;
+  };
+
+  const handlers: ReportsHandlers = {
     'reports:x': async () => guarded(async (who) => ok(await build('x', who))),
 
-    'reports:z': async (args) =>
-      guarded((who) => {
-        // One Z at a time: a second press waits for the first and closes the next (empty) period.
-        const run = zChain.then(async (): Promise<Result<DayReport>> => {
-          // A Z ends the second before now: right after another Z (the same second) it waits for the next
-          // second, so its period never reaches into the present, where a sale would fall into a closed day.
-          const last = store.lastClosedTo();
-          const wait = last === null ? 0 : (last + 2) * 1000 - now();
-          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-          const report = await build('z', who, args);
-          if (!store.save({ ...report, number: report.number! })) return fail('conflict', REPORT_MESSAGES.closedMeanwhile);
-          return ok(report);
-        });
-        zChain = run.catch(() => undefined);
-        return run;
-      }),
+    'reports:z': async (args) => guarded((who) => closeZ({ generatedBy: who, count: args })),
 
     'reports:z-list': async () => guarded(async () => ok(store.list())),
 
@@ -251,4 +269,5 @@ export function createReportsHandlers(deps: ReportsDeps): ReportsHandlers {
         return ok({ savedTo: await deps.printReport(name, paper) });
       }),
   };
+  return { handlers, closeZ };
 }

@@ -19,6 +19,11 @@ export class StoreSettingsStore {
     return this.cached;
   }
 
+  /** The settings row was written by something else (the store's, pulled from the store server): read it again at the next get. */
+  forget(): void {
+    this.cached = undefined;
+  }
+
   /** Saves already-validated settings; returns the names of the fields that changed. */
   save(next: StoreSettings): Array<keyof StoreSettings> {
     const parsed = storeSettingsSchema.parse(next);

@@ -80,6 +80,8 @@ interface CartState {
   /** The chosen tip in cents, on the store's tip base of the whole sale (cart-tip.tsx shows the same offer). */
   tipCents(): number;
   load(): Promise<void>;
+  /** The catalogue's items, tabs and groups read again, the cart left as it is (another register of the store changed them). */
+  refreshCatalogue(): Promise<void>;
   setSearch(q: string): void;
   /** A tapped item: added at once, or the picker opens when it has sizes or modifier groups. */
   addItem(id: string): Promise<void>;
@@ -224,6 +226,20 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
         category: s.category === 'all' || s.category === 'none' || cats.some((c) => c.id === s.category) ? s.category : 'all',
       }));
     },
+    async refreshCatalogue() {
+      const epoch = userEpoch();
+      const [items, categories, groups] = await Promise.all([
+        ringup.catalogueList({ includeArchived: false, search: '' }),
+        ringup.catalogueCategories({ includeArchived: false }),
+        ringup.catalogueModifierGroups({ includeArchived: false }),
+      ]);
+      if (epoch !== userEpoch()) return;
+      set(() => ({
+        ...(items.ok ? { items: items.value } : {}),
+        ...(categories.ok ? { categories: categories.value } : {}),
+        ...(groups.ok ? { groups: groups.value } : {}),
+      }));
+    },
     setSearch: (search) => set({ search, scanNote: null }),
     // A new line starts a new story: the last sale's sentence (cancelled, approved) goes.
     async addItem(itemId) {
@@ -364,3 +380,7 @@ export const useCartStore = createUserStore<CartState>((set, get) => {
     },
   };
 });
+
+// Another register of the store changed the catalogue or stock (issue 24): the sale screen follows at once (a
+// register that joined a store with its catalogue still empty gets its first items this way too).
+ringup.on('catalogue:changed', () => void useCartStore.getState().refreshCatalogue());

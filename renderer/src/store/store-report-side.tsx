@@ -37,7 +37,7 @@ export function StoreReportSide({ onShow }: { onShow(): void }) {
           void st.showReport();
         }}
       >
-        {st.loading ? 'Asking the store…' : 'Store report (every register)'}
+        {st.loading ? 'Asking the store…' : 'Store report'}
       </button>
       <button
         type="button"

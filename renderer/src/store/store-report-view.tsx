@@ -64,7 +64,7 @@ export function StoreReportView({ report }: { report: StoreReport }) {
                 Net
               </th>
               <th scope="col" className="num">
-                Drawer (last Z)
+                Drawer
               </th>
             </tr>
           </thead>

@@ -73,6 +73,9 @@ export class StoreSync {
   private readonly pushNap = new Nap();
   private readonly pullNap = new Nap();
   private loops: Promise<void>[] = [];
+  /** The outbox's count on the status follows every tick, apart from the push loop (see watchOutbox). */
+  private watcher: ReturnType<typeof setInterval> | null = null;
+  private watchedNewest = -1;
   private readonly tickMs: number;
   private readonly backoffMaxMs: number;
   private readonly now: () => number;
@@ -87,11 +90,28 @@ export class StoreSync {
     if (this.running) return;
     this.running = true;
     this.loops = [this.pushLoop(), this.pullLoop()];
+    this.watcher = setInterval(() => this.watchOutbox(), this.tickMs);
+    this.watcher.unref?.();
+  }
+
+  /**
+   * The status's `waiting` follows the outbox within a tick, whatever the push loop is doing: on a
+   * dead link (no answer, no refusal) a push waits for its timeout, and until then a count kept by
+   * the push loop alone would stand still while the cashier sells on ("Store: away, 4 changes
+   * waiting" after 150 sales). A look at the newest seq is cheap; the count is read only when it moved.
+   */
+  private watchOutbox(): void {
+    const newest = this.deps.reader.newestSeq();
+    if (newest === this.watchedNewest) return;
+    this.watchedNewest = newest;
+    this.deps.status.set({ waiting: newest === 0 ? 0 : this.deps.reader.count() });
   }
 
   /** Stops both loops; an open long poll is cut by closing the link (its caller does). */
   async stop(): Promise<void> {
     this.running = false;
+    if (this.watcher) clearInterval(this.watcher);
+    this.watcher = null;
     this.pushNap.wake();
     this.pullNap.wake();
     this.deps.api.link.close();

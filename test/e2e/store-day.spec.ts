@@ -227,10 +227,10 @@ test("the store's Z from R1's End of day: card equals the gateway's records, eac
   await expect(page.getByTestId('store-total-card')).toHaveText('$11.00');
   await expect(page.getByTestId('store-total-net')).toHaveText('$47.25');
   await expect(page.getByTestId('store-card-check')).toHaveText("Card tenders $11.00 — gateway's records $11.00: match.");
-  for (const [name, cash] of [['R1', '$9.25'], ['R2', '$9.00'], ['R3', '$18.00']] as const) {
-    await expect(page.getByTestId('store-figures-row').filter({ hasText: name }).getByTestId('store-cash')).toHaveText(cash);
+  for (const [r, cash] of [[r1, '$9.25'], [r2, '$9.00'], [r3, '$18.00']] as const) {
+    await expect(page.locator(`[data-testid="store-figures-row"][data-register-id="${r.registerId}"]`).getByTestId('store-cash')).toHaveText(cash);
   }
-  await shootEverySize(page, 'store-day-01-store-report');
+  await shootEverySize(page, 'store-day-01-store-report', report);
 
   // Close the store's day, each drawer counted: it holds what was taken in cash.
   await page.getByRole('button', { name: "Close the store's day…" }).click();
@@ -244,7 +244,7 @@ test("the store's Z from R1's End of day: card equals the gateway's records, eac
   await expect(page.getByTestId('store-day')).toBeVisible(SYNC);
   await expect(page.getByTestId('store-day-all-closed')).toHaveText('Every register has closed its day.', SYNC);
   await expect(page.getByTestId('store-day-closed')).toHaveText(/R1/);
-  await shootEverySize(page, 'store-day-03-closed');
+  await shootEverySize(page, 'store-day-03-closed', page.getByTestId('store-day'));
 
   // Each register's Z, as the store holds it: counted = expected = the cash taken, to the cent; its net = its receipts.
   await waitUntil('every register has sent its Z for the store day', async () => {

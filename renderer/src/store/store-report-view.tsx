@@ -73,7 +73,7 @@ export function StoreReportView({ report }: { report: StoreReport }) {
               <tr key={r.registerId} data-testid="store-figures-row" data-register-id={r.registerId}>
                 <th scope="row">
                   {r.name}
-                  {r.thisRegister && <span className="muted store-this"> (this register)</span>}
+                  {r.thisRegister && <span className="muted store-this">this register</span>}
                 </th>
                 <td className="num">{r.sales.toLocaleString()}</td>
                 <td className="num" data-testid="store-card">

@@ -19,13 +19,14 @@ export const NODE_ENTRIES: Record<string, string> = {
   'engine/engine-child': 'electron/gateway/engine-child.ts',
 };
 
-export async function buildNodeBundle(): Promise<string> {
+/** `extra`: more entry points in the same bundle (the store rig adds the store server's). */
+export async function buildNodeBundle(extra: Record<string, string> = {}): Promise<string> {
   const outRoot = join(root, 'test/output', `host-bundle-${process.pid}-${Date.now()}`);
   mkdirSync(join(outRoot, 'renderer'), { recursive: true });
   writeFileSync(join(outRoot, 'renderer', 'index.html'), '<!doctype html><title>Ringup</title>');
   await build({
     absWorkingDir: root,
-    entryPoints: Object.entries(NODE_ENTRIES).map(([out, inp]) => ({ out, in: inp })),
+    entryPoints: Object.entries({ ...NODE_ENTRIES, ...extra }).map(([out, inp]) => ({ out, in: inp })),
     outdir: outRoot,
     outExtension: { '.js': '.mjs' },
     bundle: true,
@@ -50,11 +51,23 @@ export interface HostProcess {
   stop(): Promise<void>;
 }
 
-export async function startHostProcess(bundle: string, dataDir = mkdtempSync(join(tmpdir(), 'ringup-hostp-'))): Promise<HostProcess> {
-  const child = spawn(process.execPath, [join(bundle, 'node', 'host.mjs'), '--port', '0', '--data', dataDir, '--json'], {
+/**
+ * `args`: more command-line flags (e.g. --skip-first-run); `env`: more environment; `detached`:
+ * the host leads its own process group, so a test can kill -9 it with its core and engine at once
+ * (`process.kill(-pid, 'SIGKILL')`), as a power cut would.
+ */
+export interface HostStartOptions {
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  detached?: boolean;
+}
+
+export async function startHostProcess(bundle: string, dataDir = mkdtempSync(join(tmpdir(), 'ringup-hostp-')), opts: HostStartOptions = {}): Promise<HostProcess> {
+  const child = spawn(process.execPath, [join(bundle, 'node', 'host.mjs'), '--port', '0', '--data', dataDir, '--json', ...(opts.args ?? [])], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, RINGUP_DATA_DIR: dataDir },
+    env: { ...process.env, ...opts.env, RINGUP_DATA_DIR: dataDir },
+    detached: opts.detached ?? false,
   });
   let out = '';
   let err = '';

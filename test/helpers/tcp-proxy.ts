@@ -5,6 +5,10 @@
  * - `swallow`: the request reaches the gateway (which acts on it) but its answer is
  *   thrown away and the connection is held open: "accepted, never answered".
  * - `drop`: new connections are accepted and closed at once (the gateway is not reached).
+ * - `stall`: a black hole, as a link that went dead without a word: new connections are accepted
+ *   and never answered (nothing reaches the target), open ones carry nothing either way. Leaving
+ *   `stall` cuts every connection that lived through it (their bytes are lost, so none can go on),
+ *   and the client connects afresh.
  * Independently of the mode, `postDelayMs` > 0 makes every POST reach the gateway that
  * much later (a slow hop): the client may give up first, and the POST still lands and is
  * acted on. GETs on other connections pass at once, so a lookup can run ahead of it.
@@ -17,7 +21,7 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
-export type ProxyMode = 'pass' | 'swallow' | 'drop';
+export type ProxyMode = 'pass' | 'swallow' | 'drop' | 'stall';
 
 export interface TcpProxy {
   readonly port: number;
@@ -46,12 +50,21 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
   /** Connections whose answers are held, each with what it has held back so far. */
   const held = new Map<Socket, { chunks: Buffer[]; ended: boolean }>();
   let holdPattern: RegExp | null = null;
+  /** Connections that lived through a stall: cut when it ends. */
+  const stalled = new Set<Socket>();
   const server: Server = createServer((client) => {
     sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    client.on('close', () => {
+      sockets.delete(client);
+      stalled.delete(client);
+    });
     client.on('error', () => undefined);
     if (state.mode === 'drop') {
       client.destroy();
+      return;
+    }
+    if (state.mode === 'stall') {
+      stalled.add(client);
       return;
     }
     const upstream = connect(targetPort, '127.0.0.1');
@@ -61,6 +74,7 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     // Once a connection carries a delayed POST, everything after it on that connection waits its turn (bytes stay in order).
     let late: Promise<void> | null = null;
     client.on('data', (chunk: Buffer) => {
+      if (state.mode === 'stall') return;
       const text = chunk.toString('latin1');
       for (const m of text.matchAll(/^(GET|POST|PUT|DELETE|PATCH) \S+ HTTP\/1\.1/gm)) {
         requests.push(m[0]);
@@ -82,6 +96,7 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
     // The client giving up (a timeout) does not take back a POST already on its way: it still lands.
     client.on('end', () => void (late ?? Promise.resolve()).then(() => upstream.end()));
     upstream.on('data', (chunk: Buffer) => {
+      if (state.mode === 'stall') return;
       // While swallowing, answers are read and thrown away (the gateway answers in milliseconds, so none is left when passing resumes).
       if (state.mode === 'swallow') return;
       const h = held.get(client);
@@ -107,9 +122,15 @@ export async function startTcpProxy(targetPort: number, initial: ProxyMode = 'pa
       return state.mode;
     },
     set mode(m: ProxyMode) {
+      const was = state.mode;
       state.mode = m;
       // Going down cuts kept-alive connections too, as a pulled cable would.
       if (m === 'drop') for (const s of sockets) s.destroy();
+      if (m === 'stall' && was !== 'stall') for (const s of sockets) stalled.add(s);
+      if (m !== 'stall' && was === 'stall') {
+        for (const s of stalled) s.destroy();
+        stalled.clear();
+      }
     },
     get postDelayMs() {
       return state.postDelayMs;

@@ -1,8 +1,9 @@
 /**
  * store-tls.ts over real HTTPS servers on port 0: the certificate read before trust, a pinned
  * link that reaches the server by another name than the certificate's, a link pinned to another
- * certificate refused, failover to the next address when the first is away, and a refusal's
- * sentence read from the `{"errors": …}` envelope.
+ * certificate refused, failover to the next address when the first is away, a refusal's
+ * sentence read from the `{"errors": …}` envelope, and a close that cuts a held request without
+ * trying it at the next address.
  */
 import { createServer, type Server } from 'node:https';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -20,11 +21,18 @@ let mine: Pems;
 let other: Pems;
 let server: Server;
 let port = 0;
+/** The Host header of each request the server is holding. */
+const held: string[] = [];
 
 beforeAll(async () => {
   [mine, other] = await Promise.all([make('ringup-store'), make('someone-else')]);
   server = createServer({ key: mine.private, cert: mine.cert }, (req, res) => {
     res.setHeader('content-type', 'application/json');
+    // A long poll that never answers (the close must cut it).
+    if (req.url === '/hold') {
+      held.push(req.headers.host ?? '');
+      return;
+    }
     if (req.url === '/refuse') {
       res.statusCode = 409;
       return res.end(JSON.stringify({ errors: { code: ['That code was used already.'] } }));
@@ -34,7 +42,10 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   port = (server.address() as { port: number }).port;
 });
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+afterAll(() => {
+  server.closeAllConnections();
+  return new Promise<void>((r) => server.close(() => r()));
+});
 
 test('the certificate a server shows is read before any trust, with its hello', async () => {
   const shown = await readCertificate(`https://127.0.0.1:${port}`, '/v1/hello');
@@ -70,4 +81,18 @@ test('an address that is away is passed over for the next; a refusal is the answ
   expect((refused as StoreRefusal).status).toBe(409);
   expect((refused as StoreRefusal).message).toBe('That code was used already.');
   link.close();
+});
+
+test('closing the link cuts a held request at once, and it is not tried again at the next address', async () => {
+  // Both addresses reach the same server (by two names): a retry after the close would be a second held request.
+  const link = new StoreLink({ addresses: [`https://127.0.0.1:${port}`, `https://localhost:${port}`], certPem: mine.cert, token: () => null });
+  const before = held.length;
+  const poll = link.send('GET', '/hold', undefined, 60_000).catch((e: unknown) => e);
+  await expect.poll(() => held.length).toBe(before + 1);
+  const t0 = Date.now();
+  link.close();
+  expect(await poll).toBeInstanceOf(StoreAwayError);
+  expect(Date.now() - t0).toBeLessThan(2_000);
+  // The server's side of the cut request closes; no second one came.
+  expect(held.length).toBe(before + 1);
 });

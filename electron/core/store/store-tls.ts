@@ -112,6 +112,8 @@ export class StoreLink {
   private current = 0;
   private readonly fingerprint: string;
   private readonly timeoutMs: number;
+  /** Closed for good: a request cut by the close is not tried at the next address (a fresh long poll would hold the close up for its whole wait). */
+  private closed = false;
 
   constructor(private readonly opts: StoreLinkOptions) {
     this.addresses = [...opts.addresses];
@@ -137,7 +139,7 @@ export class StoreLink {
    */
   async send<T>(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, extraMs = 0): Promise<StoreAnswer<T>> {
     let last: StoreAwayError | null = null;
-    for (let i = 0; i < this.addresses.length; i++) {
+    for (let i = 0; i < this.addresses.length && !this.closed; i++) {
       const at = (this.current + i) % this.addresses.length;
       const address = this.addresses[at]!;
       try {
@@ -149,10 +151,11 @@ export class StoreLink {
         last = err;
       }
     }
-    throw last ?? new StoreAwayError('(no address)', 'the store has no address');
+    throw last ?? new StoreAwayError('(no address)', this.closed ? 'the link is closed' : 'the store has no address');
   }
 
   close(): void {
+    this.closed = true;
     this.agent.destroy();
   }
 

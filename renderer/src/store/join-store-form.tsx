@@ -3,9 +3,10 @@
  * the store server (its setup code, for the store's first register) or on a register already in
  * the store (Add), and a name for this register. The core checks the code against the server's
  * certificate before anything is sent, so a wrong address is said as such; each refusal comes
- * back as the core's sentence, beside its field when it is about one.
+ * back as the core's sentence, beside its field when it is about one. A register removed from its
+ * store joins again here (`notice` says it was removed).
  */
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { ringup } from '../bridge/bridge';
 import { TextField } from '../ui/text-field';
 import { generalMessage, type FormError } from '../ui/form-failure';
@@ -15,7 +16,7 @@ import { useStoreStatusStore } from './store-status-store';
 
 const FIELDS = ['address', 'code', 'registerName'] as const;
 
-export function JoinStoreForm() {
+export function JoinStoreForm({ notice }: { notice?: ReactNode } = {}) {
   const [address, setAddress] = useState('');
   const [code, setCode] = useState('');
   const [registerName, setRegisterName] = useState('');
@@ -53,6 +54,7 @@ export function JoinStoreForm() {
         <h1 id="join-title" className="section-title" tabIndex={-1} data-screen-focus>
           Connect this register to a store server
         </h1>
+        {notice}
         <p className="muted">This register is on its own: its users, catalogue, stock and sales are kept here only. In a store, every register shares them.</p>
         <div className="join-grid">
           <TextField id="store-address" label="Store server's address" value={address} maxLength={200} placeholder="192.168.1.20:7443" hint="As the store server printed it when it started." error={field('address')} onChange={setAddress} />

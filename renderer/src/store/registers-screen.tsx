@@ -2,7 +2,8 @@
  * Manage → Registers (issue 24). A register in no store shows the form that connects it to a
  * store server. A register in a store lists the store's registers — connected or away, last
  * sync, changes waiting — with Add (a one-time code for a new register), Rename and Remove. A
- * register a manager removed says so, in a sentence, and nothing else: it sells on alone.
+ * register a manager removed says so, in a sentence, above the same form: it sells on alone, and
+ * joins the store again with a new code from Add.
  */
 import { useEffect, useState } from 'react';
 import { STORE_MSG, type RegisterView, type StoreStatus } from '../../../shared/ipc/contract';
@@ -93,14 +94,13 @@ export function RegistersScreen() {
   if (!status.joined) return <JoinStoreForm />;
   if (status.connection === 'removed') {
     return (
-      <section className="screen panel" aria-labelledby="registers-title">
-        <h1 id="registers-title" className="section-title" tabIndex={-1} data-screen-focus>
-          Registers
-        </h1>
-        <p className="notice notice-warn" role="status" data-testid="store-removed">
-          {STORE_MSG.removed}
-        </p>
-      </section>
+      <JoinStoreForm
+        notice={
+          <p className="notice notice-warn" role="status" data-testid="store-removed">
+            {STORE_MSG.removed}
+          </p>
+        }
+      />
     );
   }
   return <StoreRegisters status={status} />;

@@ -121,7 +121,7 @@ export function StoreReportView({ report }: { report: StoreReport }) {
           {name} has changes still to send: its figures may grow when they arrive.
         </p>
       ))}
-      <p className="report-foot muted">Card money is what each register's card tenders say, net of refunds; cash is the cash taken less cash given back.</p>
+      <p className="report-foot muted">Card money is what each register's card tenders took, less the card refunds it made (a refund counts on the register that made it); cash is the cash taken less cash given back.</p>
     </article>
   );
 }

@@ -422,6 +422,8 @@ export async function startCore(opts: CoreOptions): Promise<Core> {
     },
     ...(opts.printReport ? { printReport: opts.printReport } : {}),
     figures: reportFigures,
+    // On the store's shared gateway (this run's gateway when fromStore is set) its records are every register's: count this register's own.
+    sharedGateway: fromStore !== undefined,
   });
   const vault = createVaultHandlers({ client, locationId, productTransactionId, guards: settings, clerks, refs, lost, storeCardOnTerminal });
   // This register as one of a store's registers (issue 24): its status, and the sync while it is in a store.

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     lines.push(
       '',
       `Setup code for the store's first register: ${groupCode(setupCode)}`,
-      'On that register: Manage → Registers → Connect to a store server, with an address above and this code.',
+      'On that register: Manage → Registers, fill in “Connect this register to a store server” with an address above and this code.',
       'A new code is printed at each start until the first register has joined.',
     );
   }

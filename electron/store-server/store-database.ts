@@ -62,8 +62,8 @@ export async function lockEvents(client: StoreClient): Promise<void> {
 
 /**
  * The schema, one step a version. Times are ms since the epoch (bigint); money is integer cents.
- * Step 1 is the store as first shipped; step 2 adds the server list (failover) and the indexes
- * the figures read by.
+ * Step 1 is the store as first shipped; step 2 adds the server list (failover), the refunds
+ * each register made and the indexes the figures read by.
  */
 export const STORE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE store_identity (
@@ -203,7 +203,22 @@ export const STORE_MIGRATIONS: readonly string[] = [
    CREATE INDEX sales_closed ON sales (closed_ts) WHERE status IN ('paid', 'due');
    CREATE INDEX cash_movements_ts ON cash_movements (ts);
    CREATE INDEX z_reports_store_day ON z_reports (store_day) WHERE store_day IS NOT NULL;
-   CREATE INDEX store_events_register ON store_events (register_id, seq);`,
+   CREATE INDEX store_events_register ON store_events (register_id, seq);
+   -- Card refunds as each register made them (a refund of another register's sale included: the
+   -- store's shared gateway), once per register and refund; ts is the register's created_ts in ms.
+   -- The figures count a refund when it gives back a card tender of a paid cart (found by the
+   -- tenders' transaction ids, hence the GIN index).
+   CREATE TABLE refunds (
+     register_id text NOT NULL,
+     refund_id text NOT NULL,
+     original_id text NOT NULL,
+     cents bigint NOT NULL,
+     ts bigint NOT NULL,
+     seq bigint NOT NULL,
+     PRIMARY KEY (register_id, refund_id)
+   );
+   CREATE INDEX refunds_ts ON refunds (ts);
+   CREATE INDEX sales_tenders ON sales USING gin ((body -> 'tenders') jsonb_path_ops);`,
 ];
 
 export const STORE_SCHEMA_VERSION = STORE_MIGRATIONS.length;

@@ -131,11 +131,11 @@ const PULLED = [...PULLED_KINDS];
 
 /**
  * The events after `after` a register applies: shared rows, the stock ledger and the server's
- * own events — not its own facts (it has them already), but its own row events, yes: where two
- * registers changed a row apart, the register whose change came later gets the other's earlier
- * change in this pull (it had not seen it), and only its own change after it, in seq order, puts
- * its row back to what the store kept (the register applies both; without its own, it would be
- * left with the earlier one, unlike every other register). `lastSeq` is read first and the events are
+ * own events. Its own facts are left out (it has them already); its own row edits are not: a row
+ * it changed while away may reach the server after another register's change to the same row,
+ * and the register must apply both in the store's order to end, like every other register, with
+ * the later one (the rule "the later by the server's clock wins" holds on every register, not
+ * only on the server). `lastSeq` is read first and the events are
  * taken up to it, so an answer with fewer than `limit` events covers everything through
  * `lastSeq` (the lock makes seq follow commit order: nothing at or below it commits later).
  */

@@ -3,12 +3,24 @@
  * (store-projections.ts), in integer cents.
  *
  * Per register: the paid (or due) carts closed in the period, their approved card tenders as the
- * gateway took them (the cart's share and the tip, less refunds), tax, tips, and the cash from the
- * drawer's ledger (in less given back). Read in one REPEATABLE READ snapshot, so the figures and
- * `throughSeq` agree. The period defaults to "since the store's last day closed".
+ * gateway took them (the cart's share and the tip), less the card refunds THAT register made in the
+ * period (`refunds`, by when each was made); tax, tips, and the cash from the drawer's ledger (in
+ * less given back). So a sale taken on R1 and partly refunded from R2 (the store's shared gateway)
+ * stays whole on R1 and the refund is R2's, as the gateway's records have it, and the store's card
+ * total is the gateway's. Read in one REPEATABLE READ snapshot, so the figures and `throughSeq`
+ * agree. The period defaults to "since the store's last day closed".
  *
- * Simplifications: a refund counts in the period of its cart (the cart's snapshot carries it), not
- * in the period it was made; the tax is that of the approved tenders, refunds do not take tax back.
+ * Which refunds count: those giving back an approved card tender of a paid or due cart the store
+ * holds (from any register), because those carts are all the card money the figures count. A
+ * cancelled cart's settled card refunded on cancel counts neither its sale nor that refund, as the
+ * gateway nets them; a refund of a sale made outside a cart (the Sale screen) is left out as its
+ * sale is. A refund of a cart whose snapshot has not reached the store yet counts once it has.
+ *
+ * Simplifications: the figures hold the money rung up through carts (a card sale keyed on the Sale
+ * screen, or a void made from the Transactions screen, is in the gateway's records and not here);
+ * the tax is that of the approved tenders, refunds do not take tax back; a refund's time is the
+ * register's, in whole seconds (one made in the very second the store's day closed counts in the
+ * day after).
  */
 import type { StoreDayView } from '../../shared/ipc/store';
 import type { RegisterFigures, StoreCloseRequest, StoreDay, StoreFigures } from '../../shared/store/store-wire';
@@ -63,6 +75,19 @@ export async function storeFigures(pool: StorePool, from?: number, to?: number, 
         )
       ).rows.map((r) => [r.register_id, r]),
     );
+    // Each refund once, on the register that made it, when it gives back a card tender of a paid or due cart (the file comment says why).
+    const refunds = new Map(
+      (
+        await client.query<{ register_id: string; cents: number }>(
+          `SELECT r.register_id, SUM(r.cents)::bigint AS cents FROM refunds r
+            WHERE r.ts BETWEEN $1 AND $2
+              AND EXISTS (SELECT 1 FROM sales s WHERE s.status IN ('paid', 'due')
+                            AND s.body -> 'tenders' @> jsonb_build_array(jsonb_build_object('transaction_id', r.original_id, 'status', 'approved')))
+            GROUP BY r.register_id`,
+          [lo, hi],
+        )
+      ).rows.map((r) => [r.register_id, r.cents]),
+    );
     const cash = new Map(
       (
         await client.query<{ register_id: string; cents: number }>(
@@ -85,18 +110,20 @@ export async function storeFigures(pool: StorePool, from?: number, to?: number, 
     for (const r of regs) {
       const s = sales.get(r.id);
       const c = cash.get(r.id) ?? 0;
+      const refunded = refunds.get(r.id) ?? 0;
+      const card = (s?.card ?? 0) - refunded;
       const z = lastZ.get(r.id);
       // A removed register stays listed while it has money in the period.
-      if (r.removed_ts !== null && !s && c === 0) continue;
+      if (r.removed_ts !== null && !s && c === 0 && refunded === 0) continue;
       const f: RegisterFigures = {
         registerId: r.id,
         name: r.name,
         sales: s?.n ?? 0,
-        cardCents: s?.card ?? 0,
+        cardCents: card,
         cashCents: c,
         taxCents: s?.tax ?? 0,
         tipCents: s?.tip ?? 0,
-        netCents: (s?.card ?? 0) + c,
+        netCents: card + c,
         lastZ: z ? { number: z.number, countedCents: z.counted_cents, expectedCents: z.expected_cents, toTs: z.to_ts } : null,
       };
       registers.push(f);

@@ -39,6 +39,7 @@ export async function project(client: StoreClient, registerId: string, events: r
   await projectCash(client, registerId, facts('cash_movements'));
   await projectStock(client, registerId, facts('stock_movements'));
   await projectZ(client, registerId, facts('z_reports'));
+  await projectRefunds(client, registerId, facts('refunds'));
   audit.push(...(await auditFacts(client, registerId, facts('audit_log'))));
   // One chain in the order the events were stored: the edits-made-apart rows sit where their edit did.
   audit.sort((a, b) => (a.event_seq ?? 0) - (b.event_seq ?? 0));
@@ -110,7 +111,13 @@ async function projectRows(client: StoreClient, registerId: string, events: read
   }));
 }
 
-/** What a cart snapshot adds to the figures: only approved tenders of a paid or due cart count, net of what was refunded. */
+/**
+ * What a cart snapshot adds to the figures: only approved tenders of a paid or due cart count.
+ * Card: what the card took at the gateway (the cart's share and the tip), refunds NOT taken off:
+ * a card refund is a fact of its own (`refunds`), counted on the register that made it when it was
+ * made (store-figures.ts) — a refund of this cart made on another register changes no cart. Cash:
+ * net of what was given back (the drawer's ledger is what the figures read for cash anyway).
+ */
 export function cartMoney(cart: CartBody): { card: number; cash: number; tax: number; tip: number } {
   const out = { card: 0, cash: 0, tax: 0, tip: 0 };
   if (cart.status !== 'paid' && cart.status !== 'due') return out;
@@ -119,8 +126,8 @@ export function cartMoney(cart: CartBody): { card: number; cash: number; tax: nu
     out.tax += t.tax_cents;
     if (t.kind === 'cash') out.cash += t.approved_cents - t.refunded_cents;
     else {
-      // What the card took at the gateway: the cart's share and the tip on top, less refunds.
-      out.card += t.approved_cents + t.tip_cents - t.refunded_cents;
+      // What the card took at the gateway: the cart's share and the tip on top.
+      out.card += t.approved_cents + t.tip_cents;
       out.tip += t.tip_cents;
     }
   }
@@ -177,6 +184,18 @@ async function projectStock(client: StoreClient, registerId: string, events: rea
      SELECT u.id, $1, u.item_id, u.variant_id, u.delta, u.reason, u.ts, u.seq FROM unnest($2::text[], $3::text[], $4::text[], $5::integer[], $6::text[], $7::bigint[], $8::bigint[]) AS u (id, item_id, variant_id, delta, reason, ts, seq)
      ON CONFLICT (id) DO NOTHING`,
     [registerId, moves.map((x) => x.m.id), moves.map((x) => x.m.item_id), moves.map((x) => x.m.variant_id ?? null), moves.map((x) => x.m.delta), moves.map((x) => x.m.reason), moves.map((x) => x.m.ts), moves.map((x) => x.e.seq)],
+  );
+}
+
+/** Card refunds, once per register and refund (a push repeated, or the same refund under another event id, adds nothing). */
+async function projectRefunds(client: StoreClient, registerId: string, events: readonly StoredEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const refunds = events.map((e) => FACT_BODY_SCHEMAS.refunds.parse(e.body));
+  await client.query(
+    `INSERT INTO refunds (register_id, refund_id, original_id, cents, ts, seq)
+     SELECT $1, u.refund_id, u.original_id, u.cents, u.created_ts * 1000, u.seq FROM unnest($2::text[], $3::text[], $4::bigint[], $5::bigint[], $6::bigint[]) AS u (refund_id, original_id, cents, created_ts, seq)
+     ON CONFLICT (register_id, refund_id) DO NOTHING`,
+    [registerId, refunds.map((r) => r.refund_id), refunds.map((r) => r.original_id), refunds.map((r) => r.cents), refunds.map((r) => r.created_ts), events.map((e) => e.seq)],
   );
 }
 

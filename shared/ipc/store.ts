@@ -44,7 +44,7 @@ export const STORE_MSG = {
   away: 'The store server cannot be reached just now. This register keeps selling; what it does is sent when the server is back.',
   wrongCode: 'That code is not (or no longer) valid: codes work once, for 15 minutes. Make a new one on a register of the store.',
   wrongServer: "The server at that address is not the store that made this code (its certificate does not match). Check the address.",
-  removed: 'This register was removed from the store. Its sales stay on it; ask a manager to add it again.',
+  removed: 'This register was removed from the store. Its sales stay on it. To join the store again, enter a new code made with Add on one of its registers.',
   alreadyJoined: 'This register is already in a store.',
   notThisOne: 'Remove this register from another register of the store.',
   unknownRegister: 'That register is not in the store (any more).',

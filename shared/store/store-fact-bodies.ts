@@ -14,6 +14,9 @@
  * - `z_reports` (key: the Z's number): the `z_reports` row; `report` is the DayReport (its JSON
  *   text, or the object); `storeDay` is the number of the store's day (a `store_day` event) this
  *   Z was made for, absent for a Z the register closed on its own.
+ * - `refunds` (key: the refund's transaction id): the `refund_ledger` row — the refund, the sale it
+ *   gives back to (`original_id`, a card tender's transaction id on whichever register took it),
+ *   its cents and when it was made (`created_ts`, unix seconds as the register records it).
  */
 import { z } from 'zod';
 import type { FactKind } from './store-wire';
@@ -82,12 +85,20 @@ export const zReportBodySchema = z.looseObject({
   storeDay: int.min(1).nullable().optional(),
 });
 
+export const refundBodySchema = z.looseObject({
+  refund_id: z.string().min(1).max(100),
+  original_id: z.string().min(1).max(100),
+  cents: int.min(1),
+  created_ts: int.min(0),
+});
+
 export const FACT_BODY_SCHEMAS = {
   cart: cartBodySchema,
   cash_movements: cashMovementBodySchema,
   stock_movements: stockMovementBodySchema,
   audit_log: auditRowBodySchema,
   z_reports: zReportBodySchema,
+  refunds: refundBodySchema,
 } as const satisfies Record<FactKind, z.ZodType>;
 
 export type CartBody = z.infer<typeof cartBodySchema>;
@@ -95,3 +106,4 @@ export type CashMovementBody = z.infer<typeof cashMovementBodySchema>;
 export type StockMovementBody = z.infer<typeof stockMovementBodySchema>;
 export type AuditRowBody = z.infer<typeof auditRowBodySchema>;
 export type ZReportBody = z.infer<typeof zReportBodySchema>;
+export type RefundBody = z.infer<typeof refundBodySchema>;

@@ -91,8 +91,12 @@ export const SHARED_ROW_TABLE_NAMES = SHARED_ROW_TABLES.map((t) => t.table) as u
  * - `cart`: a closed cart (paid, due or cancelled) with its lines and tenders.
  * - `cash_movements`: cash into and out of the drawer.
  * - `z_reports`: a register's closed day (its DayReport as printed, with its drawer count).
+ * - `refunds`: a card refund this register made (its refund_ledger row), whichever register took
+ *   the sale: with the store's shared gateway a sale taken on one register is refunded from
+ *   another, and no cart changes there, so the refund travels as its own fact and the store's
+ *   figures count it on the register that made it, in the period it was made.
  */
-export const FACT_KINDS = ['stock_movements', 'audit_log', 'cart', 'cash_movements', 'z_reports'] as const;
+export const FACT_KINDS = ['stock_movements', 'audit_log', 'cart', 'cash_movements', 'z_reports', 'refunds'] as const;
 export type FactKind = (typeof FACT_KINDS)[number];
 
 /** Events the server makes itself. */
@@ -123,7 +127,7 @@ export const pushedEventSchema = z.discriminatedUnion('type', [
     type: z.literal('fact'),
     id: z.string().min(3).max(100),
     kind: z.enum(FACT_KINDS),
-    /** The fact's own id on the register (a movement's id, a cart's id, an audit row's seq, a Z's number). */
+    /** The fact's own id on the register (a movement's id, a cart's id, an audit row's seq, a Z's number, a refund's transaction id). */
     key: z.string().min(1).max(100),
     body: jsonRow,
     at: z.number().int().min(0),
@@ -245,7 +249,7 @@ export interface RegisterFigures {
   name: string;
   /** Carts paid in the period. */
   sales: number;
-  /** Card tenders approved (net of refunds). */
+  /** Card tenders approved with their tips, less the card refunds this register made in the period. */
   cardCents: number;
   /** Cash into the drawer less cash given back. */
   cashCents: number;

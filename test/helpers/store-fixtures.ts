@@ -104,3 +104,8 @@ export function zEvent(r: TestRegister, number: number, toTs: number, countedCen
     at: Date.now(),
   };
 }
+
+/** A card refund this register made (its refund_ledger row): `originalId` is the sale's transaction id, whichever register took it; `ts` in ms, kept in whole seconds as the register does. */
+export function refundEvent(r: TestRegister, refundId: string, originalId: string, cents: number, ts: number): PushedEvent {
+  return { type: 'fact', id: eventId(r), kind: 'refunds', key: refundId, body: { refund_id: refundId, original_id: originalId, cents, created_ts: Math.floor(ts / 1000) }, at: Date.now() };
+}

@@ -181,6 +181,8 @@ export interface StoreRigOptions {
   server?: StoreServerOptions;
   /** More environment for every register. */
   registerEnv?: NodeJS.ProcessEnv;
+  /** A bundle already built (the e2e specs pass the app's build/, whose hosts serve the real screens); default: one built for this rig, with a stub page. */
+  bundle?: string;
 }
 
 /** Every register's environment in a rig: its sync's backoff while away capped at 1 s (the app's is 5 s), so a test waiting for it to be back waits less. */
@@ -215,7 +217,7 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
     return d;
   };
   const keysDir = newDir(`ringup-${name}-keys-`);
-  const [bundle, pgServer] = await Promise.all([buildNodeBundle(STORE_ENTRY), startPostgres()]);
+  const [bundle, pgServer] = await Promise.all([opts.bundle ?? buildNodeBundle(STORE_ENTRY), startPostgres()]);
   const databaseUrl = pgServer.createDatabase(name.replace(/[^a-z0-9_]/gi, '_').toLowerCase());
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const servers: StoreServerProcess[] = [];
@@ -391,7 +393,7 @@ export async function startStoreRig(name: string, opts: StoreRigOptions = {}): P
       await Promise.all(proxies.map((p) => p.close()));
       await pool.end();
       pgServer.stop();
-      removeBundle(bundle);
+      if (!opts.bundle) removeBundle(bundle);
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     },
   };

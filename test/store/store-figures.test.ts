@@ -1,8 +1,9 @@
 /**
  * The store's report from what three registers pushed: per register and in total, to the cent —
- * only paid (or due) carts' approved tenders, refunds taken off (a cart's later snapshot replaces
- * the earlier), cash from the drawer's ledger in and out, nothing outside the period, nothing
- * counted twice when a push is repeated. Then the store's day: closed with the drawers' counts, a
+ * only paid (or due) carts' approved tenders (a cart's later snapshot replaces the earlier), each
+ * card refund once on the register that made it (a cart return on its own register, a refund of
+ * another register's sale through the store's shared gateway), cash from the drawer's ledger in
+ * and out, nothing outside the period, nothing counted twice when a push is repeated. Then the store's day: closed with the drawers' counts, a
  * `store_day` event for the registers, and the list of who has closed their own Z for it.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -11,7 +12,7 @@ import type { StoreDayView } from '../../shared/ipc/store';
 import type { PullAnswer, PushedEvent, StoreFigures } from '../../shared/store/store-wire';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
 import { startStoreHarness, type StoreHarness } from '../helpers/store-server-harness';
-import { asRegister, cartEvent, cashEvent, zEvent, type TestRegister } from '../helpers/store-fixtures';
+import { asRegister, cartEvent, cashEvent, refundEvent, zEvent, type TestRegister } from '../helpers/store-fixtures';
 
 let pg: PostgresServer;
 let store: StoreHarness;
@@ -70,10 +71,18 @@ test("the store's figures add up to the cent across registers", async () => {
     cashEvent(a, 'a-0', 'sale', 4321, (FROM - 60) * 1000),
   ];
   await push(a, aEvents);
-  // ... then refunded 10.00 of it: the later snapshot replaces the earlier.
-  await push(a, [cartEvent(a, 'a-3', 'paid', at(30), [{ kind: 'terminal', approved: 3000, refunded: 1000, tax: 120 }])]);
-  // A push repeated after a lost answer counts nothing twice.
-  await push(a, aEvents.slice(0, 3));
+  // ... then a line of it returned on Till 1 (10.00 back to the card): the cart's later snapshot
+  // (refunded_cents) replaces the earlier and the refund is its own fact; counted once, not twice.
+  const aReturn = [cartEvent(a, 'a-3', 'paid', at(30), [{ kind: 'terminal', approved: 3000, refunded: 1000, tax: 120 }]), refundEvent(a, 'rf-a-3', 'tx-a-3-0', 1000, at(35))];
+  await push(a, aReturn);
+  // A push repeated after a lost answer counts nothing twice; nor does the same refund sent again under a later event id.
+  await push(a, [...aEvents.slice(0, 3), ...aReturn]);
+  await push(a, [refundEvent(a, 'rf-a-3', 'tx-a-3-0', 1000, at(35))]);
+  await push(a, [
+    // A cancelled cart whose card had settled is refunded on cancel: the gateway nets sale and refund, and so do the figures (neither counts).
+    cartEvent(a, 'a-5', 'cancelled', at(45), [{ kind: 'card', status: 'reversed', approved: 600 }]),
+    refundEvent(a, 'rf-a-5', 'tx-a-5-0', 600, at(46)),
+  ]);
 
   await push(b, [
     // Due: one card approved (5.00, tax 0.35), one voided afterwards.
@@ -88,16 +97,36 @@ test("the store's figures add up to the cent across registers", async () => {
     ]),
     cashEvent(b, 'b-2', 'sale', 1200, at(70)),
     cashEvent(b, 'b-2', 'refund', -400, at(71)),
+    // Till 2 refunds 3.00 of Till 1's card sale a-1 (one gateway for the store): no cart changes
+    // anywhere; the refund is Till 2's, in the period it was made. One made after the period is not in it.
+    refundEvent(b, 'rf-b-1', 'tx-a-1-0', 300, at(80)),
+    refundEvent(b, 'rf-b-2', 'tx-a-1-0', 100, (TO + 60) * 1000),
   ]);
+  // The tablet refunds a sale keyed outside any cart (the Sale screen): its sale is not in the figures, nor is its refund.
+  await push(c, [refundEvent(c, 'rf-c-1', 'tx-keyed-elsewhere', 500, at(90))]);
 
   const f = await figures();
   expect(f.from).toBe(FROM);
   expect(f.to).toBe(TO);
   const by = Object.fromEntries(f.registers.map((r) => [r.name, r]));
-  expect(by['Till 1']).toMatchObject({ sales: 3, cardCents: 1200 + 2000, cashCents: 300, taxCents: 240, tipCents: 200, netCents: 3500, lastZ: null });
-  expect(by['Till 2']).toMatchObject({ sales: 2, cardCents: 500 + 450, cashCents: 800, taxCents: 125, tipCents: 50, netCents: 1750 });
+  // Till 1 keeps its sales whole (a-1's 12.00 with its tip; a-3's 30.00 less its own 10.00 return).
+  expect(by['Till 1']).toMatchObject({ sales: 3, cardCents: 1200 + 3000 - 1000, cashCents: 300, taxCents: 240, tipCents: 200, netCents: 3500, lastZ: null });
+  // Till 2 carries the refund it made of Till 1's sale.
+  expect(by['Till 2']).toMatchObject({ sales: 2, cardCents: 500 + 450 - 300, cashCents: 800, taxCents: 125, tipCents: 50, netCents: 1450 });
   expect(by['Tablet']).toMatchObject({ sales: 0, cardCents: 0, cashCents: 0, taxCents: 0, tipCents: 0, netCents: 0 });
-  expect(f.totals).toEqual({ sales: 5, cardCents: 4150, cashCents: 1100, taxCents: 365, tipCents: 250, netCents: 5250 });
+  expect(f.totals).toEqual({ sales: 5, cardCents: 3850, cashCents: 1100, taxCents: 365, tipCents: 250, netCents: 4950 });
+  // The store's card total is what a shared gateway holds for these carts: card sales with their tips, less the refunds of them made in the period.
+  const gatewaySales = 1200 + 3000 + 500 + 450;
+  const gatewayRefunds = 1000 + 300;
+  expect(f.totals.cardCents).toBe(gatewaySales - gatewayRefunds);
+  // Each refund is held once, by the register that made it.
+  expect((await store.pool.query('SELECT register_id, refund_id, cents FROM refunds ORDER BY refund_id')).rows).toEqual([
+    { register_id: a.registerId, refund_id: 'rf-a-3', cents: 1000 },
+    { register_id: a.registerId, refund_id: 'rf-a-5', cents: 600 },
+    { register_id: b.registerId, refund_id: 'rf-b-1', cents: 300 },
+    { register_id: b.registerId, refund_id: 'rf-b-2', cents: 100 },
+    { register_id: c.registerId, refund_id: 'rf-c-1', cents: 500 },
+  ]);
   // Every total is the sum of the registers' figures.
   for (const k of Object.keys(f.totals) as Array<keyof StoreFigures['totals']>) expect(f.totals[k]).toBe(f.registers.reduce((s, r) => s + r[k], 0));
   expect(f.throughSeq).toBe((await store.pool.query('SELECT MAX(seq)::bigint AS s FROM store_events')).rows[0].s);

@@ -39,7 +39,7 @@ test('the schema is made from an empty database, and a second run changes nothin
   expect(STORE_SCHEMA_VERSION).toBeGreaterThanOrEqual(2);
   const tables = (await p.query<{ t: string }>("SELECT table_name AS t FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")).rows.map((r) => r.t);
   expect(tables).toEqual(
-    expect.arrayContaining(['store_schema', 'store_identity', 'invitations', 'registers', 'store_events', 'shared_rows', 'audit_log', 'sales', 'cash_movements', 'stock_movements', 'z_reports', 'store_days', 'store_servers']),
+    expect.arrayContaining(['store_schema', 'store_identity', 'invitations', 'registers', 'store_events', 'shared_rows', 'audit_log', 'sales', 'cash_movements', 'stock_movements', 'z_reports', 'store_days', 'store_servers', 'refunds']),
   );
   const before = await schemaOf(p);
   expect(await migrateStore(p)).toEqual({ from: STORE_SCHEMA_VERSION, to: STORE_SCHEMA_VERSION });
@@ -60,9 +60,12 @@ test('from the previous version with data in it: the data survives and the new s
   expect((await p.query('SELECT seq, id, body FROM store_events')).rows).toEqual([{ seq: 1, id: 'r1:1', body: { id: 'c1' } }]);
   expect((await p.query('SELECT card_cents, tax_cents FROM sales')).rows).toEqual([{ card_cents: 1000, tax_cents: 80 }]);
   expect((await loadStoreIdentity(p)).fingerprint).toBe(identity.fingerprint);
-  // The step added: the server list and the figures' indexes.
+  // The step added: the server list, the refunds each register made and the figures' indexes.
   await p.query("INSERT INTO store_servers (address, instance, started_ts, seen_ts) VALUES ('https://127.0.0.1:7443', 'i1', 1, 1)");
-  expect((await p.query("SELECT COUNT(*)::int AS n FROM pg_indexes WHERE indexname = 'sales_closed'")).rows[0].n).toBe(1);
+  await p.query("INSERT INTO refunds (register_id, refund_id, original_id, cents, ts, seq) VALUES ('r1', 'rf1', 'tx1', 300, 5000, 2)");
+  await expect(p.query("INSERT INTO refunds (register_id, refund_id, original_id, cents, ts, seq) VALUES ('r1', 'rf1', 'tx1', 300, 5000, 3)")).rejects.toThrow(/duplicate key/);
+  const indexes = (await p.query<{ i: string }>("SELECT indexname AS i FROM pg_indexes WHERE indexname IN ('sales_closed', 'refunds_ts', 'sales_tenders') ORDER BY 1")).rows.map((r) => r.i);
+  expect(indexes).toEqual(['refunds_ts', 'sales_closed', 'sales_tenders']);
 });
 
 test('two servers starting at once on an empty database migrate once and make one certificate', async () => {

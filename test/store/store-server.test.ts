@@ -134,13 +134,27 @@ describe('push and pull', () => {
     // The stock movement is pulled; the audit row is the store's, not applied by registers.
     expect(after.body.events.map((e) => e.id)).toEqual([stock.id]);
     expect(after.body.events[0]).toMatchObject({ type: 'fact', kind: 'stock_movements', registerId: a.registerId, key: stock.type === 'fact' ? stock.key : '' });
-    // Its own facts never come back to the register that pushed them (its own row events do: store-events.ts says why).
+    // Its own facts never come back to the register that pushed them.
     const own = await pull(a, before);
     expect(own.body.events).toEqual([]);
     expect(own.body.lastSeq).toBe(r1.body.lastSeq);
     // limit: fewer than asked means up to date.
     const limited = await pull(b, 0, '&limit=1');
     expect(limited.body.events).toHaveLength(1);
+  });
+
+  test("a register's own row edits come back to it in the store's order, so an edit it made apart that reached the server later is the last it applies", async () => {
+    const tillB = await addRegister(a, 'Till O');
+    const seen = (await pull(a, 0)).body.lastSeq;
+    const item = { id: 'item-own', name: 'Tea', price_cents: 300 };
+    // Till O changes the price while Till 1 is away; Till 1's own change reaches the server after it.
+    const rB = await push(tillB, [rowEvent(tillB, 'catalogue_items', { ...item, price_cents: 350 }, seen)]);
+    const rA = await push(a, [rowEvent(a, 'catalogue_items', { ...item, price_cents: 400 }, seen)]);
+    expect(rA.body.lastSeq).toBeGreaterThan(rB.body.lastSeq);
+    // Till 1 pulls after both: it must apply Till O's older edit and then its own later one, not end with $3.50.
+    const back = await pull(a, seen);
+    const prices = back.body.events.filter((e) => e.kind === 'catalogue_items').map((e) => (e.body as { price_cents: number }).price_cents);
+    expect(prices).toEqual([350, 400]);
   });
 
   test('a held pull wakes when another register pushes', async () => {
@@ -280,7 +294,7 @@ describe("the store's audit log", () => {
     await push(tillB, [rowEvent(tillB, 'pos_users', { ...user, role: 'manager' }, seen)]);
     // A later edit by Till C that had seen everything is not a conflict.
     await push(tillB, [rowEvent(tillB, 'pos_users', { ...user, role: 'manager', sort: 2 }, r1.body.lastSeq + 1)]);
-    const rows = await store.pool.query<{ detail: string; register_id: string | null }>("SELECT detail, register_id FROM audit_log WHERE kind = 'sync-conflict' ORDER BY seq");
+    const rows = await store.pool.query<{ detail: string; register_id: string | null }>("SELECT detail, register_id FROM audit_log WHERE kind = 'sync-conflict' AND detail LIKE '%Bea%' ORDER BY seq");
     expect(rows.rows).toHaveLength(1);
     const detail = rows.rows[0]!.detail;
     expect(rows.rows[0]!.register_id).toBeNull();

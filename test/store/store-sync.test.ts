@@ -9,7 +9,8 @@
  * catalogue (its own are gone) and a PIN set on the first signs in on it; a price changed on one
  * register is on another's catalogue within 1 s (measured); edits made while apart resolve to
  * the later by the store server's clock on every register, and both are in the store's audit
- * log; a code works once; a removed register says so.
+ * log; a code works once; a removed register says so, and joins again with a new code (a new id,
+ * what waited under its old one dropped).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -206,5 +207,45 @@ describe('a store of registers', () => {
     await until('C to know it was removed', async () => (await status(c)).connection === 'removed');
     const asked = await c.call('store:registers');
     expect(asked.ok ? null : asked.error.message).toBe(STORE_MSG.removed);
+  });
+
+  test('a removed register joins again with a new code: a new id, and what waited under its old one is dropped, not sent', async () => {
+    // E reaches the store through a gate of its own, so it can be cut off with changes waiting.
+    const eGate = new Gate(Number(new URL(store.url).port));
+    await eGate.up();
+    const e = await register('e', { storeTypedAddressOnly: true });
+    try {
+      await e.signInAs('Morgan', '1234');
+      const via = `https://127.0.0.1:${eGate.port}`;
+      const first = value(await e.call('store:join', { address: via, code: value(await a.call('store:invite')).code, registerName: 'Kiosk' }));
+      await e.signInAs('Morgan', '2580');
+      await until('E settled', () => settled(e));
+      // Cut off, E adds an item: it waits in E's outbox. A manager removes E meanwhile.
+      await eGate.down();
+      await until('E to see the store away', async () => (await status(e)).connection === 'away');
+      value(await e.call('catalogue:add', { name: 'Left behind', priceCents: 100, sku: 'LB1' }));
+      const waiting = () => Number(dbRow(e, 'SELECT COUNT(*) AS n FROM sync_outbox')!.n);
+      expect(waiting()).toBeGreaterThan(0);
+      value(await a.call('store:remove-register', { id: first.registerId! }));
+      await eGate.up();
+      await until('E to know it was removed', async () => (await status(e)).connection === 'removed');
+      expect(waiting()).toBeGreaterThan(0);
+
+      // A new code from Add: E joins again, as a new register of the store.
+      const again = value(await e.call('store:join', { address: via, code: value(await a.call('store:invite')).code, registerName: 'Kiosk' }));
+      expect(again.registerId).not.toBe(first.registerId);
+      await until('E settled again', () => settled(e));
+      // Its change from before the removal was dropped: not at the store, and (its rows replaced by the store's) not on E either.
+      expect((await store.pool.query("SELECT 1 FROM shared_rows WHERE row ->> 'name' = 'Left behind'")).rowCount).toBe(0);
+      expect(await item(e, 'Left behind')).toBeUndefined();
+      expect((await store.pool.query('SELECT 1 FROM store_events WHERE register_id = $1 AND seq > (SELECT MIN(seq) FROM store_events WHERE register_id = $2)', [first.registerId, again.registerId])).rowCount).toBe(0);
+      // It syncs under its new id: a change made on it reaches the others.
+      await e.signInAs('Morgan', '2580');
+      value(await e.call('catalogue:add', { name: 'Back again', priceCents: 200, sku: 'BA1' }));
+      await until('A has the item E added', async () => (await item(a, 'Back again')) !== undefined);
+      expect(value(await a.call('store:registers')).find((r) => r.name === 'Kiosk')?.id).toBe(again.registerId);
+    } finally {
+      await eGate.down();
+    }
   });
 });

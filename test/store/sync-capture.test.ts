@@ -12,6 +12,8 @@ import { AuditLog } from '../../electron/core/audit/audit-log';
 import { StockLedger } from '../../electron/core/catalogue/stock-ledger';
 import { setApplying, writeJoined } from '../../electron/core/store/sync-state';
 import { OutboxReader } from '../../electron/core/store/outbox-reader';
+import { RefundLedger } from '../../electron/core/transactions/refund-ledger';
+import { FACT_BODY_SCHEMAS } from '../../shared/store/store-fact-bodies';
 import { REGISTER_OWN_COLUMNS, SHARED_UPDATE_COLUMNS } from '../../electron/core/store/sync-capture';
 import { itemFieldsSchema } from '../../shared/ipc/catalogue';
 import { FACT_KINDS, SHARED_ROW_TABLES } from '../../shared/store/store-wire';
@@ -121,6 +123,20 @@ test('a cart is sent when it closes and again when a closed cart changes, one sn
   expect(outbox(db).map((o) => `${o.kind} ${o.key}`)).toEqual(['cart c1']);
   const [event] = new OutboxReader(db).read('r1').events;
   expect(event).toMatchObject({ type: 'fact', kind: 'cart', key: 'c1', body: { id: 'c1', status: 'paid', total_cents: 300, lines: [{ id: 'l1', refunded: 1 }], tenders: [{ id: 't1', refunded_cents: 300 }] } });
+  db.close();
+});
+
+test('a card refund is sent once as its own fact, with the sale it gives back to, in a body the store server reads', () => {
+  const db = openPosDatabase(newDir('ringup-cap-'));
+  join(db);
+  const ledger = new RefundLedger(db);
+  ledger.record('rf-1', 'tx-sale-on-another-register', 325, 1_900_000_000);
+  // The same refund recorded again (a retry) is ignored by the ledger, and so by its trigger.
+  ledger.record('rf-1', 'tx-sale-on-another-register', 325, 1_900_000_000);
+  expect(outbox(db)).toEqual([{ type: 'fact', kind: 'refunds', op: null, key: 'rf-1', seen_seq: null }]);
+  const [event] = new OutboxReader(db).read('r1').events;
+  expect(event).toMatchObject({ type: 'fact', kind: 'refunds', key: 'rf-1', body: { refund_id: 'rf-1', original_id: 'tx-sale-on-another-register', cents: 325, created_ts: 1_900_000_000 } });
+  expect(event!.type === 'fact' && FACT_BODY_SCHEMAS.refunds.safeParse(event!.body).success).toBe(true);
   db.close();
 });
 

@@ -222,7 +222,7 @@ describe('the sensitive ones, by hand (a wrong declaration fails here too)', () 
         'printers:remove',
         'printers:test-print',
         'printers:status',
-        // Issue 24: the status bar's store part, for everyone signed in.
+        // The store's part of the status bar (issue 24): every signed-in user sees whether the store server is there.
         'store:status',
       ].sort(),
     );

@@ -18,6 +18,10 @@
  * void); a gateway without changelogs is taken to have voided an approved sale or refund.
  * The sum of the Z reports is then what the gateway and the drawer hold.
  *
+ * On the store's shared gateway (issue 24) the gateway's records are every register's: each
+ * register's X and Z count only the records it made (own-transactions.ts), filtered as soon as
+ * the list is read, before anything is counted, so the registers' reports add up to the gateway's.
+ *
  * Simplifications: Z does not settle the batch (settling is its own step on the Batches
  * screen); the offline and declined-after-forward counts come from the offline queue
  * (issue 13), by when the sale was taken; a tip adjusted or an amount reversed after the
@@ -36,6 +40,7 @@ import { callerSession } from '../../ipc/channel-rules';
 import type { PosDatabase } from '../platform/pos-database';
 import { clerkNamesOf } from '../sales/clerk-records';
 import type { UserDirectory } from '../auth/users';
+import { ALL_TRANSACTIONS, ownTransactions } from './own-transactions';
 import { ZReportStore } from './z-report-store';
 import { inThreadFigures, type PeriodFiguresSource } from './report-reader';
 import { STATUS, TYPE } from '../transactions/transaction-view';
@@ -60,6 +65,11 @@ export interface ReportsDeps {
   store?: () => ReportStoreHeader;
   /** Prints the report on screen or saves it as PDF (desktop shell); absent in the node host. */
   printReport?: (name: string, paper: PaperSize) => Promise<string | null>;
+  /**
+   * This register runs on its store's shared gateway (store-gateway.ts), whose records are every
+   * register's: its reports count only the transactions it made (own-transactions.ts).
+   */
+  sharedGateway?: boolean;
   /** Where the ringup.db figures are read (report-reader.ts): a worker thread in the app; default, this thread. */
   figures?: PeriodFiguresSource;
   now?: () => number;
@@ -138,13 +148,15 @@ export function createReports(deps: ReportsDeps): { handlers: ReportsHandlers; c
   const now = deps.now ?? Date.now;
   const store = new ZReportStore(deps.db);
   const figures = deps.figures ?? inThreadFigures(deps.db);
+  const own = deps.sharedGateway ? ownTransactions(deps.db) : ALL_TRANSACTIONS;
   let zChain: Promise<unknown> = Promise.resolve();
 
   const scoped = (filters: V2TransactionFilters): V2TransactionFilters => (deps.locationId ? { ...filters, location_id: deps.locationId } : filters);
 
   /** Voids made in the period of sales and refunds created before it: what the earlier reports counted, taken back now. */
   async function earlierVoids(from: number, to: number): Promise<Pick<EarlierPeriodLines, 'voidedSales' | 'voidedSalesTaxCents' | 'voidedRefunds'>> {
-    const voided = (await client.listAllTransactions(scoped({ status_id: String(STATUS.voided), modified_ts: `${from}|${to}` }))).filter((t) => Number(t.created_ts ?? 0) < from);
+    // On a shared gateway, the voids this register made (own-transactions.ts), before anything is counted.
+    const voided = own.voided(await client.listAllTransactions(scoped({ status_id: String(STATUS.voided), modified_ts: `${from}|${to}` }))).filter((t) => Number(t.created_ts ?? 0) < from);
     const out = { voidedSales: line(), voidedSalesTaxCents: 0, voidedRefunds: line() };
     for (const t of voided) {
       const c = counted(beforeVoid(await client.getTransactionExpanded(t.id, ['changelogs'])));
@@ -167,12 +179,16 @@ export function createReports(deps: ReportsDeps): { handlers: ReportsHandlers; c
     // A Z ends the second before now (a sale in this very second goes to the next day); an X shows everything so far.
     const to = Math.max(from, kind === 'z' ? nowSec - 1 : nowSec);
     // The ringup.db part (cash, drawer, offline counts, items sold) is read off this thread while the card part is asked of the gateway.
-    const own = figures.figures(from, to);
+    const local = figures.figures(from, to);
     // Should a gateway call fail first, the figures' own failure is not left unhandled.
-    own.catch(() => undefined);
-    const raw = await client.listAllTransactions(scoped({ created_ts: `${from}|${to}` }));
+    local.catch(() => undefined);
+    // On the store's shared gateway the list is every register's: only what this register made is
+    // counted (own-transactions.ts), filtered here, before any total, breakdown or earlier-refund line.
+    const listed = await client.listAllTransactions(scoped({ created_ts: `${from}|${to}` }));
+    const raw = own.made(listed);
     const list = raw.map(counted);
-    const byId = new Map(raw.map((t) => [t.id, t]));
+    // Every record of the period (not only this register's): a refund here of a sale another register took today is not of an earlier sale.
+    const byId = new Map(listed.map((t) => [t.id, t]));
     const totals = totalsOfCounted(list);
 
     // Refunds of sales made before the period (already in the refunds; said apart).
@@ -193,7 +209,7 @@ export function createReports(deps: ReportsDeps): { handlers: ReportsHandlers; c
     }
 
     const voids = await earlierVoids(from, to);
-    const { cash, drawer, offline, cartSales } = await own;
+    const { cash, drawer, offline, cartSales } = await local;
     const earlier: EarlierPeriodLines = { ...voids, refunds: add(earlierRefunds, cash.refundsOfEarlierSales) };
     const allTenders = allTenderTotals(totals, cash.totals, earlier);
     const hours = byHour(list).map((h) => ({ hour: h.hour, count: h.count + cash.byHour[h.hour]!.count, cents: h.cents + cash.byHour[h.hour]!.cents }));

@@ -57,6 +57,7 @@ export class OutboxReader {
       stock_movements: one('SELECT * FROM stock_movements WHERE id = ?'),
       audit_log: one('SELECT * FROM audit_log WHERE seq = ?'),
       cash_movements: one('SELECT * FROM cash_movements WHERE seq = ?'),
+      refunds: one('SELECT * FROM refund_ledger WHERE refund_id = ?'),
       // The Z as printed, and the store day it closed for (when a store's Z made it: store-day.ts).
       z_reports: (key) => {
         const r = z(key);

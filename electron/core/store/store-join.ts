@@ -16,6 +16,14 @@
  *    store's PINs check here; it drops its own users, settings and catalogue when the store's
  *    first arrive (apply-events.ts, `reset_pending`) and pulls everything from seq 0.
  *    Simplification: its own past sales stay on it and are not sent to the store.
+ * 4. A register a manager removed joins again the same way, with a new code from Add: it gets a
+ *    new id and token and is a later register like any other (its rows replaced by the store's,
+ *    everything pulled from seq 0). What waited in its outbox when it was removed is dropped in
+ *    the transaction that joins it: those rows name changes made under its old id, against the
+ *    store as it was then (a delete of a user the store has since changed, a price from before),
+ *    and pushed under the new id they would undo the store's later changes. Simplification: sales
+ *    and cash still waiting then, and what it did while removed (nothing was captured), stay on
+ *    it and are not sent, like a later register's past sales.
  *
  * Invite (Add, on a register of the store): a new code made with the pinned certificate's
  * fingerprint, this register's pepper ring sealed with it, the proof and the sealed ring sent to
@@ -35,7 +43,7 @@ import { loadPinPepper, mergePepperRings, PIN_PEPPER_SECRET, type PinHasher } fr
 import type { PosDatabase } from '../platform/pos-database';
 import { StoreApi } from './store-api';
 import { readCertificate, StoreAwayError, StoreLink, StoreRefusal } from './store-tls';
-import { writeJoined } from './sync-state';
+import { readSyncState, writeJoined } from './sync-state';
 import { STORE_GATEWAY_KEY_SECRET } from './store-gateway';
 
 /** The register's credential at its store, in the secret store. */
@@ -95,6 +103,7 @@ export async function joinStore(deps: JoinDeps, args: { address: string; code: s
   }
   await deps.secrets.set(STORE_TOKEN_SECRET, Buffer.from(answer.token, 'utf8'));
   if (answer.gateway) await deps.secrets.set(STORE_GATEWAY_KEY_SECRET, Buffer.from(answer.gateway.userApiKey, 'utf8'));
+  else await deps.secrets.delete(STORE_GATEWAY_KEY_SECRET);
   const gateway = answer.gateway ? (({ userApiKey: _key, ...rest }) => rest)(answer.gateway) : null;
   if (ring) {
     await deps.secrets.set(PIN_PEPPER_SECRET, ring);
@@ -103,6 +112,8 @@ export async function joinStore(deps: JoinDeps, args: { address: string; code: s
   // The address typed first: it answered; the others the server listed follow (unless told to keep to the one typed).
   const addresses = deps.typedAddressOnly ? [address] : [address, ...answer.addresses.map((a) => a.replace(/\/+$/, '')).filter((a) => a !== address)];
   deps.db.transaction(() => {
+    // Removed and joining again: what waited under its old id goes (point 4 above).
+    if (readSyncState(deps.db).removed) deps.db.prepare('DELETE FROM sync_outbox').run();
     writeJoined(deps.db, {
       storeId: answer.storeId,
       registerId: answer.registerId,

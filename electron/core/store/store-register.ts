@@ -211,7 +211,7 @@ export class StoreRegister {
       args,
     );
     if (!joined.ok) return joined;
-    // A removed register joining again: its old loops are gone already; nothing else runs.
+    // A removed register joining again (store-join.ts, point 4): its old loops stopped with the 401; none run now.
     await this.stopSync();
     const state = readSyncState(this.deps.db);
     this.status.set(this.statusOf(state));

@@ -21,10 +21,15 @@
  * pulled (`joined = 1 AND applying = 0` in sync_state): a register in no store writes nothing
  * extra, and applying another register's change does not echo it back.
  *
- * Facts: a stock movement, an audit row, a cash movement and a Z report, once each, when
- * written; a cart when it closes (paid, due or cancelled) and again whenever a closed cart's
- * tenders or lines change (a refund, a void, a due cart collected). A cart's earlier snapshot
- * still waiting in the outbox is dropped for the new one: the server keeps the latest per cart.
+ * Facts: a stock movement, an audit row, a cash movement, a Z report and a card refund (the
+ * refund ledger's row: written by refund-sale.ts only once the gateway approved it, for a refund by
+ * amount on the Transactions screen, a cart's line return and a cancelled cart's settled card
+ * alike), once each, when written; a cart when it closes (paid, due or cancelled) and again
+ * whenever a closed cart's tenders or lines change (a refund, a void, a due cart collected). A
+ * cart's earlier snapshot still waiting in the outbox is dropped for the new one: the server keeps
+ * the latest per cart. Simplification: the refund ledger is cleared when the register moves to
+ * another gateway account (account-records.ts); a refund still waiting in the outbox then sends
+ * nothing (its row is gone when the outbox is read).
  */
 import { SHARED_ROW_TABLES, type SharedRowTable } from '../../../shared/store/store-wire';
 
@@ -57,6 +62,8 @@ const FACT_TRIGGERS: ReadonlyArray<{ table: string; kind: string; key: string }>
   { table: 'audit_log', kind: 'audit_log', key: 'CAST(NEW.seq AS TEXT)' },
   { table: 'cash_movements', kind: 'cash_movements', key: 'CAST(NEW.seq AS TEXT)' },
   { table: 'z_reports', kind: 'z_reports', key: 'CAST(NEW.number AS TEXT)' },
+  // A refund is its own fact: refunded from another register (the store's shared gateway), no cart changes here.
+  { table: 'refund_ledger', kind: 'refunds', key: 'NEW.refund_id' },
 ];
 
 const CLOSED = "('paid', 'due', 'cancelled')";
@@ -84,7 +91,7 @@ function rowTriggers(t: (typeof SHARED_ROW_TABLES)[number]): string {
 
 function factTriggers(): string {
   const once = FACT_TRIGGERS.map(
-    (f) => `CREATE TRIGGER sync_${f.table}_fact AFTER INSERT ON ${f.table} WHEN ${CAPTURING}
+    (f) => `CREATE TRIGGER sync_${f.kind}_fact AFTER INSERT ON ${f.table} WHEN ${CAPTURING}
      BEGIN ${outboxInsert('fact', f.kind, f.key, null, false)} END;`,
   );
   // A closed cart's snapshot: the latest replaces one still waiting.

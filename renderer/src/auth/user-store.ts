@@ -17,8 +17,8 @@
  */
 import { create, type StateCreator, type StoreApi, type UseBoundStore } from 'zustand';
 
-/** Files in stores/ whose state belongs to the counter, not to the person signed in (lost payments: every person at the counter sees them until seen; the customer display's page has nobody signed in). */
-export const COUNTER_WIDE_STORES = ['theme-store.ts', 'status-store.ts', 'session-store.ts', 'settings-store.ts', 'user-store.ts', 'queue-store.ts', 'lost-payments-store.ts', 'printer-status-store.ts', 'display-store.ts'] as const;
+/** Files in stores/ whose state belongs to the counter, not to the person signed in (lost payments: every person at the counter sees them until seen; the customer display's page has nobody signed in; the register's place in a store). */
+export const COUNTER_WIDE_STORES = ['theme-store.ts', 'status-store.ts', 'session-store.ts', 'settings-store.ts', 'user-store.ts', 'queue-store.ts', 'lost-payments-store.ts', 'printer-status-store.ts', 'display-store.ts', 'store-status-store.ts'] as const;
 
 const resets: Array<() => void> = [];
 

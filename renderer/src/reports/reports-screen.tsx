@@ -2,7 +2,10 @@
  * End of day: the X report (any time), closing the day with a Z report (asked twice: it
  * cannot be undone; the drawer's count can go with it, and the Z says over or short),
  * past Z reports, and printing on an 80 mm roll or A4 (a PDF in the desktop app, the
- * browser's print in the node host). Managers only; the core checks too.
+ * browser's print in the node host). Managers only; the core checks too. A register in a store
+ * also shows the store's part (issue 24, renderer/src/store/): every register's figures, the
+ * store's Z and its past days, in the report's place (simplification: the store's report is for
+ * the screen; what prints is this register's X or Z).
  */
 import { noteOf } from '../receipts/print-receipt';
 import { useEffect, useState } from 'react';
@@ -14,6 +17,10 @@ import { TextField } from '../ui/text-field';
 import { money, parseTypedAmount } from '../ui/money-format';
 import { dateAndTime } from '../ui/time-format';
 import { useReportsStore } from './reports-store';
+import { StoreReportSide, useInStore } from '../store/store-report-side';
+import { StoreReportView } from '../store/store-report-view';
+import { StoreDayView } from '../store/store-day-view';
+import { useStoreReportStore } from '../store/store-report-store';
 
 const PAPER_LABELS: Record<PaperSize, string> = { '80mm': '80 mm roll', a4: 'A4 page' };
 
@@ -31,6 +38,10 @@ function usePageSize(paper: PaperSize) {
 export function ReportsScreen() {
   const st = useReportsStore();
   const { runX, loadHistory } = st;
+  // A register in a store also shows the store's part (issue 24): its report or one of its days, in place of this register's.
+  const store = useStoreReportStore();
+  const inStore = useInStore();
+  const storeView = inStore ? store.view : 'register';
   const [confirming, setConfirming] = useState(false);
   const [closeError, setCloseError] = useState<string | null>(null);
   const [counted, setCounted] = useState('');
@@ -46,11 +57,12 @@ export function ReportsScreen() {
   // had happened; it is brought up once it is shown.
   const [asked, setAsked] = useState(0);
   const ask = () => setAsked((n) => n + 1);
+  const shown = storeView === 'store' ? store.report : storeView === 'day' ? store.day : st.report;
   useEffect(() => {
-    if (asked === 0 || !st.report) return;
-    const title = document.getElementById('report-title');
+    if (asked === 0 || !shown) return;
+    const title = document.querySelector('.report-main .report-head h2');
     if (title && title.getBoundingClientRect().top > window.innerHeight * 0.6) title.scrollIntoView({ block: 'start' });
-  }, [asked, st.report]);
+  }, [asked, shown]);
 
   useEffect(() => {
     void runX();
@@ -79,6 +91,7 @@ export function ReportsScreen() {
           className="btn btn-secondary btn-lg"
           onClick={() => {
             ask();
+            store.showRegister();
             void runX();
           }}
           disabled={st.loading}
@@ -96,9 +109,10 @@ export function ReportsScreen() {
               <button
                 type="button"
                 className="batch-pick"
-                aria-pressed={st.report?.kind === 'z' && st.report.number === z.number}
+                aria-pressed={storeView === 'register' && st.report?.kind === 'z' && st.report.number === z.number}
                 onClick={() => {
                   ask();
+                  store.showRegister();
                   void st.viewZ(z.number);
                 }}
               >
@@ -109,31 +123,41 @@ export function ReportsScreen() {
             </li>
           ))}
         </ul>
+        <StoreReportSide onShow={ask} />
       </aside>
       <section className="report-main" aria-label="Report">
-        <div className="tx-toolbar report-toolbar">
-          <div className="segmented" role="radiogroup" aria-label="Paper">
-            {PAPER_SIZES.map((p) => (
-              <button key={p} type="button" role="radio" aria-checked={st.paper === p} className="segment" onClick={() => st.setPaper(p)}>
-                {PAPER_LABELS[p]}
-              </button>
-            ))}
+        {storeView === 'register' && (
+          <div className="tx-toolbar report-toolbar">
+            <div className="segmented" role="radiogroup" aria-label="Paper">
+              {PAPER_SIZES.map((p) => (
+                <button key={p} type="button" role="radio" aria-checked={st.paper === p} className="segment" onClick={() => st.setPaper(p)}>
+                  {PAPER_LABELS[p]}
+                </button>
+              ))}
+            </div>
+            <button type="button" className="btn btn-primary btn-lg" onClick={() => void print()} disabled={!st.report}>
+              Print or save as PDF
+            </button>
           </div>
-          <button type="button" className="btn btn-primary btn-lg" onClick={() => void print()} disabled={!st.report}>
-            Print or save as PDF
-          </button>
-        </div>
+        )}
         {printNote && (
           <p className="notice notice-info" role="status">
             {printNote}
           </p>
         )}
-        {st.error && (
+        {storeView === 'register' && st.error && (
           <p className="notice notice-error" role="alert">
             {st.error}
           </p>
         )}
-        {st.report ? <DayReportView report={st.report} paper={st.paper} /> : <p className="empty-list">{st.loading ? 'Counting the day…' : 'No report yet.'}</p>}
+        {storeView === 'register' && (st.report ? <DayReportView report={st.report} paper={st.paper} /> : <p className="empty-list">{st.loading ? 'Counting the day…' : 'No report yet.'}</p>)}
+        {storeView !== 'register' && store.error && (
+          <p className="notice notice-error" role="alert">
+            {store.error}
+          </p>
+        )}
+        {storeView === 'store' && (store.report ? <StoreReportView report={store.report} /> : <p className="empty-list">{store.loading ? 'Asking the store server…' : 'No store report yet.'}</p>)}
+        {storeView === 'day' && store.day && <StoreDayView day={store.day} registerNames={new Map((store.report?.registers ?? []).map((r) => [r.registerId, r.name]))} />}
       </section>
       {confirming && (
         <ConfirmDialog
@@ -154,6 +178,7 @@ export function ReportsScreen() {
             if (err) setCloseError(err);
             else {
               ask();
+              store.showRegister();
               setConfirming(false);
               setCounted('');
               setFloat('');

@@ -2,7 +2,7 @@
 import { createUserStore } from '../auth/user-store';
 
 /** Every screen's name; its entry (label, key, roles) lives in shell/screen-registry.ts, its view in shell/screen-views.tsx. */
-export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit' | 'users' | 'gateway' | 'recurring' | 'outbox' | 'paylinks' | 'queue' | 'catalogue' | 'cartsales';
+export type ScreenName = 'sale' | 'transactions' | 'system' | 'manage' | 'devices' | 'batches' | 'reports' | 'vault' | 'settings' | 'audit' | 'users' | 'gateway' | 'recurring' | 'outbox' | 'paylinks' | 'queue' | 'catalogue' | 'cartsales' | 'registers';
 
 interface NavState {
   screen: ScreenName;

@@ -143,6 +143,14 @@ export const SCREENS: readonly ScreenDef[] = [
     needsSession: true,
     roles: ['cashier', 'manager'],
   },
+  {
+    id: 'registers',
+    label: 'Registers',
+    description: "This register in a store: connect it to a store server; the store's registers, add, rename, remove.",
+    group: 'manage',
+    needsSession: true,
+    roles: ['manager'],
+  },
 ];
 
 export function screenDef(id: ScreenName): ScreenDef | undefined {

@@ -15,6 +15,7 @@ import { CatalogueScreen } from '../catalogue/catalogue-screen';
 import { ManageScreen } from './manage-screen';
 import { OutboxScreen } from '../outbox/outbox-screen';
 import { QueueScreen } from '../queue/queue-screen';
+import { RegistersScreen } from '../store/registers-screen';
 import { ReportsScreen } from '../reports/reports-screen';
 import { VaultScreen } from '../vault/vault-screen';
 import { RecurringScreen } from '../recurring/recurring-screen';
@@ -43,6 +44,7 @@ const SCREEN_VIEWS: Record<ScreenName, () => ReactElement> = {
   outbox: () => <OutboxScreen />,
   catalogue: () => <CatalogueScreen />,
   cartsales: () => <CartSalesScreen />,
+  registers: () => <RegistersScreen />,
 };
 
 export function renderScreen(id: ScreenName): ReactElement {

@@ -3,6 +3,7 @@ import { ROLE_LABEL } from '../auth/role-label';
 import { StatusBarQueue } from './status-bar-queue';
 import { StatusBarTerminal } from './status-bar-terminal';
 import { StatusBarPrinter } from './status-bar-printer';
+import { StatusBarStore } from './status-bar-store';
 
 const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
   ok: 'reachable',
@@ -14,7 +15,7 @@ const HEALTH_TEXT: Record<CoreStatus['gateway']['health'], string> = {
 
 /**
  * On every screen: the gateway, who is signed in, and the slots later work fills
- * (the payment terminal, the offline queue).
+ * (the payment terminal, the offline queue, the printer, the store server).
  */
 export function StatusBar({ status, session }: { status: CoreStatus | null; session: Session | null }) {
   const g = status?.gateway;
@@ -36,6 +37,7 @@ export function StatusBar({ status, session }: { status: CoreStatus | null; sess
       </span>
       <StatusBarTerminal session={session} />
       <StatusBarQueue session={session} />
+      <StatusBarStore session={session} />
       <StatusBarPrinter session={session} />
       <span className="status-item status-right">Ringup {status?.version ?? ''}</span>
     </footer>

@@ -79,12 +79,13 @@ export async function storeFigures(pool: StorePool, from?: number, to?: number, 
     const refunds = new Map(
       (
         await client.query<{ register_id: string; cents: number }>(
-          `SELECT r.register_id, SUM(r.cents)::bigint AS cents FROM refunds r
-            WHERE r.ts BETWEEN $1 AND $2
+          `${bounds}
+           SELECT r.register_id, SUM(r.cents)::bigint AS cents FROM refunds r JOIN bounds b ON b.register_id = r.register_id
+            WHERE r.ts BETWEEN b.lo AND $2
               AND EXISTS (SELECT 1 FROM sales s WHERE s.status IN ('paid', 'due')
                             AND s.body -> 'tenders' @> jsonb_build_array(jsonb_build_object('transaction_id', r.original_id, 'status', 'approved')))
             GROUP BY r.register_id`,
-          [lo, hi],
+          [lo, hi, dayOfZ],
         )
       ).rows.map((r) => [r.register_id, r.cents]),
     );

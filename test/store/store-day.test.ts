@@ -14,10 +14,10 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { CoreOptions } from '../../electron/core/app-core';
-import type { StoreStatus } from '../../shared/ipc/store';
 import type { CatalogueItem } from '../../shared/ipc/catalogue';
 import { openCore, value, type OpenCore } from '../helpers/core-harness';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { settledWith, storeStatusOf, until } from '../helpers/store-core-waits';
 import { startStoreHarness, type StoreHarness } from '../helpers/store-server-harness';
 import { Gate } from '../helpers/tcp-gate';
 
@@ -35,32 +35,9 @@ async function open(dir: string, options: Partial<CoreOptions> = {}): Promise<Op
   return openCore(dir, { ...FAST, ...options });
 }
 
-async function until<T>(what: string, check: () => Promise<T> | T, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
-const status = async (c: OpenCore): Promise<StoreStatus> => value(await c.call('store:status'));
-/**
- * Everything this register did is at the store, and it has applied everything the store has: read
- * from its SQLite (its status follows a change a tick later), and its status connected.
- */
-const settled = async (c: OpenCore) => {
-  const db = new Database(join(c.core.dataDir, 'ringup.db'), { readonly: true });
-  let local: { waiting: number; lastSeq: number };
-  try {
-    local = db.prepare('SELECT (SELECT COUNT(*) FROM sync_outbox) AS waiting, (SELECT last_seq FROM sync_state) AS lastSeq').get() as { waiting: number; lastSeq: number };
-  } finally {
-    db.close();
-  }
-  const newest = Number((await store.pool.query('SELECT COALESCE(MAX(seq), 0) AS n FROM store_events')).rows[0].n);
-  return (await status(c)).connection === 'connected' && local.waiting === 0 && local.lastSeq === newest;
-};
+const status = storeStatusOf;
+const settled = (c: OpenCore) => settledWith(store.pool, c);
 const item = async (c: OpenCore, name: string): Promise<CatalogueItem> => value(await c.call('catalogue:list', { includeArchived: false, search: '' })).find((i) => i.name === name)!;
 const zRowsOf = (dir: string) => {
   const db = new Database(join(dir, 'ringup.db'), { readonly: true });

@@ -20,6 +20,7 @@ import { counted, totalsOfCounted } from '../../electron/core/transactions/appro
 import { startStoreGateway } from '../../electron/store-server/store-engine';
 import { openCore, value, type OpenCore } from '../helpers/core-harness';
 import { startPostgres, type PostgresServer } from '../helpers/postgres-server';
+import { until } from '../helpers/store-core-waits';
 import { startStoreHarness, type StoreHarness } from '../helpers/store-server-harness';
 
 const FAST: Partial<CoreOptions> = { storeTickMs: 20, storeBackoffMaxMs: 200, storeTimeoutMs: 3_000 };
@@ -33,15 +34,6 @@ const dirs: string[] = [];
 let a: OpenCore;
 let b: OpenCore;
 
-async function until<T>(what: string, check: () => Promise<T> | T, ms = 15_000): Promise<NonNullable<T>> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v as NonNullable<T>;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 beforeAll(async () => {
   engineDir = mkdtempSync(join(tmpdir(), 'ringup-store-gw-engine-'));

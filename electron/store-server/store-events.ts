@@ -51,17 +51,8 @@ export async function lastSeq(q: Pick<StoreClient, 'query'>): Promise<number> {
   return (await q.query<{ seq: number }>('SELECT COALESCE(MAX(seq), 0)::bigint AS seq FROM store_events')).rows[0]!.seq;
 }
 
-interface EventRow {
-  id: string;
-  register_id: string | null;
-  type: StoreEvent['type'];
-  kind: string;
-  key: unknown;
-  op: 'upsert' | 'delete' | null;
-  /** A row event's seenSeq: read by the projection (edits made apart), not stored. */
-  seenSeq?: number;
-  body: Record<string, unknown> | null;
-}
+/** An event as it is inserted: a stored event before the lock gives it its seq and the server its clock. */
+type EventRow = Omit<StoredEvent, 'seq' | 'server_ts'>;
 
 /** Inserts events after the newest (the caller holds the lock); answers them with their seq. */
 async function insertEvents(client: StoreClient, rows: readonly EventRow[], serverTs: number): Promise<StoredEvent[]> {

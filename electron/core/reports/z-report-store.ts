@@ -8,17 +8,11 @@
  */
 import type { DayReport, ZReportEntry } from '../../../shared/ipc/contract';
 import type { PosDatabase } from '../platform/pos-database';
+import { Z_REPORTS_TABLE } from './z-reports-table';
 
 export class ZReportStore {
   constructor(private readonly db: PosDatabase) {
-    db.exec(`CREATE TABLE IF NOT EXISTS z_reports (
-      number INTEGER PRIMARY KEY,
-      from_ts INTEGER NOT NULL,
-      to_ts INTEGER NOT NULL,
-      net_cents INTEGER NOT NULL,
-      closed_by TEXT NOT NULL,
-      report TEXT NOT NULL
-    )`);
+    db.exec(Z_REPORTS_TABLE);
   }
 
   /** End (unix seconds, inclusive) of the last closed day, or null before the first Z. */

@@ -32,6 +32,7 @@
  * nothing (its row is gone when the outbox is read).
  */
 import { SHARED_ROW_TABLES, type SharedRowTable } from '../../../shared/store/store-wire';
+import { Z_REPORTS_TABLE } from '../reports/z-reports-table';
 
 /**
  * Columns of a shared table that each register keeps to itself: a change of only these is not
@@ -112,14 +113,7 @@ function factTriggers(): string {
  * The migration step. z_reports is made by ZReportStore (IF NOT EXISTS) too: the same
  * definition here, so its trigger has a table to sit on in a database that has no Z yet.
  */
-export const SYNC_MIGRATION_STEP = `CREATE TABLE IF NOT EXISTS z_reports (
-      number INTEGER PRIMARY KEY,
-      from_ts INTEGER NOT NULL,
-      to_ts INTEGER NOT NULL,
-      net_cents INTEGER NOT NULL,
-      closed_by TEXT NOT NULL,
-      report TEXT NOT NULL
-    );
+export const SYNC_MIGRATION_STEP = `${Z_REPORTS_TABLE};
    CREATE TABLE sync_state (
      id INTEGER PRIMARY KEY CHECK (id = 1),
      joined INTEGER NOT NULL DEFAULT 0 CHECK (joined IN (0, 1)),

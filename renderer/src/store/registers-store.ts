@@ -4,6 +4,7 @@ import type { Result } from '../../../shared/result';
 import type { FormError } from '../ui/form-failure';
 import { ringup } from '../bridge/bridge';
 import { createUserStore, userEpoch } from '../auth/user-store';
+import { userList } from '../auth/user-list';
 
 interface RegistersState {
   list: RegisterView[] | null;
@@ -18,23 +19,8 @@ interface RegistersState {
 }
 
 export const useRegistersStore = createUserStore<RegistersState>((set) => ({
-  list: null,
-  error: null,
+  ...userList<RegisterView>((p) => set(p), () => ringup.storeRegisters()),
   invitation: null,
-  async load() {
-    const epoch = userEpoch();
-    const r = await ringup.storeRegisters();
-    if (epoch !== userEpoch()) return;
-    set(r.ok ? { list: r.value, error: null } : { error: r.error.message });
-  },
-  async change(call) {
-    const epoch = userEpoch();
-    const r = await call();
-    if (epoch !== userEpoch()) return null;
-    if (!r.ok) return { message: r.error.message, fields: r.error.fields ?? {} };
-    set({ list: r.value, error: null });
-    return null;
-  },
   async invite() {
     const epoch = userEpoch();
     const r = await ringup.storeInvite();
